@@ -1,0 +1,159 @@
+//! The branch a push goes to: `--branch`, else the CI variables, else the current git branch.
+//! Never `main` by default.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde::Serialize;
+
+/// The CI variable read first for the branch (the head ref of a pull request).
+pub const CI_HEAD_REF: &str = "CI_HEAD_REF";
+/// The CI variable read second for the branch (the ref the job runs on).
+pub const CI_REF_NAME: &str = "CI_REF_NAME";
+
+/// Where the branch name came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BranchSource {
+    Flag,
+    CiHeadRef,
+    CiRefName,
+    Git,
+}
+
+impl BranchSource {
+    pub fn describe(self) -> &'static str {
+        match self {
+            BranchSource::Flag => "--branch",
+            BranchSource::CiHeadRef => "$CI_HEAD_REF",
+            BranchSource::CiRefName => "$CI_REF_NAME",
+            BranchSource::Git => "the current git branch",
+        }
+    }
+}
+
+/// A resolved, normalized branch name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Branch {
+    /// Normalized: only `[A-Za-z0-9_.-]`.
+    pub name: String,
+    /// As given, before normalization.
+    pub given: String,
+    pub source: BranchSource,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BranchError {
+    #[error("no branch to push to: none was given, neither $CI_HEAD_REF nor $CI_REF_NAME is set, and the current git branch could not be found{}", .0.as_deref().map(|why| format!(" ({why})")).unwrap_or_default())]
+    Missing(Option<String>),
+    #[error("the branch name given by {} is empty", .0.describe())]
+    Empty(BranchSource),
+}
+
+/// Each character outside `[A-Za-z0-9_.-]` becomes `-`, one for one; case is kept.
+pub fn normalize_branch(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') { c } else { '-' })
+        .collect()
+}
+
+/// Resolves the branch: `flag`, else `CI_HEAD_REF`, else `CI_REF_NAME` (an empty variable
+/// counts as unset), else the git branch checked out in `dir`. `var` reads the environment.
+pub fn resolve_branch(
+    flag: Option<&str>,
+    var: impl Fn(&str) -> Option<String>,
+    dir: &Path,
+) -> Result<Branch, BranchError> {
+    let make = |given: String, source| {
+        if given.is_empty() {
+            return Err(BranchError::Empty(source));
+        }
+        Ok(Branch { name: normalize_branch(&given), given, source })
+    };
+    if let Some(flag) = flag {
+        return make(flag.to_owned(), BranchSource::Flag);
+    }
+    for (name, source) in [(CI_HEAD_REF, BranchSource::CiHeadRef), (CI_REF_NAME, BranchSource::CiRefName)] {
+        if let Some(value) = var(name).filter(|v| !v.is_empty()) {
+            return make(value, source);
+        }
+    }
+    match git_branch(dir) {
+        Ok(branch) => make(branch, BranchSource::Git),
+        Err(why) => Err(BranchError::Missing(Some(why))),
+    }
+}
+
+/// The branch checked out in the git work tree around `dir`; an error says why there is none
+/// (no repository, detached HEAD, git not installed).
+pub fn git_branch(dir: &Path) -> Result<String, String> {
+    let output = Command::new("git")
+        .args(["symbolic-ref", "--quiet", "--short", "HEAD"])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .map_err(|e| format!("git could not be run: {e}"))?;
+    if output.status.success() {
+        let branch = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+        if !branch.is_empty() {
+            return Ok(branch);
+        }
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if stderr.contains("not a git repository") {
+        Err("not in a git repository".into())
+    } else {
+        Err("git HEAD is detached".into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+
+    fn vars(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        move |k| map.get(k).cloned()
+    }
+
+    #[test]
+    fn normalization_is_one_for_one_and_keeps_case() {
+        assert_eq!(normalize_branch("feature/Ünïcode branch#1"), "feature--n-code-branch-1");
+        assert_eq!(normalize_branch("Release_1.2-rc"), "Release_1.2-rc");
+        assert_eq!(normalize_branch("a//b"), "a--b");
+    }
+
+    #[test]
+    fn precedence_flag_then_ci_head_then_ci_ref() {
+        let no_repo = tempfile::tempdir().unwrap();
+        let all = vars(&[(CI_HEAD_REF, "feature/pr"), (CI_REF_NAME, "refs-name")]);
+        let b = resolve_branch(Some("mine"), &all, no_repo.path()).unwrap();
+        assert_eq!((b.name.as_str(), b.source), ("mine", BranchSource::Flag));
+        let b = resolve_branch(None, &all, no_repo.path()).unwrap();
+        assert_eq!((b.name.as_str(), b.source), ("feature-pr", BranchSource::CiHeadRef));
+        let b = resolve_branch(None, vars(&[(CI_HEAD_REF, ""), (CI_REF_NAME, "r#1")]), no_repo.path()).unwrap();
+        assert_eq!((b.name.as_str(), b.source), ("r-1", BranchSource::CiRefName));
+    }
+
+    #[test]
+    fn no_branch_never_means_main() {
+        let no_repo = tempfile::tempdir().unwrap();
+        let err = resolve_branch(None, vars(&[(CI_HEAD_REF, ""), (CI_REF_NAME, "")]), no_repo.path()).unwrap_err();
+        assert_eq!(err, BranchError::Missing(Some("not in a git repository".into())));
+        let err = resolve_branch(Some(""), vars(&[]), no_repo.path()).unwrap_err();
+        assert_eq!(err, BranchError::Empty(BranchSource::Flag));
+    }
+
+    proptest! {
+        #[test]
+        fn normalized_branches_are_safe(s in any::<String>()) {
+            let n = normalize_branch(&s);
+            prop_assert_eq!(n.chars().count(), s.chars().count());
+            prop_assert!(n.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')));
+            prop_assert_eq!(normalize_branch(&n), n.clone());
+        }
+    }
+}

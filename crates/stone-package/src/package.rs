@@ -1,0 +1,658 @@
+//! A package resolved from its `datasets.yaml`: every resource with its files, kind, slug
+//! and settings, every path checked to stay inside the package and out of `ext/`.
+
+use std::collections::HashMap;
+use std::fs;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+
+use marked_yaml::Spanned;
+use serde::Serialize;
+
+use crate::descriptor::{
+    self, DESCRIPTOR_FILE, DescriptorError, DialectFile, Location, MAX_DESCRIPTOR_BYTES, TableSchema, child,
+    location_of, node_location, node_to_json,
+};
+use crate::format::{Format, detect_kind};
+use crate::kind::AssetKind;
+use crate::name::{Label, StoneUrl, sanitize_slug};
+
+/// The zone only `stone data import` writes; pushes refuse it.
+pub const EXT_ZONE: &str = "ext";
+/// The package's own state directory (hash cache, resume state); never a resource.
+pub const STATE_DIR: &str = ".stone";
+
+/// Errors of loading a package.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PackageError {
+    #[error("no {DESCRIPTOR_FILE} in {}", dir.display())]
+    NoDescriptor { dir: PathBuf },
+    #[error(transparent)]
+    Descriptor(#[from] DescriptorError),
+    #[error("cannot read {}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+}
+
+impl PackageError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            PackageError::NoDescriptor { .. } => "package.no_descriptor",
+            PackageError::Descriptor(e) => e.code,
+            PackageError::Io { .. } => "package.io",
+        }
+    }
+
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            PackageError::NoDescriptor { .. } => Some(format!(
+                "a package is a folder with a {DESCRIPTOR_FILE}; pass its path (`stone package push PATH`) or run from inside it"
+            )),
+            PackageError::Descriptor(e) => e.hint.clone(),
+            PackageError::Io { .. } => None,
+        }
+    }
+}
+
+/// A loaded package.
+#[derive(Debug, Clone, Serialize)]
+pub struct Package {
+    /// The package directory.
+    pub root: PathBuf,
+    /// Its `datasets.yaml`.
+    pub descriptor: PathBuf,
+    pub name: Option<String>,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub version: Option<String>,
+    pub license: Option<String>,
+    pub metadata: serde_json::Value,
+    pub publish: Option<Publish>,
+    pub resources: Vec<Resource>,
+}
+
+/// Package-level publish settings.
+#[derive(Debug, Clone, Serialize)]
+pub struct Publish {
+    /// The target namespace (`stone:<ns>`); `None` when `publish.to` is not set.
+    pub to: Option<StoneUrl>,
+    /// Where `publish.to` is (or `publish`, when it is missing).
+    #[serde(skip)]
+    pub location: Option<Location>,
+    pub public: bool,
+    pub dialect: Option<Dialect>,
+}
+
+/// CSV/TSV dialect: how to read an input, or the package's defaults for output.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Dialect {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delimiter: Option<char>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line_terminator: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quote_char: Option<char>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub double_quote: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub escape_char: Option<char>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub null_sequence: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skip_initial_space: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub header: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comment_char: Option<char>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quoting: Option<Quoting>,
+}
+
+/// When CSV output quotes a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Quoting {
+    /// Only fields that need it.
+    Minimal,
+    All,
+    /// Every field that is not a number.
+    Nonnumeric,
+    /// Never (fields that would need it are escaped).
+    None,
+}
+
+impl Quoting {
+    const ALL: [(&'static str, Quoting); 4] = [
+        ("minimal", Quoting::Minimal),
+        ("all", Quoting::All),
+        ("nonnumeric", Quoting::Nonnumeric),
+        ("none", Quoting::None),
+    ];
+}
+
+/// How a resource's slug was chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SlugSource {
+    /// The resource's `publish.as_name`.
+    AsName,
+    /// The package's `publish.as_name` (single-resource packages).
+    PackageAsName,
+    /// The resource's `name`, sanitized.
+    Name,
+    /// The file name without its extension, sanitized.
+    FileStem,
+}
+
+/// Whether the kind was declared or detected from the format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KindSource {
+    Declared,
+    Detected,
+}
+
+/// One resource: one dataset on the platform.
+#[derive(Debug, Clone, Serialize)]
+pub struct Resource {
+    /// The path as written, normalized (`/`-separated, no `.` parts).
+    pub path: String,
+    pub name: Option<String>,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub slug: Label,
+    pub slug_source: SlugSource,
+    pub kind: AssetKind,
+    pub kind_source: KindSource,
+    pub format: Option<Format>,
+    pub schema: Option<TableSchema>,
+    pub dialect: Option<Dialect>,
+    pub metadata: serde_json::Value,
+    /// The files of the resource: one, or every file under a directory, sorted.
+    pub files: Vec<PackageFile>,
+    /// Where the resource is declared.
+    #[serde(skip)]
+    pub location: Option<Location>,
+}
+
+impl Resource {
+    pub fn size(&self) -> u64 {
+        self.files.iter().map(|f| f.size).sum()
+    }
+
+    pub fn is_directory(&self) -> bool {
+        self.files.len() != 1 || self.files[0].path != self.path
+    }
+}
+
+/// A file of the package, as found on disk when the package was loaded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PackageFile {
+    /// Relative to the package directory, `/`-separated.
+    pub path: String,
+    #[serde(skip)]
+    pub absolute: PathBuf,
+    pub size: u64,
+    /// Modification time in nanoseconds since the epoch, and inode: the hash cache key.
+    #[serde(skip)]
+    pub modified_ns: i128,
+    #[serde(skip)]
+    pub inode: u64,
+}
+
+/// Loads the package in `dir`: reads and checks `datasets.yaml`, resolves every resource.
+pub fn load_package(dir: &Path) -> Result<Package, PackageError> {
+    let descriptor_path = dir.join(DESCRIPTOR_FILE);
+    let meta = match fs::metadata(&descriptor_path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Err(PackageError::NoDescriptor { dir: dir.to_owned() });
+        }
+        Err(source) => return Err(PackageError::Io { path: descriptor_path, source }),
+    };
+    if meta.len() > MAX_DESCRIPTOR_BYTES {
+        return Err(DescriptorError::at(
+            &descriptor_path,
+            None,
+            format!("the file is {} bytes; the limit is {MAX_DESCRIPTOR_BYTES}", meta.len()),
+        )
+        .into());
+    }
+    let bytes = fs::read(&descriptor_path).map_err(|source| PackageError::Io { path: descriptor_path.clone(), source })?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| DescriptorError::at(&descriptor_path, None, format!("the file is not UTF-8 (invalid byte at offset {})", e.utf8_error().valid_up_to())))?;
+    resolve(dir, &descriptor_path, &text)
+}
+
+/// Resolves a package from the text of its descriptor.
+pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package, PackageError> {
+    let parsed = descriptor::parse_descriptor(descriptor_path, text)?;
+    let file = descriptor_path;
+    let d = parsed.descriptor;
+    let err = |loc: Option<Location>, msg: String| DescriptorError::at(file, loc, msg);
+
+    let root_canonical = fs::canonicalize(dir).map_err(|source| PackageError::Io { path: dir.to_owned(), source })?;
+
+    let resources_file = d.resources.ok_or_else(|| {
+        err(None, "the package has no `resources`".into())
+            .with_hint("list each file under `resources:`, e.g. `resources: [{path: data.csv}]`")
+    })?;
+    let resources_location = node_location(child(&parsed.root, "resources"));
+    let resource_nodes: Vec<_> = child(&parsed.root, "resources")
+        .and_then(|n| n.as_sequence())
+        .map(|s| s.iter().collect())
+        .unwrap_or_default();
+    if resources_file.is_empty() {
+        return Err(err(resources_location, "`resources` is empty: a package needs at least one resource".into()).into());
+    }
+
+    let publish = match d.publish {
+        None => None,
+        Some(p) => {
+            let publish_location = node_location(child(&parsed.root, "publish"));
+            let to = match &p.to {
+                None => None,
+                Some(to) => Some(parse_publish_to(file, to)?),
+            };
+            if let Some(as_name) = &p.as_name
+                && resources_file.len() != 1
+            {
+                return Err(err(
+                    location_of(as_name.span()),
+                    format!(
+                        "`publish.as_name` at the package level needs exactly one resource, but the package has {}",
+                        resources_file.len()
+                    ),
+                )
+                .with_hint("set `publish.as_name` on the resource instead")
+                .into());
+            }
+            let dialect = p.dialect.as_ref().map(|d| parse_dialect(file, d, true)).transpose()?;
+            Some((
+                Publish {
+                    to,
+                    location: p.to.as_ref().map(|t| location_of(t.span())).unwrap_or(publish_location),
+                    public: p.public.unwrap_or(false),
+                    dialect,
+                },
+                p.as_name,
+            ))
+        }
+    };
+    let (publish, package_as_name) = match publish {
+        Some((p, as_name)) => (Some(p), as_name),
+        None => (None, None),
+    };
+
+    let mut resources = Vec::with_capacity(resources_file.len());
+    let mut seen: HashMap<Label, usize> = HashMap::new();
+    for (index, r) in resources_file.into_iter().enumerate() {
+        let node = resource_nodes.get(index).copied();
+        let location = node_location(node);
+        let Some(path_spanned) = &r.path else {
+            return Err(err(location, format!("resource {} has no `path`", index + 1)).into());
+        };
+        let path_location = location_of(path_spanned.span());
+        let rel = check_resource_path(file, path_spanned)?;
+        let files = collect_files(file, path_location, dir, &root_canonical, &rel)?;
+
+        let (kind, kind_source, format) = match &r.kind {
+            Some(k) => {
+                let kind = descriptor::parse_kind(k).map_err(|(loc, msg)| err(loc, msg))?;
+                (kind, KindSource::Declared, Format::detect(Path::new(&rel)))
+            }
+            None => {
+                let (kind, format) = detect_kind(Path::new(&rel));
+                (kind, KindSource::Detected, format)
+            }
+        };
+
+        let (slug, slug_source) = choose_slug(file, &r, package_as_name.as_ref(), &rel, location)?;
+        if let Some(&other) = seen.get(&slug) {
+            let first: &Resource = &resources[other];
+            return Err(err(
+                location,
+                format!(
+                    "resources `{}`{} and `{rel}` both get the dataset name `{slug}`",
+                    first.path,
+                    first.location.map(|l| format!(" (line {})", l.line)).unwrap_or_default(),
+                ),
+            )
+            .with_code("package.duplicate_slug")
+            .with_hint("give one of them another `name`, or set its `publish.as_name`")
+            .into());
+        }
+        seen.insert(slug.clone(), index);
+
+        let dialect = r.dialect.as_ref().map(|d| parse_dialect(file, d, false)).transpose()?;
+        resources.push(Resource {
+            path: rel,
+            name: r.name.as_deref().cloned(),
+            title: r.title,
+            description: r.description,
+            slug,
+            slug_source,
+            kind,
+            kind_source,
+            format,
+            schema: r.schema,
+            dialect,
+            metadata: node.and_then(|n| child(n, "metadata")).map(node_to_json).unwrap_or(serde_json::Value::Null),
+            files,
+            location,
+        });
+    }
+
+    Ok(Package {
+        root: dir.to_owned(),
+        descriptor: descriptor_path.to_owned(),
+        name: d.name.as_deref().cloned(),
+        title: d.title,
+        description: d.description,
+        version: d.version,
+        license: d.license,
+        metadata: child(&parsed.root, "metadata").map(node_to_json).unwrap_or(serde_json::Value::Null),
+        publish,
+        resources,
+    })
+}
+
+fn parse_publish_to(file: &Path, to: &Spanned<String>) -> Result<StoneUrl, DescriptorError> {
+    let location = location_of(to.span());
+    let url: StoneUrl = to.parse().map_err(|e: String| {
+        DescriptorError::at(file, location, format!("`publish.to` must be `stone:<namespace>`: {e}"))
+    })?;
+    if let Some(name) = &url.name {
+        return Err(DescriptorError::at(
+            file,
+            location,
+            format!("`publish.to` must name only a namespace (`stone:{}`), not a dataset (`{url}`)", url.namespace),
+        )
+        .with_hint(format!("each resource becomes `stone:{}/<slug>`; to choose the name `{name}`, set `publish.as_name`", url.namespace)));
+    }
+    Ok(url)
+}
+
+/// Checks a resource path as written and returns it normalized.
+fn check_resource_path(file: &Path, path: &Spanned<String>) -> Result<String, DescriptorError> {
+    let location = location_of(path.span());
+    let refuse = |msg: String| DescriptorError::at(file, location, msg).with_code("package.path_refused");
+    let raw = path.as_str();
+    if raw.is_empty() {
+        return Err(refuse("the resource `path` is empty".into()));
+    }
+    if let Some(c) = raw.chars().find(|c| c.is_control()) {
+        return Err(refuse(format!("the path `{}` contains the control character {:?}", raw.escape_debug(), c)));
+    }
+    if raw.contains('\\') {
+        return Err(refuse(format!("the path `{raw}` contains `\\`: write paths with `/`")));
+    }
+    let p = Path::new(raw);
+    if p.is_absolute() || raw.starts_with('/') {
+        return Err(refuse(format!("the path `{raw}` is absolute: resource paths are relative to the package directory"))
+            .with_hint("move the file into the package, or import it with `stone data import`"));
+    }
+    let mut parts = Vec::new();
+    for component in p.components() {
+        match component {
+            Component::Normal(part) => parts.push(part.to_string_lossy().into_owned()),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                return Err(refuse(format!("the path `{raw}` uses `..`: a resource must stay inside the package"))
+                    .with_hint("move the file into the package, or import it with `stone data import`"));
+            }
+            Component::RootDir | Component::Prefix(_) => {
+                return Err(refuse(format!("the path `{raw}` is absolute: resource paths are relative to the package directory")));
+            }
+        }
+    }
+    if parts.is_empty() {
+        return Err(refuse(format!("the path `{raw}` is the package directory itself; name a file or a folder in it")));
+    }
+    check_zone(&parts[0], raw).map_err(|(msg, code, hint)| DescriptorError::at(file, location, msg).with_code(code).with_hint(hint))?;
+    Ok(parts.join("/"))
+}
+
+fn check_zone(first: &str, shown: &str) -> Result<(), (String, &'static str, String)> {
+    if first == EXT_ZONE {
+        return Err((
+            format!("`{shown}` is in the `ext/` zone, which pushes refuse: `ext/` holds data imported from elsewhere and is written only by `stone data import`"),
+            "package.ext_zone",
+            "remove this resource from datasets.yaml (imported data is already published where it came from)".into(),
+        ));
+    }
+    if first == STATE_DIR {
+        return Err((
+            format!("`{shown}` is in `{STATE_DIR}/`, stone's own state directory"),
+            "package.path_refused",
+            "move the file elsewhere in the package".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The files of a resource: the file itself, or every file under the directory, sorted;
+/// each checked to stay inside the package (symlinks included) and out of `ext/`.
+fn collect_files(
+    file: &Path,
+    location: Option<Location>,
+    root: &Path,
+    root_canonical: &Path,
+    rel: &str,
+) -> Result<Vec<PackageFile>, DescriptorError> {
+    let fail = |msg: String| DescriptorError::at(file, location, msg);
+    let absolute = root.join(rel);
+    let meta = match fs::symlink_metadata(&absolute) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Err(fail(format!("the resource file `{rel}` does not exist (looked for {})", absolute.display()))
+                .with_code("package.file_missing"));
+        }
+        Err(e) => return Err(fail(format!("cannot read `{rel}`: {e}")).with_code("package.io")),
+    };
+    let canonical_rel = confined(root_canonical, &absolute, rel).map_err(|msg| fail(msg).with_code("package.path_refused"))?;
+    if meta.file_type().is_symlink() {
+        // The link's target decides what the resource is; it must stay in the package.
+        let first = canonical_rel.split('/').next().unwrap_or_default();
+        check_zone(first, &format!("{rel} (a link to {canonical_rel})"))
+            .map_err(|(msg, code, hint)| fail(msg).with_code(code).with_hint(hint))?;
+    }
+    let target = fs::metadata(&absolute).map_err(|e| fail(format!("cannot read `{rel}`: {e}")))?;
+    if target.is_file() {
+        return Ok(vec![package_file(rel.to_owned(), absolute, &target)]);
+    }
+    if !target.is_dir() {
+        return Err(fail(format!("`{rel}` is neither a file nor a directory")).with_code("package.path_refused"));
+    }
+    let mut files = Vec::new();
+    let mut pending = vec![(absolute, rel.to_owned())];
+    while let Some((dir, dir_rel)) = pending.pop() {
+        let entries = fs::read_dir(&dir).map_err(|e| fail(format!("cannot list `{dir_rel}`: {e}")))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| fail(format!("cannot list `{dir_rel}`: {e}")))?;
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else {
+                return Err(fail(format!("`{dir_rel}` holds a file whose name is not UTF-8: {:?}", entry.file_name())));
+            };
+            if name.chars().any(char::is_control) {
+                return Err(fail(format!("`{dir_rel}` holds a file whose name contains a control character: {:?}", name))
+                    .with_code("package.path_refused"));
+            }
+            let child_rel = format!("{dir_rel}/{name}");
+            let child_abs = entry.path();
+            let kind = entry.file_type().map_err(|e| fail(format!("cannot read `{child_rel}`: {e}")))?;
+            if kind.is_symlink() {
+                let target_rel = confined(root_canonical, &child_abs, &child_rel)
+                    .map_err(|msg| fail(msg).with_code("package.path_refused"))?;
+                let first = target_rel.split('/').next().unwrap_or_default();
+                check_zone(first, &format!("{child_rel} (a link to {target_rel})"))
+                    .map_err(|(msg, code, hint)| fail(msg).with_code(code).with_hint(hint))?;
+                let meta = fs::metadata(&child_abs).map_err(|e| fail(format!("cannot read `{child_rel}`: {e}")))?;
+                if !meta.is_file() {
+                    return Err(fail(format!("`{child_rel}` is a link to a directory; links to directories inside a resource are not followed"))
+                        .with_code("package.path_refused"));
+                }
+                files.push(package_file(child_rel, child_abs, &meta));
+            } else if kind.is_dir() {
+                pending.push((child_abs, child_rel));
+            } else if kind.is_file() {
+                let meta = entry.metadata().map_err(|e| fail(format!("cannot read `{child_rel}`: {e}")))?;
+                files.push(package_file(child_rel, child_abs, &meta));
+            } else {
+                return Err(fail(format!("`{child_rel}` is not a regular file")).with_code("package.path_refused"));
+            }
+        }
+    }
+    if files.is_empty() {
+        return Err(fail(format!("the directory `{rel}` holds no files")));
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(files)
+}
+
+/// The path of `absolute` relative to the package once every link is followed; an error if
+/// that leaves the package.
+fn confined(root_canonical: &Path, absolute: &Path, rel: &str) -> Result<String, String> {
+    let canonical = fs::canonicalize(absolute).map_err(|e| format!("cannot resolve `{rel}`: {e}"))?;
+    match canonical.strip_prefix(root_canonical) {
+        Ok(inside) => Ok(inside.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")),
+        Err(_) => Err(format!(
+            "`{rel}` points outside the package (to {}): a resource must stay inside the package",
+            canonical.display()
+        )),
+    }
+}
+
+fn package_file(path: String, absolute: PathBuf, meta: &fs::Metadata) -> PackageFile {
+    let (modified_ns, inode) = file_identity(meta);
+    PackageFile { path, absolute, size: meta.len(), modified_ns, inode }
+}
+
+/// (modification time in ns, inode) of a file: what tells an unchanged file.
+pub(crate) fn file_identity(meta: &fs::Metadata) -> (i128, u64) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        (meta.mtime() as i128 * 1_000_000_000 + meta.mtime_nsec() as i128, meta.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        let ns = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| d.as_nanos() as i128)
+            .unwrap_or(0);
+        (ns, 0)
+    }
+}
+
+fn choose_slug(
+    file: &Path,
+    r: &descriptor::ResourceFile,
+    package_as_name: Option<&Spanned<String>>,
+    rel: &str,
+    location: Option<Location>,
+) -> Result<(Label, SlugSource), DescriptorError> {
+    let explicit = r
+        .publish
+        .as_ref()
+        .and_then(|p| p.as_name.as_ref())
+        .map(|a| (a, SlugSource::AsName))
+        .or(package_as_name.map(|a| (a, SlugSource::PackageAsName)));
+    if let Some((as_name, source)) = explicit {
+        let label = Label::parse(as_name).map_err(|why| {
+            let suggestion = sanitize_slug(as_name).map(|s| format!("; `{s}` would be valid")).unwrap_or_default();
+            DescriptorError::at(
+                file,
+                location_of(as_name.span()),
+                format!("`publish.as_name` `{}` is not a valid dataset name: it {why}{suggestion}", as_name.as_str()),
+            )
+            .with_code("package.invalid_name")
+            .with_hint("dataset names use lowercase letters a-z, digits and inner `-`, at most 63 characters")
+        })?;
+        return Ok((label, source));
+    }
+    let (source_text, source) = match &r.name {
+        Some(name) => (name.as_str().to_owned(), SlugSource::Name),
+        None => {
+            let stem = Path::new(rel).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            (stem, SlugSource::FileStem)
+        }
+    };
+    let at = r.name.as_ref().map(|n| location_of(n.span())).unwrap_or(location);
+    sanitize_slug(&source_text).map(|slug| (slug, source)).ok_or_else(|| {
+        DescriptorError::at(
+            file,
+            at,
+            format!("`{source_text}` leaves no dataset name once reduced to a-z, 0-9 and `-`"),
+        )
+        .with_code("package.invalid_name")
+        .with_hint("set `publish.as_name` on the resource")
+    })
+}
+
+fn parse_dialect(file: &Path, dialect: &DialectFile, for_output: bool) -> Result<Dialect, DescriptorError> {
+    let d = dialect;
+    let one_char = |value: &Option<Spanned<String>>, key: &str| -> Result<Option<char>, DescriptorError> {
+        let Some(v) = value else { return Ok(None) };
+        let mut chars = v.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => Ok(Some(c)),
+            _ => Err(DescriptorError::at(
+                file,
+                location_of(v.span()),
+                format!("`{key}` must be exactly one character, not `{}`", v.as_str().escape_debug()),
+            )),
+        }
+    };
+    let line_terminator = match &d.line_terminator {
+        None => None,
+        Some(t) if matches!(t.as_str(), "\n" | "\r\n" | "\r") => Some(t.as_str().to_owned()),
+        Some(t) => {
+            return Err(DescriptorError::at(
+                file,
+                location_of(t.span()),
+                format!("`lineTerminator` must be \"\\n\", \"\\r\\n\" or \"\\r\", not \"{}\"", t.as_str().escape_debug()),
+            ));
+        }
+    };
+    let quoting = match &d.quoting {
+        None => None,
+        Some(q) if !for_output => {
+            return Err(DescriptorError::at(
+                file,
+                location_of(q.span()),
+                "`quoting` applies to output and belongs in the package's `publish.dialect`, not in a resource's input `dialect`",
+            ));
+        }
+        Some(q) => Some(Quoting::ALL.iter().find(|(n, _)| *n == q.as_str()).map(|(_, v)| *v).ok_or_else(|| {
+            let names = Quoting::ALL.map(|(n, _)| n);
+            let mut e = DescriptorError::at(
+                file,
+                location_of(q.span()),
+                format!("`quoting` must be one of {}, not `{}`", names.join(", "), q.as_str()),
+            );
+            if let Some(m) = crate::did_you_mean(q.as_str(), names) {
+                e = e.with_hint(format!("did you mean `{m}`?"));
+            }
+            e
+        })?),
+    };
+    Ok(Dialect {
+        delimiter: one_char(&d.delimiter, "delimiter")?,
+        line_terminator,
+        quote_char: one_char(&d.quote_char, "quoteChar")?,
+        double_quote: d.double_quote,
+        escape_char: one_char(&d.escape_char, "escapeChar")?,
+        null_sequence: d.null_sequence.clone(),
+        skip_initial_space: d.skip_initial_space,
+        header: d.header,
+        comment_char: one_char(&d.comment_char, "commentChar")?,
+        quoting,
+    })
+}

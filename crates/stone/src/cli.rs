@@ -1,0 +1,168 @@
+//! The command line, as clap types. No logic here.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0    success
+  1    the push or the package failed
+  2    usage error (bad flags, missing branch, unknown environment)
+  3    authentication needed or refused
+  4    refused by a guard (protected ref, --force, ext/ zone)
+  5    service unavailable: run the same command again to resume
+  6    a plugin failed
+  101  a bug in stone: please report it";
+
+/// stone pushes data packages to a dataset platform: one dataset per resource, each stored
+/// by the engine its kind calls for (Iceberg table, named graph, object storage).
+#[derive(Debug, Parser)]
+#[command(name = "stone", version, about, after_help = EXIT_CODES, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+
+    #[command(flatten)]
+    pub global: GlobalArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// The config file holding the environments [env: STONE_CONFIG]
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Print only errors and the final result.
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+
+    /// Print diagnostics (more with -vv).
+    #[arg(long, short, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Work with a data package (a folder with a datasets.yaml).
+    #[command(subcommand)]
+    Package(PackageCommand),
+    /// Configure the environments stone pushes to (prod, dev, …).
+    #[command(subcommand)]
+    Env(EnvCommand),
+    /// Print a shell completion script: `stone completions bash > /etc/bash_completion.d/stone`.
+    Completions(CompletionsArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PackageCommand {
+    /// Publish a package: one dataset per resource, plus the package node of the namespace.
+    #[command(after_help = EXIT_CODES)]
+    Push(PushArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PushArgs {
+    /// The package directory (holding datasets.yaml).
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+
+    /// The environment to push to, as configured with `stone env`.
+    #[arg(long, default_value = "prod", value_name = "ENV")]
+    pub env: String,
+
+    /// The branch to push to. Default: $CI_HEAD_REF, else $CI_REF_NAME, else the current git
+    /// branch; never `main` by default. Characters outside [A-Za-z0-9_.-] become `-`.
+    #[arg(long, value_name = "BRANCH")]
+    pub branch: Option<String>,
+
+    /// Confirm a manual push to a protected ref.
+    #[arg(long)]
+    pub yes: bool,
+
+    /// Allow what protected branches guard: incompatible schema changes, overwriting a named
+    /// version, deleting removed datasets, retraction by --replace, snapshot expiry.
+    #[arg(long)]
+    pub force: bool,
+
+    /// Replace each dataset's content instead of appending to it.
+    #[arg(long)]
+    pub replace: bool,
+
+    /// Show what would be pushed, and where, without uploading anything.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Print the result (or the plan, with --dry-run) as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+
+    /// How many files to hash and upload at once [default: the number of cores].
+    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=512))]
+    pub jobs: Option<u16>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EnvCommand {
+    /// List the configured environments.
+    List(JsonArg),
+    /// Show one environment (default: prod).
+    Show(EnvShowArgs),
+    /// Add (or with --replace, change) an environment.
+    Add(EnvAddArgs),
+    /// Remove an environment.
+    Remove(EnvRemoveArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct JsonArg {
+    /// Print JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct EnvShowArgs {
+    #[arg(default_value = "prod")]
+    pub name: String,
+    #[command(flatten)]
+    pub json: JsonArg,
+}
+
+#[derive(Debug, Args)]
+pub struct EnvAddArgs {
+    /// The environment's name (e.g. prod, dev).
+    pub name: String,
+    /// The public host of dataset IRIs (`https://HOST/<ns>/<name>`); https URLs on this host
+    /// are pushed through the platform's push API.
+    #[arg(long, value_name = "HOST")]
+    pub host: String,
+    /// The push API base URL (https; plain http only to a loopback address).
+    #[arg(long, value_name = "URL")]
+    pub api: String,
+    /// The OpenID Connect issuer for `stone login`.
+    #[arg(long, value_name = "URL")]
+    pub issuer: Option<String>,
+    /// The OAuth client id of the CLI at the issuer.
+    #[arg(long, value_name = "ID")]
+    pub client_id: Option<String>,
+    /// `acr_values` asked for at authentication step-up.
+    #[arg(long, value_name = "VALUES")]
+    pub acr_values: Option<String>,
+    /// `max_age` (seconds) asked for at authentication step-up.
+    #[arg(long, value_name = "SECONDS")]
+    pub max_age: Option<u64>,
+    /// Replace the environment if it exists.
+    #[arg(long)]
+    pub replace: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct EnvRemoveArgs {
+    pub name: String,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    pub shell: clap_complete::Shell,
+}

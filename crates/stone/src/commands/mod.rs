@@ -1,0 +1,2 @@
+pub mod env;
+pub mod push;

@@ -1,0 +1,54 @@
+//! The `stone` command line: push data packages to a dataset platform.
+
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod diagnostics;
+pub mod env_vars;
+pub mod handler;
+pub mod plan;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser};
+
+use crate::cli::{Cli, Command, PackageCommand};
+use crate::diagnostics::ExitStatus;
+
+/// Runs the CLI and returns the exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitStatus::Usage.into() } else { ExitStatus::Success.into() };
+        }
+    };
+    let json = match &cli.command {
+        Command::Package(PackageCommand::Push(args)) => args.json,
+        _ => false,
+    };
+    match run(&cli) {
+        Ok(()) => ExitStatus::Success.into(),
+        Err(error) => {
+            let report = diagnostics::report(&error);
+            if json {
+                println!("{}", diagnostics::render_json(&report));
+            }
+            let _ = std::io::stderr().write_all(diagnostics::render(&report).as_bytes());
+            report.status.into()
+        }
+    }
+}
+
+fn run(cli: &Cli) -> anyhow::Result<()> {
+    match &cli.command {
+        Command::Package(PackageCommand::Push(args)) => commands::push::run(args, &cli.global),
+        Command::Env(command) => commands::env::run(command, &cli.global),
+        Command::Completions(args) => {
+            clap_complete::generate(args.shell, &mut Cli::command(), "stone", &mut std::io::stdout());
+            Ok(())
+        }
+    }
+}

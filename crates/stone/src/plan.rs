@@ -1,0 +1,168 @@
+//! The push plan: what each resource becomes, where, and through which handler. `--dry-run`
+//! prints it; the push carries it out.
+
+use std::path::Path;
+
+use anyhow::Context;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use stone_package::digest::HashProgress;
+use stone_package::{
+    AssetKind, Branch, Engine, FileDigest, Format, HashStats, Label, Package, StoneUrl, hash_files, load_package,
+};
+
+use crate::config::Environment;
+use crate::diagnostics::{CliError, ExitStatus};
+use crate::handler::{self, HandlerChoice};
+
+/// Everything a push will do.
+#[derive(Debug, Serialize)]
+pub struct PushPlan {
+    pub package: PackageSummary,
+    /// The destination: `stone:<ns>`.
+    pub destination: String,
+    pub environment: Environment,
+    pub branch: Branch,
+    pub handler: HandlerChoice,
+    pub options: PlanOptions,
+    /// The package node of the namespace.
+    pub package_node: PackageNode,
+    pub datasets: Vec<PlannedDataset>,
+    pub totals: Totals,
+    pub hashing: HashStats,
+}
+
+#[derive(Debug, Serialize)]
+pub struct PackageSummary {
+    pub root: String,
+    pub name: Option<String>,
+    pub title: Option<String>,
+    pub version: Option<String>,
+    pub public: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct PlanOptions {
+    pub yes: bool,
+    pub force: bool,
+    pub replace: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct PackageNode {
+    pub url: String,
+    pub iri: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct PlannedDataset {
+    /// `stone:<ns>/<slug>`.
+    pub url: String,
+    pub iri: String,
+    pub slug: Label,
+    pub path: String,
+    pub kind: AssetKind,
+    pub engine: Engine,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<Format>,
+    pub size: u64,
+    /// The file's sha256; for a directory, the sha256 of its listing
+    /// (`<sha256> <size> <path>\n` per file, sorted by path).
+    pub sha256: String,
+    pub files: Vec<FileDigest>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Totals {
+    pub datasets: usize,
+    pub files: usize,
+    pub bytes: u64,
+}
+
+/// Loads the package and checks what the push needs before any file is read.
+pub fn load_for_push(path: &Path) -> anyhow::Result<(Package, StoneUrl)> {
+    let package = load_package(path).with_context(|| format!("cannot load the package in {}", path.display()))?;
+    let to = package.publish.as_ref().and_then(|p| p.to.clone()).ok_or_else(|| {
+        let location = package.publish.as_ref().and_then(|p| p.location);
+        let at = match location {
+            Some(l) => format!("{}:{}:{}", package.descriptor.display(), l.line, l.column),
+            None => package.descriptor.display().to_string(),
+        };
+        CliError::new("package.no_destination", ExitStatus::Failure, format!("{at}: the package has no `publish.to`: nowhere to push it"))
+            .hint("add `publish: {to: \"stone:<namespace>\"}` to datasets.yaml")
+    })?;
+    Ok((package, to))
+}
+
+/// Hashes every file and builds the plan.
+pub fn build_plan(
+    package: &Package,
+    to: StoneUrl,
+    environment: Environment,
+    branch: Branch,
+    options: PlanOptions,
+    jobs: usize,
+    progress: &dyn HashProgress,
+) -> anyhow::Result<PushPlan> {
+    let files: Vec<_> = package.resources.iter().flat_map(|r| r.files.iter().cloned()).collect();
+    let (digests, hashing) = hash_files(&package.root, &files, jobs, true, progress)
+        .with_context(|| format!("cannot hash the files of {}", package.root.display()))?;
+    let mut digests = digests.into_iter();
+    let host = environment.options.host.clone();
+    let datasets = package
+        .resources
+        .iter()
+        .map(|r| {
+            let files: Vec<FileDigest> = digests.by_ref().take(r.files.len()).collect();
+            let url = StoneUrl::dataset(to.namespace.clone(), r.slug.clone());
+            PlannedDataset {
+                url: url.to_string(),
+                iri: url.iri(&host),
+                slug: r.slug.clone(),
+                path: r.path.clone(),
+                kind: r.kind,
+                engine: r.kind.engine(),
+                format: r.format,
+                size: r.size(),
+                sha256: content_sha256(r.is_directory(), &r.path, &files),
+                files,
+            }
+        })
+        .collect::<Vec<_>>();
+    let node = StoneUrl::namespace(to.namespace.clone());
+    Ok(PushPlan {
+        package: PackageSummary {
+            root: package.root.display().to_string(),
+            name: package.name.clone(),
+            title: package.title.clone(),
+            version: package.version.clone(),
+            public: package.publish.as_ref().is_some_and(|p| p.public),
+        },
+        destination: to.to_string(),
+        handler: handler::select(&to),
+        environment,
+        branch,
+        options,
+        package_node: PackageNode { url: node.to_string(), iri: node.iri(&host) },
+        totals: Totals {
+            datasets: datasets.len(),
+            files: datasets.iter().map(|d| d.files.len()).sum(),
+            bytes: datasets.iter().map(|d| d.size).sum(),
+        },
+        datasets,
+        hashing,
+    })
+}
+
+/// A single file's sha256, or a directory's listing digest.
+fn content_sha256(is_directory: bool, root: &str, files: &[FileDigest]) -> String {
+    if !is_directory {
+        return files[0].sha256.clone();
+    }
+    let mut hasher = Sha256::new();
+    for f in files {
+        let inner = f.path.strip_prefix(root).unwrap_or(&f.path).trim_start_matches('/');
+        hasher.update(format!("{} {} {inner}\n", f.sha256, f.size));
+    }
+    format!("{:x}", hasher.finalize())
+}
