@@ -266,7 +266,13 @@ pub fn parse_descriptor(file: &Path, text: &str) -> Result<ParsedDescriptor, Des
     let options = LoaderOptions::default().error_on_duplicate_keys(true).toplevel_mapping();
     let root = marked_yaml::parse_yaml_with_options(0, text, options).map_err(|e| load_error(file, e))?;
     check_forbidden_keys(file, &root)?;
-    let descriptor: DescriptorFile = marked_yaml::from_node(&root).map_err(|e| deserialize_error(file, e.into_inner()))?;
+    let descriptor: DescriptorFile = marked_yaml::from_node(&root).map_err(|e| {
+        let mut error = deserialize_error(file, e.into_inner());
+        if error.location.is_none() {
+            error.location = locate_unplaced(&root, &error.message);
+        }
+        error
+    })?;
     Ok(ParsedDescriptor { file: file.to_owned(), root, descriptor })
 }
 
@@ -365,6 +371,34 @@ fn tidy_serde_message(message: &str) -> String {
         return format!("missing required key {field}");
     }
     message.replace("invalid type: ", "expected ").replace(", expected ", " where the file needs ")
+}
+
+/// Some deserialization errors come without a place (unknown keys, custom checks): find the
+/// first key, or scalar value, that the message names in backticks.
+fn locate_unplaced(root: &Node, message: &str) -> Option<Location> {
+    let named = message.split('`').nth(1)?;
+    let unknown_key = message.starts_with("unknown key");
+    let mut stack = vec![root];
+    let mut found_value = None;
+    while let Some(node) = stack.pop() {
+        match node {
+            Node::Mapping(map) => {
+                for (key, value) in map.iter() {
+                    if key.as_str() == named {
+                        return location_of(key.span());
+                    }
+                    stack.push(value);
+                }
+            }
+            Node::Sequence(seq) => stack.extend(seq.iter().rev()),
+            Node::Scalar(s) => {
+                if !unknown_key && found_value.is_none() && s.as_str() == named {
+                    found_value = location_of(s.span());
+                }
+            }
+        }
+    }
+    found_value
 }
 
 fn check_forbidden_keys(file: &Path, root: &Node) -> Result<(), DescriptorError> {

@@ -413,21 +413,21 @@ fn check_resource_path(file: &Path, path: &Spanned<String>) -> Result<String, De
     if parts.is_empty() {
         return Err(refuse(format!("the path `{raw}` is the package directory itself; name a file or a folder in it")));
     }
-    check_zone(&parts[0], raw).map_err(|(msg, code, hint)| DescriptorError::at(file, location, msg).with_code(code).with_hint(hint))?;
+    check_zone(&parts[0], &format!("`{raw}`")).map_err(|(msg, code, hint)| DescriptorError::at(file, location, msg).with_code(code).with_hint(hint))?;
     Ok(parts.join("/"))
 }
 
 fn check_zone(first: &str, shown: &str) -> Result<(), (String, &'static str, String)> {
     if first == EXT_ZONE {
         return Err((
-            format!("`{shown}` is in the `ext/` zone, which pushes refuse: `ext/` holds data imported from elsewhere and is written only by `stone data import`"),
+            format!("{shown} is in the `ext/` zone, which pushes refuse: `ext/` holds data imported from elsewhere and is written only by `stone data import`"),
             "package.ext_zone",
             "remove this resource from datasets.yaml (imported data is already published where it came from)".into(),
         ));
     }
     if first == STATE_DIR {
         return Err((
-            format!("`{shown}` is in `{STATE_DIR}/`, stone's own state directory"),
+            format!("{shown} is in `{STATE_DIR}/`, stone's own state directory"),
             "package.path_refused",
             "move the file elsewhere in the package".into(),
         ));
@@ -458,7 +458,7 @@ fn collect_files(
     if meta.file_type().is_symlink() {
         // The link's target decides what the resource is; it must stay in the package.
         let first = canonical_rel.split('/').next().unwrap_or_default();
-        check_zone(first, &format!("{rel} (a link to {canonical_rel})"))
+        check_zone(first, &format!("`{rel}` (a link to `{canonical_rel}`)"))
             .map_err(|(msg, code, hint)| fail(msg).with_code(code).with_hint(hint))?;
     }
     let target = fs::metadata(&absolute).map_err(|e| fail(format!("cannot read `{rel}`: {e}")))?;
@@ -489,7 +489,7 @@ fn collect_files(
                 let target_rel = confined(root_canonical, &child_abs, &child_rel)
                     .map_err(|msg| fail(msg).with_code("package.path_refused"))?;
                 let first = target_rel.split('/').next().unwrap_or_default();
-                check_zone(first, &format!("{child_rel} (a link to {target_rel})"))
+                check_zone(first, &format!("`{child_rel}` (a link to `{target_rel}`)"))
                     .map_err(|(msg, code, hint)| fail(msg).with_code(code).with_hint(hint))?;
                 let meta = fs::metadata(&child_abs).map_err(|e| fail(format!("cannot read `{child_rel}`: {e}")))?;
                 if !meta.is_file() {

@@ -28,6 +28,7 @@ pub struct Cli {
 }
 
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// The config file holding the environments [env: STONE_CONFIG]
     #[arg(long, global = true, value_name = "FILE")]
@@ -36,10 +37,6 @@ pub struct GlobalArgs {
     /// Print only errors and the final result.
     #[arg(long, short, global = true)]
     pub quiet: bool,
-
-    /// Print diagnostics (more with -vv).
-    #[arg(long, short, global = true, action = clap::ArgAction::Count)]
-    pub verbose: u8,
 }
 
 #[derive(Debug, Subcommand)]

@@ -309,7 +309,7 @@ mod tests {
         config.add("dev", env("localhost:9000", "http://127.0.0.1:9000"), false).unwrap();
         assert!(matches!(config.add("dev", env("x.org", "https://x.org"), false), Err(ConfigError::Exists { .. })));
         let text = fs::read_to_string(&path).unwrap();
-        assert!(text.starts_with("# my settings\n"), "{text}");
+        assert!(text.contains("# my settings\n"), "comments are kept: {text}");
         assert!(text.contains("[environments.prod]"), "{text}");
         let reloaded = Config::load(path.clone()).unwrap();
         assert_eq!(reloaded.environment("dev").unwrap().options.host, "localhost:9000");

@@ -1,0 +1,4 @@
+//! Storage engines, one per AssetKind family. The engine is chosen from the AssetKind
+//! alone (TABULAR → [`iceberg`]).
+
+pub mod iceberg;

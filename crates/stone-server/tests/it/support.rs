@@ -1,0 +1,449 @@
+//! Test support: a catalog and warehouse in a temporary directory, Parquet files written
+//! like the client writes them (arrow-rs, zstd, no field ids), and pyiceberg as the
+//! independent reader.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{Field, Schema};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::properties::WriterProperties;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use stone_server::engines::iceberg::{
+    AppendOptions, AppendOutcome, DEFAULT_CATALOG_NAME, IcebergEngine, IcebergError,
+    IcebergSettings, StagedFile,
+};
+use tempfile::TempDir;
+
+/// Namespace of every test table.
+pub const NS: &str = "demo";
+
+/// A catalog + warehouse of its own, and a staging directory.
+pub struct Lake {
+    _dir: TempDir,
+    pub catalog_db: PathBuf,
+    pub warehouse: PathBuf,
+    pub staging: PathBuf,
+    pub engine: IcebergEngine,
+    staged: AtomicUsize,
+}
+
+impl Lake {
+    pub async fn new() -> Self {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let root = dir.path().canonicalize().expect("canonical temp dir");
+        let catalog_db = root.join("catalog/catalog.db");
+        let warehouse = root.join("warehouse");
+        let staging = root.join("staging");
+        std::fs::create_dir_all(&staging).expect("staging dir");
+        let engine = IcebergEngine::open(IcebergSettings::local(&catalog_db, &warehouse))
+            .await
+            .expect("open the Iceberg engine");
+        Self {
+            _dir: dir,
+            catalog_db,
+            warehouse,
+            staging,
+            engine,
+            staged: AtomicUsize::new(0),
+        }
+    }
+
+    /// Writes `batch` as a staged Parquet file (zstd, no field ids) and returns it with
+    /// its sha256.
+    pub fn stage(&self, batch: &RecordBatch) -> StagedFile {
+        self.stage_with_row_groups(batch, 1024 * 1024)
+    }
+
+    /// [`Self::stage`] with at most `rows_per_group` rows per row group.
+    pub fn stage_with_row_groups(&self, batch: &RecordBatch, rows_per_group: usize) -> StagedFile {
+        let index = self.staged.fetch_add(1, Ordering::SeqCst);
+        let path = self.staging.join(format!("file-{index}.parquet"));
+        write_parquet(&path, batch, rows_per_group);
+        StagedFile {
+            sha256: sha256_hex(&std::fs::read(&path).expect("read staged file")),
+            path,
+        }
+    }
+
+    pub async fn append(
+        &self,
+        table: &str,
+        branch: &str,
+        files: &[&StagedFile],
+        options: &AppendOptions,
+    ) -> Result<AppendOutcome, IcebergError> {
+        let files: Vec<StagedFile> = files.iter().map(|file| (*file).clone()).collect();
+        self.engine.append(NS, table, branch, &files, options).await
+    }
+
+    pub async fn append_ok(
+        &self,
+        table: &str,
+        branch: &str,
+        files: &[&StagedFile],
+    ) -> AppendOutcome {
+        self.append(table, branch, files, &AppendOptions::default())
+            .await
+            .unwrap_or_else(|error| panic!("append to {table}@{branch} failed: {error:?}"))
+    }
+
+    /// What pyiceberg sees of `demo.<table>` (see `tests/readers/read_iceberg.py`).
+    pub fn pyiceberg(&self, table: &str) -> Reading {
+        self.read(table, None)
+    }
+
+    /// [`Self::pyiceberg`], plus a scan of every ref with a row filter.
+    pub fn pyiceberg_filtered(&self, table: &str, filter: &str) -> Reading {
+        self.read(table, Some(filter))
+    }
+
+    fn read(&self, table: &str, filter: Option<&str>) -> Reading {
+        let mut command = Command::new(python());
+        if let Some(filter) = filter {
+            command.arg(reader_script()).arg("--filter").arg(filter);
+        } else {
+            command.arg(reader_script());
+        }
+        let output = command
+            .arg("--catalog-db")
+            .arg(&self.catalog_db)
+            .arg("--warehouse")
+            .arg(&self.warehouse)
+            .arg("--catalog-name")
+            .arg(DEFAULT_CATALOG_NAME)
+            .arg("--table")
+            .arg(format!("{NS}.{table}"))
+            .output()
+            .expect("run the pyiceberg reader");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        if !output.status.success() {
+            panic!("pyiceberg reader failed ({}):\n{stderr}", output.status);
+        }
+        let json: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+            panic!(
+                "pyiceberg reader printed no JSON ({error}):\n{}\n{stderr}",
+                String::from_utf8_lossy(&output.stdout)
+            )
+        });
+        Reading(json)
+    }
+
+    /// Files directly in `<table location>/data/`, by name.
+    pub fn data_dir_files(&self, table: &str) -> Vec<String> {
+        let mut names = Vec::new();
+        for directory in table_directories(&self.warehouse, table) {
+            let data = directory.join("data");
+            if let Ok(entries) = std::fs::read_dir(&data) {
+                for entry in entries {
+                    names.push(entry.unwrap().file_name().to_string_lossy().into_owned());
+                }
+            }
+        }
+        names.sort();
+        names
+    }
+
+    /// Metadata JSON files of a table (committed or not).
+    pub fn metadata_files(&self, table: &str) -> Vec<PathBuf> {
+        let mut files = Vec::new();
+        for directory in table_directories(&self.warehouse, table) {
+            if let Ok(entries) = std::fs::read_dir(directory.join("metadata")) {
+                for entry in entries {
+                    let path = entry.unwrap().path();
+                    if path.to_string_lossy().ends_with(".metadata.json") {
+                        files.push(path);
+                    }
+                }
+            }
+        }
+        files
+    }
+}
+
+/// Table directories `<warehouse>/demo/<table>-<id>`.
+pub fn table_directories(warehouse: &Path, table: &str) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(warehouse.join(NS)) else {
+        return Vec::new();
+    };
+    entries
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| {
+            path.file_name()
+                .and_then(|name| name.to_str())
+                .and_then(|name| name.strip_prefix(table))
+                .is_some_and(|rest| rest.starts_with('-') && rest.len() == 33)
+        })
+        .collect()
+}
+
+/// pyiceberg's view of a table.
+#[derive(Debug, Clone)]
+pub struct Reading(pub Value);
+
+impl Reading {
+    pub fn exists(&self) -> bool {
+        self.0["exists"].as_bool().unwrap()
+    }
+
+    pub fn snapshot_count(&self) -> u64 {
+        self.0["snapshot_count"].as_u64().unwrap()
+    }
+
+    pub fn reference(&self, name: &str) -> &Value {
+        let reference = &self.0["refs"][name];
+        assert!(
+            !reference.is_null(),
+            "pyiceberg sees no ref {name:?}; refs: {}",
+            self.0["refs"]
+        );
+        reference
+    }
+
+    pub fn ref_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.0["refs"]
+            .as_object()
+            .map(|refs| refs.keys().cloned().collect())
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+
+    pub fn snapshot_id(&self, name: &str) -> i64 {
+        self.reference(name)["snapshot_id"].as_i64().unwrap()
+    }
+
+    pub fn parent_id(&self, name: &str) -> Option<i64> {
+        self.reference(name)["parent_id"].as_i64()
+    }
+
+    pub fn ancestry(&self, name: &str) -> Vec<i64> {
+        self.reference(name)["ancestry"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|id| id.as_i64().unwrap())
+            .collect()
+    }
+
+    /// Rows of a ref, ordered by `id` where every row has one.
+    pub fn rows(&self, name: &str) -> Vec<Value> {
+        by_id(self.reference(name)["rows"].as_array().unwrap().clone())
+    }
+
+    /// Values of one column on a ref, sorted (nulls first).
+    pub fn column(&self, name: &str, column: &str) -> Vec<Value> {
+        let mut values: Vec<Value> = self
+            .rows(name)
+            .iter()
+            .map(|row| row[column].clone())
+            .collect();
+        values.sort_by_key(|value| value.to_string());
+        values
+    }
+
+    pub fn ids(&self, name: &str) -> Vec<i64> {
+        let mut ids: Vec<i64> = self
+            .rows(name)
+            .iter()
+            .map(|row| row["id"].as_i64().expect("integer id"))
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// `(name, type, required)` of a ref's snapshot schema.
+    pub fn schema(&self, name: &str) -> Vec<(String, String, bool)> {
+        fields(&self.reference(name)["schema"])
+    }
+
+    /// `name → field id` of a ref's snapshot schema.
+    pub fn field_id(&self, name: &str, column: &str) -> i64 {
+        self.reference(name)["schema"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|field| field["name"] == column)
+            .unwrap_or_else(|| panic!("no column {column} on {name}"))["id"]
+            .as_i64()
+            .unwrap()
+    }
+
+    pub fn current_schema(&self) -> Vec<(String, String, bool)> {
+        fields(&self.0["current_schema"])
+    }
+
+    pub fn current_rows(&self) -> Vec<Value> {
+        by_id(self.0["current_rows"].as_array().unwrap().clone())
+    }
+
+    pub fn summary(&self, name: &str, key: &str) -> Option<String> {
+        self.reference(name)["summary"][key]
+            .as_str()
+            .map(str::to_owned)
+    }
+
+    pub fn operation(&self, name: &str) -> String {
+        self.reference(name)["operation"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    }
+
+    pub fn files(&self, name: &str) -> Vec<String> {
+        self.reference(name)["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|file| file.as_str().unwrap().to_owned())
+            .collect()
+    }
+
+    /// Metrics of the data files of a ref, as pyiceberg decodes them.
+    pub fn file_stats(&self, name: &str) -> Vec<Value> {
+        self.reference(name)["file_stats"]
+            .as_array()
+            .unwrap()
+            .clone()
+    }
+
+    pub fn filtered_files(&self, name: &str) -> Vec<String> {
+        self.reference(name)["filtered_files"]
+            .as_array()
+            .expect("read with a filter")
+            .iter()
+            .map(|file| file.as_str().unwrap().to_owned())
+            .collect()
+    }
+
+    pub fn filtered_rows(&self, name: &str) -> Vec<Value> {
+        by_id(
+            self.reference(name)["filtered_rows"]
+                .as_array()
+                .expect("read with a filter")
+                .clone(),
+        )
+    }
+
+    pub fn ref_type(&self, name: &str) -> String {
+        self.reference(name)["type"].as_str().unwrap().to_owned()
+    }
+}
+
+fn by_id(mut rows: Vec<Value>) -> Vec<Value> {
+    if rows.iter().all(|row| row["id"].is_i64()) {
+        rows.sort_by_key(|row| row["id"].as_i64());
+    }
+    rows
+}
+
+fn fields(schema: &Value) -> Vec<(String, String, bool)> {
+    schema
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|field| {
+            (
+                field["name"].as_str().unwrap().to_owned(),
+                field["type"].as_str().unwrap().to_owned(),
+                field["required"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+pub fn col(name: &str, kind: &str, required: bool) -> (String, String, bool) {
+    (name.to_owned(), kind.to_owned(), required)
+}
+
+/// A record batch from named columns; `required` columns are declared non-nullable.
+pub fn batch(columns: Vec<(&str, ArrayRef, bool)>) -> RecordBatch {
+    let fields: Vec<Field> = columns
+        .iter()
+        .map(|(name, array, required)| Field::new(*name, array.data_type().clone(), !required))
+        .collect();
+    RecordBatch::try_new(
+        Arc::new(Schema::new(fields)),
+        columns.into_iter().map(|(_, array, _)| array).collect(),
+    )
+    .expect("valid record batch")
+}
+
+/// `id` (int64, required) and `name` (utf8, nullable).
+pub fn people(ids: &[i64]) -> RecordBatch {
+    use arrow_array::{Int64Array, StringArray};
+    batch(vec![
+        ("id", Arc::new(Int64Array::from(ids.to_vec())), true),
+        (
+            "name",
+            Arc::new(StringArray::from(
+                ids.iter()
+                    .map(|id| format!("person-{id}"))
+                    .collect::<Vec<_>>(),
+            )),
+            false,
+        ),
+    ])
+}
+
+pub fn write_parquet(path: &Path, batch: &RecordBatch, rows_per_group: usize) {
+    let properties = WriterProperties::builder()
+        .set_compression(Compression::ZSTD(ZstdLevel::default()))
+        .set_max_row_group_row_count(Some(rows_per_group))
+        .build();
+    let file = std::fs::File::create(path).expect("create parquet file");
+    let mut writer =
+        ArrowWriter::try_new(file, batch.schema(), Some(properties)).expect("parquet writer");
+    writer.write(batch).expect("write batch");
+    writer.close().expect("close parquet writer");
+}
+
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+fn reader_script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/readers/read_iceberg.py")
+}
+
+/// The tools venv's python, checked once: it must exist and have pyiceberg 0.12. Missing
+/// tools fail the test; they never skip it.
+pub fn python() -> PathBuf {
+    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
+    PYTHON
+        .get_or_init(|| {
+            let tools = std::env::var_os("STONE_TOOLS_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.tools"));
+            let python = tools.join("venv/bin/python");
+            assert!(
+                python.exists(),
+                "{} does not exist: run scripts/install-tools (the Iceberg tests read every \
+                 table back with pyiceberg 0.12 from the tools venv; STONE_TOOLS_DIR overrides \
+                 its location)",
+                python.display()
+            );
+            let probe = Command::new(&python)
+                .args([
+                    "-c",
+                    "import pyiceberg, pyarrow, sqlalchemy; print(pyiceberg.__version__)",
+                ])
+                .output()
+                .expect("run the tools python");
+            let version = String::from_utf8_lossy(&probe.stdout).trim().to_owned();
+            assert!(
+                probe.status.success() && version.starts_with("0.12"),
+                "pyiceberg[sql-sqlite,pyarrow] 0.12 is not usable from {} (found {version:?}): \
+                 run scripts/install-tools\n{}",
+                python.display(),
+                String::from_utf8_lossy(&probe.stderr)
+            );
+            python
+        })
+        .clone()
+}
