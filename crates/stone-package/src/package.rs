@@ -290,6 +290,7 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
 
     let mut resources = Vec::with_capacity(resources_file.len());
     let mut seen: HashMap<Label, usize> = HashMap::new();
+    let mut parents: HashMap<PathBuf, PathBuf> = HashMap::new();
     for (index, r) in resources_file.into_iter().enumerate() {
         let node = resource_nodes.get(index).copied();
         let location = node_location(node);
@@ -298,7 +299,7 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
         };
         let path_location = location_of(path_spanned.span());
         let rel = check_resource_path(file, path_spanned)?;
-        let files = collect_files(file, path_location, dir, &root_canonical, &rel)?;
+        let files = collect_files(file, path_location, dir, &root_canonical, &rel, &mut parents)?;
 
         let (kind, kind_source, format) = match &r.kind {
             Some(k) => {
@@ -443,6 +444,7 @@ fn collect_files(
     root: &Path,
     root_canonical: &Path,
     rel: &str,
+    parents: &mut HashMap<PathBuf, PathBuf>,
 ) -> Result<Vec<PackageFile>, DescriptorError> {
     let fail = |msg: String| DescriptorError::at(file, location, msg);
     let absolute = root.join(rel);
@@ -454,14 +456,21 @@ fn collect_files(
         }
         Err(e) => return Err(fail(format!("cannot read `{rel}`: {e}")).with_code("package.io")),
     };
-    let canonical_rel = confined(root_canonical, &absolute, rel).map_err(|msg| fail(msg).with_code("package.path_refused"))?;
-    if meta.file_type().is_symlink() {
+    let is_link = meta.file_type().is_symlink();
+    let canonical_rel = if is_link {
+        confined(root_canonical, &absolute, rel)
+    } else {
+        // Not a link itself: only its folders can lead elsewhere, and they are resolved once.
+        confined_by_parent(root_canonical, &absolute, rel, parents)
+    }
+    .map_err(|msg| fail(msg).with_code("package.path_refused"))?;
+    if is_link {
         // The link's target decides what the resource is; it must stay in the package.
         let first = canonical_rel.split('/').next().unwrap_or_default();
         check_zone(first, &format!("`{rel}` (a link to `{canonical_rel}`)"))
             .map_err(|(msg, code, hint)| fail(msg).with_code(code).with_hint(hint))?;
     }
-    let target = fs::metadata(&absolute).map_err(|e| fail(format!("cannot read `{rel}`: {e}")))?;
+    let target = if is_link { fs::metadata(&absolute).map_err(|e| fail(format!("cannot read `{rel}`: {e}")))? } else { meta };
     if target.is_file() {
         return Ok(vec![package_file(rel.to_owned(), absolute, &target)]);
     }
@@ -518,6 +527,10 @@ fn collect_files(
 /// that leaves the package.
 fn confined(root_canonical: &Path, absolute: &Path, rel: &str) -> Result<String, String> {
     let canonical = fs::canonicalize(absolute).map_err(|e| format!("cannot resolve `{rel}`: {e}"))?;
+    relative_inside(root_canonical, &canonical, rel)
+}
+
+fn relative_inside(root_canonical: &Path, canonical: &Path, rel: &str) -> Result<String, String> {
     match canonical.strip_prefix(root_canonical) {
         Ok(inside) => Ok(inside.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")),
         Err(_) => Err(format!(
@@ -525,6 +538,28 @@ fn confined(root_canonical: &Path, absolute: &Path, rel: &str) -> Result<String,
             canonical.display()
         )),
     }
+}
+
+/// [`confined`] for a path that is not a link itself: its canonical form is its folder's,
+/// resolved once per folder, joined with its name.
+fn confined_by_parent(
+    root_canonical: &Path,
+    absolute: &Path,
+    rel: &str,
+    parents: &mut HashMap<PathBuf, PathBuf>,
+) -> Result<String, String> {
+    let (Some(parent), Some(name)) = (absolute.parent(), absolute.file_name()) else {
+        return confined(root_canonical, absolute, rel);
+    };
+    let canonical_parent = match parents.get(parent) {
+        Some(p) => p.clone(),
+        None => {
+            let p = fs::canonicalize(parent).map_err(|e| format!("cannot resolve `{rel}`: {e}"))?;
+            parents.insert(parent.to_owned(), p.clone());
+            p
+        }
+    };
+    relative_inside(root_canonical, &canonical_parent.join(name), rel)
 }
 
 fn package_file(path: String, absolute: PathBuf, meta: &fs::Metadata) -> PackageFile {

@@ -1,7 +1,7 @@
 //! `stone package push`.
 
 use std::fmt::Write as _;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write as _};
 
 use indicatif::{HumanBytes, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use stone_package::digest::HashProgress;
@@ -42,7 +42,15 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         .into());
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&serde_json::json!({"dry_run": true, "plan": plan}))?);
+        #[derive(serde::Serialize)]
+        struct DryRun<'a> {
+            dry_run: bool,
+            plan: &'a PushPlan,
+        }
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        serde_json::to_writer_pretty(&mut out, &DryRun { dry_run: true, plan: &plan })?;
+        writeln!(out)?;
+        out.flush()?;
     } else {
         print!("{}", render_plan(&plan));
     }
