@@ -1,1 +1,76 @@
-//! (being written)
+//! stone's format handlers: CSV/TSV → Parquet by streaming (bounded memory), checks of a
+//! table against its declared Table Schema, and — with the cargo feature `rdf` — RDF
+//! validation of Turtle, N-Triples and JSON-LD.
+
+pub mod csv;
+pub mod rdf;
+pub mod schema;
+
+use std::path::PathBuf;
+
+pub use csv::{Conversion, CsvOptions, csv_to_parquet};
+pub use schema::{ColumnInfo, check_parquet_schema, parquet_columns};
+
+/// Errors of reading, converting and checking formats. Each names the file, and the line,
+/// column or table column where it can.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum FormatError {
+    #[error("cannot read {}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot write {}", path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}: {message}", path.display())]
+    Csv { path: PathBuf, message: String },
+    #[error("{}: {message}", path.display())]
+    Parquet { path: PathBuf, message: String },
+    #[error("{}: the declared column `{column}` is not in the table (columns: {})", path.display(), available.join(", "))]
+    MissingColumn { path: PathBuf, column: String, available: Vec<String> },
+    #[error("{}: the column `{column}` is declared as {expected} but holds {found}", path.display())]
+    SchemaMismatch { path: PathBuf, column: String, expected: String, found: String },
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Rdf { path: PathBuf, line: u64, column: u64, message: String },
+    #[error("{}: RDF files need the `rdf` feature, which this build of stone does not have", path.display())]
+    RdfNotBuilt { path: PathBuf },
+    #[error("{}: {message}", path.display())]
+    Dialect { path: PathBuf, message: String },
+}
+
+impl FormatError {
+    /// A stable, dotted code for the error.
+    pub fn code(&self) -> &'static str {
+        match self {
+            FormatError::Read { .. } | FormatError::Write { .. } => "format.io",
+            FormatError::Csv { .. } => "format.csv",
+            FormatError::Parquet { .. } => "format.parquet",
+            FormatError::MissingColumn { .. } | FormatError::SchemaMismatch { .. } => "schema.mismatch",
+            FormatError::Rdf { .. } => "format.rdf",
+            FormatError::RdfNotBuilt { .. } => "format.rdf_not_built",
+            FormatError::Dialect { .. } => "format.dialect",
+        }
+    }
+
+    /// What to do about it.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            FormatError::RdfNotBuilt { .. } => Some(
+                "install a build with RDF support: `cargo install stone --features rdf` (the default build has it)".into(),
+            ),
+            FormatError::Csv { .. } => Some(
+                "declare the column's type in the resource's `schema` (e.g. `{name: code, type: string}`), or fix the value".into(),
+            ),
+            FormatError::MissingColumn { .. } | FormatError::SchemaMismatch { .. } => {
+                Some("fix the data or the resource's `schema` in datasets.yaml; nothing was sent".into())
+            }
+            _ => None,
+        }
+    }
+}
