@@ -6,13 +6,13 @@ use std::path::Path;
 
 use arrow_schema::{DataType, Field, Schema, TimeUnit};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use stone_package::descriptor::{FieldType, TableSchema};
 
 use crate::FormatError;
 
 /// A column as shown to people and sent to the server.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ColumnInfo {
     pub name: String,
     /// The Arrow type, e.g. `Int64`, `Utf8`, `Timestamp(µs, "+00:00")`.

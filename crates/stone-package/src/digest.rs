@@ -194,6 +194,25 @@ fn hash_file(file: &PackageFile, buffer: &mut [u8], progress: &dyn HashProgress)
     Ok(FileDigest { path: file.path.clone(), size: total, sha256: hex::encode(hasher.finalize()) })
 }
 
+/// sha256 and size of a whole file.
+pub fn sha256_file(path: &Path) -> io::Result<(String, u64)> {
+    let mut file = File::open(path)?;
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0u8; BLOCK];
+    let mut size = 0u64;
+    loop {
+        let n = match file.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        hasher.update(&buffer[..n]);
+        size += n as u64;
+    }
+    Ok((hex::encode(hasher.finalize()), size))
+}
+
 /// sha256 of a byte slice, as lowercase hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))

@@ -5,7 +5,9 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use serde::Serialize;
+use stone_formats::FormatError;
 use stone_package::{BranchError, DescriptorError, DigestError, PackageError};
+use stone_push::PushError;
 
 use crate::config::ConfigError;
 
@@ -102,6 +104,12 @@ pub fn report(error: &anyhow::Error) -> Report {
                 BranchError::Missing(_) => "pass `--branch NAME` (stone never pushes to `main` by default)".into(),
                 BranchError::Empty(_) => "give a non-empty branch name".into(),
             });
+        } else if let Some(e) = cause.downcast_ref::<PushError>() {
+            report.code = leak(e.code());
+            report.status = push_status(e);
+            report.hint = push_hint(e);
+        } else if let Some(e) = cause.downcast_ref::<FormatError>() {
+            (report.code, report.hint, report.status) = (e.code(), e.hint(), ExitStatus::Failure);
         } else if cause.downcast_ref::<DigestError>().is_some() {
             report.code = "package.read";
             report.hint = Some("check the file and run the command again".into());
@@ -111,6 +119,49 @@ pub fn report(error: &anyhow::Error) -> Report {
         break;
     }
     report
+}
+
+/// Codes come from the server as strings; the few distinct ones live for the process.
+fn leak(code: String) -> &'static str {
+    Box::leak(code.into_boxed_str())
+}
+
+fn push_status(e: &PushError) -> ExitStatus {
+    match e {
+        PushError::Refused { problem, status, .. } => match problem.code.as_str() {
+            c if c.starts_with("auth.") => ExitStatus::Auth,
+            "push.confirmation_required"
+            | "push.protected_ref"
+            | "push.force_forbidden"
+            | "push.deletion_requires_force"
+            | "push.retraction_requires_force" => ExitStatus::Refused,
+            _ if *status == 401 => ExitStatus::Auth,
+            _ if *status == 403 => ExitStatus::Refused,
+            _ => ExitStatus::Failure,
+        },
+        _ if e.resumable() => ExitStatus::Unavailable,
+        _ => ExitStatus::Failure,
+    }
+}
+
+fn push_hint(e: &PushError) -> Option<String> {
+    if e.resumable() {
+        return Some("run the same command again: the push resumes where it stopped".into());
+    }
+    match e {
+        PushError::Refused { problem, .. } => match problem.code.as_str() {
+            "push.confirmation_required" => Some("this ref is protected: confirm the push with --yes".into()),
+            "push.force_forbidden" => Some("--force on a protected ref needs the elevated role".into()),
+            "schema.incompatible" | "version.exists" => {
+                Some("on a protected ref this needs --force (and the elevated role)".into())
+            }
+            _ => None,
+        },
+        PushError::Failed { .. } => {
+            Some("fix what failed and run the same command again: datasets already written stay unchanged".into())
+        }
+        _ => None,
+    }
 }
 
 fn package_status(code: &str) -> ExitStatus {

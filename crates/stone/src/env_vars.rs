@@ -6,6 +6,9 @@ pub const STONE_CONFIG: &str = "STONE_CONFIG";
 pub const STONE_LOG: &str = "STONE_LOG";
 /// Set to any value to disable progress bars even on a terminal.
 pub const STONE_NO_PROGRESS: &str = "STONE_NO_PROGRESS";
+/// How many times a failed request to the push API or a staging URL (connection error, 429,
+/// 5xx) is retried before the push stops, resumable (default 6, about 30 s of backoff).
+pub const STONE_HTTP_RETRIES: &str = "STONE_HTTP_RETRIES";
 /// CI's head ref of a pull request: the default branch in CI.
 pub const CI_HEAD_REF: &str = stone_package::branch::CI_HEAD_REF;
 /// CI's ref name: the default branch in CI when `CI_HEAD_REF` is not set.

@@ -1,19 +1,40 @@
-//! Which handler takes a destination. Until the plugin registry exists, the bundled service
-//! handler is the only one, and it claims `stone:` destinations.
+//! The handler registry of the CLI: plugins first (none yet), then the bundled service
+//! handler, which claims `stone:` destinations and https URLs on a configured
+//! environment's host.
 
 use serde::Serialize;
-use stone_package::StoneUrl;
+use stone_push::{Registry, ServiceHandler, ServiceTarget};
+
+use crate::config::Config;
 
 /// The handler chosen for a destination, and why.
 #[derive(Debug, Clone, Serialize)]
 pub struct HandlerChoice {
-    pub name: &'static str,
+    pub name: String,
     pub reason: String,
 }
 
-pub fn select(destination: &StoneUrl) -> HandlerChoice {
-    HandlerChoice {
-        name: "service",
-        reason: format!("the bundled service handler claims `stone:` destinations like `{destination}`"),
-    }
+/// Every handler, in priority order.
+pub fn registry(config: &Config) -> anyhow::Result<Registry> {
+    let targets = config
+        .environments()
+        .iter()
+        .map(|(name, env)| ServiceTarget { env: name.clone(), host: env.host.clone(), api: env.api.clone() })
+        .collect();
+    let mut registry = Registry::new();
+    registry.register(Box::new(ServiceHandler::new(targets)?));
+    Ok(registry)
+}
+
+/// Which handler takes `destination`, and why.
+pub fn choose(registry: &Registry, destination: &str) -> Option<HandlerChoice> {
+    let handler = registry.select(destination)?;
+    let reason = match handler.name() {
+        "service" if destination.starts_with(stone_package::name::SCHEME) => {
+            "the bundled service handler claims `stone:` destinations".to_owned()
+        }
+        "service" => "the bundled service handler claims https URLs of configured environment hosts".to_owned(),
+        other => format!("the handler `{other}` claims {destination}"),
+    };
+    Some(HandlerChoice { name: handler.name().to_owned(), reason })
 }

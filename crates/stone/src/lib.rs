@@ -7,6 +7,7 @@ pub mod diagnostics;
 pub mod env_vars;
 pub mod handler;
 pub mod plan;
+pub mod prepare;
 
 use std::io::Write;
 use std::process::ExitCode;

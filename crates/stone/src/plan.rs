@@ -13,7 +13,7 @@ use stone_package::{
 
 use crate::config::Environment;
 use crate::diagnostics::{CliError, ExitStatus};
-use crate::handler::{self, HandlerChoice};
+use crate::handler::HandlerChoice;
 
 /// Everything a push will do.
 #[derive(Debug, Serialize)]
@@ -95,9 +95,11 @@ pub fn load_for_push(path: &Path) -> anyhow::Result<(Package, StoneUrl)> {
 }
 
 /// Hashes every file and builds the plan.
+#[allow(clippy::too_many_arguments)]
 pub fn build_plan(
     package: &Package,
     to: StoneUrl,
+    handler: HandlerChoice,
     environment: Environment,
     branch: Branch,
     options: PlanOptions,
@@ -139,7 +141,7 @@ pub fn build_plan(
             public: package.publish.as_ref().is_some_and(|p| p.public),
         },
         destination: to.to_string(),
-        handler: handler::select(&to),
+        handler,
         environment,
         branch,
         options,

@@ -5,13 +5,19 @@ use std::io::{IsTerminal, Write as _};
 
 use indicatif::{HumanBytes, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use stone_package::digest::HashProgress;
+use std::sync::Arc;
+
+use anyhow::Context as _;
 use stone_package::resolve_branch;
+use stone_push::{ProgressEvent, PushOptions, PushProgress, PushResult};
 
 use crate::cli::{GlobalArgs, PushArgs};
 use crate::config::{Config, config_path};
 use crate::diagnostics::{CliError, ExitStatus};
 use crate::env_vars;
+use crate::handler;
 use crate::plan::{PlanOptions, PushPlan, build_plan, load_for_push};
+use crate::prepare::{PrepareProgress, prepare};
 
 pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
     let (package, to) = load_for_push(&args.path)?;
@@ -19,11 +25,18 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
     let environment = config.environment(&args.env)?;
     let branch = resolve_branch(args.branch.as_deref(), |name| std::env::var(name).ok(), &args.path)?;
     let jobs = args.jobs.map(usize::from).unwrap_or_else(default_jobs);
+    let registry = handler::registry(&config)?;
+    let destination = to.to_string();
+    let choice = handler::choose(&registry, &destination).ok_or_else(|| {
+        CliError::new("push.no_handler", ExitStatus::Failure, format!("no handler claims the destination {destination}"))
+    })?;
 
-    let progress = Progress::new(!(global.quiet || args.json), package.resources.iter().map(|r| r.size()).sum());
+    let quiet = global.quiet;
+    let progress = Progress::new(!(quiet || args.json), package.resources.iter().map(|r| r.size()).sum());
     let plan = build_plan(
         &package,
         to,
+        choice,
         environment,
         branch,
         PlanOptions { yes: args.yes, force: args.force, replace: args.replace },
@@ -32,29 +45,184 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
     )?;
     progress.finish();
 
-    if !args.dry_run {
-        return Err(CliError::new(
-            "push.unavailable",
-            ExitStatus::Failure,
-            format!("cannot push to {}: this build of stone has no working push handler yet", plan.destination),
-        )
-        .hint("run with --dry-run to see the plan")
-        .into());
-    }
-    if args.json {
-        #[derive(serde::Serialize)]
-        struct DryRun<'a> {
-            dry_run: bool,
-            plan: &'a PushPlan,
+    if args.dry_run {
+        if args.json {
+            #[derive(serde::Serialize)]
+            struct DryRun<'a> {
+                dry_run: bool,
+                plan: &'a PushPlan,
+            }
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            serde_json::to_writer_pretty(&mut out, &DryRun { dry_run: true, plan: &plan })?;
+            writeln!(out)?;
+            out.flush()?;
+        } else {
+            print!("{}", render_plan(&plan));
         }
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        serde_json::to_writer_pretty(&mut out, &DryRun { dry_run: true, plan: &plan })?;
-        writeln!(out)?;
-        out.flush()?;
+        return Ok(());
+    }
+
+    let lines = Lines { quiet };
+    let push_package = prepare(&plan, &package, &lines)?;
+    let options = PushOptions {
+        env: plan.environment.name.clone(),
+        branch: plan.branch.name.clone(),
+        yes: args.yes,
+        force: args.force,
+        replace: args.replace,
+        manual: !in_ci(),
+        jobs,
+        retries: http_retries()?,
+    };
+    let handler = registry.select(&plan.destination).expect("the handler chosen above");
+    let reporter: Arc<dyn PushProgress> = Arc::new(PushLines::new(quiet));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let result = runtime
+        .block_on(handler.push(&push_package, &options, reporter.clone()))
+        .with_context(|| format!("the push of {} to {} ({}) failed", plan.package.root, plan.destination, plan.environment.name))?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&result)?);
     } else {
-        print!("{}", render_plan(&plan));
+        print!("{}", render_result(&result));
     }
     Ok(())
+}
+
+fn http_retries() -> anyhow::Result<u32> {
+    match std::env::var(env_vars::STONE_HTTP_RETRIES) {
+        Err(_) => Ok(stone_push::record::DEFAULT_RETRIES),
+        Ok(v) => v.trim().parse().map_err(|_| {
+            CliError::new("usage.invalid_env", ExitStatus::Usage, format!("${} must be a whole number, not `{v}`", env_vars::STONE_HTTP_RETRIES)).into()
+        }),
+    }
+}
+
+/// True when running in CI (`CI` set to anything but `false`/`0`): no prompts, no browser.
+pub fn in_ci() -> bool {
+    std::env::var(env_vars::CI).is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+/// The result as a person reads it.
+pub fn render_result(result: &PushResult) -> String {
+    let mut out = String::new();
+    let rows: Vec<[String; 5]> = result
+        .datasets
+        .iter()
+        .map(|d| {
+            [
+                d.url.clone(),
+                d.kind.map(|k| k.to_string()).unwrap_or_default(),
+                d.engine.map(|e| e.to_string()).unwrap_or_default(),
+                d.status.clone(),
+                d.iri.clone(),
+            ]
+        })
+        .collect();
+    let header = ["DATASET", "KIND", "ENGINE", "STATUS", "IRI"].map(String::from);
+    let mut widths = header.clone().map(|h| h.chars().count());
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    for row in std::iter::once(&header).chain(&rows) {
+        let line: Vec<String> = row.iter().zip(widths).map(|(c, w)| format!("{c:<w$}")).collect();
+        let _ = writeln!(out, "  {}", line.join("  ").trim_end());
+    }
+    if let Some(node) = &result.package_node {
+        let _ = writeln!(out, "\nPackage node: {} -> {} ({})", node.url, node.iri, node.status);
+    }
+    let _ = writeln!(
+        out,
+        "Push {} done: uploaded {}, {} contents already on the server.",
+        result.push_id,
+        HumanBytes(result.uploaded_bytes),
+        result.already_staged
+    );
+    out
+}
+
+/// Conversion lines on stderr.
+struct Lines {
+    quiet: bool,
+}
+
+impl PrepareProgress for Lines {
+    fn converting(&self, resource: &str, bytes: u64) {
+        if !self.quiet {
+            eprintln!("converting {resource} to Parquet ({})", HumanBytes(bytes));
+        }
+    }
+}
+
+/// Push progress: a byte bar for uploads on a terminal, plain lines otherwise.
+struct PushLines {
+    quiet: bool,
+    bar: std::sync::Mutex<Option<ProgressBar>>,
+}
+
+impl PushLines {
+    fn new(quiet: bool) -> Self {
+        PushLines { quiet, bar: std::sync::Mutex::new(None) }
+    }
+
+    fn line(&self, text: String) {
+        if self.quiet {
+            return;
+        }
+        match self.bar.lock().ok().and_then(|b| b.clone()) {
+            Some(bar) => bar.println(text),
+            None => eprintln!("{text}"),
+        }
+    }
+}
+
+impl PushProgress for PushLines {
+    fn event(&self, event: ProgressEvent) {
+        match event {
+            ProgressEvent::Created { push_id, resumed, to_upload, files, already_staged } => {
+                let verb = if resumed { "resuming push" } else { "push" };
+                self.line(format!(
+                    "{verb} {push_id}: {files} files to upload ({}), {already_staged} already on the server",
+                    HumanBytes(to_upload)
+                ));
+                if !self.quiet && to_upload > 0 && on_terminal() {
+                    let bar = ProgressBar::with_draw_target(Some(to_upload), ProgressDrawTarget::stderr());
+                    bar.set_style(
+                        ProgressStyle::with_template("uploading {bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} eta {eta}")
+                            .expect("a valid template"),
+                    );
+                    if let Ok(mut slot) = self.bar.lock() {
+                        *slot = Some(bar);
+                    }
+                }
+            }
+            ProgressEvent::Uploaded { bytes } => {
+                if let Some(bar) = self.bar.lock().ok().and_then(|b| b.clone()) {
+                    bar.inc(bytes);
+                }
+            }
+            ProgressEvent::Committing { push_id } => {
+                if let Some(bar) = self.bar.lock().ok().and_then(|mut b| b.take()) {
+                    bar.finish_and_clear();
+                }
+                self.line(format!("committing push {push_id}"));
+            }
+            ProgressEvent::Dataset { name, state, status } => match status {
+                Some(status) => self.line(format!("  {name}: {state} ({status})")),
+                None => self.line(format!("  {name}: {state}")),
+            },
+            ProgressEvent::Note(note) => self.line(note),
+        }
+    }
+}
+
+fn on_terminal() -> bool {
+    std::io::stderr().is_terminal() && std::env::var_os(env_vars::STONE_NO_PROGRESS).is_none()
 }
 
 pub fn default_jobs() -> usize {
@@ -137,8 +305,7 @@ struct Progress(Option<ProgressBar>);
 
 impl Progress {
     fn new(wanted: bool, total: u64) -> Self {
-        let on_terminal = std::io::stderr().is_terminal() && std::env::var_os(env_vars::STONE_NO_PROGRESS).is_none();
-        if !(wanted && on_terminal) {
+        if !(wanted && on_terminal()) {
             return Progress(None);
         }
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());

@@ -158,12 +158,17 @@ fn unchanged_files_come_from_the_hash_cache() {
 }
 
 #[test]
-fn a_push_without_dry_run_says_it_cannot_push_yet() {
-    let ctx = context_with_prod();
+fn an_unreachable_api_fails_resumably() {
+    let mut ctx = crate::context();
+    // Nothing listens on port 9 of loopback: connections are refused at once.
+    ctx.add_env("prod", "data.example.org", "http://127.0.0.1:9/v1");
+    ctx.set_var("STONE_HTTP_RETRIES", "1");
     let dir = copy_quickstart(ctx.root());
     let out = ctx.stone().args(["package", "push", "--branch", "b"]).arg(&dir).output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(crate::stderr(&out).contains("no working push handler"), "{}", crate::stderr(&out));
+    let err = crate::stderr(&out);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    assert!(err.contains("unavailable") && err.contains("cannot connect"), "{err}");
+    assert!(err.contains("hint: run the same command again"), "{err}");
     assert!(stdout(&out).is_empty());
 }
 

@@ -1,0 +1,75 @@
+//! Push errors, one variant per phase, each naming what failed and whether running the
+//! same command again resumes.
+
+use std::path::PathBuf;
+
+use stone_api::Problem;
+
+/// The phase of a push an error happened in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    Stage,
+    Upload,
+    Commit,
+    Poll,
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Phase::Stage => "creating the push",
+            Phase::Upload => "uploading",
+            Phase::Commit => "committing",
+            Phase::Poll => "following the commit",
+        })
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PushError {
+    /// The server refused, with a problem document.
+    #[error("{phase}: the server refused: {} ({})", problem.detail.as_deref().unwrap_or(&problem.title), problem.code)]
+    Refused { phase: Phase, status: u16, problem: Box<Problem> },
+    /// The server (or network) is not answering; running again resumes.
+    #[error("{phase}: the push API at {url} is unavailable: {message}")]
+    Unavailable { phase: Phase, url: String, message: String },
+    /// An upload to a staging URL failed.
+    #[error("uploading {path} ({sha256}) failed: {message}")]
+    Upload { path: PathBuf, sha256: String, message: String },
+    /// The commit finished with failed datasets.
+    #[error("the push {push_id} failed: {}", failures.join("; "))]
+    Failed { push_id: String, failures: Vec<String> },
+    /// The server answered something that is not the push API.
+    #[error("{phase}: unexpected answer from {url}: {message}")]
+    Protocol { phase: Phase, url: String, message: String },
+    /// The destination is not one this handler can take.
+    #[error("{0}")]
+    Destination(String),
+    #[error("cannot read or write {}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl PushError {
+    /// Stable, dotted code.
+    pub fn code(&self) -> String {
+        match self {
+            PushError::Refused { problem, .. } => problem.code.clone(),
+            PushError::Unavailable { .. } => "push.unavailable".into(),
+            PushError::Upload { .. } => "push.upload_failed".into(),
+            PushError::Failed { .. } => "push.failed".into(),
+            PushError::Protocol { .. } => "push.protocol".into(),
+            PushError::Destination(_) => "push.destination".into(),
+            PushError::Io { .. } => "push.io".into(),
+        }
+    }
+
+    /// Whether running the same command again resumes this push.
+    pub fn resumable(&self) -> bool {
+        matches!(self, PushError::Unavailable { .. } | PushError::Upload { .. })
+    }
+}

@@ -1,0 +1,17 @@
+//! The package-push protocol: the records a push is made of ([`PushPackage`],
+//! [`PushOptions`], [`PushResult`]), the [`PackagePushHandler`] trait every handler
+//! implements (bundled ones in-process, external plugins through an adapter), the
+//! [`Registry`] that picks one for a destination, and the bundled service handler that talks
+//! to the platform's push API.
+
+pub mod error;
+pub mod handler;
+pub mod record;
+pub mod resume;
+pub mod retry;
+pub mod service;
+
+pub use error::{Phase, PushError};
+pub use handler::{NoProgress, PackagePushHandler, ProgressEvent, PushProgress, Registry};
+pub use record::{DatasetOutcome, PushFile, PushOptions, PushPackage, PushResource, PushResult};
+pub use service::{ServiceHandler, ServiceTarget};

@@ -1,0 +1,508 @@
+//! The bundled service handler: pushes to the platform's push API.
+//!
+//! `POST /pushes` with the manifest → upload only what the server lacks, to the presigned
+//! staging URLs it returns, in parallel, streaming from disk → `POST /pushes/{id}/commit`
+//! (202) → poll `GET /pushes/{id}` until the result. The push ID is saved before the first
+//! upload, so running the same command again resumes. Staging URLs never get our
+//! credentials: uploads go through a separate HTTP client that has none.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::{StreamExt, TryStreamExt};
+use reqwest::{Method, StatusCode};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use stone_api::push::{
+    CommitAccepted, CreatePush, DatasetManifest, DatasetState, ManifestFile, PushCreated, PushOptions as WireOptions,
+    PushState, PushStatus, Upload,
+};
+use stone_api::{Problem, codes};
+use tokio::io::{AsyncReadExt, AsyncSeekExt};
+
+use crate::handler::{BoxFuture, PackagePushHandler, ProgressEvent, PushProgress};
+use crate::record::{DatasetOutcome, PushOptions, PushPackage, PushResult, dataset_status, node_status};
+use crate::resume::{self, ResumeState};
+use crate::retry::{backoff, retry_after, retryable_status};
+use crate::{Phase, PushError};
+
+/// Rounds of create → upload before giving up on URLs that keep expiring.
+const ROUNDS: usize = 5;
+const POLL_FIRST: Duration = Duration::from_millis(100);
+const POLL_MAX: Duration = Duration::from_secs(2);
+
+/// An environment the service handler can push to.
+#[derive(Debug, Clone)]
+pub struct ServiceTarget {
+    /// `--env` name.
+    pub env: String,
+    /// Host of the environment's IRIs: https URLs on it are claimed.
+    pub host: String,
+    /// Push API base URL; paths (`/pushes`, …) are relative to it.
+    pub api: String,
+}
+
+pub struct ServiceHandler {
+    targets: Vec<ServiceTarget>,
+    /// For the push API only.
+    api: reqwest::Client,
+    /// For staging URLs: no credentials, ever.
+    uploads: reqwest::Client,
+}
+
+impl ServiceHandler {
+    pub fn new(targets: Vec<ServiceTarget>) -> Result<ServiceHandler, PushError> {
+        let agent = concat!("stone/", env!("CARGO_PKG_VERSION"));
+        let build = |builder: reqwest::ClientBuilder| {
+            builder
+                .user_agent(agent)
+                .connect_timeout(Duration::from_secs(10))
+                // A redirect could take a request (and later its token) to another host.
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .map_err(|e| PushError::Destination(format!("cannot set up HTTP: {e}")))
+        };
+        Ok(ServiceHandler {
+            targets,
+            api: build(reqwest::Client::builder().read_timeout(Duration::from_secs(120)))?,
+            uploads: build(reqwest::Client::builder().read_timeout(Duration::from_secs(300)))?,
+        })
+    }
+
+    fn target(&self, destination: &str, env: &str) -> Result<&ServiceTarget, PushError> {
+        let target = self.targets.iter().find(|t| t.env == env).ok_or_else(|| {
+            PushError::Destination(format!("the environment `{env}` is not configured for the service handler"))
+        })?;
+        if let Some(host) = https_host(destination)
+            && !host.eq_ignore_ascii_case(&target.host)
+        {
+            let owner = self.targets.iter().find(|t| t.host.eq_ignore_ascii_case(&host)).map(|t| t.env.as_str());
+            return Err(PushError::Destination(format!(
+                "{destination} is on the host of the environment `{}`, but --env is `{env}`",
+                owner.unwrap_or("?")
+            )));
+        }
+        Ok(target)
+    }
+}
+
+/// `host[:port]` of an https URL.
+fn https_host(destination: &str) -> Option<String> {
+    let url = url::Url::parse(destination).ok()?;
+    if url.scheme() != "https" {
+        return None;
+    }
+    let host = url.host_str()?;
+    Some(match url.port() {
+        Some(port) => format!("{host}:{port}"),
+        None => host.to_owned(),
+    })
+}
+
+impl PackagePushHandler for ServiceHandler {
+    fn name(&self) -> &str {
+        "service"
+    }
+
+    fn can_handle(&self, destination: &str) -> bool {
+        destination.starts_with(stone_package::name::SCHEME)
+            || https_host(destination).is_some_and(|h| self.targets.iter().any(|t| t.host.eq_ignore_ascii_case(&h)))
+    }
+
+    fn push<'a>(
+        &'a self,
+        package: &'a PushPackage,
+        options: &'a PushOptions,
+        progress: Arc<dyn PushProgress>,
+    ) -> BoxFuture<'a, Result<PushResult, PushError>> {
+        Box::pin(async move {
+            let target = self.target(&package.destination, &options.env)?;
+            Session { handler: self, api: target.api.trim_end_matches('/').to_owned(), package, options, progress }
+                .run()
+                .await
+        })
+    }
+}
+
+struct Session<'a> {
+    handler: &'a ServiceHandler,
+    api: String,
+    package: &'a PushPackage,
+    options: &'a PushOptions,
+    progress: Arc<dyn PushProgress>,
+}
+
+enum UploadFailure {
+    Expired,
+    Failed(PushError),
+}
+
+impl Session<'_> {
+    async fn run(&self) -> Result<PushResult, PushError> {
+        let state_path = resume::state_path(&self.package.root, &self.options.env, &self.options.branch);
+        let mut push_id = resume::load(&state_path, &self.api).map(|s| s.push_id);
+        let local: HashMap<&str, &Path> = self
+            .package
+            .resources
+            .iter()
+            .flat_map(|r| r.files.iter().map(|f| (f.sha256.as_str(), f.local.as_path())))
+            .collect();
+
+        let mut uploaded_bytes = 0u64;
+        let mut round = 0;
+        let created = loop {
+            round += 1;
+            let resumed = push_id.is_some();
+            let created = match self.create(push_id.clone()).await {
+                Err(PushError::Refused { problem, .. }) if resumed && is_stale_push(&problem) => {
+                    // The saved push is gone or was committed with other content: start anew.
+                    resume::clear(&state_path);
+                    push_id = None;
+                    continue;
+                }
+                other => other?,
+            };
+            push_id = Some(created.push_id.clone());
+            resume::save(&state_path, &ResumeState { push_id: created.push_id.clone(), api: self.api.clone() })?;
+            self.progress.event(ProgressEvent::Created {
+                push_id: created.push_id.clone(),
+                resumed,
+                to_upload: created.uploads.iter().map(|u| u.size).sum(),
+                files: created.uploads.len(),
+                already_staged: created.already_staged.len(),
+            });
+            if created.state != PushState::Staging || created.uploads.is_empty() {
+                break created;
+            }
+            match self.upload_all(&created, &local).await {
+                Ok(bytes) => {
+                    uploaded_bytes += bytes;
+                    break created;
+                }
+                Err(UploadFailure::Expired) if round < ROUNDS => {
+                    self.progress.event(ProgressEvent::Note("staging URLs expired: asking for fresh ones".into()));
+                }
+                Err(UploadFailure::Expired) => {
+                    return Err(PushError::Unavailable {
+                        phase: Phase::Upload,
+                        url: self.api.clone(),
+                        message: "the staging URLs kept expiring before the uploads finished".into(),
+                    });
+                }
+                Err(UploadFailure::Failed(e)) => return Err(e),
+            }
+        };
+
+        let push_id = created.push_id.clone();
+        if created.state == PushState::Staging {
+            let url = format!("{}/pushes/{push_id}/commit", self.api);
+            let accepted: CommitAccepted = self.request(Phase::Commit, Method::POST, &url, None::<&()>).await?;
+            self.progress.event(ProgressEvent::Committing { push_id: accepted.push_id });
+        }
+        let status = self.follow(&push_id).await?;
+        if status.state == PushState::Failed {
+            let mut failures: Vec<String> = status
+                .datasets
+                .iter()
+                .filter_map(|d| d.error.as_ref().map(|e| format!("{}: {}", d.url, e.detail.as_deref().unwrap_or(&e.title))))
+                .collect();
+            if let Some(e) = &status.error {
+                failures.push(e.detail.clone().unwrap_or_else(|| e.title.clone()));
+            }
+            return Err(PushError::Failed { push_id, failures });
+        }
+        resume::clear(&state_path);
+        Ok(PushResult {
+            push_id,
+            handler: "service".into(),
+            datasets: status
+                .datasets
+                .iter()
+                .map(|d| DatasetOutcome {
+                    url: d.url.clone(),
+                    iri: d.iri.clone(),
+                    kind: Some(d.kind),
+                    engine: Some(d.engine),
+                    status: dataset_status(d.status),
+                    detail: d.detail.as_ref().and_then(|x| serde_json::to_value(x).ok()),
+                })
+                .collect(),
+            package_node: Some(DatasetOutcome {
+                url: status.package_node.url.clone(),
+                iri: status.package_node.iri.clone(),
+                kind: None,
+                engine: None,
+                status: node_status(status.package_node.status),
+                detail: None,
+            }),
+            uploaded_bytes,
+            already_staged: created.already_staged.len(),
+        })
+    }
+
+    fn manifest(&self, push_id: Option<String>) -> CreatePush {
+        CreatePush {
+            push_id,
+            namespace: self.package.namespace.clone(),
+            branch: self.options.branch.clone(),
+            options: WireOptions {
+                yes: self.options.yes,
+                force: self.options.force,
+                replace: self.options.replace,
+                manual: self.options.manual,
+            },
+            package: self.package.metadata.clone(),
+            datasets: self
+                .package
+                .resources
+                .iter()
+                .map(|r| DatasetManifest {
+                    name: r.name.clone(),
+                    kind: r.kind,
+                    metadata: r.metadata.clone(),
+                    schema: r.schema.clone(),
+                    files: r
+                        .files
+                        .iter()
+                        .map(|f| ManifestFile { path: f.path.clone(), sha256: f.sha256.clone(), size: f.size })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+
+    async fn create(&self, push_id: Option<String>) -> Result<PushCreated, PushError> {
+        let url = format!("{}/pushes", self.api);
+        self.request(Phase::Stage, Method::POST, &url, Some(&self.manifest(push_id))).await
+    }
+
+    /// Polls the push until it is finished, reporting each dataset's changes.
+    async fn follow(&self, push_id: &str) -> Result<PushStatus, PushError> {
+        let url = format!("{}/pushes/{push_id}", self.api);
+        let mut seen: HashMap<String, (DatasetState, Option<String>)> = HashMap::new();
+        let mut wait = POLL_FIRST;
+        loop {
+            let status: PushStatus = self.request(Phase::Poll, Method::GET, &url, None::<&()>).await?;
+            for d in &status.datasets {
+                let now = (d.state, d.status.map(|s| dataset_status(Some(s))));
+                if seen.get(&d.name) != Some(&now) {
+                    self.progress.event(ProgressEvent::Dataset {
+                        name: d.name.clone(),
+                        state: serde_json::to_value(d.state).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default(),
+                        status: now.1.clone(),
+                    });
+                    seen.insert(d.name.clone(), now);
+                }
+            }
+            if status.state.is_terminal() {
+                return Ok(status);
+            }
+            tokio::time::sleep(wait).await;
+            wait = (wait * 2).min(POLL_MAX);
+        }
+    }
+
+    /// A JSON request to the push API, retried on connection errors, 429 and 5xx.
+    async fn request<T: DeserializeOwned, B: Serialize>(
+        &self,
+        phase: Phase,
+        method: Method,
+        url: &str,
+        body: Option<&B>,
+    ) -> Result<T, PushError> {
+        let mut attempt = 0;
+        loop {
+            let mut request = self.handler.api.request(method.clone(), url);
+            if let Some(body) = body {
+                request = request.json(body);
+            }
+            let unavailable = |message: String| PushError::Unavailable { phase, url: url.to_owned(), message };
+            match request.send().await {
+                Err(e) if attempt < self.options.retries => {
+                    self.progress.event(ProgressEvent::Note(format!("{phase}: {} — retrying", short_error(&e))));
+                    tokio::time::sleep(backoff(attempt, None)).await;
+                }
+                Err(e) => return Err(unavailable(short_error(&e))),
+                Ok(response) => {
+                    let status = response.status();
+                    if retryable_status(status.as_u16()) && attempt < self.options.retries {
+                        let wait = backoff(attempt, retry_after(response.headers()));
+                        self.progress.event(ProgressEvent::Note(format!("{phase}: HTTP {status} — retrying in {wait:.1?}")));
+                        tokio::time::sleep(wait).await;
+                    } else if status.is_success() {
+                        let bytes = response.bytes().await.map_err(|e| unavailable(short_error(&e)))?;
+                        return serde_json::from_slice(&bytes).map_err(|e| PushError::Protocol {
+                            phase,
+                            url: url.to_owned(),
+                            message: format!("HTTP {status} with a body that is not the expected JSON: {e}"),
+                        });
+                    } else if retryable_status(status.as_u16()) {
+                        return Err(unavailable(format!("HTTP {status}")));
+                    } else {
+                        let problem = read_problem(response).await;
+                        return Err(PushError::Refused { phase, status: status.as_u16(), problem: Box::new(problem) });
+                    }
+                }
+            }
+            attempt += 1;
+        }
+    }
+
+    /// Uploads everything the server asked for, `jobs` requests at a time; returns the bytes.
+    async fn upload_all(&self, created: &PushCreated, local: &HashMap<&str, &Path>) -> Result<u64, UploadFailure> {
+        let mut units = Vec::new();
+        for upload in &created.uploads {
+            let path = local.get(upload.sha256.as_str()).copied().ok_or_else(|| {
+                UploadFailure::Failed(PushError::Protocol {
+                    phase: Phase::Upload,
+                    url: self.api.clone(),
+                    message: format!("the server asked for {}, which is not in the manifest", upload.sha256),
+                })
+            })?;
+            match (&upload.url, &upload.parts) {
+                (_, Some(parts)) => units.extend(parts.iter().map(|p| Unit::new(upload, path, &p.url, p.offset, p.size))),
+                (Some(url), None) => units.push(Unit::new(upload, path, url, 0, upload.size)),
+                (None, None) => {
+                    return Err(UploadFailure::Failed(PushError::Protocol {
+                        phase: Phase::Upload,
+                        url: self.api.clone(),
+                        message: format!("the upload of {} has neither a url nor parts", upload.sha256),
+                    }));
+                }
+            }
+        }
+        let jobs = self.options.jobs.max(1);
+        let uploads: Vec<_> = units.iter().map(|u| self.upload_unit(u)).collect();
+        let bytes: Vec<u64> = futures::stream::iter(uploads)
+            .buffer_unordered(jobs)
+            .try_collect()
+            .await?;
+        for upload in created.uploads.iter().filter(|u| u.parts.is_some()) {
+            let url = format!("{}/pushes/{}/uploads/{}/complete", self.api, created.push_id, upload.sha256);
+            let _: serde_json::Value =
+                self.request(Phase::Upload, Method::POST, &url, None::<&()>).await.map_err(UploadFailure::Failed)?;
+        }
+        Ok(bytes.iter().sum())
+    }
+
+    /// One PUT of a byte range of a file to a staging URL, streamed from disk, retried.
+    async fn upload_unit(&self, unit: &Unit<'_>) -> Result<u64, UploadFailure> {
+        let failed = |message: String| {
+            UploadFailure::Failed(PushError::Upload { path: unit.path.to_owned(), sha256: unit.sha256.to_owned(), message })
+        };
+        let mut attempt = 0;
+        loop {
+            let mut file = tokio::fs::File::open(unit.path).await.map_err(|e| failed(e.to_string()))?;
+            file.seek(std::io::SeekFrom::Start(unit.offset)).await.map_err(|e| failed(e.to_string()))?;
+            let progress = self.progress.clone();
+            let stream = tokio_util::io::ReaderStream::with_capacity(file.take(unit.size), 256 * 1024)
+                .inspect_ok(move |chunk| progress.event(ProgressEvent::Uploaded { bytes: chunk.len() as u64 }));
+            let mut request = self
+                .handler
+                .uploads
+                .put(unit.url)
+                .header(reqwest::header::CONTENT_LENGTH, unit.size)
+                .body(reqwest::Body::wrap_stream(stream));
+            for (name, value) in unit.headers {
+                request = request.header(name, value);
+            }
+            let outcome = request.send().await;
+            let retry_wait = match outcome {
+                Ok(response) if response.status().is_success() => return Ok(unit.size),
+                Ok(response) => {
+                    let status = response.status();
+                    if retryable_status(status.as_u16()) {
+                        backoff(attempt, retry_after(response.headers()))
+                    } else {
+                        let problem = read_problem(response).await;
+                        if problem.code == codes::STAGING_EXPIRED || status == StatusCode::FORBIDDEN && problem.code.starts_with("http.") {
+                            return Err(UploadFailure::Expired);
+                        }
+                        return Err(failed(format!(
+                            "HTTP {status}: {} ({})",
+                            problem.detail.as_deref().unwrap_or(&problem.title),
+                            problem.code
+                        )));
+                    }
+                }
+                Err(e) => {
+                    if attempt >= self.options.retries {
+                        return Err(UploadFailure::Failed(PushError::Unavailable {
+                            phase: Phase::Upload,
+                            url: redact(unit.url),
+                            message: short_error(&e),
+                        }));
+                    }
+                    backoff(attempt, None)
+                }
+            };
+            attempt += 1;
+            if attempt > self.options.retries {
+                return Err(failed("the staging server kept failing".into()));
+            }
+            self.progress.event(ProgressEvent::Note(format!("upload of {} failed — retrying", unit.sha256)));
+            tokio::time::sleep(retry_wait).await;
+        }
+    }
+}
+
+struct Unit<'a> {
+    sha256: &'a str,
+    path: &'a Path,
+    url: &'a str,
+    offset: u64,
+    size: u64,
+    headers: &'a BTreeMap<String, String>,
+}
+
+impl<'a> Unit<'a> {
+    fn new(upload: &'a Upload, path: &'a Path, url: &'a str, offset: u64, size: u64) -> Self {
+        Unit { sha256: &upload.sha256, path, url, offset, size, headers: &upload.headers }
+    }
+}
+
+/// A saved push the server no longer resumes.
+fn is_stale_push(problem: &Problem) -> bool {
+    problem.code == codes::PUSH_NOT_FOUND || problem.code == codes::PUSH_CONFLICT
+}
+
+/// The problem document of an error response, or one made from its status.
+async fn read_problem(response: reqwest::Response) -> Problem {
+    let status = response.status();
+    let body = response.bytes().await.unwrap_or_default();
+    serde_json::from_slice::<Problem>(&body).unwrap_or_else(|_| {
+        let text: String = String::from_utf8_lossy(&body).chars().take(200).collect();
+        Problem::new(status.as_u16(), &format!("http.{}", status.as_u16()), status.canonical_reason().unwrap_or("error"))
+            .with_detail(if text.trim().is_empty() { format!("HTTP {status}") } else { text })
+    })
+}
+
+/// A URL without its query (presigned URLs carry their signature there).
+pub fn redact(url: &str) -> String {
+    match url.split_once('?') {
+        Some((base, _)) => format!("{base}?[redacted]"),
+        None => url.to_owned(),
+    }
+}
+
+/// A reqwest error without its URL (which may be presigned), with its causes.
+fn short_error(e: &reqwest::Error) -> String {
+    let mut message = String::from(if e.is_connect() {
+        "cannot connect"
+    } else if e.is_timeout() {
+        "timed out"
+    } else if e.is_body() || e.is_decode() {
+        "the answer was cut off"
+    } else {
+        "the request failed"
+    });
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        message = format!("{message}: {s}");
+        source = s.source();
+    }
+    message
+}
+

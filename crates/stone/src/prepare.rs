@@ -1,0 +1,238 @@
+//! Turns a push plan into a [`PushPackage`]: TABULAR resources become Parquet (CSV/TSV
+//! converted on the client, cached by source hash; Parquet passed through), checked against
+//! their declared schema; GRAPH resources are validated as RDF. Nothing is sent yet.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use arrow_type::iceberg_type;
+use serde::{Deserialize, Serialize};
+use stone_api::push::{PackageMetadata, SchemaField, TableSchema as WireSchema};
+use stone_formats::{ColumnInfo, CsvOptions, FormatError};
+use stone_package::digest::{FileDigest, ensure_state_dir, sha256_file};
+use stone_package::package::STATE_DIR;
+use stone_package::{AssetKind, Format, Package, Resource};
+use stone_push::{PushFile, PushPackage, PushResource};
+
+use crate::plan::PushPlan;
+
+/// Bump when the conversion's output changes, so cached conversions are redone.
+const CONVERTER_VERSION: u32 = 1;
+
+/// A converted file, remembered next to it.
+#[derive(Debug, Serialize, Deserialize)]
+struct Converted {
+    sha256: String,
+    size: u64,
+    columns: Vec<ColumnInfo>,
+}
+
+/// What preparing reports as it goes: one line per conversion.
+pub trait PrepareProgress {
+    fn converting(&self, resource: &str, bytes: u64);
+}
+
+pub fn prepare(plan: &PushPlan, package: &Package, progress: &dyn PrepareProgress) -> anyhow::Result<PushPackage> {
+    let mut resources = Vec::with_capacity(package.resources.len());
+    for (resource, planned) in package.resources.iter().zip(&plan.datasets) {
+        let (files, schema) = match resource.kind {
+            AssetKind::Tabular => tabular(package, resource, &planned.files, progress)?,
+            AssetKind::Graph => (graph(package, resource, &planned.files)?, None),
+            _ => (as_pushed(package, resource, &planned.files), None),
+        };
+        resources.push(PushResource {
+            name: resource.slug.to_string(),
+            path: resource.path.clone(),
+            kind: resource.kind,
+            sha256: planned.sha256.clone(),
+            size: files.iter().map(|f| f.size).sum(),
+            metadata: object(&resource.metadata),
+            schema,
+            files,
+        });
+    }
+    let publish = package.publish.as_ref();
+    Ok(PushPackage {
+        root: package.root.clone(),
+        destination: plan.destination.clone(),
+        namespace: plan.package_node.url.trim_start_matches(stone_package::name::SCHEME).to_owned(),
+        metadata: PackageMetadata {
+            name: package.name.clone(),
+            title: package.title.clone(),
+            description: package.description.clone(),
+            version: package.version.clone(),
+            license: package.license.clone(),
+            public: publish.is_some_and(|p| p.public),
+            dialect: publish.and_then(|p| p.dialect.as_ref()).and_then(|d| serde_json::to_value(d).ok()).and_then(|v| match v {
+                serde_json::Value::Object(map) => Some(map),
+                _ => None,
+            }),
+            metadata: object(&package.metadata),
+        },
+        resources,
+    })
+}
+
+fn object(value: &serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
+    match value {
+        serde_json::Value::Object(map) => map.clone(),
+        serde_json::Value::Null => serde_json::Map::new(),
+        other => serde_json::Map::from_iter([("value".to_owned(), other.clone())]),
+    }
+}
+
+/// The path of a file inside its resource (its name, for a one-file resource).
+fn inner_path(resource: &Resource, file: &str) -> String {
+    match file.strip_prefix(&resource.path).map(|p| p.trim_start_matches('/')) {
+        Some("") | None => Path::new(file).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+        Some(inner) => inner.to_owned(),
+    }
+}
+
+fn as_pushed(package: &Package, resource: &Resource, digests: &[FileDigest]) -> Vec<PushFile> {
+    digests
+        .iter()
+        .map(|d| PushFile {
+            path: inner_path(resource, &d.path),
+            local: package.root.join(&d.path),
+            sha256: d.sha256.clone(),
+            size: d.size,
+        })
+        .collect()
+}
+
+fn graph(package: &Package, resource: &Resource, digests: &[FileDigest]) -> anyhow::Result<Vec<PushFile>> {
+    for d in digests {
+        let path = package.root.join(&d.path);
+        let format = Format::detect(&path).ok_or_else(|| {
+            anyhow::anyhow!(
+                "{}: a GRAPH resource must be Turtle (.ttl), N-Triples (.nt) or JSON-LD (.jsonld)",
+                path.display()
+            )
+        })?;
+        stone_formats::rdf::validate_rdf(&path, format)
+            .with_context(|| format!("the graph `{}` is not valid RDF", resource.slug))?;
+    }
+    Ok(as_pushed(package, resource, digests))
+}
+
+fn tabular(
+    package: &Package,
+    resource: &Resource,
+    digests: &[FileDigest],
+    progress: &dyn PrepareProgress,
+) -> anyhow::Result<(Vec<PushFile>, Option<WireSchema>)> {
+    let mut files = Vec::with_capacity(digests.len());
+    let mut columns = None;
+    for d in digests {
+        let source = package.root.join(&d.path);
+        let (local, sha256, size, cols) = match Format::detect(&source) {
+            Some(Format::Parquet) => {
+                let cols = match &resource.schema {
+                    Some(schema) => stone_formats::check_parquet_schema(&source, schema),
+                    None => stone_formats::parquet_columns(&source),
+                }
+                .with_context(|| format!("the table `{}` does not match its schema", resource.slug))?;
+                (source, d.sha256.clone(), d.size, cols)
+            }
+            Some(format @ (Format::Csv | Format::Tsv)) => {
+                progress.converting(&resource.slug.to_string(), d.size);
+                let (path, converted) = convert(package, resource, format, &source, d)
+                    .with_context(|| format!("cannot convert the table `{}` to Parquet", resource.slug))?;
+                (path, converted.sha256, converted.size, converted.columns)
+            }
+            _ => anyhow::bail!(
+                "{}: a TABULAR resource must be CSV (.csv), TSV (.tsv) or Parquet (.parquet)",
+                source.display()
+            ),
+        };
+        let name = inner_path(resource, &d.path);
+        let name = match Path::new(&name).extension().and_then(|e| e.to_str()) {
+            Some("parquet") => name,
+            _ => format!("{}.parquet", Path::new(&name).with_extension("").display()),
+        };
+        columns.get_or_insert(cols);
+        files.push(PushFile { path: name, local, sha256, size });
+    }
+    Ok((files, columns.and_then(|c| wire_schema(&c))))
+}
+
+/// Converts (or finds the cached conversion of) one CSV/TSV file.
+fn convert(
+    package: &Package,
+    resource: &Resource,
+    format: Format,
+    source: &Path,
+    digest: &FileDigest,
+) -> Result<(PathBuf, Converted), anyhow::Error> {
+    let options = CsvOptions::new(source, format, resource.dialect.as_ref())?;
+    // The key: the source's content and everything that shapes the output.
+    let settings = serde_json::json!({
+        "v": CONVERTER_VERSION,
+        "dialect": resource.dialect,
+        "schema": resource.schema,
+        "format": format,
+    });
+    let key = format!(
+        "{}-{}",
+        digest.sha256,
+        &stone_package::digest::sha256_hex(settings.to_string().as_bytes())[..16]
+    );
+    let dir = package.root.join(STATE_DIR).join("converted");
+    let parquet = dir.join(format!("{key}.parquet"));
+    let sidecar = dir.join(format!("{key}.json"));
+    if let Ok(bytes) = fs::read(&sidecar)
+        && let Ok(converted) = serde_json::from_slice::<Converted>(&bytes)
+        && fs::metadata(&parquet).is_ok_and(|m| m.len() == converted.size)
+    {
+        return Ok((parquet, converted));
+    }
+    ensure_state_dir(&package.root.join(STATE_DIR))?;
+    fs::create_dir_all(&dir)?;
+    let conversion = stone_formats::csv_to_parquet(source, &parquet, &options, resource.schema.as_ref(), &|_| {})
+        .map_err(|e: FormatError| anyhow::Error::new(e))?;
+    let (sha256, size) = sha256_file(&parquet)?;
+    let converted = Converted { sha256, size, columns: conversion.columns };
+    fs::write(&sidecar, serde_json::to_vec(&converted)?)?;
+    Ok((parquet, converted))
+}
+
+/// The columns as the server's wire schema (Iceberg type names); `None` if a type has no
+/// Iceberg name (the server then reads the schema from the files).
+fn wire_schema(columns: &[ColumnInfo]) -> Option<WireSchema> {
+    let fields = columns
+        .iter()
+        .map(|c| iceberg_type(&c.data_type).map(|t| SchemaField { name: c.name.clone(), field_type: t, required: !c.nullable }))
+        .collect::<Option<Vec<_>>>()?;
+    Some(WireSchema { fields })
+}
+
+mod arrow_type {
+    /// The Iceberg name of an Arrow type as Arrow prints it.
+    pub fn iceberg_type(arrow: &str) -> Option<String> {
+        Some(
+            match arrow {
+                "Boolean" => "boolean",
+                "Int8" | "Int16" | "Int32" | "UInt8" | "UInt16" => "int",
+                "Int64" | "UInt32" => "long",
+                "Float16" | "Float32" => "float",
+                "Float64" => "double",
+                "Date32" | "Date64" => "date",
+                "Utf8" | "LargeUtf8" | "Utf8View" => "string",
+                "Binary" | "LargeBinary" | "BinaryView" => "binary",
+                "Time64(µs)" | "Time64(Microsecond)" => "time",
+                "Timestamp(µs)" | "Timestamp(Microsecond, None)" => "timestamp",
+                other if other.starts_with("Timestamp(µs, ") || other.starts_with("Timestamp(Microsecond, Some") => {
+                    "timestamptz"
+                }
+                other if other.starts_with("Decimal128(") => {
+                    let inner = other.trim_start_matches("Decimal128(").trim_end_matches(')');
+                    return Some(format!("decimal({inner})"));
+                }
+                _ => return None,
+            }
+            .to_owned(),
+        )
+    }
+}
