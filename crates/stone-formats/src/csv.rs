@@ -122,7 +122,7 @@ pub fn csv_to_parquet(
     let format = options.csv_format(src)?;
     let schema = Arc::new(table_schema(src, &format, options, declared)?);
     let tmp = temp_path(dst);
-    let result = convert(src, &tmp, &format, schema.clone(), progress);
+    let result = convert(src, &tmp, &format, options.header, schema.clone(), progress);
     match result {
         Ok((rows, bytes_read)) => {
             fs::rename(&tmp, dst).map_err(|source| FormatError::Write { path: dst.to_owned(), source })?;
@@ -182,6 +182,7 @@ fn convert(
     src: &Path,
     tmp: &Path,
     format: &CsvFormat,
+    header: bool,
     schema: SchemaRef,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(u64, u64), FormatError> {
@@ -199,9 +200,10 @@ fn convert(
         .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
         .set_created_by(format!("stone {}", env!("CARGO_PKG_VERSION")))
         .build();
-    let mut writer = ArrowWriter::try_new(BufWriter::with_capacity(IO_BUFFER, out), schema, Some(props))
+    let mut writer = ArrowWriter::try_new(BufWriter::with_capacity(IO_BUFFER, out), schema.clone(), Some(props))
         .map_err(|e| FormatError::Parquet { path: tmp.to_owned(), message: e.to_string() })?;
 
+    let schema_for_errors = schema.clone();
     let (sender, receiver) = sync_channel::<Result<RecordBatch, String>>(2);
     let mut rows = 0u64;
     let write_result = std::thread::scope(|scope| {
@@ -214,7 +216,7 @@ fn convert(
             }
         });
         for batch in receiver {
-            let batch = batch.map_err(|message| FormatError::Csv { path: src.to_owned(), message })?;
+            let batch = batch.map_err(|message| FormatError::Csv { path: src.to_owned(), message: locate(&message, &schema_for_errors, header) })?;
             rows += batch.num_rows() as u64;
             writer.write(&batch).map_err(|e| FormatError::Parquet { path: tmp.to_owned(), message: e.to_string() })?;
             if writer.in_progress_size() > ROW_GROUP_BYTES {
@@ -229,6 +231,21 @@ fn convert(
     file.sync_all().map_err(|source| FormatError::Write { path: tmp.to_owned(), source })?;
     let read = fs::metadata(src).map(|m| m.len()).unwrap_or(0);
     Ok((rows, read))
+}
+
+/// arrow-csv counts data rows from 0 and columns by index: say the file line and the name.
+fn locate(message: &str, schema: &Schema, header: bool) -> String {
+    let Some(at) = message.find(" for column ") else { return message.to_owned() };
+    let rest = &message[at + " for column ".len()..];
+    let mut words = rest.split_whitespace();
+    let (Some(column), Some("at"), Some("line"), Some(line)) = (words.next(), words.next(), words.next(), words.next()) else {
+        return message.to_owned();
+    };
+    let (Ok(column), Ok(line)) = (column.parse::<usize>(), line.trim_end_matches(['.', ',']).parse::<u64>()) else {
+        return message.to_owned();
+    };
+    let name = schema.fields().get(column).map(|f| f.name().as_str()).unwrap_or("?");
+    format!("line {}: {} in column `{name}`", line + u64::from(header), &message[..at])
 }
 
 /// Arrow's messages carry whole rows; keep them short.

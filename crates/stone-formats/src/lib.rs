@@ -65,7 +65,7 @@ impl FormatError {
                 "install a build with RDF support: `cargo install stone --features rdf` (the default build has it)".into(),
             ),
             FormatError::Csv { .. } => Some(
-                "declare the column's type in the resource's `schema` (e.g. `{name: code, type: string}`), or fix the value".into(),
+                "fix the value, or give the column a type that fits it in the resource's `schema` (e.g. `{name: code, type: string}`)".into(),
             ),
             FormatError::MissingColumn { .. } | FormatError::SchemaMismatch { .. } => {
                 Some("fix the data or the resource's `schema` in datasets.yaml; nothing was sent".into())

@@ -15,6 +15,7 @@ mod oxigraph;
 mod process;
 mod s3;
 mod seaweedfs;
+mod stone_server;
 mod webdav;
 
 pub use http::{HttpResponse, agent};
@@ -26,6 +27,7 @@ pub use oxigraph::{OxigraphOptions, OxigraphServer};
 pub use process::{ServiceProcess, free_port, start_with_retries};
 pub use s3::S3Client;
 pub use seaweedfs::SeaweedFs;
+pub use stone_server::StoneServer;
 pub use webdav::WebDavServer;
 
 /// `count` random bytes from the OS.

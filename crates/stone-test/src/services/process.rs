@@ -261,6 +261,18 @@ impl ServiceProcess {
         }
     }
 
+    /// Kills the program at once (SIGKILL to its group), as a crash would. Idempotent.
+    pub fn kill(&mut self) {
+        if self.stopped {
+            return;
+        }
+        self.stopped = true;
+        let group = self.child.id() as libc::pid_t;
+        signal_group(group, libc::SIGKILL);
+        let _ = self.child.wait();
+        running().retain(|r| r.group != group);
+    }
+
     /// Stops the program: SIGTERM to its process group, up to [`TERM_GRACE`] to exit,
     /// then SIGKILL to the group. Idempotent.
     pub fn stop(&mut self) {

@@ -3,8 +3,10 @@
 mod branch;
 mod descriptor;
 mod env;
+mod features;
 mod help;
 mod push_dry_run;
+mod push_e2e;
 
 use stone_test::TestContext;
 

@@ -1,0 +1,94 @@
+//! The real `stone-server` binary, started on a free loopback port with its data directory
+//! owned by the test (so the server can be killed and started again on the same data).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use super::process::ServiceProcess;
+
+/// A running `stone-server`.
+pub struct StoneServer {
+    process: ServiceProcess,
+    url: String,
+    data_dir: PathBuf,
+}
+
+impl StoneServer {
+    /// The `stone-server` binary of this build: beside the test binary's `deps/` folder.
+    pub fn binary() -> PathBuf {
+        let exe = std::env::current_exe().expect("the test binary's path");
+        let dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/<test>");
+        let binary = dir.join("stone-server");
+        assert!(
+            binary.is_file(),
+            "stone-server is not built at {}: build it first (`cargo build -p stone-server`; scripts/test does)",
+            binary.display()
+        );
+        binary
+    }
+
+    /// Starts the server on `data_dir` (created if needed) with an optional config file's
+    /// TOML text, and extra environment variables.
+    pub fn start(data_dir: &Path, config: Option<&str>, env: &[(&str, &str)]) -> StoneServer {
+        std::fs::create_dir_all(data_dir).expect("a data dir");
+        let dir = ServiceProcess::temp_dir("stone-server");
+        let mut command = Command::new(Self::binary());
+        command.args(["--data-dir"]).arg(data_dir).args(["--listen", "127.0.0.1:0"]);
+        if let Some(config) = config {
+            let path = dir.path().join("server.toml");
+            std::fs::write(&path, config).expect("the server config");
+            command.arg("--config").arg(path);
+        }
+        command.env_remove("CI").env("RUST_LOG", "info");
+        for (k, v) in env {
+            command.env(k, v);
+        }
+        let mut process = ServiceProcess::spawn("stone-server", command, dir);
+        let mut url = None;
+        let log = process.log_path().to_owned();
+        let ready = process.wait_ready(Duration::from_secs(30), || {
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            let found = text
+                .lines()
+                .find_map(|l| l.split("listening on ").nth(1).map(|u| u.split_whitespace().next().unwrap_or("").to_owned()));
+            let Some(found) = found else { return Err("no `listening on` line yet".into()) };
+            let info = super::agent()
+                .get(&format!("{found}/v1/info"))
+                .call()
+                .map_err(|e| format!("GET /v1/info: {e}"))?;
+            if info.status().as_u16() != 200 {
+                return Err(format!("GET /v1/info answered {}", info.status()));
+            }
+            url = Some(found);
+            Ok(())
+        });
+        if let Err(e) = ready {
+            panic!("{e}");
+        }
+        StoneServer { process, url: url.expect("set when ready"), data_dir: data_dir.to_owned() }
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The push API base URL (`…/v1`), as `stone env add --api` takes it.
+    pub fn api(&self) -> String {
+        format!("{}/v1", self.url)
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        &self.data_dir
+    }
+
+    pub fn log_tail(&self, lines: usize) -> String {
+        self.process.log_tail(lines)
+    }
+
+    /// Kills the server as a crash would (SIGKILL).
+    pub fn kill(&mut self) {
+        self.process.kill();
+    }
+}
