@@ -42,12 +42,19 @@ pub struct CsvOptions {
 
 impl CsvOptions {
     /// Options for `format` (CSV: `,`; TSV: tab), overridden by the resource's dialect.
-    pub fn new(path: &Path, format: Format, dialect: Option<&Dialect>) -> Result<CsvOptions, FormatError> {
+    pub fn new(
+        path: &Path,
+        format: Format,
+        dialect: Option<&Dialect>,
+    ) -> Result<CsvOptions, FormatError> {
         let ascii = |c: char, what: &str| -> Result<u8, FormatError> {
-            u8::try_from(c).ok().filter(u8::is_ascii).ok_or_else(|| FormatError::Dialect {
-                path: path.to_owned(),
-                message: format!("the {what} `{c}` is not an ASCII character"),
-            })
+            u8::try_from(c)
+                .ok()
+                .filter(u8::is_ascii)
+                .ok_or_else(|| FormatError::Dialect {
+                    path: path.to_owned(),
+                    message: format!("the {what} `{c}` is not an ASCII character"),
+                })
         };
         let mut options = CsvOptions {
             delimiter: if format == Format::Tsv { b'\t' } else { b',' },
@@ -79,7 +86,9 @@ impl CsvOptions {
     }
 
     fn csv_format(&self, path: &Path) -> Result<CsvFormat, FormatError> {
-        let mut f = CsvFormat::default().with_header(self.header).with_delimiter(self.delimiter);
+        let mut f = CsvFormat::default()
+            .with_header(self.header)
+            .with_delimiter(self.delimiter);
         if let Some(q) = self.quote {
             f = f.with_quote(q);
         }
@@ -91,8 +100,10 @@ impl CsvOptions {
         }
         if let Some(null) = &self.null_sequence {
             let pattern = format!("^{}$", regex::escape(null));
-            let regex = regex::Regex::new(&pattern)
-                .map_err(|e| FormatError::Dialect { path: path.to_owned(), message: format!("nullSequence: {e}") })?;
+            let regex = regex::Regex::new(&pattern).map_err(|e| FormatError::Dialect {
+                path: path.to_owned(),
+                message: format!("nullSequence: {e}"),
+            })?;
             f = f.with_null_regex(regex);
         }
         Ok(f)
@@ -125,9 +136,17 @@ pub fn csv_to_parquet(
     let result = convert(src, &tmp, &format, options.header, schema.clone(), progress);
     match result {
         Ok((rows, bytes_read)) => {
-            fs::rename(&tmp, dst).map_err(|source| FormatError::Write { path: dst.to_owned(), source })?;
+            fs::rename(&tmp, dst).map_err(|source| FormatError::Write {
+                path: dst.to_owned(),
+                source,
+            })?;
             let bytes_written = fs::metadata(dst).map(|m| m.len()).unwrap_or(0);
-            Ok(Conversion { rows, bytes_read, bytes_written, columns: column_info(&schema) })
+            Ok(Conversion {
+                rows,
+                bytes_read,
+                bytes_written,
+                columns: column_info(&schema),
+            })
         }
         Err(e) => {
             let _ = fs::remove_file(&tmp);
@@ -137,7 +156,10 @@ pub fn csv_to_parquet(
 }
 
 fn temp_path(dst: &Path) -> PathBuf {
-    let name = dst.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = dst
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     dst.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
 }
 
@@ -148,10 +170,19 @@ fn table_schema(
     options: &CsvOptions,
     declared: Option<&TableSchema>,
 ) -> Result<Schema, FormatError> {
-    let file = File::open(src).map_err(|source| FormatError::Read { path: src.to_owned(), source })?;
+    let file = File::open(src).map_err(|source| FormatError::Read {
+        path: src.to_owned(),
+        source,
+    })?;
     let (inferred, _) = format
-        .infer_schema(BufReader::with_capacity(IO_BUFFER, file), Some(INFER_RECORDS))
-        .map_err(|e| FormatError::Csv { path: src.to_owned(), message: tidy(&e.to_string()) })?;
+        .infer_schema(
+            BufReader::with_capacity(IO_BUFFER, file),
+            Some(INFER_RECORDS),
+        )
+        .map_err(|e| FormatError::Csv {
+            path: src.to_owned(),
+            message: tidy(&e.to_string()),
+        })?;
     let mut fields: Vec<Field> = inferred.fields().iter().map(|f| normalize(f)).collect();
     if let Some(declared) = declared {
         if !options.header {
@@ -186,22 +217,44 @@ fn convert(
     schema: SchemaRef,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(u64, u64), FormatError> {
-    let input = File::open(src).map_err(|source| FormatError::Read { path: src.to_owned(), source })?;
-    let counting = Counting { inner: input, read: 0, progress };
+    let input = File::open(src).map_err(|source| FormatError::Read {
+        path: src.to_owned(),
+        source,
+    })?;
+    let counting = Counting {
+        inner: input,
+        read: 0,
+        progress,
+    };
     let reader = arrow_csv::ReaderBuilder::new(schema.clone())
         .with_format(format.clone())
         .with_batch_size(BATCH_ROWS)
         .build_buffered(BufReader::with_capacity(IO_BUFFER, counting))
-        .map_err(|e| FormatError::Csv { path: src.to_owned(), message: tidy(&e.to_string()) })?;
+        .map_err(|e| FormatError::Csv {
+            path: src.to_owned(),
+            message: tidy(&e.to_string()),
+        })?;
 
-    let out = File::create(tmp).map_err(|source| FormatError::Write { path: tmp.to_owned(), source })?;
+    let out = File::create(tmp).map_err(|source| FormatError::Write {
+        path: tmp.to_owned(),
+        source,
+    })?;
     let props = WriterProperties::builder()
-        .set_compression(Compression::ZSTD(ZstdLevel::try_new(1).expect("level 1 is valid")))
+        .set_compression(Compression::ZSTD(
+            ZstdLevel::try_new(1).expect("level 1 is valid"),
+        ))
         .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
         .set_created_by(format!("stone {}", env!("CARGO_PKG_VERSION")))
         .build();
-    let mut writer = ArrowWriter::try_new(BufWriter::with_capacity(IO_BUFFER, out), schema.clone(), Some(props))
-        .map_err(|e| FormatError::Parquet { path: tmp.to_owned(), message: e.to_string() })?;
+    let mut writer = ArrowWriter::try_new(
+        BufWriter::with_capacity(IO_BUFFER, out),
+        schema.clone(),
+        Some(props),
+    )
+    .map_err(|e| FormatError::Parquet {
+        path: tmp.to_owned(),
+        message: e.to_string(),
+    })?;
 
     let schema_for_errors = schema.clone();
     let (sender, receiver) = sync_channel::<Result<RecordBatch, String>>(2);
@@ -210,42 +263,79 @@ fn convert(
         scope.spawn(move || {
             for batch in reader {
                 let failed = batch.is_err();
-                if sender.send(batch.map_err(|e| tidy(&e.to_string()))).is_err() || failed {
+                if sender
+                    .send(batch.map_err(|e| tidy(&e.to_string())))
+                    .is_err()
+                    || failed
+                {
                     return;
                 }
             }
         });
         for batch in receiver {
-            let batch = batch.map_err(|message| FormatError::Csv { path: src.to_owned(), message: locate(&message, &schema_for_errors, header) })?;
+            let batch = batch.map_err(|message| FormatError::Csv {
+                path: src.to_owned(),
+                message: locate(&message, &schema_for_errors, header),
+            })?;
             rows += batch.num_rows() as u64;
-            writer.write(&batch).map_err(|e| FormatError::Parquet { path: tmp.to_owned(), message: e.to_string() })?;
+            writer.write(&batch).map_err(|e| FormatError::Parquet {
+                path: tmp.to_owned(),
+                message: e.to_string(),
+            })?;
             if writer.in_progress_size() > ROW_GROUP_BYTES {
-                writer.flush().map_err(|e| FormatError::Parquet { path: tmp.to_owned(), message: e.to_string() })?;
+                writer.flush().map_err(|e| FormatError::Parquet {
+                    path: tmp.to_owned(),
+                    message: e.to_string(),
+                })?;
             }
         }
         Ok::<(), FormatError>(())
     });
     write_result?;
-    let out = writer.into_inner().map_err(|e| FormatError::Parquet { path: tmp.to_owned(), message: e.to_string() })?;
-    let file = out.into_inner().map_err(|e| FormatError::Write { path: tmp.to_owned(), source: e.into_error() })?;
-    file.sync_all().map_err(|source| FormatError::Write { path: tmp.to_owned(), source })?;
+    let out = writer.into_inner().map_err(|e| FormatError::Parquet {
+        path: tmp.to_owned(),
+        message: e.to_string(),
+    })?;
+    let file = out.into_inner().map_err(|e| FormatError::Write {
+        path: tmp.to_owned(),
+        source: e.into_error(),
+    })?;
+    file.sync_all().map_err(|source| FormatError::Write {
+        path: tmp.to_owned(),
+        source,
+    })?;
     let read = fs::metadata(src).map(|m| m.len()).unwrap_or(0);
     Ok((rows, read))
 }
 
 /// arrow-csv counts data rows from 0 and columns by index: say the file line and the name.
 fn locate(message: &str, schema: &Schema, header: bool) -> String {
-    let Some(at) = message.find(" for column ") else { return message.to_owned() };
+    let Some(at) = message.find(" for column ") else {
+        return message.to_owned();
+    };
     let rest = &message[at + " for column ".len()..];
     let mut words = rest.split_whitespace();
-    let (Some(column), Some("at"), Some("line"), Some(line)) = (words.next(), words.next(), words.next(), words.next()) else {
+    let (Some(column), Some("at"), Some("line"), Some(line)) =
+        (words.next(), words.next(), words.next(), words.next())
+    else {
         return message.to_owned();
     };
-    let (Ok(column), Ok(line)) = (column.parse::<usize>(), line.trim_end_matches(['.', ',']).parse::<u64>()) else {
+    let (Ok(column), Ok(line)) = (
+        column.parse::<usize>(),
+        line.trim_end_matches(['.', ',']).parse::<u64>(),
+    ) else {
         return message.to_owned();
     };
-    let name = schema.fields().get(column).map(|f| f.name().as_str()).unwrap_or("?");
-    format!("line {}: {} in column `{name}`", line + u64::from(header), &message[..at])
+    let name = schema
+        .fields()
+        .get(column)
+        .map(|f| f.name().as_str())
+        .unwrap_or("?");
+    format!(
+        "line {}: {} in column `{name}`",
+        line + u64::from(header),
+        &message[..at]
+    )
 }
 
 /// Arrow's messages carry whole rows; keep them short.

@@ -33,11 +33,25 @@ pub enum FormatError {
     #[error("{}: {message}", path.display())]
     Parquet { path: PathBuf, message: String },
     #[error("{}: the declared column `{column}` is not in the table (columns: {})", path.display(), available.join(", "))]
-    MissingColumn { path: PathBuf, column: String, available: Vec<String> },
+    MissingColumn {
+        path: PathBuf,
+        column: String,
+        available: Vec<String>,
+    },
     #[error("{}: the column `{column}` is declared as {expected} but holds {found}", path.display())]
-    SchemaMismatch { path: PathBuf, column: String, expected: String, found: String },
+    SchemaMismatch {
+        path: PathBuf,
+        column: String,
+        expected: String,
+        found: String,
+    },
     #[error("{}:{line}:{column}: {message}", path.display())]
-    Rdf { path: PathBuf, line: u64, column: u64, message: String },
+    Rdf {
+        path: PathBuf,
+        line: u64,
+        column: u64,
+        message: String,
+    },
     #[error("{}: RDF files need the `rdf` feature, which this build of stone does not have", path.display())]
     RdfNotBuilt { path: PathBuf },
     #[error("{}: {message}", path.display())]
@@ -51,7 +65,9 @@ impl FormatError {
             FormatError::Read { .. } | FormatError::Write { .. } => "format.io",
             FormatError::Csv { .. } => "format.csv",
             FormatError::Parquet { .. } => "format.parquet",
-            FormatError::MissingColumn { .. } | FormatError::SchemaMismatch { .. } => "schema.mismatch",
+            FormatError::MissingColumn { .. } | FormatError::SchemaMismatch { .. } => {
+                "schema.mismatch"
+            }
             FormatError::Rdf { .. } => "format.rdf",
             FormatError::RdfNotBuilt { .. } => "format.rdf_not_built",
             FormatError::Dialect { .. } => "format.dialect",

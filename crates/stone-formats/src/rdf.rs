@@ -28,7 +28,9 @@ pub fn validate_rdf(path: &Path, format: Format) -> Result<RdfCheck, FormatError
     let rdf_format = match format {
         Format::Turtle => RdfFormat::Turtle,
         Format::NTriples => RdfFormat::NTriples,
-        Format::JsonLd => RdfFormat::JsonLd { profile: Default::default() },
+        Format::JsonLd => RdfFormat::JsonLd {
+            profile: Default::default(),
+        },
         other => {
             return Err(FormatError::Rdf {
                 path: path.to_owned(),
@@ -38,13 +40,21 @@ pub fn validate_rdf(path: &Path, format: Format) -> Result<RdfCheck, FormatError
             });
         }
     };
-    let file = std::fs::File::open(path).map_err(|source| FormatError::Read { path: path.to_owned(), source })?;
+    let file = std::fs::File::open(path).map_err(|source| FormatError::Read {
+        path: path.to_owned(),
+        source,
+    })?;
     let reader = std::io::BufReader::with_capacity(1 << 20, file);
     let mut statements = 0u64;
     for quad in RdfParser::from_format(rdf_format).for_reader(reader) {
         match quad {
             Ok(_) => statements += 1,
-            Err(RdfParseError::Io(source)) => return Err(FormatError::Read { path: path.to_owned(), source }),
+            Err(RdfParseError::Io(source)) => {
+                return Err(FormatError::Read {
+                    path: path.to_owned(),
+                    source,
+                });
+            }
             Err(RdfParseError::Syntax(e)) => {
                 let start = e.location().map(|l| l.start);
                 return Err(FormatError::Rdf {
@@ -62,5 +72,7 @@ pub fn validate_rdf(path: &Path, format: Format) -> Result<RdfCheck, FormatError
 /// Without the `rdf` feature: an error naming the feature.
 #[cfg(not(feature = "rdf"))]
 pub fn validate_rdf(path: &Path, _format: Format) -> Result<RdfCheck, FormatError> {
-    Err(FormatError::RdfNotBuilt { path: path.to_owned() })
+    Err(FormatError::RdfNotBuilt {
+        path: path.to_owned(),
+    })
 }

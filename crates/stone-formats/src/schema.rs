@@ -24,7 +24,11 @@ pub(crate) fn column_info(schema: &Schema) -> Vec<ColumnInfo> {
     schema
         .fields()
         .iter()
-        .map(|f| ColumnInfo { name: f.name().clone(), data_type: f.data_type().to_string(), nullable: f.is_nullable() })
+        .map(|f| ColumnInfo {
+            name: f.name().clone(),
+            data_type: f.data_type().to_string(),
+            nullable: f.is_nullable(),
+        })
         .collect()
 }
 
@@ -62,11 +66,24 @@ pub fn accepts(declared: FieldType, actual: &DataType) -> bool {
         | FieldType::Geopoint
         | FieldType::Geojson => matches!(actual, Utf8 | LargeUtf8 | Utf8View),
         FieldType::Integer | FieldType::Year => {
-            matches!(actual, Int8 | Int16 | Int32 | Int64 | UInt8 | UInt16 | UInt32)
+            matches!(
+                actual,
+                Int8 | Int16 | Int32 | Int64 | UInt8 | UInt16 | UInt32
+            )
         }
         FieldType::Number => matches!(
             actual,
-            Float16 | Float32 | Float64 | Decimal32(..) | Decimal64(..) | Decimal128(..) | Decimal256(..) | Int8 | Int16 | Int32 | Int64
+            Float16
+                | Float32
+                | Float64
+                | Decimal32(..)
+                | Decimal64(..)
+                | Decimal128(..)
+                | Decimal256(..)
+                | Int8
+                | Int16
+                | Int32
+                | Int64
         ),
         FieldType::Boolean => matches!(actual, Boolean),
         FieldType::Date => matches!(actual, Date32 | Date64),
@@ -88,22 +105,41 @@ pub(crate) fn normalize(field: &Field) -> Field {
 
 /// The columns of a Parquet file, from its footer.
 pub fn parquet_columns(path: &Path) -> Result<Vec<ColumnInfo>, FormatError> {
-    let file = File::open(path).map_err(|source| FormatError::Read { path: path.to_owned(), source })?;
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file)
-        .map_err(|e| FormatError::Parquet { path: path.to_owned(), message: e.to_string() })?;
+    let file = File::open(path).map_err(|source| FormatError::Read {
+        path: path.to_owned(),
+        source,
+    })?;
+    let builder =
+        ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| FormatError::Parquet {
+            path: path.to_owned(),
+            message: e.to_string(),
+        })?;
     Ok(column_info(builder.schema()))
 }
 
 /// Checks every declared field is a column of the file, of an acceptable type.
-pub fn check_parquet_schema(path: &Path, declared: &TableSchema) -> Result<Vec<ColumnInfo>, FormatError> {
-    let file = File::open(path).map_err(|source| FormatError::Read { path: path.to_owned(), source })?;
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file)
-        .map_err(|e| FormatError::Parquet { path: path.to_owned(), message: e.to_string() })?;
+pub fn check_parquet_schema(
+    path: &Path,
+    declared: &TableSchema,
+) -> Result<Vec<ColumnInfo>, FormatError> {
+    let file = File::open(path).map_err(|source| FormatError::Read {
+        path: path.to_owned(),
+        source,
+    })?;
+    let builder =
+        ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| FormatError::Parquet {
+            path: path.to_owned(),
+            message: e.to_string(),
+        })?;
     check_schema(path, builder.schema(), declared)?;
     Ok(column_info(builder.schema()))
 }
 
-pub(crate) fn check_schema(path: &Path, actual: &Schema, declared: &TableSchema) -> Result<(), FormatError> {
+pub(crate) fn check_schema(
+    path: &Path,
+    actual: &Schema,
+    declared: &TableSchema,
+) -> Result<(), FormatError> {
     for field in &declared.fields {
         let Ok(column) = actual.field_with_name(&field.name) else {
             return Err(FormatError::MissingColumn {

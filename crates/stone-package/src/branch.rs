@@ -53,7 +53,13 @@ pub enum BranchError {
 /// Each character outside `[A-Za-z0-9_.-]` becomes `-`, one for one; case is kept.
 pub fn normalize_branch(name: &str) -> String {
     name.chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect()
 }
 
@@ -68,12 +74,19 @@ pub fn resolve_branch(
         if given.is_empty() {
             return Err(BranchError::Empty(source));
         }
-        Ok(Branch { name: normalize_branch(&given), given, source })
+        Ok(Branch {
+            name: normalize_branch(&given),
+            given,
+            source,
+        })
     };
     if let Some(flag) = flag {
         return make(flag.to_owned(), BranchSource::Flag);
     }
-    for (name, source) in [(CI_HEAD_REF, BranchSource::CiHeadRef), (CI_REF_NAME, BranchSource::CiRefName)] {
+    for (name, source) in [
+        (CI_HEAD_REF, BranchSource::CiHeadRef),
+        (CI_REF_NAME, BranchSource::CiRefName),
+    ] {
         if let Some(value) = var(name).filter(|v| !v.is_empty()) {
             return make(value, source);
         }
@@ -115,13 +128,19 @@ mod tests {
     use std::collections::HashMap;
 
     fn vars(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
-        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         move |k| map.get(k).cloned()
     }
 
     #[test]
     fn normalization_is_one_for_one_and_keeps_case() {
-        assert_eq!(normalize_branch("feature/Ünïcode branch#1"), "feature--n-code-branch-1");
+        assert_eq!(
+            normalize_branch("feature/Ünïcode branch#1"),
+            "feature--n-code-branch-1"
+        );
         assert_eq!(normalize_branch("Release_1.2-rc"), "Release_1.2-rc");
         assert_eq!(normalize_branch("a//b"), "a--b");
     }
@@ -133,16 +152,35 @@ mod tests {
         let b = resolve_branch(Some("mine"), &all, no_repo.path()).unwrap();
         assert_eq!((b.name.as_str(), b.source), ("mine", BranchSource::Flag));
         let b = resolve_branch(None, &all, no_repo.path()).unwrap();
-        assert_eq!((b.name.as_str(), b.source), ("feature-pr", BranchSource::CiHeadRef));
-        let b = resolve_branch(None, vars(&[(CI_HEAD_REF, ""), (CI_REF_NAME, "r#1")]), no_repo.path()).unwrap();
-        assert_eq!((b.name.as_str(), b.source), ("r-1", BranchSource::CiRefName));
+        assert_eq!(
+            (b.name.as_str(), b.source),
+            ("feature-pr", BranchSource::CiHeadRef)
+        );
+        let b = resolve_branch(
+            None,
+            vars(&[(CI_HEAD_REF, ""), (CI_REF_NAME, "r#1")]),
+            no_repo.path(),
+        )
+        .unwrap();
+        assert_eq!(
+            (b.name.as_str(), b.source),
+            ("r-1", BranchSource::CiRefName)
+        );
     }
 
     #[test]
     fn no_branch_never_means_main() {
         let no_repo = tempfile::tempdir().unwrap();
-        let err = resolve_branch(None, vars(&[(CI_HEAD_REF, ""), (CI_REF_NAME, "")]), no_repo.path()).unwrap_err();
-        assert_eq!(err, BranchError::Missing(Some("not in a git repository".into())));
+        let err = resolve_branch(
+            None,
+            vars(&[(CI_HEAD_REF, ""), (CI_REF_NAME, "")]),
+            no_repo.path(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err,
+            BranchError::Missing(Some("not in a git repository".into()))
+        );
         let err = resolve_branch(Some(""), vars(&[]), no_repo.path()).unwrap_err();
         assert_eq!(err, BranchError::Empty(BranchSource::Flag));
     }

@@ -25,8 +25,14 @@ const FORBIDDEN_KEYS: &[(&str, &str)] = &[
         "branch",
         "the branch comes from `--branch`, else $CI_HEAD_REF or $CI_REF_NAME, else the current git branch",
     ),
-    ("env", "the environment is chosen with `--env` when pushing (see `stone env list`)"),
-    ("environment", "the environment is chosen with `--env` when pushing (see `stone env list`)"),
+    (
+        "env",
+        "the environment is chosen with `--env` when pushing (see `stone env list`)",
+    ),
+    (
+        "environment",
+        "the environment is chosen with `--env` when pushing (see `stone env list`)",
+    ),
 ];
 
 /// A line and column in a file, both counted from 1.
@@ -57,7 +63,13 @@ fn located(file: &Path, location: Option<Location>) -> String {
 
 impl DescriptorError {
     pub fn at(file: &Path, location: Option<Location>, message: impl Into<String>) -> Self {
-        DescriptorError { code: "package.invalid", file: file.to_owned(), location, message: message.into(), hint: None }
+        DescriptorError {
+            code: "package.invalid",
+            file: file.to_owned(),
+            location,
+            message: message.into(),
+            hint: None,
+        }
     }
 
     pub fn with_code(mut self, code: &'static str) -> Self {
@@ -72,7 +84,10 @@ impl DescriptorError {
 }
 
 pub(crate) fn location_of(span: &marked_yaml::Span) -> Option<Location> {
-    span.start().map(|m| Location { line: m.line(), column: m.column() })
+    span.start().map(|m| Location {
+        line: m.line(),
+        column: m.column(),
+    })
 }
 
 // --- The file, as written -------------------------------------------------------------
@@ -234,20 +249,30 @@ impl FieldType {
 impl TryFrom<String> for FieldType {
     type Error = String;
     fn try_from(s: String) -> Result<Self, String> {
-        FieldType::ALL.iter().find(|(n, _)| *n == s).map(|(_, t)| *t).ok_or_else(|| {
-            let names = FieldType::ALL.map(|(n, _)| n);
-            format!(
-                "unknown field type `{s}`; accepted: {}{}",
-                names.join(", "),
-                crate::did_you_mean(&s, names).map(|m| format!(" (did you mean `{m}`?)")).unwrap_or_default()
-            )
-        })
+        FieldType::ALL
+            .iter()
+            .find(|(n, _)| *n == s)
+            .map(|(_, t)| *t)
+            .ok_or_else(|| {
+                let names = FieldType::ALL.map(|(n, _)| n);
+                format!(
+                    "unknown field type `{s}`; accepted: {}{}",
+                    names.join(", "),
+                    crate::did_you_mean(&s, names)
+                        .map(|m| format!(" (did you mean `{m}`?)"))
+                        .unwrap_or_default()
+                )
+            })
     }
 }
 
 impl From<FieldType> for &'static str {
     fn from(t: FieldType) -> &'static str {
-        FieldType::ALL.iter().find(|(_, x)| *x == t).map(|(n, _)| *n).unwrap_or("any")
+        FieldType::ALL
+            .iter()
+            .find(|(_, x)| *x == t)
+            .map(|(n, _)| *n)
+            .unwrap_or("any")
     }
 }
 
@@ -263,8 +288,11 @@ pub struct ParsedDescriptor {
 /// Parses `text` as the `datasets.yaml` at `file` (the path is only used in messages).
 pub fn parse_descriptor(file: &Path, text: &str) -> Result<ParsedDescriptor, DescriptorError> {
     check_structure(file, text)?;
-    let options = LoaderOptions::default().error_on_duplicate_keys(true).toplevel_mapping();
-    let root = marked_yaml::parse_yaml_with_options(0, text, options).map_err(|e| load_error(file, e))?;
+    let options = LoaderOptions::default()
+        .error_on_duplicate_keys(true)
+        .toplevel_mapping();
+    let root =
+        marked_yaml::parse_yaml_with_options(0, text, options).map_err(|e| load_error(file, e))?;
     check_forbidden_keys(file, &root)?;
     let descriptor: DescriptorFile = marked_yaml::from_node(&root).map_err(|e| {
         let mut error = deserialize_error(file, e.into_inner());
@@ -273,7 +301,11 @@ pub fn parse_descriptor(file: &Path, text: &str) -> Result<ParsedDescriptor, Des
         }
         error
     })?;
-    Ok(ParsedDescriptor { file: file.to_owned(), root, descriptor })
+    Ok(ParsedDescriptor {
+        file: file.to_owned(),
+        root,
+        descriptor,
+    })
 }
 
 /// Refuses what the loader cannot take or would take badly, before it runs: nesting deeper
@@ -288,16 +320,26 @@ fn check_structure(file: &Path, text: &str) -> Result<(), DescriptorError> {
                 let m = e.marker();
                 return Err(DescriptorError::at(
                     file,
-                    Some(Location { line: m.line(), column: m.col() + 1 }),
+                    Some(Location {
+                        line: m.line(),
+                        column: m.col() + 1,
+                    }),
                     format!("invalid YAML: {}", e.info()),
                 ));
             }
         };
-        let at = Some(Location { line: mark.line(), column: mark.col() + 1 });
+        let at = Some(Location {
+            line: mark.line(),
+            column: mark.col() + 1,
+        });
         let refuse_anchor = |anchor: usize| {
             (anchor != 0).then(|| {
-                DescriptorError::at(file, at, "anchors and aliases (`&name`, `*name`) are not supported in datasets.yaml")
-                    .with_hint("write the value out where it is needed")
+                DescriptorError::at(
+                    file,
+                    at,
+                    "anchors and aliases (`&name`, `*name`) are not supported in datasets.yaml",
+                )
+                .with_hint("write the value out where it is needed")
             })
         };
         match event {
@@ -308,7 +350,11 @@ fn check_structure(file: &Path, text: &str) -> Result<(), DescriptorError> {
                     return Err(e);
                 }
                 if tag.is_some() {
-                    return Err(DescriptorError::at(file, at, "explicit YAML tags (`!tag`) are not supported in datasets.yaml"));
+                    return Err(DescriptorError::at(
+                        file,
+                        at,
+                        "explicit YAML tags (`!tag`) are not supported in datasets.yaml",
+                    ));
                 }
             }
             Event::SequenceStart(anchor, tag) | Event::MappingStart(anchor, tag) => {
@@ -316,11 +362,19 @@ fn check_structure(file: &Path, text: &str) -> Result<(), DescriptorError> {
                     return Err(e);
                 }
                 if tag.is_some() {
-                    return Err(DescriptorError::at(file, at, "explicit YAML tags (`!tag`) are not supported in datasets.yaml"));
+                    return Err(DescriptorError::at(
+                        file,
+                        at,
+                        "explicit YAML tags (`!tag`) are not supported in datasets.yaml",
+                    ));
                 }
                 depth += 1;
                 if depth > MAX_DEPTH {
-                    return Err(DescriptorError::at(file, at, format!("nesting deeper than {MAX_DEPTH} levels")));
+                    return Err(DescriptorError::at(
+                        file,
+                        at,
+                        format!("nesting deeper than {MAX_DEPTH} levels"),
+                    ));
                 }
             }
             Event::SequenceEnd | Event::MappingEnd => depth = depth.saturating_sub(1),
@@ -331,36 +385,74 @@ fn check_structure(file: &Path, text: &str) -> Result<(), DescriptorError> {
 
 fn load_error(file: &Path, error: marked_yaml::LoadError) -> DescriptorError {
     use marked_yaml::LoadError::*;
-    let at = |m: &marked_yaml::Marker| Some(Location { line: m.line(), column: m.column() });
+    let at = |m: &marked_yaml::Marker| {
+        Some(Location {
+            line: m.line(),
+            column: m.column(),
+        })
+    };
     match error {
-        TopLevelMustBeMapping(m) => DescriptorError::at(file, at(&m), "datasets.yaml must be a mapping of keys (`name:`, `publish:`, `resources:` …)"),
-        TopLevelMustBeSequence(m) => DescriptorError::at(file, at(&m), "unexpected top-level sequence"),
-        UnexpectedAnchor(m) => DescriptorError::at(file, at(&m), "anchors and aliases are not supported in datasets.yaml"),
-        MappingKeyMustBeScalar(m) => DescriptorError::at(file, at(&m), "mapping keys must be plain strings"),
-        UnexpectedTag(m) => DescriptorError::at(file, at(&m), "explicit YAML tags (`!tag`) are not supported in datasets.yaml"),
+        TopLevelMustBeMapping(m) => DescriptorError::at(
+            file,
+            at(&m),
+            "datasets.yaml must be a mapping of keys (`name:`, `publish:`, `resources:` …)",
+        ),
+        TopLevelMustBeSequence(m) => {
+            DescriptorError::at(file, at(&m), "unexpected top-level sequence")
+        }
+        UnexpectedAnchor(m) => DescriptorError::at(
+            file,
+            at(&m),
+            "anchors and aliases are not supported in datasets.yaml",
+        ),
+        MappingKeyMustBeScalar(m) => {
+            DescriptorError::at(file, at(&m), "mapping keys must be plain strings")
+        }
+        UnexpectedTag(m) => DescriptorError::at(
+            file,
+            at(&m),
+            "explicit YAML tags (`!tag`) are not supported in datasets.yaml",
+        ),
         ScanError(m, e) => DescriptorError::at(file, at(&m), format!("invalid YAML: {}", e.info())),
         DuplicateKey(inner) => {
-            let first = inner.prev_key.span().start().map(|m| format!(" (first at line {})", m.line())).unwrap_or_default();
-            DescriptorError::at(file, location_of(inner.key.span()), format!("duplicate key `{}`{first}", inner.key.as_str()))
+            let first = inner
+                .prev_key
+                .span()
+                .start()
+                .map(|m| format!(" (first at line {})", m.line()))
+                .unwrap_or_default();
+            DescriptorError::at(
+                file,
+                location_of(inner.key.span()),
+                format!("duplicate key `{}`{first}", inner.key.as_str()),
+            )
         }
     }
 }
 
 fn deserialize_error(file: &Path, error: marked_yaml::Error) -> DescriptorError {
-    let location = error.start_mark().map(|m| Location { line: m.line(), column: m.column() });
+    let location = error.start_mark().map(|m| Location {
+        line: m.line(),
+        column: m.column(),
+    });
     match &error {
         marked_yaml::Error::UnknownFieldError(field, expected, _) => {
             let mut e = DescriptorError::at(
                 file,
                 location,
-                format!("unknown key `{field}`; expected one of: {}", expected.join(", ")),
+                format!(
+                    "unknown key `{field}`; expected one of: {}",
+                    expected.join(", ")
+                ),
             );
             if let Some(m) = crate::did_you_mean(field, expected.iter().copied()) {
                 e = e.with_hint(format!("did you mean `{m}`?"));
             }
             e
         }
-        marked_yaml::Error::NotBoolean(_) => DescriptorError::at(file, location, "expected `true` or `false`"),
+        marked_yaml::Error::NotBoolean(_) => {
+            DescriptorError::at(file, location, "expected `true` or `false`")
+        }
         other => DescriptorError::at(file, location, tidy_serde_message(&other.to_string())),
     }
 }
@@ -370,7 +462,9 @@ fn tidy_serde_message(message: &str) -> String {
     if let Some(field) = message.strip_prefix("missing field ") {
         return format!("missing required key {field}");
     }
-    message.replace("invalid type: ", "expected ").replace(", expected ", " where the file needs ")
+    message
+        .replace("invalid type: ", "expected ")
+        .replace(", expected ", " where the file needs ")
 }
 
 /// Some deserialization errors come without a place (unknown keys, custom checks): find the
@@ -412,7 +506,10 @@ fn check_forbidden_keys(file: &Path, root: &Node) -> Result<(), DescriptorError>
                         return Err(DescriptorError::at(
                             file,
                             location_of(key.span()),
-                            format!("`{}` does not belong in datasets.yaml: {source}", key.as_str()),
+                            format!(
+                                "`{}` does not belong in datasets.yaml: {source}",
+                                key.as_str()
+                            ),
                         )
                         .with_hint(format!("remove the `{}` key", key.as_str())));
                     }
@@ -443,7 +540,12 @@ pub fn node_to_json(node: &Node) -> serde_json::Value {
                 _ => {
                     if let Ok(i) = text.parse::<i64>() {
                         Value::from(i)
-                    } else if let Some(f) = text.parse::<f64>().ok().filter(|f| f.is_finite()).filter(|_| looks_numeric(text)) {
+                    } else if let Some(f) = text
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|f| f.is_finite())
+                        .filter(|_| looks_numeric(text))
+                    {
                         Value::from(f)
                     } else {
                         Value::String(text.to_owned())
@@ -452,12 +554,17 @@ pub fn node_to_json(node: &Node) -> serde_json::Value {
             }
         }
         Node::Sequence(seq) => Value::Array(seq.iter().map(node_to_json).collect()),
-        Node::Mapping(map) => Value::Object(map.iter().map(|(k, v)| (k.as_str().to_owned(), node_to_json(v))).collect()),
+        Node::Mapping(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.as_str().to_owned(), node_to_json(v)))
+                .collect(),
+        ),
     }
 }
 
 fn looks_numeric(text: &str) -> bool {
-    text.chars().all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E'))
+    text.chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E'))
 }
 
 /// The node at `key` of a mapping node.
@@ -471,5 +578,6 @@ pub(crate) fn child<'a>(node: &'a Node, key: &str) -> Option<&'a Node> {
 
 /// Which kind a resource declares, parsed.
 pub(crate) fn parse_kind(kind: &Spanned<String>) -> Result<AssetKind, (Option<Location>, String)> {
-    kind.parse::<AssetKind>().map_err(|e| (location_of(kind.span()), e))
+    kind.parse::<AssetKind>()
+        .map_err(|e| (location_of(kind.span()), e))
 }

@@ -92,15 +92,26 @@ pub fn hash_files(
     progress: &dyn HashProgress,
 ) -> Result<(Vec<FileDigest>, HashStats), DigestError> {
     let cache_path = root.join(STATE_DIR).join(HASH_CACHE_FILE);
-    let cache = if use_cache { read_cache(&cache_path) } else { CacheFile::default() };
+    let cache = if use_cache {
+        read_cache(&cache_path)
+    } else {
+        CacheFile::default()
+    };
     let mut results: Vec<Option<FileDigest>> = vec![None; files.len()];
     let mut todo = Vec::new();
-    let mut stats = HashStats { files: files.len(), ..HashStats::default() };
+    let mut stats = HashStats {
+        files: files.len(),
+        ..HashStats::default()
+    };
     for (i, f) in files.iter().enumerate() {
         stats.bytes += f.size;
         match cache.entries.get(&f.path) {
             Some(e) if e.size == f.size && e.mtime_ns == f.modified_ns && e.inode == f.inode => {
-                results[i] = Some(FileDigest { path: f.path.clone(), size: f.size, sha256: e.sha256.clone() });
+                results[i] = Some(FileDigest {
+                    path: f.path.clone(),
+                    size: f.size,
+                    sha256: e.sha256.clone(),
+                });
                 stats.cached_files += 1;
                 progress.advance(f.size);
             }
@@ -114,20 +125,40 @@ pub fn hash_files(
         stats.hashed_bytes += digest.size;
         results[i] = Some(digest);
     }
-    let digests: Vec<FileDigest> = results.into_iter().map(|d| d.expect("every file is hashed or cached")).collect();
+    let digests: Vec<FileDigest> = results
+        .into_iter()
+        .map(|d| d.expect("every file is hashed or cached"))
+        .collect();
 
     if use_cache && !todo.is_empty() {
-        let now = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as i128).unwrap_or(0);
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_nanos() as i128)
+            .unwrap_or(0);
         let entries = files
             .iter()
             .zip(&digests)
             .filter(|(f, _)| now - f.modified_ns > RACY_NS)
             .map(|(f, d)| {
-                (f.path.clone(), CacheEntry { size: f.size, mtime_ns: f.modified_ns, inode: f.inode, sha256: d.sha256.clone() })
+                (
+                    f.path.clone(),
+                    CacheEntry {
+                        size: f.size,
+                        mtime_ns: f.modified_ns,
+                        inode: f.inode,
+                        sha256: d.sha256.clone(),
+                    },
+                )
             })
             .collect();
         // The cache only saves time: failing to write it must not fail the push.
-        let _ = write_cache(&cache_path, &CacheFile { version: CACHE_VERSION, entries });
+        let _ = write_cache(
+            &cache_path,
+            &CacheFile {
+                version: CACHE_VERSION,
+                entries,
+            },
+        );
     }
     Ok((digests, stats))
 }
@@ -153,7 +184,10 @@ fn hash_parallel(
                     let n = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&i) = todo.get(n) else { return };
                     match hash_file(&files[i], &mut buffer, progress) {
-                        Ok(digest) => out.lock().expect("no thread panics holding it").push((i, digest)),
+                        Ok(digest) => out
+                            .lock()
+                            .expect("no thread panics holding it")
+                            .push((i, digest)),
                         Err(e) => {
                             let mut slot = first_error.lock().expect("no thread panics holding it");
                             slot.get_or_insert(e);
@@ -164,15 +198,25 @@ fn hash_parallel(
             });
         }
     });
-    if let Some(e) = first_error.into_inner().expect("no thread panics holding it") {
+    if let Some(e) = first_error
+        .into_inner()
+        .expect("no thread panics holding it")
+    {
         return Err(e);
     }
     Ok(out.into_inner().expect("no thread panics holding it"))
 }
 
 /// sha256 of one file, checking it did not change while it was read.
-fn hash_file(file: &PackageFile, buffer: &mut [u8], progress: &dyn HashProgress) -> Result<FileDigest, DigestError> {
-    let read_error = |source| DigestError::Read { path: file.absolute.clone(), source };
+fn hash_file(
+    file: &PackageFile,
+    buffer: &mut [u8],
+    progress: &dyn HashProgress,
+) -> Result<FileDigest, DigestError> {
+    let read_error = |source| DigestError::Read {
+        path: file.absolute.clone(),
+        source,
+    };
     let mut handle = File::open(&file.absolute).map_err(read_error)?;
     let mut hasher = Sha256::new();
     let mut total = 0u64;
@@ -188,10 +232,19 @@ fn hash_file(file: &PackageFile, buffer: &mut [u8], progress: &dyn HashProgress)
         progress.advance(n as u64);
     }
     let after = handle.metadata().map_err(read_error)?;
-    if total != file.size || after.len() != file.size || file_identity(&after) != (file.modified_ns, file.inode) {
-        return Err(DigestError::Changed { path: file.absolute.clone() });
+    if total != file.size
+        || after.len() != file.size
+        || file_identity(&after) != (file.modified_ns, file.inode)
+    {
+        return Err(DigestError::Changed {
+            path: file.absolute.clone(),
+        });
     }
-    Ok(FileDigest { path: file.path.clone(), size: total, sha256: hex::encode(hasher.finalize()) })
+    Ok(FileDigest {
+        path: file.path.clone(),
+        size: total,
+        sha256: hex::encode(hasher.finalize()),
+    })
 }
 
 /// sha256 and size of a whole file.
@@ -241,7 +294,10 @@ pub fn ensure_state_dir(dir: &Path) -> io::Result<()> {
     fs::create_dir_all(dir)?;
     let ignore = dir.join(".gitignore");
     if !ignore.exists() {
-        fs::write(ignore, "# stone's local state (hash cache, resume state): never commit it.\n*\n")?;
+        fs::write(
+            ignore,
+            "# stone's local state (hash cache, resume state): never commit it.\n*\n",
+        )?;
     }
     Ok(())
 }
@@ -263,15 +319,27 @@ mod tests {
     }
 
     fn all_files(root: &Path) -> Vec<PackageFile> {
-        load_package(root).unwrap().resources.into_iter().flat_map(|r| r.files).collect()
+        load_package(root)
+            .unwrap()
+            .resources
+            .into_iter()
+            .flat_map(|r| r.files)
+            .collect()
     }
 
     #[test]
     fn hashes_match_known_values() {
         let dir = package_with(&[("a.bin", b"abc"), ("b.bin", b"")]);
-        let (digests, stats) = hash_files(dir.path(), &all_files(dir.path()), 2, false, &()).unwrap();
-        assert_eq!(digests[0].sha256, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-        assert_eq!(digests[1].sha256, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+        let (digests, stats) =
+            hash_files(dir.path(), &all_files(dir.path()), 2, false, &()).unwrap();
+        assert_eq!(
+            digests[0].sha256,
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(
+            digests[1].sha256,
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
         assert_eq!(stats.hashed_bytes, 3);
     }
 
@@ -281,7 +349,12 @@ mod tests {
         // Age the files so the cache trusts them.
         let old = SystemTime::now() - std::time::Duration::from_secs(60);
         for name in ["a.bin", "b.bin"] {
-            File::options().write(true).open(dir.path().join(name)).unwrap().set_modified(old).unwrap();
+            File::options()
+                .write(true)
+                .open(dir.path().join(name))
+                .unwrap()
+                .set_modified(old)
+                .unwrap();
         }
         let files = all_files(dir.path());
         let (first, stats) = hash_files(dir.path(), &files, 2, true, &()).unwrap();
@@ -294,7 +367,12 @@ mod tests {
         // Same size, same inode, another modification time: hashed again.
         fs::write(dir.path().join("b.bin"), b"TWO").unwrap();
         let later = old + std::time::Duration::from_secs(1);
-        File::options().write(true).open(dir.path().join("b.bin")).unwrap().set_modified(later).unwrap();
+        File::options()
+            .write(true)
+            .open(dir.path().join("b.bin"))
+            .unwrap()
+            .set_modified(later)
+            .unwrap();
         let (third, stats) = hash_files(dir.path(), &all_files(dir.path()), 2, true, &()).unwrap();
         assert_eq!(stats.cached_files, 1);
         assert_ne!(third[1].sha256, second[1].sha256);
@@ -313,7 +391,11 @@ mod tests {
     fn a_corrupt_cache_is_ignored() {
         let dir = package_with(&[("a.bin", b"x")]);
         ensure_state_dir(&dir.path().join(STATE_DIR)).unwrap();
-        fs::write(dir.path().join(STATE_DIR).join(HASH_CACHE_FILE), b"{not json").unwrap();
+        fs::write(
+            dir.path().join(STATE_DIR).join(HASH_CACHE_FILE),
+            b"{not json",
+        )
+        .unwrap();
         let (d, _) = hash_files(dir.path(), &all_files(dir.path()), 1, true, &()).unwrap();
         assert_eq!(d[0].sha256, sha256_hex(b"x"));
     }

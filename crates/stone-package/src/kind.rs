@@ -91,9 +91,12 @@ impl FromStr for AssetKind {
                 format!(
                     "unknown kind `{s}`; accepted: {}{}",
                     accepted.join(", "),
-                    crate::did_you_mean(&s.to_ascii_lowercase(), accepted.iter().map(String::as_str))
-                        .map(|m| format!(" (did you mean `{m}`?)"))
-                        .unwrap_or_default()
+                    crate::did_you_mean(
+                        &s.to_ascii_lowercase(),
+                        accepted.iter().map(String::as_str)
+                    )
+                    .map(|m| format!(" (did you mean `{m}`?)"))
+                    .unwrap_or_default()
                 )
             })
     }
@@ -121,7 +124,10 @@ mod tests {
 
     #[test]
     fn engine_follows_kind_only() {
-        let engines: Vec<_> = AssetKind::ALL.iter().map(|k| (k.as_str(), k.engine().as_str())).collect();
+        let engines: Vec<_> = AssetKind::ALL
+            .iter()
+            .map(|k| (k.as_str(), k.engine().as_str()))
+            .collect();
         assert_eq!(
             engines,
             [
@@ -139,15 +145,27 @@ mod tests {
     #[test]
     fn kind_parses_any_case_and_suggests() {
         assert_eq!("tabular".parse::<AssetKind>().unwrap(), AssetKind::Tabular);
-        assert_eq!("GeoFeatures".parse::<AssetKind>().unwrap(), AssetKind::Geofeatures);
+        assert_eq!(
+            "GeoFeatures".parse::<AssetKind>().unwrap(),
+            AssetKind::Geofeatures
+        );
         let err = "tabluar".parse::<AssetKind>().unwrap_err();
         assert!(err.contains("did you mean `tabular`?"), "{err}");
-        assert!("vector".parse::<AssetKind>().is_err(), "there is no vector kind");
+        assert!(
+            "vector".parse::<AssetKind>().is_err(),
+            "there is no vector kind"
+        );
     }
 
     #[test]
     fn kind_serializes_uppercase() {
-        assert_eq!(serde_json::to_string(&AssetKind::Geofeatures).unwrap(), "\"GEOFEATURES\"");
-        assert_eq!(serde_json::to_string(&Engine::ObjectStorage).unwrap(), "\"object_storage\"");
+        assert_eq!(
+            serde_json::to_string(&AssetKind::Geofeatures).unwrap(),
+            "\"GEOFEATURES\""
+        );
+        assert_eq!(
+            serde_json::to_string(&Engine::ObjectStorage).unwrap(),
+            "\"object_storage\""
+        );
     }
 }

@@ -15,10 +15,15 @@ pub use digest::{DigestError, FileDigest, HashProgress, HashStats, hash_files};
 pub use format::Format;
 pub use kind::{AssetKind, Engine};
 pub use name::{Label, StoneUrl, sanitize_slug};
-pub use package::{Dialect, Package, PackageError, PackageFile, Publish, Quoting, Resource, load_package};
+pub use package::{
+    Dialect, Package, PackageError, PackageFile, Publish, Quoting, Resource, load_package,
+};
 
 /// The closest of `candidates` to `input`, if one is close enough to be a likely typo.
-pub fn did_you_mean<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    input: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     candidates
         .into_iter()
         .map(|c| (strsim::jaro_winkler(input, c), c))

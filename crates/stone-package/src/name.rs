@@ -25,7 +25,10 @@ impl Label {
         if s.chars().count() > MAX_LABEL_LEN {
             return Err(format!("is longer than {MAX_LABEL_LEN} characters"));
         }
-        if let Some(c) = s.chars().find(|c| !matches!(c, 'a'..='z' | '0'..='9' | '-')) {
+        if let Some(c) = s
+            .chars()
+            .find(|c| !matches!(c, 'a'..='z' | '0'..='9' | '-'))
+        {
             return Err(format!(
                 "has `{}`; only lowercase letters a-z, digits and inner `-` are allowed",
                 c.escape_debug()
@@ -74,11 +77,17 @@ pub const SCHEME: &str = "stone:";
 
 impl StoneUrl {
     pub fn dataset(namespace: Label, name: Label) -> StoneUrl {
-        StoneUrl { namespace, name: Some(name) }
+        StoneUrl {
+            namespace,
+            name: Some(name),
+        }
     }
 
     pub fn namespace(namespace: Label) -> StoneUrl {
-        StoneUrl { namespace, name: None }
+        StoneUrl {
+            namespace,
+            name: None,
+        }
     }
 
     /// The https IRI of this dataset (or package node) in an environment whose host is
@@ -96,7 +105,9 @@ impl FromStr for StoneUrl {
 
     fn from_str(s: &str) -> Result<Self, String> {
         let Some(rest) = s.strip_prefix(SCHEME) else {
-            return Err(format!("`{s}` is not a `stone:` URL (expected `stone:<namespace>` or `stone:<namespace>/<name>`)"));
+            return Err(format!(
+                "`{s}` is not a `stone:` URL (expected `stone:<namespace>` or `stone:<namespace>/<name>`)"
+            ));
         };
         if rest.starts_with("//") {
             return Err(format!(
@@ -111,7 +122,9 @@ impl FromStr for StoneUrl {
             Label::parse(ns).map_err(|why| format!("`{s}`: the namespace `{ns}` {why}"))?;
         let name = match name {
             Some(name) if name.contains('/') => {
-                return Err(format!("`{s}` has more than one `/`: expected `stone:<namespace>/<name>`"));
+                return Err(format!(
+                    "`{s}` has more than one `/`: expected `stone:<namespace>/<name>`"
+                ));
             }
             Some(name) => {
                 Some(Label::parse(name).map_err(|why| format!("`{s}`: the name `{name}` {why}"))?)
@@ -179,7 +192,10 @@ mod tests {
         assert_eq!(url.namespace.as_str(), "demo");
         assert_eq!(url.name.as_ref().unwrap().as_str(), "cities");
         assert_eq!(url.to_string(), "stone:demo/cities");
-        assert_eq!(url.iri("data.example.org"), "https://data.example.org/demo/cities");
+        assert_eq!(
+            url.iri("data.example.org"),
+            "https://data.example.org/demo/cities"
+        );
         let ns: StoneUrl = "stone:demo".parse().unwrap();
         assert_eq!(ns.iri("data.example.org"), "https://data.example.org/demo");
     }
@@ -199,8 +215,16 @@ mod tests {
             assert!(err.contains(fragment), "{input}: {err}");
         }
         let long = format!("stone:{}", "a".repeat(64));
-        assert!(long.parse::<StoneUrl>().unwrap_err().contains("longer than 63"));
-        assert!(format!("stone:{}", "a".repeat(63)).parse::<StoneUrl>().is_ok());
+        assert!(
+            long.parse::<StoneUrl>()
+                .unwrap_err()
+                .contains("longer than 63")
+        );
+        assert!(
+            format!("stone:{}", "a".repeat(63))
+                .parse::<StoneUrl>()
+                .is_ok()
+        );
     }
 
     #[test]
@@ -218,7 +242,11 @@ mod tests {
         ];
         for (input, expected) in cases {
             let expected = expected.replace("straße", "stra-e");
-            assert_eq!(sanitize_slug(input).map(String::from).as_deref(), Some(expected.as_str()), "{input}");
+            assert_eq!(
+                sanitize_slug(input).map(String::from).as_deref(),
+                Some(expected.as_str()),
+                "{input}"
+            );
         }
         assert_eq!(sanitize_slug("日本語"), None);
         assert_eq!(sanitize_slug("---"), None);

@@ -10,8 +10,8 @@ use marked_yaml::Spanned;
 use serde::Serialize;
 
 use crate::descriptor::{
-    self, DESCRIPTOR_FILE, DescriptorError, DialectFile, Location, MAX_DESCRIPTOR_BYTES, TableSchema, child,
-    location_of, node_location, node_to_json,
+    self, DESCRIPTOR_FILE, DescriptorError, DialectFile, Location, MAX_DESCRIPTOR_BYTES,
+    TableSchema, child, location_of, node_location, node_to_json,
 };
 use crate::format::{Format, detect_kind};
 use crate::kind::AssetKind;
@@ -210,21 +210,42 @@ pub fn load_package(dir: &Path) -> Result<Package, PackageError> {
     let meta = match fs::metadata(&descriptor_path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Err(PackageError::NoDescriptor { dir: dir.to_owned() });
+            return Err(PackageError::NoDescriptor {
+                dir: dir.to_owned(),
+            });
         }
-        Err(source) => return Err(PackageError::Io { path: descriptor_path, source }),
+        Err(source) => {
+            return Err(PackageError::Io {
+                path: descriptor_path,
+                source,
+            });
+        }
     };
     if meta.len() > MAX_DESCRIPTOR_BYTES {
         return Err(DescriptorError::at(
             &descriptor_path,
             None,
-            format!("the file is {} bytes; the limit is {MAX_DESCRIPTOR_BYTES}", meta.len()),
+            format!(
+                "the file is {} bytes; the limit is {MAX_DESCRIPTOR_BYTES}",
+                meta.len()
+            ),
         )
         .into());
     }
-    let bytes = fs::read(&descriptor_path).map_err(|source| PackageError::Io { path: descriptor_path.clone(), source })?;
-    let text = String::from_utf8(bytes)
-        .map_err(|e| DescriptorError::at(&descriptor_path, None, format!("the file is not UTF-8 (invalid byte at offset {})", e.utf8_error().valid_up_to())))?;
+    let bytes = fs::read(&descriptor_path).map_err(|source| PackageError::Io {
+        path: descriptor_path.clone(),
+        source,
+    })?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        DescriptorError::at(
+            &descriptor_path,
+            None,
+            format!(
+                "the file is not UTF-8 (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })?;
     resolve(dir, &descriptor_path, &text)
 }
 
@@ -235,7 +256,10 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
     let d = parsed.descriptor;
     let err = |loc: Option<Location>, msg: String| DescriptorError::at(file, loc, msg);
 
-    let root_canonical = fs::canonicalize(dir).map_err(|source| PackageError::Io { path: dir.to_owned(), source })?;
+    let root_canonical = fs::canonicalize(dir).map_err(|source| PackageError::Io {
+        path: dir.to_owned(),
+        source,
+    })?;
 
     let resources_file = d.resources.ok_or_else(|| {
         err(None, "the package has no `resources`".into())
@@ -247,7 +271,11 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
         .map(|s| s.iter().collect())
         .unwrap_or_default();
     if resources_file.is_empty() {
-        return Err(err(resources_location, "`resources` is empty: a package needs at least one resource".into()).into());
+        return Err(err(
+            resources_location,
+            "`resources` is empty: a package needs at least one resource".into(),
+        )
+        .into());
     }
 
     let publish = match d.publish {
@@ -271,11 +299,19 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
                 .with_hint("set `publish.as_name` on the resource instead")
                 .into());
             }
-            let dialect = p.dialect.as_ref().map(|d| parse_dialect(file, d, true)).transpose()?;
+            let dialect = p
+                .dialect
+                .as_ref()
+                .map(|d| parse_dialect(file, d, true))
+                .transpose()?;
             Some((
                 Publish {
                     to,
-                    location: p.to.as_ref().map(|t| location_of(t.span())).unwrap_or(publish_location),
+                    location: p
+                        .to
+                        .as_ref()
+                        .map(|t| location_of(t.span()))
+                        .unwrap_or(publish_location),
                     public: p.public.unwrap_or(false),
                     dialect,
                 },
@@ -299,7 +335,14 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
         };
         let path_location = location_of(path_spanned.span());
         let rel = check_resource_path(file, path_spanned)?;
-        let files = collect_files(file, path_location, dir, &root_canonical, &rel, &mut parents)?;
+        let files = collect_files(
+            file,
+            path_location,
+            dir,
+            &root_canonical,
+            &rel,
+            &mut parents,
+        )?;
 
         let (kind, kind_source, format) = match &r.kind {
             Some(k) => {
@@ -320,7 +363,10 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
                 format!(
                     "resources `{}`{} and `{rel}` both get the dataset name `{slug}`",
                     first.path,
-                    first.location.map(|l| format!(" (line {})", l.line)).unwrap_or_default(),
+                    first
+                        .location
+                        .map(|l| format!(" (line {})", l.line))
+                        .unwrap_or_default(),
                 ),
             )
             .with_code("package.duplicate_slug")
@@ -329,7 +375,11 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
         }
         seen.insert(slug.clone(), index);
 
-        let dialect = r.dialect.as_ref().map(|d| parse_dialect(file, d, false)).transpose()?;
+        let dialect = r
+            .dialect
+            .as_ref()
+            .map(|d| parse_dialect(file, d, false))
+            .transpose()?;
         resources.push(Resource {
             path: rel,
             name: r.name.as_deref().cloned(),
@@ -342,7 +392,10 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
             format,
             schema: r.schema,
             dialect,
-            metadata: node.and_then(|n| child(n, "metadata")).map(node_to_json).unwrap_or(serde_json::Value::Null),
+            metadata: node
+                .and_then(|n| child(n, "metadata"))
+                .map(node_to_json)
+                .unwrap_or(serde_json::Value::Null),
             files,
             location,
         });
@@ -356,7 +409,9 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
         description: d.description,
         version: d.version,
         license: d.license,
-        metadata: child(&parsed.root, "metadata").map(node_to_json).unwrap_or(serde_json::Value::Null),
+        metadata: child(&parsed.root, "metadata")
+            .map(node_to_json)
+            .unwrap_or(serde_json::Value::Null),
         publish,
         resources,
     })
@@ -365,7 +420,11 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
 fn parse_publish_to(file: &Path, to: &Spanned<String>) -> Result<StoneUrl, DescriptorError> {
     let location = location_of(to.span());
     let url: StoneUrl = to.parse().map_err(|e: String| {
-        DescriptorError::at(file, location, format!("`publish.to` must be `stone:<namespace>`: {e}"))
+        DescriptorError::at(
+            file,
+            location,
+            format!("`publish.to` must be `stone:<namespace>`: {e}"),
+        )
     })?;
     if let Some(name) = &url.name {
         return Err(DescriptorError::at(
@@ -381,21 +440,30 @@ fn parse_publish_to(file: &Path, to: &Spanned<String>) -> Result<StoneUrl, Descr
 /// Checks a resource path as written and returns it normalized.
 fn check_resource_path(file: &Path, path: &Spanned<String>) -> Result<String, DescriptorError> {
     let location = location_of(path.span());
-    let refuse = |msg: String| DescriptorError::at(file, location, msg).with_code("package.path_refused");
+    let refuse =
+        |msg: String| DescriptorError::at(file, location, msg).with_code("package.path_refused");
     let raw = path.as_str();
     if raw.is_empty() {
         return Err(refuse("the resource `path` is empty".into()));
     }
     if let Some(c) = raw.chars().find(|c| c.is_control()) {
-        return Err(refuse(format!("the path `{}` contains the control character {:?}", raw.escape_debug(), c)));
+        return Err(refuse(format!(
+            "the path `{}` contains the control character {:?}",
+            raw.escape_debug(),
+            c
+        )));
     }
     if raw.contains('\\') {
-        return Err(refuse(format!("the path `{raw}` contains `\\`: write paths with `/`")));
+        return Err(refuse(format!(
+            "the path `{raw}` contains `\\`: write paths with `/`"
+        )));
     }
     let p = Path::new(raw);
     if p.is_absolute() || raw.starts_with('/') {
-        return Err(refuse(format!("the path `{raw}` is absolute: resource paths are relative to the package directory"))
-            .with_hint("move the file into the package, or import it with `stone data import`"));
+        return Err(refuse(format!(
+            "the path `{raw}` is absolute: resource paths are relative to the package directory"
+        ))
+        .with_hint("move the file into the package, or import it with `stone data import`"));
     }
     let mut parts = Vec::new();
     for component in p.components() {
@@ -403,18 +471,30 @@ fn check_resource_path(file: &Path, path: &Spanned<String>) -> Result<String, De
             Component::Normal(part) => parts.push(part.to_string_lossy().into_owned()),
             Component::CurDir => {}
             Component::ParentDir => {
-                return Err(refuse(format!("the path `{raw}` uses `..`: a resource must stay inside the package"))
-                    .with_hint("move the file into the package, or import it with `stone data import`"));
+                return Err(refuse(format!(
+                    "the path `{raw}` uses `..`: a resource must stay inside the package"
+                ))
+                .with_hint(
+                    "move the file into the package, or import it with `stone data import`",
+                ));
             }
             Component::RootDir | Component::Prefix(_) => {
-                return Err(refuse(format!("the path `{raw}` is absolute: resource paths are relative to the package directory")));
+                return Err(refuse(format!(
+                    "the path `{raw}` is absolute: resource paths are relative to the package directory"
+                )));
             }
         }
     }
     if parts.is_empty() {
-        return Err(refuse(format!("the path `{raw}` is the package directory itself; name a file or a folder in it")));
+        return Err(refuse(format!(
+            "the path `{raw}` is the package directory itself; name a file or a folder in it"
+        )));
     }
-    check_zone(&parts[0], &format!("`{raw}`")).map_err(|(msg, code, hint)| DescriptorError::at(file, location, msg).with_code(code).with_hint(hint))?;
+    check_zone(&parts[0], &format!("`{raw}`")).map_err(|(msg, code, hint)| {
+        DescriptorError::at(file, location, msg)
+            .with_code(code)
+            .with_hint(hint)
+    })?;
     Ok(parts.join("/"))
 }
 
@@ -451,8 +531,11 @@ fn collect_files(
     let meta = match fs::symlink_metadata(&absolute) {
         Ok(meta) => meta,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Err(fail(format!("the resource file `{rel}` does not exist (looked for {})", absolute.display()))
-                .with_code("package.file_missing"));
+            return Err(fail(format!(
+                "the resource file `{rel}` does not exist (looked for {})",
+                absolute.display()
+            ))
+            .with_code("package.file_missing"));
         }
         Err(e) => return Err(fail(format!("cannot read `{rel}`: {e}")).with_code("package.io")),
     };
@@ -470,37 +553,52 @@ fn collect_files(
         check_zone(first, &format!("`{rel}` (a link to `{canonical_rel}`)"))
             .map_err(|(msg, code, hint)| fail(msg).with_code(code).with_hint(hint))?;
     }
-    let target = if is_link { fs::metadata(&absolute).map_err(|e| fail(format!("cannot read `{rel}`: {e}")))? } else { meta };
+    let target = if is_link {
+        fs::metadata(&absolute).map_err(|e| fail(format!("cannot read `{rel}`: {e}")))?
+    } else {
+        meta
+    };
     if target.is_file() {
         return Ok(vec![package_file(rel.to_owned(), absolute, &target)]);
     }
     if !target.is_dir() {
-        return Err(fail(format!("`{rel}` is neither a file nor a directory")).with_code("package.path_refused"));
+        return Err(fail(format!("`{rel}` is neither a file nor a directory"))
+            .with_code("package.path_refused"));
     }
     let mut files = Vec::new();
     let mut pending = vec![(absolute, rel.to_owned())];
     while let Some((dir, dir_rel)) = pending.pop() {
-        let entries = fs::read_dir(&dir).map_err(|e| fail(format!("cannot list `{dir_rel}`: {e}")))?;
+        let entries =
+            fs::read_dir(&dir).map_err(|e| fail(format!("cannot list `{dir_rel}`: {e}")))?;
         for entry in entries {
             let entry = entry.map_err(|e| fail(format!("cannot list `{dir_rel}`: {e}")))?;
             let name = entry.file_name();
             let Some(name) = name.to_str() else {
-                return Err(fail(format!("`{dir_rel}` holds a file whose name is not UTF-8: {:?}", entry.file_name())));
+                return Err(fail(format!(
+                    "`{dir_rel}` holds a file whose name is not UTF-8: {:?}",
+                    entry.file_name()
+                )));
             };
             if name.chars().any(char::is_control) {
-                return Err(fail(format!("`{dir_rel}` holds a file whose name contains a control character: {:?}", name))
-                    .with_code("package.path_refused"));
+                return Err(fail(format!(
+                    "`{dir_rel}` holds a file whose name contains a control character: {:?}",
+                    name
+                ))
+                .with_code("package.path_refused"));
             }
             let child_rel = format!("{dir_rel}/{name}");
             let child_abs = entry.path();
-            let kind = entry.file_type().map_err(|e| fail(format!("cannot read `{child_rel}`: {e}")))?;
+            let kind = entry
+                .file_type()
+                .map_err(|e| fail(format!("cannot read `{child_rel}`: {e}")))?;
             if kind.is_symlink() {
                 let target_rel = confined(root_canonical, &child_abs, &child_rel)
                     .map_err(|msg| fail(msg).with_code("package.path_refused"))?;
                 let first = target_rel.split('/').next().unwrap_or_default();
                 check_zone(first, &format!("`{child_rel}` (a link to `{target_rel}`)"))
                     .map_err(|(msg, code, hint)| fail(msg).with_code(code).with_hint(hint))?;
-                let meta = fs::metadata(&child_abs).map_err(|e| fail(format!("cannot read `{child_rel}`: {e}")))?;
+                let meta = fs::metadata(&child_abs)
+                    .map_err(|e| fail(format!("cannot read `{child_rel}`: {e}")))?;
                 if !meta.is_file() {
                     return Err(fail(format!("`{child_rel}` is a link to a directory; links to directories inside a resource are not followed"))
                         .with_code("package.path_refused"));
@@ -509,10 +607,13 @@ fn collect_files(
             } else if kind.is_dir() {
                 pending.push((child_abs, child_rel));
             } else if kind.is_file() {
-                let meta = entry.metadata().map_err(|e| fail(format!("cannot read `{child_rel}`: {e}")))?;
+                let meta = entry
+                    .metadata()
+                    .map_err(|e| fail(format!("cannot read `{child_rel}`: {e}")))?;
                 files.push(package_file(child_rel, child_abs, &meta));
             } else {
-                return Err(fail(format!("`{child_rel}` is not a regular file")).with_code("package.path_refused"));
+                return Err(fail(format!("`{child_rel}` is not a regular file"))
+                    .with_code("package.path_refused"));
             }
         }
     }
@@ -526,13 +627,18 @@ fn collect_files(
 /// The path of `absolute` relative to the package once every link is followed; an error if
 /// that leaves the package.
 fn confined(root_canonical: &Path, absolute: &Path, rel: &str) -> Result<String, String> {
-    let canonical = fs::canonicalize(absolute).map_err(|e| format!("cannot resolve `{rel}`: {e}"))?;
+    let canonical =
+        fs::canonicalize(absolute).map_err(|e| format!("cannot resolve `{rel}`: {e}"))?;
     relative_inside(root_canonical, &canonical, rel)
 }
 
 fn relative_inside(root_canonical: &Path, canonical: &Path, rel: &str) -> Result<String, String> {
     match canonical.strip_prefix(root_canonical) {
-        Ok(inside) => Ok(inside.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")),
+        Ok(inside) => Ok(inside
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/")),
         Err(_) => Err(format!(
             "`{rel}` points outside the package (to {}): a resource must stay inside the package",
             canonical.display()
@@ -564,7 +670,13 @@ fn confined_by_parent(
 
 fn package_file(path: String, absolute: PathBuf, meta: &fs::Metadata) -> PackageFile {
     let (modified_ns, inode) = file_identity(meta);
-    PackageFile { path, absolute, size: meta.len(), modified_ns, inode }
+    PackageFile {
+        path,
+        absolute,
+        size: meta.len(),
+        modified_ns,
+        inode,
+    }
 }
 
 /// (modification time in ns, inode) of a file: what tells an unchanged file.
@@ -572,7 +684,10 @@ pub(crate) fn file_identity(meta: &fs::Metadata) -> (i128, u64) {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        (meta.mtime() as i128 * 1_000_000_000 + meta.mtime_nsec() as i128, meta.ino())
+        (
+            meta.mtime() as i128 * 1_000_000_000 + meta.mtime_nsec() as i128,
+            meta.ino(),
+        )
     }
     #[cfg(not(unix))]
     {
@@ -615,36 +730,53 @@ fn choose_slug(
     let (source_text, source) = match &r.name {
         Some(name) => (name.as_str().to_owned(), SlugSource::Name),
         None => {
-            let stem = Path::new(rel).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let stem = Path::new(rel)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
             (stem, SlugSource::FileStem)
         }
     };
-    let at = r.name.as_ref().map(|n| location_of(n.span())).unwrap_or(location);
-    sanitize_slug(&source_text).map(|slug| (slug, source)).ok_or_else(|| {
-        DescriptorError::at(
-            file,
-            at,
-            format!("`{source_text}` leaves no dataset name once reduced to a-z, 0-9 and `-`"),
-        )
-        .with_code("package.invalid_name")
-        .with_hint("set `publish.as_name` on the resource")
-    })
+    let at = r
+        .name
+        .as_ref()
+        .map(|n| location_of(n.span()))
+        .unwrap_or(location);
+    sanitize_slug(&source_text)
+        .map(|slug| (slug, source))
+        .ok_or_else(|| {
+            DescriptorError::at(
+                file,
+                at,
+                format!("`{source_text}` leaves no dataset name once reduced to a-z, 0-9 and `-`"),
+            )
+            .with_code("package.invalid_name")
+            .with_hint("set `publish.as_name` on the resource")
+        })
 }
 
-fn parse_dialect(file: &Path, dialect: &DialectFile, for_output: bool) -> Result<Dialect, DescriptorError> {
+fn parse_dialect(
+    file: &Path,
+    dialect: &DialectFile,
+    for_output: bool,
+) -> Result<Dialect, DescriptorError> {
     let d = dialect;
-    let one_char = |value: &Option<Spanned<String>>, key: &str| -> Result<Option<char>, DescriptorError> {
-        let Some(v) = value else { return Ok(None) };
-        let mut chars = v.chars();
-        match (chars.next(), chars.next()) {
-            (Some(c), None) => Ok(Some(c)),
-            _ => Err(DescriptorError::at(
-                file,
-                location_of(v.span()),
-                format!("`{key}` must be exactly one character, not `{}`", v.as_str().escape_debug()),
-            )),
-        }
-    };
+    let one_char =
+        |value: &Option<Spanned<String>>, key: &str| -> Result<Option<char>, DescriptorError> {
+            let Some(v) = value else { return Ok(None) };
+            let mut chars = v.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => Ok(Some(c)),
+                _ => Err(DescriptorError::at(
+                    file,
+                    location_of(v.span()),
+                    format!(
+                        "`{key}` must be exactly one character, not `{}`",
+                        v.as_str().escape_debug()
+                    ),
+                )),
+            }
+        };
     let line_terminator = match &d.line_terminator {
         None => None,
         Some(t) if matches!(t.as_str(), "\n" | "\r\n" | "\r") => Some(t.as_str().to_owned()),
@@ -652,7 +784,10 @@ fn parse_dialect(file: &Path, dialect: &DialectFile, for_output: bool) -> Result
             return Err(DescriptorError::at(
                 file,
                 location_of(t.span()),
-                format!("`lineTerminator` must be \"\\n\", \"\\r\\n\" or \"\\r\", not \"{}\"", t.as_str().escape_debug()),
+                format!(
+                    "`lineTerminator` must be \"\\n\", \"\\r\\n\" or \"\\r\", not \"{}\"",
+                    t.as_str().escape_debug()
+                ),
             ));
         }
     };
@@ -665,18 +800,28 @@ fn parse_dialect(file: &Path, dialect: &DialectFile, for_output: bool) -> Result
                 "`quoting` applies to output and belongs in the package's `publish.dialect`, not in a resource's input `dialect`",
             ));
         }
-        Some(q) => Some(Quoting::ALL.iter().find(|(n, _)| *n == q.as_str()).map(|(_, v)| *v).ok_or_else(|| {
-            let names = Quoting::ALL.map(|(n, _)| n);
-            let mut e = DescriptorError::at(
-                file,
-                location_of(q.span()),
-                format!("`quoting` must be one of {}, not `{}`", names.join(", "), q.as_str()),
-            );
-            if let Some(m) = crate::did_you_mean(q.as_str(), names) {
-                e = e.with_hint(format!("did you mean `{m}`?"));
-            }
-            e
-        })?),
+        Some(q) => Some(
+            Quoting::ALL
+                .iter()
+                .find(|(n, _)| *n == q.as_str())
+                .map(|(_, v)| *v)
+                .ok_or_else(|| {
+                    let names = Quoting::ALL.map(|(n, _)| n);
+                    let mut e = DescriptorError::at(
+                        file,
+                        location_of(q.span()),
+                        format!(
+                            "`quoting` must be one of {}, not `{}`",
+                            names.join(", "),
+                            q.as_str()
+                        ),
+                    );
+                    if let Some(m) = crate::did_you_mean(q.as_str(), names) {
+                        e = e.with_hint(format!("did you mean `{m}`?"));
+                    }
+                    e
+                })?,
+        ),
     };
     Ok(Dialect {
         delimiter: one_char(&d.delimiter, "delimiter")?,

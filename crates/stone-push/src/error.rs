@@ -30,19 +30,38 @@ impl std::fmt::Display for Phase {
 pub enum PushError {
     /// The server refused, with a problem document.
     #[error("{phase}: the server refused: {} ({})", problem.detail.as_deref().unwrap_or(&problem.title), problem.code)]
-    Refused { phase: Phase, status: u16, problem: Box<Problem> },
+    Refused {
+        phase: Phase,
+        status: u16,
+        problem: Box<Problem>,
+    },
     /// The server (or network) is not answering; running again resumes.
     #[error("{phase}: the push API at {url} is unavailable: {message}")]
-    Unavailable { phase: Phase, url: String, message: String },
+    Unavailable {
+        phase: Phase,
+        url: String,
+        message: String,
+    },
     /// An upload to a staging URL failed.
     #[error("uploading {path} ({sha256}) failed: {message}")]
-    Upload { path: PathBuf, sha256: String, message: String },
+    Upload {
+        path: PathBuf,
+        sha256: String,
+        message: String,
+    },
     /// The commit finished with failed datasets.
     #[error("the push {push_id} failed: {}", failures.join("; "))]
-    Failed { push_id: String, failures: Vec<String> },
+    Failed {
+        push_id: String,
+        failures: Vec<String>,
+    },
     /// The server answered something that is not the push API.
     #[error("{phase}: unexpected answer from {url}: {message}")]
-    Protocol { phase: Phase, url: String, message: String },
+    Protocol {
+        phase: Phase,
+        url: String,
+        message: String,
+    },
     /// The destination is not one this handler can take.
     #[error("{0}")]
     Destination(String),
@@ -70,6 +89,9 @@ impl PushError {
 
     /// Whether running the same command again resumes this push.
     pub fn resumable(&self) -> bool {
-        matches!(self, PushError::Unavailable { .. } | PushError::Upload { .. })
+        matches!(
+            self,
+            PushError::Unavailable { .. } | PushError::Upload { .. }
+        )
     }
 }

@@ -31,13 +31,23 @@ pub trait PackagePushHandler: Send + Sync {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProgressEvent {
     /// The push exists on the server (new or resumed).
-    Created { push_id: String, resumed: bool, to_upload: u64, files: usize, already_staged: usize },
+    Created {
+        push_id: String,
+        resumed: bool,
+        to_upload: u64,
+        files: usize,
+        already_staged: usize,
+    },
     /// More bytes went up.
     Uploaded { bytes: u64 },
     /// All uploads are done; the commit was accepted.
     Committing { push_id: String },
     /// A dataset changed state on the server.
-    Dataset { name: String, state: String, status: Option<String> },
+    Dataset {
+        name: String,
+        state: String,
+        status: Option<String>,
+    },
     /// Something worth a line (a retry, a renewed URL).
     Note(String),
 }
@@ -71,7 +81,10 @@ impl Registry {
 
     /// The first handler that claims `destination`.
     pub fn select(&self, destination: &str) -> Option<&dyn PackagePushHandler> {
-        self.handlers.iter().map(|h| h.as_ref()).find(|h| h.can_handle(destination))
+        self.handlers
+            .iter()
+            .map(|h| h.as_ref())
+            .find(|h| h.can_handle(destination))
     }
 
     pub fn handlers(&self) -> impl Iterator<Item = &dyn PackagePushHandler> {
@@ -92,7 +105,12 @@ mod tests {
         fn can_handle(&self, destination: &str) -> bool {
             destination.starts_with(self.1)
         }
-        fn push<'a>(&'a self, _: &'a PushPackage, _: &'a PushOptions, _: Arc<dyn PushProgress>) -> BoxFuture<'a, Result<PushResult, PushError>> {
+        fn push<'a>(
+            &'a self,
+            _: &'a PushPackage,
+            _: &'a PushOptions,
+            _: Arc<dyn PushProgress>,
+        ) -> BoxFuture<'a, Result<PushResult, PushError>> {
             Box::pin(async { Err(PushError::Destination("not in this test".into())) })
         }
     }
@@ -103,8 +121,14 @@ mod tests {
         registry.register(Box::new(Claims("plugin", "s3://")));
         registry.register(Box::new(Claims("service", "stone:")));
         registry.register(Box::new(Claims("blob-store", "s3://")));
-        assert_eq!(registry.select("s3://bucket").map(|h| h.name()), Some("plugin"));
-        assert_eq!(registry.select("stone:demo").map(|h| h.name()), Some("service"));
+        assert_eq!(
+            registry.select("s3://bucket").map(|h| h.name()),
+            Some("plugin")
+        );
+        assert_eq!(
+            registry.select("stone:demo").map(|h| h.name()),
+            Some("service")
+        );
         assert!(registry.select("ftp://x").is_none());
     }
 }

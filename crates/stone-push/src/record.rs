@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
-use stone_api::push::{DatasetStatus, NodeStatus, PackageMetadata, TableSchema};
+use stone_api::push::{PackageMetadata, TableSchema};
 use stone_package::{AssetKind, Engine};
 
 /// A resolved package, ready to push: every resource with its kind, content hash, size and
@@ -112,10 +112,10 @@ pub struct DatasetOutcome {
     pub detail: Option<serde_json::Value>,
 }
 
-pub(crate) fn dataset_status(status: Option<DatasetStatus>) -> String {
-    status.map(|s| serde_json::to_value(s).ok().and_then(|v| v.as_str().map(str::to_owned))).flatten().unwrap_or_else(|| "unknown".into())
-}
-
-pub(crate) fn node_status(status: Option<NodeStatus>) -> String {
-    status.map(|s| serde_json::to_value(s).ok().and_then(|v| v.as_str().map(str::to_owned))).flatten().unwrap_or_else(|| "unknown".into())
+/// The wire name of a status (`created`, `unchanged`, …), `unknown` when absent.
+pub(crate) fn status_name<T: Serialize>(status: Option<T>) -> String {
+    status
+        .and_then(|s| serde_json::to_value(s).ok())
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_else(|| "unknown".into())
 }

@@ -18,7 +18,10 @@ pub struct ResumeState {
 
 /// `.stone/pushes/<env>/<branch>.json`: dev and prod never share resume state.
 pub fn state_path(root: &Path, env: &str, branch: &str) -> PathBuf {
-    root.join(stone_package::package::STATE_DIR).join("pushes").join(env).join(format!("{branch}.json"))
+    root.join(stone_package::package::STATE_DIR)
+        .join("pushes")
+        .join(env)
+        .join(format!("{branch}.json"))
 }
 
 pub fn load(path: &Path, api: &str) -> Option<ResumeState> {
@@ -28,7 +31,10 @@ pub fn load(path: &Path, api: &str) -> Option<ResumeState> {
 
 /// Saves atomically (temp file + rename).
 pub fn save(path: &Path, state: &ResumeState) -> Result<(), PushError> {
-    let io = |source| PushError::Io { path: path.to_owned(), source };
+    let io = |source| PushError::Io {
+        path: path.to_owned(),
+        source,
+    };
     let state_dir = path.ancestors().nth(3).expect("under .stone/pushes/<env>/");
     stone_package::digest::ensure_state_dir(state_dir).map_err(io)?;
     fs::create_dir_all(path.parent().expect("a parent")).map_err(io)?;
@@ -50,12 +56,22 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = state_path(dir.path(), "prod", "feature-x");
         assert_eq!(load(&path, "https://a"), None);
-        let state = ResumeState { push_id: "p1".into(), api: "https://a".into() };
+        let state = ResumeState {
+            push_id: "p1".into(),
+            api: "https://a".into(),
+        };
         save(&path, &state).unwrap();
         assert!(dir.path().join(".stone/.gitignore").exists());
         assert_eq!(load(&path, "https://a"), Some(state));
-        assert_eq!(load(&path, "https://b"), None, "another API's state is not ours");
-        assert_eq!(load(&state_path(dir.path(), "dev", "feature-x"), "https://a"), None);
+        assert_eq!(
+            load(&path, "https://b"),
+            None,
+            "another API's state is not ours"
+        );
+        assert_eq!(
+            load(&state_path(dir.path(), "dev", "feature-x"), "https://a"),
+            None
+        );
         clear(&path);
         assert_eq!(load(&path, "https://a"), None);
     }

@@ -45,7 +45,15 @@ mod tests {
             let exp = BASE.saturating_mul(1 << attempt.min(8)).min(CAP);
             assert!(d >= exp / 2 && d <= exp, "{attempt}: {d:?}");
         }
-        assert_eq!(backoff(3, Some(Duration::from_secs(2))), Duration::from_secs(2));
-        assert!(retryable_status(503) && retryable_status(429) && !retryable_status(404) && !retryable_status(403));
+        assert_eq!(
+            backoff(3, Some(Duration::from_secs(2))),
+            Duration::from_secs(2)
+        );
+        assert!(
+            retryable_status(503)
+                && retryable_status(429)
+                && !retryable_status(404)
+                && !retryable_status(403)
+        );
     }
 }

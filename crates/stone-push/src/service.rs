@@ -16,14 +16,14 @@ use reqwest::{Method, StatusCode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use stone_api::push::{
-    CommitAccepted, CreatePush, DatasetManifest, DatasetState, ManifestFile, PushCreated, PushOptions as WireOptions,
-    PushState, PushStatus, Upload,
+    CommitAccepted, CreatePush, DatasetManifest, DatasetState, ManifestFile, PushCreated,
+    PushOptions as WireOptions, PushState, PushStatus, Upload,
 };
 use stone_api::{Problem, codes};
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
 use crate::handler::{BoxFuture, PackagePushHandler, ProgressEvent, PushProgress};
-use crate::record::{DatasetOutcome, PushOptions, PushPackage, PushResult, dataset_status, node_status};
+use crate::record::{DatasetOutcome, PushOptions, PushPackage, PushResult, status_name};
 use crate::resume::{self, ResumeState};
 use crate::retry::{backoff, retry_after, retryable_status};
 use crate::{Phase, PushError};
@@ -73,12 +73,18 @@ impl ServiceHandler {
 
     fn target(&self, destination: &str, env: &str) -> Result<&ServiceTarget, PushError> {
         let target = self.targets.iter().find(|t| t.env == env).ok_or_else(|| {
-            PushError::Destination(format!("the environment `{env}` is not configured for the service handler"))
+            PushError::Destination(format!(
+                "the environment `{env}` is not configured for the service handler"
+            ))
         })?;
         if let Some(host) = https_host(destination)
             && !host.eq_ignore_ascii_case(&target.host)
         {
-            let owner = self.targets.iter().find(|t| t.host.eq_ignore_ascii_case(&host)).map(|t| t.env.as_str());
+            let owner = self
+                .targets
+                .iter()
+                .find(|t| t.host.eq_ignore_ascii_case(&host))
+                .map(|t| t.env.as_str());
             return Err(PushError::Destination(format!(
                 "{destination} is on the host of the environment `{}`, but --env is `{env}`",
                 owner.unwrap_or("?")
@@ -108,7 +114,8 @@ impl PackagePushHandler for ServiceHandler {
 
     fn can_handle(&self, destination: &str) -> bool {
         destination.starts_with(stone_package::name::SCHEME)
-            || https_host(destination).is_some_and(|h| self.targets.iter().any(|t| t.host.eq_ignore_ascii_case(&h)))
+            || https_host(destination)
+                .is_some_and(|h| self.targets.iter().any(|t| t.host.eq_ignore_ascii_case(&h)))
     }
 
     fn push<'a>(
@@ -119,9 +126,15 @@ impl PackagePushHandler for ServiceHandler {
     ) -> BoxFuture<'a, Result<PushResult, PushError>> {
         Box::pin(async move {
             let target = self.target(&package.destination, &options.env)?;
-            Session { handler: self, api: target.api.trim_end_matches('/').to_owned(), package, options, progress }
-                .run()
-                .await
+            Session {
+                handler: self,
+                api: target.api.trim_end_matches('/').to_owned(),
+                package,
+                options,
+                progress,
+            }
+            .run()
+            .await
         })
     }
 }
@@ -141,13 +154,18 @@ enum UploadFailure {
 
 impl Session<'_> {
     async fn run(&self) -> Result<PushResult, PushError> {
-        let state_path = resume::state_path(&self.package.root, &self.options.env, &self.options.branch);
+        let state_path =
+            resume::state_path(&self.package.root, &self.options.env, &self.options.branch);
         let mut push_id = resume::load(&state_path, &self.api).map(|s| s.push_id);
         let local: HashMap<&str, &Path> = self
             .package
             .resources
             .iter()
-            .flat_map(|r| r.files.iter().map(|f| (f.sha256.as_str(), f.local.as_path())))
+            .flat_map(|r| {
+                r.files
+                    .iter()
+                    .map(|f| (f.sha256.as_str(), f.local.as_path()))
+            })
             .collect();
 
         let mut uploaded_bytes = 0u64;
@@ -165,7 +183,13 @@ impl Session<'_> {
                 other => other?,
             };
             push_id = Some(created.push_id.clone());
-            resume::save(&state_path, &ResumeState { push_id: created.push_id.clone(), api: self.api.clone() })?;
+            resume::save(
+                &state_path,
+                &ResumeState {
+                    push_id: created.push_id.clone(),
+                    api: self.api.clone(),
+                },
+            )?;
             self.progress.event(ProgressEvent::Created {
                 push_id: created.push_id.clone(),
                 resumed,
@@ -182,13 +206,16 @@ impl Session<'_> {
                     break created;
                 }
                 Err(UploadFailure::Expired) if round < ROUNDS => {
-                    self.progress.event(ProgressEvent::Note("staging URLs expired: asking for fresh ones".into()));
+                    self.progress.event(ProgressEvent::Note(
+                        "staging URLs expired: asking for fresh ones".into(),
+                    ));
                 }
                 Err(UploadFailure::Expired) => {
                     return Err(PushError::Unavailable {
                         phase: Phase::Upload,
                         url: self.api.clone(),
-                        message: "the staging URLs kept expiring before the uploads finished".into(),
+                        message: "the staging URLs kept expiring before the uploads finished"
+                            .into(),
                     });
                 }
                 Err(UploadFailure::Failed(e)) => return Err(e),
@@ -198,15 +225,23 @@ impl Session<'_> {
         let push_id = created.push_id.clone();
         if created.state == PushState::Staging {
             let url = format!("{}/pushes/{push_id}/commit", self.api);
-            let accepted: CommitAccepted = self.request(Phase::Commit, Method::POST, &url, None::<&()>).await?;
-            self.progress.event(ProgressEvent::Committing { push_id: accepted.push_id });
+            let accepted: CommitAccepted = self
+                .request(Phase::Commit, Method::POST, &url, None::<&()>)
+                .await?;
+            self.progress.event(ProgressEvent::Committing {
+                push_id: accepted.push_id,
+            });
         }
         let status = self.follow(&push_id).await?;
         if status.state == PushState::Failed {
             let mut failures: Vec<String> = status
                 .datasets
                 .iter()
-                .filter_map(|d| d.error.as_ref().map(|e| format!("{}: {}", d.url, e.detail.as_deref().unwrap_or(&e.title))))
+                .filter_map(|d| {
+                    d.error
+                        .as_ref()
+                        .map(|e| format!("{}: {}", d.url, e.detail.as_deref().unwrap_or(&e.title)))
+                })
                 .collect();
             if let Some(e) = &status.error {
                 failures.push(e.detail.clone().unwrap_or_else(|| e.title.clone()));
@@ -225,7 +260,7 @@ impl Session<'_> {
                     iri: d.iri.clone(),
                     kind: Some(d.kind),
                     engine: Some(d.engine),
-                    status: dataset_status(d.status),
+                    status: status_name(d.status),
                     detail: d.detail.as_ref().and_then(|x| serde_json::to_value(x).ok()),
                 })
                 .collect(),
@@ -234,7 +269,7 @@ impl Session<'_> {
                 iri: status.package_node.iri.clone(),
                 kind: None,
                 engine: None,
-                status: node_status(status.package_node.status),
+                status: status_name(status.package_node.status),
                 detail: None,
             }),
             uploaded_bytes,
@@ -266,7 +301,11 @@ impl Session<'_> {
                     files: r
                         .files
                         .iter()
-                        .map(|f| ManifestFile { path: f.path.clone(), sha256: f.sha256.clone(), size: f.size })
+                        .map(|f| ManifestFile {
+                            path: f.path.clone(),
+                            sha256: f.sha256.clone(),
+                            size: f.size,
+                        })
                         .collect(),
                 })
                 .collect(),
@@ -275,7 +314,13 @@ impl Session<'_> {
 
     async fn create(&self, push_id: Option<String>) -> Result<PushCreated, PushError> {
         let url = format!("{}/pushes", self.api);
-        self.request(Phase::Stage, Method::POST, &url, Some(&self.manifest(push_id))).await
+        self.request(
+            Phase::Stage,
+            Method::POST,
+            &url,
+            Some(&self.manifest(push_id)),
+        )
+        .await
     }
 
     /// Polls the push until it is finished, reporting each dataset's changes.
@@ -284,13 +329,15 @@ impl Session<'_> {
         let mut seen: HashMap<String, (DatasetState, Option<String>)> = HashMap::new();
         let mut wait = POLL_FIRST;
         loop {
-            let status: PushStatus = self.request(Phase::Poll, Method::GET, &url, None::<&()>).await?;
+            let status: PushStatus = self
+                .request(Phase::Poll, Method::GET, &url, None::<&()>)
+                .await?;
             for d in &status.datasets {
-                let now = (d.state, d.status.map(|s| dataset_status(Some(s))));
+                let now = (d.state, d.status.map(|s| status_name(Some(s))));
                 if seen.get(&d.name) != Some(&now) {
                     self.progress.event(ProgressEvent::Dataset {
                         name: d.name.clone(),
-                        state: serde_json::to_value(d.state).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default(),
+                        state: status_name(Some(d.state)),
                         status: now.1.clone(),
                     });
                     seen.insert(d.name.clone(), now);
@@ -318,10 +365,17 @@ impl Session<'_> {
             if let Some(body) = body {
                 request = request.json(body);
             }
-            let unavailable = |message: String| PushError::Unavailable { phase, url: url.to_owned(), message };
+            let unavailable = |message: String| PushError::Unavailable {
+                phase,
+                url: url.to_owned(),
+                message,
+            };
             match request.send().await {
                 Err(e) if attempt < self.options.retries => {
-                    self.progress.event(ProgressEvent::Note(format!("{phase}: {} — retrying", short_error(&e))));
+                    self.progress.event(ProgressEvent::Note(format!(
+                        "{phase}: {} — retrying",
+                        short_error(&e)
+                    )));
                     tokio::time::sleep(backoff(attempt, None)).await;
                 }
                 Err(e) => return Err(unavailable(short_error(&e))),
@@ -329,20 +383,31 @@ impl Session<'_> {
                     let status = response.status();
                     if retryable_status(status.as_u16()) && attempt < self.options.retries {
                         let wait = backoff(attempt, retry_after(response.headers()));
-                        self.progress.event(ProgressEvent::Note(format!("{phase}: HTTP {status} — retrying in {wait:.1?}")));
+                        self.progress.event(ProgressEvent::Note(format!(
+                            "{phase}: HTTP {status} — retrying in {wait:.1?}"
+                        )));
                         tokio::time::sleep(wait).await;
                     } else if status.is_success() {
-                        let bytes = response.bytes().await.map_err(|e| unavailable(short_error(&e)))?;
+                        let bytes = response
+                            .bytes()
+                            .await
+                            .map_err(|e| unavailable(short_error(&e)))?;
                         return serde_json::from_slice(&bytes).map_err(|e| PushError::Protocol {
                             phase,
                             url: url.to_owned(),
-                            message: format!("HTTP {status} with a body that is not the expected JSON: {e}"),
+                            message: format!(
+                                "HTTP {status} with a body that is not the expected JSON: {e}"
+                            ),
                         });
                     } else if retryable_status(status.as_u16()) {
                         return Err(unavailable(format!("HTTP {status}")));
                     } else {
                         let problem = read_problem(response).await;
-                        return Err(PushError::Refused { phase, status: status.as_u16(), problem: Box::new(problem) });
+                        return Err(PushError::Refused {
+                            phase,
+                            status: status.as_u16(),
+                            problem: Box::new(problem),
+                        });
                     }
                 }
             }
@@ -351,24 +416,38 @@ impl Session<'_> {
     }
 
     /// Uploads everything the server asked for, `jobs` requests at a time; returns the bytes.
-    async fn upload_all(&self, created: &PushCreated, local: &HashMap<&str, &Path>) -> Result<u64, UploadFailure> {
+    async fn upload_all(
+        &self,
+        created: &PushCreated,
+        local: &HashMap<&str, &Path>,
+    ) -> Result<u64, UploadFailure> {
         let mut units = Vec::new();
         for upload in &created.uploads {
             let path = local.get(upload.sha256.as_str()).copied().ok_or_else(|| {
                 UploadFailure::Failed(PushError::Protocol {
                     phase: Phase::Upload,
                     url: self.api.clone(),
-                    message: format!("the server asked for {}, which is not in the manifest", upload.sha256),
+                    message: format!(
+                        "the server asked for {}, which is not in the manifest",
+                        upload.sha256
+                    ),
                 })
             })?;
             match (&upload.url, &upload.parts) {
-                (_, Some(parts)) => units.extend(parts.iter().map(|p| Unit::new(upload, path, &p.url, p.offset, p.size))),
+                (_, Some(parts)) => units.extend(
+                    parts
+                        .iter()
+                        .map(|p| Unit::new(upload, path, &p.url, p.offset, p.size)),
+                ),
                 (Some(url), None) => units.push(Unit::new(upload, path, url, 0, upload.size)),
                 (None, None) => {
                     return Err(UploadFailure::Failed(PushError::Protocol {
                         phase: Phase::Upload,
                         url: self.api.clone(),
-                        message: format!("the upload of {} has neither a url nor parts", upload.sha256),
+                        message: format!(
+                            "the upload of {} has neither a url nor parts",
+                            upload.sha256
+                        ),
                     }));
                 }
             }
@@ -380,9 +459,14 @@ impl Session<'_> {
             .try_collect()
             .await?;
         for upload in created.uploads.iter().filter(|u| u.parts.is_some()) {
-            let url = format!("{}/pushes/{}/uploads/{}/complete", self.api, created.push_id, upload.sha256);
-            let _: serde_json::Value =
-                self.request(Phase::Upload, Method::POST, &url, None::<&()>).await.map_err(UploadFailure::Failed)?;
+            let url = format!(
+                "{}/pushes/{}/uploads/{}/complete",
+                self.api, created.push_id, upload.sha256
+            );
+            let _: serde_json::Value = self
+                .request(Phase::Upload, Method::POST, &url, None::<&()>)
+                .await
+                .map_err(UploadFailure::Failed)?;
         }
         Ok(bytes.iter().sum())
     }
@@ -390,15 +474,28 @@ impl Session<'_> {
     /// One PUT of a byte range of a file to a staging URL, streamed from disk, retried.
     async fn upload_unit(&self, unit: &Unit<'_>) -> Result<u64, UploadFailure> {
         let failed = |message: String| {
-            UploadFailure::Failed(PushError::Upload { path: unit.path.to_owned(), sha256: unit.sha256.to_owned(), message })
+            UploadFailure::Failed(PushError::Upload {
+                path: unit.path.to_owned(),
+                sha256: unit.sha256.to_owned(),
+                message,
+            })
         };
         let mut attempt = 0;
         loop {
-            let mut file = tokio::fs::File::open(unit.path).await.map_err(|e| failed(e.to_string()))?;
-            file.seek(std::io::SeekFrom::Start(unit.offset)).await.map_err(|e| failed(e.to_string()))?;
+            let mut file = tokio::fs::File::open(unit.path)
+                .await
+                .map_err(|e| failed(e.to_string()))?;
+            file.seek(std::io::SeekFrom::Start(unit.offset))
+                .await
+                .map_err(|e| failed(e.to_string()))?;
             let progress = self.progress.clone();
-            let stream = tokio_util::io::ReaderStream::with_capacity(file.take(unit.size), 256 * 1024)
-                .inspect_ok(move |chunk| progress.event(ProgressEvent::Uploaded { bytes: chunk.len() as u64 }));
+            let stream =
+                tokio_util::io::ReaderStream::with_capacity(file.take(unit.size), 256 * 1024)
+                    .inspect_ok(move |chunk| {
+                        progress.event(ProgressEvent::Uploaded {
+                            bytes: chunk.len() as u64,
+                        })
+                    });
             let mut request = self
                 .handler
                 .uploads
@@ -417,7 +514,9 @@ impl Session<'_> {
                         backoff(attempt, retry_after(response.headers()))
                     } else {
                         let problem = read_problem(response).await;
-                        if problem.code == codes::STAGING_EXPIRED || status == StatusCode::FORBIDDEN && problem.code.starts_with("http.") {
+                        if problem.code == codes::STAGING_EXPIRED
+                            || status == StatusCode::FORBIDDEN && problem.code.starts_with("http.")
+                        {
                             return Err(UploadFailure::Expired);
                         }
                         return Err(failed(format!(
@@ -442,7 +541,10 @@ impl Session<'_> {
             if attempt > self.options.retries {
                 return Err(failed("the staging server kept failing".into()));
             }
-            self.progress.event(ProgressEvent::Note(format!("upload of {} failed — retrying", unit.sha256)));
+            self.progress.event(ProgressEvent::Note(format!(
+                "upload of {} failed — retrying",
+                unit.sha256
+            )));
             tokio::time::sleep(retry_wait).await;
         }
     }
@@ -459,7 +561,14 @@ struct Unit<'a> {
 
 impl<'a> Unit<'a> {
     fn new(upload: &'a Upload, path: &'a Path, url: &'a str, offset: u64, size: u64) -> Self {
-        Unit { sha256: &upload.sha256, path, url, offset, size, headers: &upload.headers }
+        Unit {
+            sha256: &upload.sha256,
+            path,
+            url,
+            offset,
+            size,
+            headers: &upload.headers,
+        }
     }
 }
 
@@ -474,8 +583,16 @@ async fn read_problem(response: reqwest::Response) -> Problem {
     let body = response.bytes().await.unwrap_or_default();
     serde_json::from_slice::<Problem>(&body).unwrap_or_else(|_| {
         let text: String = String::from_utf8_lossy(&body).chars().take(200).collect();
-        Problem::new(status.as_u16(), &format!("http.{}", status.as_u16()), status.canonical_reason().unwrap_or("error"))
-            .with_detail(if text.trim().is_empty() { format!("HTTP {status}") } else { text })
+        Problem::new(
+            status.as_u16(),
+            &format!("http.{}", status.as_u16()),
+            status.canonical_reason().unwrap_or("error"),
+        )
+        .with_detail(if text.trim().is_empty() {
+            format!("HTTP {status}")
+        } else {
+            text
+        })
     })
 }
 
@@ -505,4 +622,3 @@ fn short_error(e: &reqwest::Error) -> String {
     }
     message
 }
-

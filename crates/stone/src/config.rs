@@ -66,17 +66,28 @@ pub enum ConfigError {
     #[error("the config file {} is invalid: {message}", path.display())]
     Invalid { path: PathBuf, message: String },
     #[error("the environment `{name}` is not configured{}", known_list(known))]
-    UnknownEnvironment { name: String, known: Vec<String>, path: PathBuf },
+    UnknownEnvironment {
+        name: String,
+        known: Vec<String>,
+        path: PathBuf,
+    },
     #[error("the environment `{name}` already exists")]
     Exists { name: String },
     #[error("invalid environment setting: {0}")]
     InvalidSetting(String),
-    #[error("no user config directory could be found; set ${} to a file path", env_vars::STONE_CONFIG)]
+    #[error(
+        "no user config directory could be found; set ${} to a file path",
+        env_vars::STONE_CONFIG
+    )]
     NoConfigDir,
 }
 
 fn known_list(known: &[String]) -> String {
-    if known.is_empty() { " (none are)".into() } else { format!(" (configured: {})", known.join(", ")) }
+    if known.is_empty() {
+        " (none are)".into()
+    } else {
+        format!(" (configured: {})", known.join(", "))
+    }
 }
 
 impl ConfigError {
@@ -116,7 +127,9 @@ pub fn config_path(flag: Option<&Path>) -> Result<PathBuf, ConfigError> {
     if let Some(path) = std::env::var_os(env_vars::STONE_CONFIG).filter(|p| !p.is_empty()) {
         return Ok(PathBuf::from(path));
     }
-    dirs::config_dir().map(|d| d.join("stone").join("config.toml")).ok_or(ConfigError::NoConfigDir)
+    dirs::config_dir()
+        .map(|d| d.join("stone").join("config.toml"))
+        .ok_or(ConfigError::NoConfigDir)
 }
 
 impl Config {
@@ -127,15 +140,21 @@ impl Config {
             Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
             Err(source) => return Err(ConfigError::Read { path, source }),
         };
-        let file: ConfigFile = toml_edit::de::from_str(&text)
-            .map_err(|e| ConfigError::Invalid { path: path.clone(), message: e.to_string().trim().to_owned() })?;
+        let file: ConfigFile =
+            toml_edit::de::from_str(&text).map_err(|e| ConfigError::Invalid {
+                path: path.clone(),
+                message: e.to_string().trim().to_owned(),
+            })?;
         for (name, env) in &file.environments {
             validate(name, env).map_err(|e| ConfigError::Invalid {
                 path: path.clone(),
                 message: format!("environment `{name}`: {e}"),
             })?;
         }
-        Ok(Config { path, environments: file.environments })
+        Ok(Config {
+            path,
+            environments: file.environments,
+        })
     }
 
     pub fn environments(&self) -> &BTreeMap<String, EnvironmentOptions> {
@@ -146,7 +165,10 @@ impl Config {
     pub fn environment(&self, name: &str) -> Result<Environment, ConfigError> {
         self.environments
             .get(name)
-            .map(|options| Environment { name: name.to_owned(), options: options.clone() })
+            .map(|options| Environment {
+                name: name.to_owned(),
+                options: options.clone(),
+            })
             .ok_or_else(|| ConfigError::UnknownEnvironment {
                 name: name.to_owned(),
                 known: self.environments.keys().cloned().collect(),
@@ -155,10 +177,17 @@ impl Config {
     }
 
     /// Adds (or replaces) an environment and writes the file, keeping its comments.
-    pub fn add(&mut self, name: &str, options: EnvironmentOptions, replace: bool) -> Result<(), ConfigError> {
+    pub fn add(
+        &mut self,
+        name: &str,
+        options: EnvironmentOptions,
+        replace: bool,
+    ) -> Result<(), ConfigError> {
         validate(name, &options).map_err(ConfigError::InvalidSetting)?;
         if self.environments.contains_key(name) && !replace {
-            return Err(ConfigError::Exists { name: name.to_owned() });
+            return Err(ConfigError::Exists {
+                name: name.to_owned(),
+            });
         }
         let mut doc = self.document()?;
         let environments = doc
@@ -169,7 +198,10 @@ impl Config {
                 toml_edit::Item::Table(t)
             })
             .as_table_mut()
-            .ok_or_else(|| ConfigError::Invalid { path: self.path.clone(), message: "`environments` is not a table".into() })?;
+            .ok_or_else(|| ConfigError::Invalid {
+                path: self.path.clone(),
+                message: "`environments` is not a table".into(),
+            })?;
         let table = toml_edit::ser::to_document(&options)
             .map_err(|e| ConfigError::InvalidSetting(e.to_string()))?
             .as_table()
@@ -196,18 +228,32 @@ impl Config {
         let text = match fs::read_to_string(&self.path) {
             Ok(text) => text,
             Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
-            Err(source) => return Err(ConfigError::Read { path: self.path.clone(), source }),
+            Err(source) => {
+                return Err(ConfigError::Read {
+                    path: self.path.clone(),
+                    source,
+                });
+            }
         };
-        text.parse().map_err(|e: toml_edit::TomlError| ConfigError::Invalid { path: self.path.clone(), message: e.to_string() })
+        text.parse()
+            .map_err(|e: toml_edit::TomlError| ConfigError::Invalid {
+                path: self.path.clone(),
+                message: e.to_string(),
+            })
     }
 
     /// Writes through a temporary file and a rename: never half a config.
     fn write(&self, doc: &toml_edit::DocumentMut) -> Result<(), ConfigError> {
-        let werr = |source| ConfigError::Write { path: self.path.clone(), source };
+        let werr = |source| ConfigError::Write {
+            path: self.path.clone(),
+            source,
+        };
         if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
             fs::create_dir_all(dir).map_err(werr)?;
         }
-        let tmp = self.path.with_extension(format!("toml.{}.tmp", std::process::id()));
+        let tmp = self
+            .path
+            .with_extension(format!("toml.{}.tmp", std::process::id()));
         fs::write(&tmp, doc.to_string()).map_err(werr)?;
         fs::rename(&tmp, &self.path).map_err(werr)
     }
@@ -237,7 +283,11 @@ pub fn validate(name: &str, env: &EnvironmentOptions) -> Result<(), String> {
 
 /// A host name with an optional port, as in `data.example.org` or `localhost:8443`.
 fn validate_host(host: &str) -> Result<(), String> {
-    let bad = || format!("`host` must be a host name with an optional port (like `data.example.org`), not `{host}`");
+    let bad = || {
+        format!(
+            "`host` must be a host name with an optional port (like `data.example.org`), not `{host}`"
+        )
+    };
     if host.is_empty() || host.contains(['/', '@', '?', '#']) || host.contains("://") {
         return Err(bad());
     }
@@ -254,12 +304,17 @@ fn validate_host(host: &str) -> Result<(), String> {
 
 /// An https URL, or plain http to a loopback address only.
 fn validate_service_url(key: &str, value: &str) -> Result<(), String> {
-    let url = url::Url::parse(value).map_err(|e| format!("`{key}` is not a URL (`{value}`): {e}"))?;
+    let url =
+        url::Url::parse(value).map_err(|e| format!("`{key}` is not a URL (`{value}`): {e}"))?;
     match url.scheme() {
         "https" => Ok(()),
         "http" if is_loopback(&url) => Ok(()),
-        "http" => Err(format!("`{key}` must use https (plain http is allowed only to a loopback address): `{value}`")),
-        other => Err(format!("`{key}` must be an https URL, not {other}: `{value}`")),
+        "http" => Err(format!(
+            "`{key}` must use https (plain http is allowed only to a loopback address): `{value}`"
+        )),
+        other => Err(format!(
+            "`{key}` must be an https URL, not {other}: `{value}`"
+        )),
     }
 }
 
@@ -278,12 +333,24 @@ mod tests {
     use super::*;
 
     fn env(host: &str, api: &str) -> EnvironmentOptions {
-        EnvironmentOptions { host: host.into(), api: api.into(), issuer: None, client_id: None, step_up: None }
+        EnvironmentOptions {
+            host: host.into(),
+            api: api.into(),
+            issuer: None,
+            client_id: None,
+            step_up: None,
+        }
     }
 
     #[test]
     fn hosts_and_urls() {
-        assert!(validate("prod", &env("data.example.org", "https://api.example.org/v1")).is_ok());
+        assert!(
+            validate(
+                "prod",
+                &env("data.example.org", "https://api.example.org/v1")
+            )
+            .is_ok()
+        );
         assert!(validate("dev", &env("localhost:8443", "http://127.0.0.1:8080")).is_ok());
         assert!(validate("dev", &env("localhost", "http://[::1]:8080")).is_ok());
         for (host, api, fragment) in [
@@ -296,7 +363,11 @@ mod tests {
             let err = validate("prod", &env(host, api)).unwrap_err();
             assert!(err.contains(fragment), "{host} {api}: {err}");
         }
-        assert!(validate("Prod", &env("x.org", "https://a")).unwrap_err().contains("the name `Prod`"));
+        assert!(
+            validate("Prod", &env("x.org", "https://a"))
+                .unwrap_err()
+                .contains("the name `Prod`")
+        );
     }
 
     #[test]
@@ -305,14 +376,31 @@ mod tests {
         let path = dir.path().join("config.toml");
         fs::write(&path, "# my settings\n").unwrap();
         let mut config = Config::load(path.clone()).unwrap();
-        config.add("prod", env("data.example.org", "https://api.example.org"), false).unwrap();
-        config.add("dev", env("localhost:9000", "http://127.0.0.1:9000"), false).unwrap();
-        assert!(matches!(config.add("dev", env("x.org", "https://x.org"), false), Err(ConfigError::Exists { .. })));
+        config
+            .add(
+                "prod",
+                env("data.example.org", "https://api.example.org"),
+                false,
+            )
+            .unwrap();
+        config
+            .add("dev", env("localhost:9000", "http://127.0.0.1:9000"), false)
+            .unwrap();
+        assert!(matches!(
+            config.add("dev", env("x.org", "https://x.org"), false),
+            Err(ConfigError::Exists { .. })
+        ));
         let text = fs::read_to_string(&path).unwrap();
-        assert!(text.contains("# my settings\n"), "comments are kept: {text}");
+        assert!(
+            text.contains("# my settings\n"),
+            "comments are kept: {text}"
+        );
         assert!(text.contains("[environments.prod]"), "{text}");
         let reloaded = Config::load(path.clone()).unwrap();
-        assert_eq!(reloaded.environment("dev").unwrap().options.host, "localhost:9000");
+        assert_eq!(
+            reloaded.environment("dev").unwrap().options.host,
+            "localhost:9000"
+        );
         config.remove("dev").unwrap();
         let reloaded = Config::load(path).unwrap();
         assert_eq!(reloaded.environments().keys().collect::<Vec<_>>(), ["prod"]);

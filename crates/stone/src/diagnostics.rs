@@ -43,7 +43,12 @@ pub struct CliError {
 
 impl CliError {
     pub fn new(code: &'static str, status: ExitStatus, message: impl Into<String>) -> Self {
-        CliError { code, status, message: message.into(), hint: None }
+        CliError {
+            code,
+            status,
+            message: message.into(),
+            hint: None,
+        }
     }
 
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
@@ -81,8 +86,14 @@ pub fn report(error: &anyhow::Error) -> Report {
     let mut chain = error.chain();
     let message = chain.next().map(ToString::to_string).unwrap_or_default();
     let causes = chain.map(ToString::to_string).collect();
-    let mut report =
-        Report { code: "internal", status: ExitStatus::Failure, message, causes, hint: None, location: None };
+    let mut report = Report {
+        code: "internal",
+        status: ExitStatus::Failure,
+        message,
+        causes,
+        hint: None,
+        location: None,
+    };
     for cause in error.chain() {
         if let Some(e) = cause.downcast_ref::<CliError>() {
             (report.code, report.status, report.hint) = (e.code, e.status, e.hint.clone());
@@ -93,7 +104,8 @@ pub fn report(error: &anyhow::Error) -> Report {
                 report.location = Some(located(d));
             }
         } else if let Some(e) = cause.downcast_ref::<DescriptorError>() {
-            (report.code, report.hint, report.status) = (e.code, e.hint.clone(), package_status(e.code));
+            (report.code, report.hint, report.status) =
+                (e.code, e.hint.clone(), package_status(e.code));
             report.location = Some(located(e));
         } else if let Some(e) = cause.downcast_ref::<ConfigError>() {
             (report.code, report.hint, report.status) = (e.code(), e.hint(), ExitStatus::Usage);
@@ -101,7 +113,9 @@ pub fn report(error: &anyhow::Error) -> Report {
             report.code = "push.no_branch";
             report.status = ExitStatus::Usage;
             report.hint = Some(match e {
-                BranchError::Missing(_) => "pass `--branch NAME` (stone never pushes to `main` by default)".into(),
+                BranchError::Missing(_) => {
+                    "pass `--branch NAME` (stone never pushes to `main` by default)".into()
+                }
                 BranchError::Empty(_) => "give a non-empty branch name".into(),
             });
         } else if let Some(e) = cause.downcast_ref::<PushError>() {
@@ -128,7 +142,9 @@ fn leak(code: String) -> &'static str {
 
 fn push_status(e: &PushError) -> ExitStatus {
     match e {
-        PushError::Refused { problem, status, .. } => match problem.code.as_str() {
+        PushError::Refused {
+            problem, status, ..
+        } => match problem.code.as_str() {
             c if c.starts_with("auth.") => ExitStatus::Auth,
             "push.confirmation_required"
             | "push.protected_ref"
@@ -193,5 +209,6 @@ pub fn render(report: &Report) -> String {
 
 /// The JSON rendering, for stdout under `--json`.
 pub fn render_json(report: &Report) -> String {
-    serde_json::to_string_pretty(&serde_json::json!({ "error": report })).expect("a report serializes")
+    serde_json::to_string_pretty(&serde_json::json!({ "error": report }))
+        .expect("a report serializes")
 }

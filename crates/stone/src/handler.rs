@@ -19,7 +19,11 @@ pub fn registry(config: &Config) -> anyhow::Result<Registry> {
     let targets = config
         .environments()
         .iter()
-        .map(|(name, env)| ServiceTarget { env: name.clone(), host: env.host.clone(), api: env.api.clone() })
+        .map(|(name, env)| ServiceTarget {
+            env: name.clone(),
+            host: env.host.clone(),
+            api: env.api.clone(),
+        })
         .collect();
     let mut registry = Registry::new();
     registry.register(Box::new(ServiceHandler::new(targets)?));
@@ -33,8 +37,14 @@ pub fn choose(registry: &Registry, destination: &str) -> Option<HandlerChoice> {
         "service" if destination.starts_with(stone_package::name::SCHEME) => {
             "the bundled service handler claims `stone:` destinations".to_owned()
         }
-        "service" => "the bundled service handler claims https URLs of configured environment hosts".to_owned(),
+        "service" => {
+            "the bundled service handler claims https URLs of configured environment hosts"
+                .to_owned()
+        }
         other => format!("the handler `{other}` claims {destination}"),
     };
-    Some(HandlerChoice { name: handler.name().to_owned(), reason })
+    Some(HandlerChoice {
+        name: handler.name().to_owned(),
+        reason,
+    })
 }

@@ -23,7 +23,11 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { ExitStatus::Usage.into() } else { ExitStatus::Success.into() };
+            return if e.use_stderr() {
+                ExitStatus::Usage.into()
+            } else {
+                ExitStatus::Success.into()
+            };
         }
     };
     let json = match &cli.command {
@@ -48,7 +52,12 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
         Command::Package(PackageCommand::Push(args)) => commands::push::run(args, &cli.global),
         Command::Env(command) => commands::env::run(command, &cli.global),
         Command::Completions(args) => {
-            clap_complete::generate(args.shell, &mut Cli::command(), "stone", &mut std::io::stdout());
+            clap_complete::generate(
+                args.shell,
+                &mut Cli::command(),
+                "stone",
+                &mut std::io::stdout(),
+            );
             Ok(())
         }
     }

@@ -8,7 +8,8 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use stone_package::digest::HashProgress;
 use stone_package::{
-    AssetKind, Branch, Engine, FileDigest, Format, HashStats, Label, Package, StoneUrl, hash_files, load_package,
+    AssetKind, Branch, Engine, FileDigest, Format, HashStats, Label, Package, StoneUrl, hash_files,
+    load_package,
 };
 
 use crate::config::Environment;
@@ -81,16 +82,25 @@ pub struct Totals {
 
 /// Loads the package and checks what the push needs before any file is read.
 pub fn load_for_push(path: &Path) -> anyhow::Result<(Package, StoneUrl)> {
-    let package = load_package(path).with_context(|| format!("cannot load the package in {}", path.display()))?;
-    let to = package.publish.as_ref().and_then(|p| p.to.clone()).ok_or_else(|| {
-        let location = package.publish.as_ref().and_then(|p| p.location);
-        let at = match location {
-            Some(l) => format!("{}:{}:{}", package.descriptor.display(), l.line, l.column),
-            None => package.descriptor.display().to_string(),
-        };
-        CliError::new("package.no_destination", ExitStatus::Failure, format!("{at}: the package has no `publish.to`: nowhere to push it"))
+    let package = load_package(path)
+        .with_context(|| format!("cannot load the package in {}", path.display()))?;
+    let to = package
+        .publish
+        .as_ref()
+        .and_then(|p| p.to.clone())
+        .ok_or_else(|| {
+            let location = package.publish.as_ref().and_then(|p| p.location);
+            let at = match location {
+                Some(l) => format!("{}:{}:{}", package.descriptor.display(), l.line, l.column),
+                None => package.descriptor.display().to_string(),
+            };
+            CliError::new(
+                "package.no_destination",
+                ExitStatus::Failure,
+                format!("{at}: the package has no `publish.to`: nowhere to push it"),
+            )
             .hint("add `publish: {to: \"stone:<namespace>\"}` to datasets.yaml")
-    })?;
+        })?;
     Ok((package, to))
 }
 
@@ -106,7 +116,11 @@ pub fn build_plan(
     jobs: usize,
     progress: &dyn HashProgress,
 ) -> anyhow::Result<PushPlan> {
-    let files: Vec<_> = package.resources.iter().flat_map(|r| r.files.iter().cloned()).collect();
+    let files: Vec<_> = package
+        .resources
+        .iter()
+        .flat_map(|r| r.files.iter().cloned())
+        .collect();
     let (digests, hashing) = hash_files(&package.root, &files, jobs, true, progress)
         .with_context(|| format!("cannot hash the files of {}", package.root.display()))?;
     let mut digests = digests.into_iter();
@@ -145,7 +159,10 @@ pub fn build_plan(
         environment,
         branch,
         options,
-        package_node: PackageNode { url: node.to_string(), iri: node.iri(&host) },
+        package_node: PackageNode {
+            url: node.to_string(),
+            iri: node.iri(&host),
+        },
         totals: Totals {
             datasets: datasets.len(),
             files: datasets.iter().map(|d| d.files.len()).sum(),
@@ -163,7 +180,11 @@ fn content_sha256(is_directory: bool, root: &str, files: &[FileDigest]) -> Strin
     }
     let mut hasher = Sha256::new();
     for f in files {
-        let inner = f.path.strip_prefix(root).unwrap_or(&f.path).trim_start_matches('/');
+        let inner = f
+            .path
+            .strip_prefix(root)
+            .unwrap_or(&f.path)
+            .trim_start_matches('/');
         hasher.update(format!("{} {} {inner}\n", f.sha256, f.size));
     }
     format!("{:x}", hasher.finalize())

@@ -33,7 +33,11 @@ pub trait PrepareProgress {
     fn converting(&self, resource: &str, bytes: u64);
 }
 
-pub fn prepare(plan: &PushPlan, package: &Package, progress: &dyn PrepareProgress) -> anyhow::Result<PushPackage> {
+pub fn prepare(
+    plan: &PushPlan,
+    package: &Package,
+    progress: &dyn PrepareProgress,
+) -> anyhow::Result<PushPackage> {
     let mut resources = Vec::with_capacity(package.resources.len());
     for (resource, planned) in package.resources.iter().zip(&plan.datasets) {
         let (files, schema) = match resource.kind {
@@ -56,7 +60,11 @@ pub fn prepare(plan: &PushPlan, package: &Package, progress: &dyn PrepareProgres
     Ok(PushPackage {
         root: package.root.clone(),
         destination: plan.destination.clone(),
-        namespace: plan.package_node.url.trim_start_matches(stone_package::name::SCHEME).to_owned(),
+        namespace: plan
+            .package_node
+            .url
+            .trim_start_matches(stone_package::name::SCHEME)
+            .to_owned(),
         metadata: PackageMetadata {
             name: package.name.clone(),
             title: package.title.clone(),
@@ -64,10 +72,13 @@ pub fn prepare(plan: &PushPlan, package: &Package, progress: &dyn PrepareProgres
             version: package.version.clone(),
             license: package.license.clone(),
             public: publish.is_some_and(|p| p.public),
-            dialect: publish.and_then(|p| p.dialect.as_ref()).and_then(|d| serde_json::to_value(d).ok()).and_then(|v| match v {
-                serde_json::Value::Object(map) => Some(map),
-                _ => None,
-            }),
+            dialect: publish
+                .and_then(|p| p.dialect.as_ref())
+                .and_then(|d| serde_json::to_value(d).ok())
+                .and_then(|v| match v {
+                    serde_json::Value::Object(map) => Some(map),
+                    _ => None,
+                }),
             metadata: object(&package.metadata),
         },
         resources,
@@ -84,8 +95,14 @@ fn object(value: &serde_json::Value) -> serde_json::Map<String, serde_json::Valu
 
 /// The path of a file inside its resource (its name, for a one-file resource).
 fn inner_path(resource: &Resource, file: &str) -> String {
-    match file.strip_prefix(&resource.path).map(|p| p.trim_start_matches('/')) {
-        Some("") | None => Path::new(file).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+    match file
+        .strip_prefix(&resource.path)
+        .map(|p| p.trim_start_matches('/'))
+    {
+        Some("") | None => Path::new(file)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
         Some(inner) => inner.to_owned(),
     }
 }
@@ -102,7 +119,11 @@ fn as_pushed(package: &Package, resource: &Resource, digests: &[FileDigest]) -> 
         .collect()
 }
 
-fn graph(package: &Package, resource: &Resource, digests: &[FileDigest]) -> anyhow::Result<Vec<PushFile>> {
+fn graph(
+    package: &Package,
+    resource: &Resource,
+    digests: &[FileDigest],
+) -> anyhow::Result<Vec<PushFile>> {
     for d in digests {
         let path = package.root.join(&d.path);
         let format = Format::detect(&path).ok_or_else(|| {
@@ -133,13 +154,17 @@ fn tabular(
                     Some(schema) => stone_formats::check_parquet_schema(&source, schema),
                     None => stone_formats::parquet_columns(&source),
                 }
-                .with_context(|| format!("the table `{}` does not match its schema", resource.slug))?;
+                .with_context(|| {
+                    format!("the table `{}` does not match its schema", resource.slug)
+                })?;
                 (source, d.sha256.clone(), d.size, cols)
             }
             Some(format @ (Format::Csv | Format::Tsv)) => {
                 progress.converting(&resource.slug.to_string(), d.size);
                 let (path, converted) = convert(package, resource, format, &source, d)
-                    .with_context(|| format!("cannot convert the table `{}` to Parquet", resource.slug))?;
+                    .with_context(|| {
+                        format!("cannot convert the table `{}` to Parquet", resource.slug)
+                    })?;
                 (path, converted.sha256, converted.size, converted.columns)
             }
             _ => anyhow::bail!(
@@ -153,7 +178,12 @@ fn tabular(
             _ => format!("{}.parquet", Path::new(&name).with_extension("").display()),
         };
         columns.get_or_insert(cols);
-        files.push(PushFile { path: name, local, sha256, size });
+        files.push(PushFile {
+            path: name,
+            local,
+            sha256,
+            size,
+        });
     }
     Ok((files, columns.and_then(|c| wire_schema(&c))))
 }
@@ -190,10 +220,20 @@ fn convert(
     }
     ensure_state_dir(&package.root.join(STATE_DIR))?;
     fs::create_dir_all(&dir)?;
-    let conversion = stone_formats::csv_to_parquet(source, &parquet, &options, resource.schema.as_ref(), &|_| {})
-        .map_err(|e: FormatError| anyhow::Error::new(e))?;
+    let conversion = stone_formats::csv_to_parquet(
+        source,
+        &parquet,
+        &options,
+        resource.schema.as_ref(),
+        &|_| {},
+    )
+    .map_err(|e: FormatError| anyhow::Error::new(e))?;
     let (sha256, size) = sha256_file(&parquet)?;
-    let converted = Converted { sha256, size, columns: conversion.columns };
+    let converted = Converted {
+        sha256,
+        size,
+        columns: conversion.columns,
+    };
     fs::write(&sidecar, serde_json::to_vec(&converted)?)?;
     Ok((parquet, converted))
 }
@@ -203,7 +243,13 @@ fn convert(
 fn wire_schema(columns: &[ColumnInfo]) -> Option<WireSchema> {
     let fields = columns
         .iter()
-        .map(|c| iceberg_type(&c.data_type).map(|t| SchemaField { name: c.name.clone(), field_type: t, required: !c.nullable }))
+        .map(|c| {
+            iceberg_type(&c.data_type).map(|t| SchemaField {
+                name: c.name.clone(),
+                field_type: t,
+                required: !c.nullable,
+            })
+        })
         .collect::<Option<Vec<_>>>()?;
     Some(WireSchema { fields })
 }
@@ -223,11 +269,16 @@ mod arrow_type {
                 "Binary" | "LargeBinary" | "BinaryView" => "binary",
                 "Time64(µs)" | "Time64(Microsecond)" => "time",
                 "Timestamp(µs)" | "Timestamp(Microsecond, None)" => "timestamp",
-                other if other.starts_with("Timestamp(µs, ") || other.starts_with("Timestamp(Microsecond, Some") => {
+                other
+                    if other.starts_with("Timestamp(µs, ")
+                        || other.starts_with("Timestamp(Microsecond, Some") =>
+                {
                     "timestamptz"
                 }
                 other if other.starts_with("Decimal128(") => {
-                    let inner = other.trim_start_matches("Decimal128(").trim_end_matches(')');
+                    let inner = other
+                        .trim_start_matches("Decimal128(")
+                        .trim_end_matches(')');
                     return Some(format!("decimal({inner})"));
                 }
                 _ => return None,

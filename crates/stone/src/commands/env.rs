@@ -12,7 +12,10 @@ pub fn run(command: &EnvCommand, global: &GlobalArgs) -> anyhow::Result<()> {
             if args.json {
                 println!("{}", serde_json::to_string_pretty(config.environments())?);
             } else if config.environments().is_empty() {
-                eprintln!("No environments are configured in {}.", config.path.display());
+                eprintln!(
+                    "No environments are configured in {}.",
+                    config.path.display()
+                );
                 eprintln!("Add one with: stone env add prod --host HOST --api URL");
             } else {
                 let mut out = String::new();
@@ -34,13 +37,21 @@ pub fn run(command: &EnvCommand, global: &GlobalArgs) -> anyhow::Result<()> {
             let options = options_from(args);
             config.add(&args.name, options, args.replace)?;
             if !global.quiet {
-                eprintln!("Saved environment `{}` in {}.", args.name, config.path.display());
+                eprintln!(
+                    "Saved environment `{}` in {}.",
+                    args.name,
+                    config.path.display()
+                );
             }
         }
         EnvCommand::Remove(args) => {
             config.remove(&args.name)?;
             if !global.quiet {
-                eprintln!("Removed environment `{}` from {}.", args.name, config.path.display());
+                eprintln!(
+                    "Removed environment `{}` from {}.",
+                    args.name,
+                    config.path.display()
+                );
             }
         }
     }
@@ -48,8 +59,10 @@ pub fn run(command: &EnvCommand, global: &GlobalArgs) -> anyhow::Result<()> {
 }
 
 fn options_from(args: &EnvAddArgs) -> EnvironmentOptions {
-    let step_up = (args.acr_values.is_some() || args.max_age.is_some())
-        .then(|| StepUpOptions { acr_values: args.acr_values.clone(), max_age: args.max_age });
+    let step_up = (args.acr_values.is_some() || args.max_age.is_some()).then(|| StepUpOptions {
+        acr_values: args.acr_values.clone(),
+        max_age: args.max_age,
+    });
     EnvironmentOptions {
         host: args.host.clone(),
         api: args.api.clone(),
@@ -60,7 +73,10 @@ fn options_from(args: &EnvAddArgs) -> EnvironmentOptions {
 }
 
 fn describe(name: &str, env: &EnvironmentOptions) -> String {
-    let mut out = format!("name:      {name}\nhost:      {}\napi:       {}\n", env.host, env.api);
+    let mut out = format!(
+        "name:      {name}\nhost:      {}\napi:       {}\n",
+        env.host, env.api
+    );
     if let Some(issuer) = &env.issuer {
         let _ = writeln!(out, "issuer:    {issuer}");
     }

@@ -4,8 +4,8 @@ use std::fmt::Write as _;
 use std::io::{IsTerminal, Write as _};
 
 use indicatif::{HumanBytes, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use stone_package::digest::HashProgress;
 use std::sync::Arc;
+use stone_package::digest::HashProgress;
 
 use anyhow::Context as _;
 use stone_package::resolve_branch;
@@ -23,23 +23,38 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
     let (package, to) = load_for_push(&args.path)?;
     let config = Config::load(config_path(global.config.as_deref())?)?;
     let environment = config.environment(&args.env)?;
-    let branch = resolve_branch(args.branch.as_deref(), |name| std::env::var(name).ok(), &args.path)?;
+    let branch = resolve_branch(
+        args.branch.as_deref(),
+        |name| std::env::var(name).ok(),
+        &args.path,
+    )?;
     let jobs = args.jobs.map(usize::from).unwrap_or_else(default_jobs);
     let registry = handler::registry(&config)?;
     let destination = to.to_string();
     let choice = handler::choose(&registry, &destination).ok_or_else(|| {
-        CliError::new("push.no_handler", ExitStatus::Failure, format!("no handler claims the destination {destination}"))
+        CliError::new(
+            "push.no_handler",
+            ExitStatus::Failure,
+            format!("no handler claims the destination {destination}"),
+        )
     })?;
 
     let quiet = global.quiet;
-    let progress = Progress::new(!(quiet || args.json), package.resources.iter().map(|r| r.size()).sum());
+    let progress = Progress::new(
+        !(quiet || args.json),
+        package.resources.iter().map(|r| r.size()).sum(),
+    );
     let plan = build_plan(
         &package,
         to,
         choice,
         environment,
         branch,
-        PlanOptions { yes: args.yes, force: args.force, replace: args.replace },
+        PlanOptions {
+            yes: args.yes,
+            force: args.force,
+            replace: args.replace,
+        },
         jobs,
         &progress,
     )?;
@@ -53,7 +68,13 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
                 plan: &'a PushPlan,
             }
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            serde_json::to_writer_pretty(&mut out, &DryRun { dry_run: true, plan: &plan })?;
+            serde_json::to_writer_pretty(
+                &mut out,
+                &DryRun {
+                    dry_run: true,
+                    plan: &plan,
+                },
+            )?;
             writeln!(out)?;
             out.flush()?;
         } else {
@@ -74,7 +95,9 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         jobs,
         retries: http_retries()?,
     };
-    let handler = registry.select(&plan.destination).expect("the handler chosen above");
+    let handler = registry
+        .select(&plan.destination)
+        .expect("the handler chosen above");
     let reporter: Arc<dyn PushProgress> = Arc::new(PushLines::new(quiet));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -83,7 +106,12 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         .context("cannot start the async runtime")?;
     let result = runtime
         .block_on(handler.push(&push_package, &options, reporter.clone()))
-        .with_context(|| format!("the push of {} to {} ({}) failed", plan.package.root, plan.destination, plan.environment.name))?;
+        .with_context(|| {
+            format!(
+                "the push of {} to {} ({}) failed",
+                plan.package.root, plan.destination, plan.environment.name
+            )
+        })?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&result)?);
     } else {
@@ -96,7 +124,15 @@ fn http_retries() -> anyhow::Result<u32> {
     match std::env::var(env_vars::STONE_HTTP_RETRIES) {
         Err(_) => Ok(stone_push::record::DEFAULT_RETRIES),
         Ok(v) => v.trim().parse().map_err(|_| {
-            CliError::new("usage.invalid_env", ExitStatus::Usage, format!("${} must be a whole number, not `{v}`", env_vars::STONE_HTTP_RETRIES)).into()
+            CliError::new(
+                "usage.invalid_env",
+                ExitStatus::Usage,
+                format!(
+                    "${} must be a whole number, not `{v}`",
+                    env_vars::STONE_HTTP_RETRIES
+                ),
+            )
+            .into()
         }),
     }
 }
@@ -122,19 +158,16 @@ pub fn render_result(result: &PushResult) -> String {
             ]
         })
         .collect();
-    let header = ["DATASET", "KIND", "ENGINE", "STATUS", "IRI"].map(String::from);
-    let mut widths = header.clone().map(|h| h.chars().count());
-    for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    for row in std::iter::once(&header).chain(&rows) {
-        let line: Vec<String> = row.iter().zip(widths).map(|(c, w)| format!("{c:<w$}")).collect();
-        let _ = writeln!(out, "  {}", line.join("  ").trim_end());
-    }
+    out.push_str(&table(
+        ["DATASET", "KIND", "ENGINE", "STATUS", "IRI"],
+        &rows,
+    ));
     if let Some(node) = &result.package_node {
-        let _ = writeln!(out, "\nPackage node: {} -> {} ({})", node.url, node.iri, node.status);
+        let _ = writeln!(
+            out,
+            "\nPackage node: {} -> {} ({})",
+            node.url, node.iri, node.status
+        );
     }
     let _ = writeln!(
         out,
@@ -143,6 +176,27 @@ pub fn render_result(result: &PushResult) -> String {
         HumanBytes(result.uploaded_bytes),
         result.already_staged
     );
+    out
+}
+
+/// Left-aligned columns, two spaces apart, indented by two.
+fn table<const N: usize>(header: [&str; N], rows: &[[String; N]]) -> String {
+    let header = header.map(String::from);
+    let mut widths = header.clone().map(|h| h.chars().count());
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in std::iter::once(&header).chain(rows) {
+        let line: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        let _ = writeln!(out, "  {}", line.join("  ").trim_end());
+    }
     out
 }
 
@@ -167,7 +221,10 @@ struct PushLines {
 
 impl PushLines {
     fn new(quiet: bool) -> Self {
-        PushLines { quiet, bar: std::sync::Mutex::new(None) }
+        PushLines {
+            quiet,
+            bar: std::sync::Mutex::new(None),
+        }
     }
 
     fn line(&self, text: String) {
@@ -184,14 +241,23 @@ impl PushLines {
 impl PushProgress for PushLines {
     fn event(&self, event: ProgressEvent) {
         match event {
-            ProgressEvent::Created { push_id, resumed, to_upload, files, already_staged } => {
+            ProgressEvent::Created {
+                push_id,
+                resumed,
+                to_upload,
+                files,
+                already_staged,
+            } => {
                 let verb = if resumed { "resuming push" } else { "push" };
                 self.line(format!(
                     "{verb} {push_id}: {files} files to upload ({}), {already_staged} already on the server",
                     HumanBytes(to_upload)
                 ));
                 if !self.quiet && to_upload > 0 && on_terminal() {
-                    let bar = ProgressBar::with_draw_target(Some(to_upload), ProgressDrawTarget::stderr());
+                    let bar = ProgressBar::with_draw_target(
+                        Some(to_upload),
+                        ProgressDrawTarget::stderr(),
+                    );
                     bar.set_style(
                         ProgressStyle::with_template("uploading {bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} eta {eta}")
                             .expect("a valid template"),
@@ -212,7 +278,11 @@ impl PushProgress for PushLines {
                 }
                 self.line(format!("committing push {push_id}"));
             }
-            ProgressEvent::Dataset { name, state, status } => match status {
+            ProgressEvent::Dataset {
+                name,
+                state,
+                status,
+            } => match status {
                 Some(status) => self.line(format!("  {name}: {state} ({status})")),
                 None => self.line(format!("  {name}: {state}")),
             },
@@ -226,25 +296,52 @@ fn on_terminal() -> bool {
 }
 
 pub fn default_jobs() -> usize {
-    std::thread::available_parallelism().map(usize::from).unwrap_or(1)
+    std::thread::available_parallelism()
+        .map(usize::from)
+        .unwrap_or(1)
 }
 
 /// The plan as a person reads it.
 pub fn render_plan(plan: &PushPlan) -> String {
     let mut out = String::new();
-    let name = plan.package.title.as_deref().or(plan.package.name.as_deref()).unwrap_or("(unnamed)");
+    let name = plan
+        .package
+        .title
+        .as_deref()
+        .or(plan.package.name.as_deref())
+        .unwrap_or("(unnamed)");
     let _ = writeln!(out, "Package:     {name} ({})", plan.package.root);
     let _ = writeln!(out, "Destination: {}", plan.destination);
-    let _ = writeln!(out, "Environment: {} ({}, API {})", plan.environment.name, plan.environment.options.host, plan.environment.options.api);
+    let _ = writeln!(
+        out,
+        "Environment: {} ({}, API {})",
+        plan.environment.name, plan.environment.options.host, plan.environment.options.api
+    );
     let branch_source = plan.branch.source.describe();
     if plan.branch.given == plan.branch.name {
-        let _ = writeln!(out, "Branch:      {} (from {branch_source})", plan.branch.name);
+        let _ = writeln!(
+            out,
+            "Branch:      {} (from {branch_source})",
+            plan.branch.name
+        );
     } else {
-        let _ = writeln!(out, "Branch:      {} (from {branch_source}: `{}`, normalized)", plan.branch.name, plan.branch.given);
+        let _ = writeln!(
+            out,
+            "Branch:      {} (from {branch_source}: `{}`, normalized)",
+            plan.branch.name, plan.branch.given
+        );
     }
-    let _ = writeln!(out, "Handler:     {} ({})", plan.handler.name, plan.handler.reason);
+    let _ = writeln!(
+        out,
+        "Handler:     {} ({})",
+        plan.handler.name, plan.handler.reason
+    );
     let mut flags: Vec<&str> = Vec::new();
-    for (on, flag) in [(plan.options.yes, "--yes"), (plan.options.force, "--force"), (plan.options.replace, "--replace")] {
+    for (on, flag) in [
+        (plan.options.yes, "--yes"),
+        (plan.options.force, "--force"),
+        (plan.options.replace, "--replace"),
+    ] {
         if on {
             flags.push(flag);
         }
@@ -274,19 +371,16 @@ pub fn render_plan(plan: &PushPlan) -> String {
             ]
         })
         .collect();
-    let header = ["DATASET", "KIND", "ENGINE", "SIZE", "SHA256", "PATH", "IRI"].map(String::from);
-    let mut widths = header.clone().map(|h| h.chars().count());
-    for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    for row in std::iter::once(&header).chain(&rows) {
-        let line: Vec<String> = row.iter().zip(widths).map(|(c, w)| format!("{c:<w$}")).collect();
-        let _ = writeln!(out, "  {}", line.join("  ").trim_end());
-    }
+    out.push_str(&table(
+        ["DATASET", "KIND", "ENGINE", "SIZE", "SHA256", "PATH", "IRI"],
+        &rows,
+    ));
     let _ = writeln!(out);
-    let _ = writeln!(out, "Package node: {} -> {}", plan.package_node.url, plan.package_node.iri);
+    let _ = writeln!(
+        out,
+        "Package node: {} -> {}",
+        plan.package_node.url, plan.package_node.iri
+    );
     let _ = writeln!(
         out,
         "{} datasets, {} files, {} (hashed {}, {} files from cache)",
@@ -310,8 +404,10 @@ impl Progress {
         }
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
         bar.set_style(
-            ProgressStyle::with_template("hashing {bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} eta {eta}")
-                .expect("a valid template"),
+            ProgressStyle::with_template(
+                "hashing {bar:30} {bytes}/{total_bytes} {binary_bytes_per_sec} eta {eta}",
+            )
+            .expect("a valid template"),
         );
         Progress(Some(bar))
     }

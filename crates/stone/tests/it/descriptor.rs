@@ -12,7 +12,9 @@ fn check(name: &str, descriptor: &str, files: &[(&str, &[u8])]) -> std::process:
     let dir = ctx.package("pkg", descriptor, files);
     stone_snapshot!(
         ctx.filters(),
-        ctx.stone().args(["package", "push", "--dry-run", "--branch", "b"]).arg(&dir),
+        ctx.stone()
+            .args(["package", "push", "--dry-run", "--branch", "b"])
+            .arg(&dir),
         name
     )
 }
@@ -21,27 +23,71 @@ const CSV: (&str, &[u8]) = ("a.csv", b"x\n1\n");
 
 #[test]
 fn unknown_keys_suggest_the_right_one() {
-    let out = check("unknown_top_level_key", "nmae: x\npublish: {to: \"stone:t\"}\nresources: [{path: a.csv}]\n", &[CSV]);
+    let out = check(
+        "unknown_top_level_key",
+        "nmae: x\npublish: {to: \"stone:t\"}\nresources: [{path: a.csv}]\n",
+        &[CSV],
+    );
     assert_eq!(out.status.code(), Some(1));
-    check("unknown_resource_key", "publish: {to: \"stone:t\"}\nresources:\n  - path: a.csv\n    knid: blob\n", &[CSV]);
-    check("unknown_publish_key", "publish:\n  to: \"stone:t\"\n  pubic: true\nresources: [{path: a.csv}]\n", &[CSV]);
+    check(
+        "unknown_resource_key",
+        "publish: {to: \"stone:t\"}\nresources:\n  - path: a.csv\n    knid: blob\n",
+        &[CSV],
+    );
+    check(
+        "unknown_publish_key",
+        "publish:\n  to: \"stone:t\"\n  pubic: true\nresources: [{path: a.csv}]\n",
+        &[CSV],
+    );
 }
 
 #[test]
 fn branch_and_environment_do_not_belong_in_the_file() {
-    let out = check("branch_key_in_metadata", "publish: {to: \"stone:t\"}\nmetadata:\n  owner: me\n  branch: main\nresources: [{path: a.csv}]\n", &[CSV]);
+    let out = check(
+        "branch_key_in_metadata",
+        "publish: {to: \"stone:t\"}\nmetadata:\n  owner: me\n  branch: main\nresources: [{path: a.csv}]\n",
+        &[CSV],
+    );
     assert_eq!(out.status.code(), Some(1));
-    check("env_key", "env: prod\npublish: {to: \"stone:t\"}\nresources: [{path: a.csv}]\n", &[CSV]);
-    check("environment_key_in_resource", "publish: {to: \"stone:t\"}\nresources:\n  - path: a.csv\n    metadata: {Environment: dev}\n", &[CSV]);
+    check(
+        "env_key",
+        "env: prod\npublish: {to: \"stone:t\"}\nresources: [{path: a.csv}]\n",
+        &[CSV],
+    );
+    check(
+        "environment_key_in_resource",
+        "publish: {to: \"stone:t\"}\nresources:\n  - path: a.csv\n    metadata: {Environment: dev}\n",
+        &[CSV],
+    );
 }
 
 #[test]
 fn publish_to_must_be_a_namespace() {
-    check("publish_to_names_a_dataset", "publish: {to: \"stone:t/x\"}\nresources: [{path: a.csv}]\n", &[CSV]);
-    check("publish_to_with_host", "publish: {to: \"stone://host/t\"}\nresources: [{path: a.csv}]\n", &[CSV]);
-    check("publish_to_https", "publish: {to: \"https://data.example.org/t\"}\nresources: [{path: a.csv}]\n", &[CSV]);
-    check("publish_to_uppercase", "publish: {to: \"stone:Team\"}\nresources: [{path: a.csv}]\n", &[CSV]);
-    check("publish_to_missing", "publish: {public: true}\nresources: [{path: a.csv}]\n", &[CSV]);
+    check(
+        "publish_to_names_a_dataset",
+        "publish: {to: \"stone:t/x\"}\nresources: [{path: a.csv}]\n",
+        &[CSV],
+    );
+    check(
+        "publish_to_with_host",
+        "publish: {to: \"stone://host/t\"}\nresources: [{path: a.csv}]\n",
+        &[CSV],
+    );
+    check(
+        "publish_to_https",
+        "publish: {to: \"https://data.example.org/t\"}\nresources: [{path: a.csv}]\n",
+        &[CSV],
+    );
+    check(
+        "publish_to_uppercase",
+        "publish: {to: \"stone:Team\"}\nresources: [{path: a.csv}]\n",
+        &[CSV],
+    );
+    check(
+        "publish_to_missing",
+        "publish: {public: true}\nresources: [{path: a.csv}]\n",
+        &[CSV],
+    );
 }
 
 #[test]
@@ -51,8 +97,16 @@ fn as_name_rules() {
         "publish: {to: \"stone:t\", as_name: both}\nresources: [{path: a.csv}, {path: b.csv}]\n",
         &[CSV, ("b.csv", b"y\n2\n")],
     );
-    check("as_name_must_be_a_valid_slug", "publish: {to: \"stone:t\"}\nresources:\n  - path: a.csv\n    publish: {as_name: My Table}\n", &[CSV]);
-    check("empty_slug", "publish: {to: \"stone:t\"}\nresources:\n  - path: a.csv\n    name: 日本語\n", &[CSV]);
+    check(
+        "as_name_must_be_a_valid_slug",
+        "publish: {to: \"stone:t\"}\nresources:\n  - path: a.csv\n    publish: {as_name: My Table}\n",
+        &[CSV],
+    );
+    check(
+        "empty_slug",
+        "publish: {to: \"stone:t\"}\nresources:\n  - path: a.csv\n    name: 日本語\n",
+        &[CSV],
+    );
     check(
         "duplicate_slugs",
         "publish: {to: \"stone:t\"}\nresources:\n  - path: a.csv\n  - path: sub/A.csv\n",
@@ -62,16 +116,40 @@ fn as_name_rules() {
 
 #[test]
 fn dialect_rules() {
-    check("quoting_not_accepted", "publish:\n  to: \"stone:t\"\n  dialect: {quoting: minmal}\nresources: [{path: a.csv}]\n", &[CSV]);
-    check("delimiter_one_character", "publish:\n  to: \"stone:t\"\n  dialect: {delimiter: \";;\"}\nresources: [{path: a.csv}]\n", &[CSV]);
-    check("quoting_in_input_dialect", "publish: {to: \"stone:t\"}\nresources:\n  - path: a.csv\n    dialect: {quoting: all}\n", &[CSV]);
-    check("dialect_unknown_property", "publish:\n  to: \"stone:t\"\n  dialect: {delimeter: \";\"}\nresources: [{path: a.csv}]\n", &[CSV]);
+    check(
+        "quoting_not_accepted",
+        "publish:\n  to: \"stone:t\"\n  dialect: {quoting: minmal}\nresources: [{path: a.csv}]\n",
+        &[CSV],
+    );
+    check(
+        "delimiter_one_character",
+        "publish:\n  to: \"stone:t\"\n  dialect: {delimiter: \";;\"}\nresources: [{path: a.csv}]\n",
+        &[CSV],
+    );
+    check(
+        "quoting_in_input_dialect",
+        "publish: {to: \"stone:t\"}\nresources:\n  - path: a.csv\n    dialect: {quoting: all}\n",
+        &[CSV],
+    );
+    check(
+        "dialect_unknown_property",
+        "publish:\n  to: \"stone:t\"\n  dialect: {delimeter: \";\"}\nresources: [{path: a.csv}]\n",
+        &[CSV],
+    );
 }
 
 #[test]
 fn kinds_and_schemas() {
-    check("unknown_kind", "publish: {to: \"stone:t\"}\nresources:\n  - {path: a.csv, kind: tabluar}\n", &[CSV]);
-    check("vector_kind_does_not_exist", "publish: {to: \"stone:t\"}\nresources:\n  - {path: a.csv, kind: vector}\n", &[CSV]);
+    check(
+        "unknown_kind",
+        "publish: {to: \"stone:t\"}\nresources:\n  - {path: a.csv, kind: tabluar}\n",
+        &[CSV],
+    );
+    check(
+        "vector_kind_does_not_exist",
+        "publish: {to: \"stone:t\"}\nresources:\n  - {path: a.csv, kind: vector}\n",
+        &[CSV],
+    );
     check(
         "unknown_field_type",
         "publish: {to: \"stone:t\"}\nresources:\n  - path: a.csv\n    schema:\n      fields:\n        - {name: x, type: integr}\n",
@@ -81,48 +159,118 @@ fn kinds_and_schemas() {
 
 #[test]
 fn paths_that_leave_the_package_are_refused() {
-    let out = check("parent_path", "publish: {to: \"stone:t\"}\nresources: [{path: ../secret.csv}]\n", &[CSV]);
+    let out = check(
+        "parent_path",
+        "publish: {to: \"stone:t\"}\nresources: [{path: ../secret.csv}]\n",
+        &[CSV],
+    );
     assert_eq!(out.status.code(), Some(4));
-    check("absolute_path", "publish: {to: \"stone:t\"}\nresources: [{path: /etc/passwd}]\n", &[CSV]);
-    check("missing_file", "publish: {to: \"stone:t\"}\nresources: [{path: nowhere.csv}]\n", &[CSV]);
+    check(
+        "absolute_path",
+        "publish: {to: \"stone:t\"}\nresources: [{path: /etc/passwd}]\n",
+        &[CSV],
+    );
+    check(
+        "missing_file",
+        "publish: {to: \"stone:t\"}\nresources: [{path: nowhere.csv}]\n",
+        &[CSV],
+    );
 
     let ctx = context_with_prod();
     let outside = ctx.root().join("outside.csv");
     std::fs::write(&outside, "secret\n").unwrap();
-    let dir = ctx.package("pkg", "publish: {to: \"stone:t\"}\nresources: [{path: link.csv}]\n", &[]);
+    let dir = ctx.package(
+        "pkg",
+        "publish: {to: \"stone:t\"}\nresources: [{path: link.csv}]\n",
+        &[],
+    );
     symlink(&outside, dir.join("link.csv")).unwrap();
-    let out = stone_snapshot!(ctx.filters(), ctx.stone().args(["package", "push", "--dry-run", "--branch", "b"]).arg(&dir), "symlink_outside");
+    let out = stone_snapshot!(
+        ctx.filters(),
+        ctx.stone()
+            .args(["package", "push", "--dry-run", "--branch", "b"])
+            .arg(&dir),
+        "symlink_outside"
+    );
     assert_eq!(out.status.code(), Some(4));
 
     let ctx = context_with_prod();
     let outside = ctx.root().join("outside.csv");
     std::fs::write(&outside, "secret\n").unwrap();
-    let dir = ctx.package("pkg", "publish: {to: \"stone:t\"}\nresources: [{path: tables}]\n", &[("tables/a.csv", b"x\n")]);
+    let dir = ctx.package(
+        "pkg",
+        "publish: {to: \"stone:t\"}\nresources: [{path: tables}]\n",
+        &[("tables/a.csv", b"x\n")],
+    );
     symlink(&outside, dir.join("tables/b.csv")).unwrap();
-    stone_snapshot!(ctx.filters(), ctx.stone().args(["package", "push", "--dry-run", "--branch", "b"]).arg(&dir), "symlink_outside_in_directory");
+    stone_snapshot!(
+        ctx.filters(),
+        ctx.stone()
+            .args(["package", "push", "--dry-run", "--branch", "b"])
+            .arg(&dir),
+        "symlink_outside_in_directory"
+    );
 }
 
 #[test]
 fn the_ext_zone_is_refused() {
-    let out = check("ext_zone", "publish: {to: \"stone:t\"}\nresources: [{path: ext/other/a.csv}]\n", &[("ext/other/a.csv", b"x\n")]);
+    let out = check(
+        "ext_zone",
+        "publish: {to: \"stone:t\"}\nresources: [{path: ext/other/a.csv}]\n",
+        &[("ext/other/a.csv", b"x\n")],
+    );
     assert_eq!(out.status.code(), Some(4));
     let ctx = context_with_prod();
-    let dir = ctx.package("pkg", "publish: {to: \"stone:t\"}\nresources: [{path: mine.csv}]\n", &[("ext/other/a.csv", b"x\n")]);
+    let dir = ctx.package(
+        "pkg",
+        "publish: {to: \"stone:t\"}\nresources: [{path: mine.csv}]\n",
+        &[("ext/other/a.csv", b"x\n")],
+    );
     symlink(dir.join("ext/other/a.csv"), dir.join("mine.csv")).unwrap();
-    let out = stone_snapshot!(ctx.filters(), ctx.stone().args(["package", "push", "--dry-run", "--branch", "b"]).arg(&dir), "ext_zone_through_link");
+    let out = stone_snapshot!(
+        ctx.filters(),
+        ctx.stone()
+            .args(["package", "push", "--dry-run", "--branch", "b"])
+            .arg(&dir),
+        "ext_zone_through_link"
+    );
     assert_eq!(out.status.code(), Some(4));
 }
 
 #[test]
 fn yaml_errors_are_located() {
-    check("invalid_yaml", "publish: {to: \"stone:t\"\nresources: [{path: a.csv}]\n", &[CSV]);
-    check("duplicate_key", "publish: {to: \"stone:t\"}\nresources: [{path: a.csv}]\npublish: {to: \"stone:u\"}\n", &[CSV]);
-    check("anchors", "base: &b {to: \"stone:t\"}\npublish: *b\nresources: [{path: a.csv}]\n", &[CSV]);
+    check(
+        "invalid_yaml",
+        "publish: {to: \"stone:t\"\nresources: [{path: a.csv}]\n",
+        &[CSV],
+    );
+    check(
+        "duplicate_key",
+        "publish: {to: \"stone:t\"}\nresources: [{path: a.csv}]\npublish: {to: \"stone:u\"}\n",
+        &[CSV],
+    );
+    check(
+        "anchors",
+        "base: &b {to: \"stone:t\"}\npublish: *b\nresources: [{path: a.csv}]\n",
+        &[CSV],
+    );
     check("not_a_mapping", "- just\n- a list\n", &[CSV]);
     check("no_resources", "publish: {to: \"stone:t\"}\n", &[CSV]);
-    check("empty_resources", "publish: {to: \"stone:t\"}\nresources: []\n", &[CSV]);
-    check("wrong_type", "publish: {to: \"stone:t\", public: maybe}\nresources: [{path: a.csv}]\n", &[CSV]);
-    let deep = format!("publish: {{to: \"stone:t\"}}\nresources: [{{path: a.csv}}]\nmetadata: {}{}\n", "[".repeat(100), "]".repeat(100));
+    check(
+        "empty_resources",
+        "publish: {to: \"stone:t\"}\nresources: []\n",
+        &[CSV],
+    );
+    check(
+        "wrong_type",
+        "publish: {to: \"stone:t\", public: maybe}\nresources: [{path: a.csv}]\n",
+        &[CSV],
+    );
+    let deep = format!(
+        "publish: {{to: \"stone:t\"}}\nresources: [{{path: a.csv}}]\nmetadata: {}{}\n",
+        "[".repeat(100),
+        "]".repeat(100)
+    );
     check("too_deep", &deep, &[CSV]);
 }
 
@@ -130,19 +278,38 @@ fn yaml_errors_are_located() {
 fn no_datasets_yaml() {
     let ctx = context_with_prod();
     std::fs::create_dir(ctx.root().join("empty")).unwrap();
-    let out = stone_snapshot!(ctx.filters(), ctx.stone().args(["package", "push", "--dry-run", "--branch", "b", "empty"]), "no_descriptor");
+    let out = stone_snapshot!(
+        ctx.filters(),
+        ctx.stone()
+            .args(["package", "push", "--dry-run", "--branch", "b", "empty"]),
+        "no_descriptor"
+    );
     assert_eq!(out.status.code(), Some(1));
 }
 
 #[test]
 fn errors_as_json_carry_code_and_location() {
     let ctx = context_with_prod();
-    let dir = ctx.package("pkg", "publish: {to: \"stone:t\"}\nresources: [{path: ext/a.csv}]\n", &[("ext/a.csv", b"x\n")]);
-    let out = ctx.stone().args(["package", "push", "--dry-run", "--json", "--branch", "b"]).arg(&dir).output().unwrap();
+    let dir = ctx.package(
+        "pkg",
+        "publish: {to: \"stone:t\"}\nresources: [{path: ext/a.csv}]\n",
+        &[("ext/a.csv", b"x\n")],
+    );
+    let out = ctx
+        .stone()
+        .args(["package", "push", "--dry-run", "--json", "--branch", "b"])
+        .arg(&dir)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(4));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
     assert_eq!(v["error"]["code"], "package.ext_zone");
     assert_eq!(v["error"]["location"]["line"], 2);
     assert_eq!(v["error"]["location"]["column"], 20);
-    assert!(v["error"]["hint"].as_str().unwrap().contains("remove this resource"));
+    assert!(
+        v["error"]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("remove this resource")
+    );
 }

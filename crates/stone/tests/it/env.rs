@@ -10,26 +10,74 @@ fn add_list_show_remove() {
     ctx.add_env("prod", "data.example.org", "https://api.example.org/v1");
     let out = ctx
         .stone()
-        .args(["env", "add", "dev", "--host", "localhost:8443", "--api", "http://127.0.0.1:8080"])
-        .args(["--issuer", "http://127.0.0.1:9000", "--client-id", "stone-cli", "--acr-values", "mfa", "--max-age", "300"])
+        .args([
+            "env",
+            "add",
+            "dev",
+            "--host",
+            "localhost:8443",
+            "--api",
+            "http://127.0.0.1:8080",
+        ])
+        .args([
+            "--issuer",
+            "http://127.0.0.1:9000",
+            "--client-id",
+            "stone-cli",
+            "--acr-values",
+            "mfa",
+            "--max-age",
+            "300",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", crate::stderr(&out));
     stone_snapshot!(ctx.filters(), ctx.stone().args(["env", "list"]), "env_list");
-    stone_snapshot!(ctx.filters(), ctx.stone().args(["env", "show", "dev"]), "env_show_dev");
-    let out = ctx.stone().args(["env", "show", "--json"]).output().unwrap();
+    stone_snapshot!(
+        ctx.filters(),
+        ctx.stone().args(["env", "show", "dev"]),
+        "env_show_dev"
+    );
+    let out = ctx
+        .stone()
+        .args(["env", "show", "--json"])
+        .output()
+        .unwrap();
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v["name"], "prod", "show defaults to prod");
     assert_eq!(v["host"], "data.example.org");
 
-    let out = ctx.stone().args(["env", "show", "dev", "--json"]).output().unwrap();
+    let out = ctx
+        .stone()
+        .args(["env", "show", "dev", "--json"])
+        .output()
+        .unwrap();
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
-    assert_eq!(v["step_up"], serde_json::json!({"acr_values": "mfa", "max_age": 300}));
+    assert_eq!(
+        v["step_up"],
+        serde_json::json!({"acr_values": "mfa", "max_age": 300})
+    );
 
-    stone_snapshot!(ctx.filters(), ctx.stone().args(["env", "add", "dev", "--host", "x.org", "--api", "https://x.org"]), "env_add_exists");
+    stone_snapshot!(
+        ctx.filters(),
+        ctx.stone().args([
+            "env",
+            "add",
+            "dev",
+            "--host",
+            "x.org",
+            "--api",
+            "https://x.org"
+        ]),
+        "env_add_exists"
+    );
     let out = ctx.stone().args(["env", "remove", "dev"]).output().unwrap();
     assert!(out.status.success());
-    let out = ctx.stone().args(["env", "list", "--json"]).output().unwrap();
+    let out = ctx
+        .stone()
+        .args(["env", "list", "--json"])
+        .output()
+        .unwrap();
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v.as_object().unwrap().keys().collect::<Vec<_>>(), ["prod"]);
 }
@@ -37,19 +85,67 @@ fn add_list_show_remove() {
 #[test]
 fn invalid_settings_are_refused() {
     let ctx = context();
-    stone_snapshot!(ctx.filters(), ctx.stone().args(["env", "add", "prod", "--host", "https://x.org", "--api", "https://x.org"]), "env_add_bad_host");
-    stone_snapshot!(ctx.filters(), ctx.stone().args(["env", "add", "prod", "--host", "x.org", "--api", "http://api.x.org"]), "env_add_plain_http");
+    stone_snapshot!(
+        ctx.filters(),
+        ctx.stone().args([
+            "env",
+            "add",
+            "prod",
+            "--host",
+            "https://x.org",
+            "--api",
+            "https://x.org"
+        ]),
+        "env_add_bad_host"
+    );
+    stone_snapshot!(
+        ctx.filters(),
+        ctx.stone().args([
+            "env",
+            "add",
+            "prod",
+            "--host",
+            "x.org",
+            "--api",
+            "http://api.x.org"
+        ]),
+        "env_add_plain_http"
+    );
     assert!(!ctx.config.exists(), "nothing written on error");
 }
 
 #[test]
 fn push_defaults_to_prod_and_explains_an_unconfigured_environment() {
     let ctx = context();
-    let dir = ctx.package("pkg", "publish: {to: \"stone:t\"}\nresources: [{path: a.csv}]\n", &[("a.csv", b"x\n")]);
-    let out = stone_snapshot!(ctx.filters(), ctx.stone().args(["package", "push", "--dry-run", "--branch", "b"]).arg(&dir), "push_unconfigured_prod");
+    let dir = ctx.package(
+        "pkg",
+        "publish: {to: \"stone:t\"}\nresources: [{path: a.csv}]\n",
+        &[("a.csv", b"x\n")],
+    );
+    let out = stone_snapshot!(
+        ctx.filters(),
+        ctx.stone()
+            .args(["package", "push", "--dry-run", "--branch", "b"])
+            .arg(&dir),
+        "push_unconfigured_prod"
+    );
     assert_eq!(out.status.code(), Some(2));
     ctx.add_env("dev", "dev.example.org", "https://api.dev.example.org");
-    let out = stone_snapshot!(ctx.filters(), ctx.stone().args(["package", "push", "--dry-run", "--branch", "b", "--env", "staging"]).arg(&dir), "push_unknown_env");
+    let out = stone_snapshot!(
+        ctx.filters(),
+        ctx.stone()
+            .args([
+                "package",
+                "push",
+                "--dry-run",
+                "--branch",
+                "b",
+                "--env",
+                "staging"
+            ])
+            .arg(&dir),
+        "push_unknown_env"
+    );
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -57,6 +153,14 @@ fn push_defaults_to_prod_and_explains_an_unconfigured_environment() {
 fn a_broken_config_file_is_reported_with_its_place() {
     let ctx = context();
     std::fs::create_dir_all(ctx.config.parent().unwrap()).unwrap();
-    std::fs::write(&ctx.config, "[environments.prod]\nhost = \"x.org\"\napi = \"https://x.org\"\nport = 1\n").unwrap();
-    stone_snapshot!(ctx.filters(), ctx.stone().args(["env", "list"]), "config_unknown_key");
+    std::fs::write(
+        &ctx.config,
+        "[environments.prod]\nhost = \"x.org\"\napi = \"https://x.org\"\nport = 1\n",
+    )
+    .unwrap();
+    stone_snapshot!(
+        ctx.filters(),
+        ctx.stone().args(["env", "list"]),
+        "config_unknown_key"
+    );
 }

@@ -8,14 +8,21 @@ use crate::{context, stdout};
 fn help_lists_commands_and_exit_codes() {
     let ctx = context();
     stone_snapshot!(ctx.filters(), ctx.stone().arg("--help"), "help");
-    stone_snapshot!(ctx.filters(), ctx.stone().args(["package", "push", "--help"]), "help_push");
+    stone_snapshot!(
+        ctx.filters(),
+        ctx.stone().args(["package", "push", "--help"]),
+        "help_push"
+    );
 }
 
 #[test]
 fn version() {
     let ctx = context();
     let out = ctx.stone().arg("--version").output().unwrap();
-    assert_eq!(stdout(&out).trim(), format!("stone {}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(
+        stdout(&out).trim(),
+        format!("stone {}", env!("CARGO_PKG_VERSION"))
+    );
 }
 
 #[test]
@@ -25,13 +32,20 @@ fn completions_for_each_shell() {
         let out = ctx.stone().args(["completions", shell]).output().unwrap();
         assert!(out.status.success(), "{shell}");
         let script = stdout(&out);
-        assert!(script.contains("push") && script.contains("--dry-run"), "{shell}: {script}");
+        assert!(
+            script.contains("push") && script.contains("--dry-run"),
+            "{shell}: {script}"
+        );
     }
 }
 
 #[test]
 fn usage_errors_exit_2() {
     let ctx = context();
-    let out = ctx.stone().args(["package", "push", "--no-such-flag"]).output().unwrap();
+    let out = ctx
+        .stone()
+        .args(["package", "push", "--no-such-flag"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }

@@ -31,7 +31,15 @@ fn quickstart_plan() {
     let dir = copy_quickstart(ctx.root());
     let out = stone_snapshot!(
         ctx.filters(),
-        ctx.stone().args(["package", "push", "--dry-run", "--branch", "feature/Ünïcode branch#1"]).arg(&dir),
+        ctx.stone()
+            .args([
+                "package",
+                "push",
+                "--dry-run",
+                "--branch",
+                "feature/Ünïcode branch#1"
+            ])
+            .arg(&dir),
         "quickstart_plan"
     );
     assert!(out.status.success());
@@ -41,7 +49,20 @@ fn quickstart_plan() {
 fn quickstart_plan_as_json() {
     let ctx = context_with_prod();
     let dir = copy_quickstart(ctx.root());
-    let out = ctx.stone().args(["package", "push", "--dry-run", "--json", "--branch", "x", "--yes"]).arg(&dir).output().unwrap();
+    let out = ctx
+        .stone()
+        .args([
+            "package",
+            "push",
+            "--dry-run",
+            "--json",
+            "--branch",
+            "x",
+            "--yes",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", crate::stderr(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
     let plan = &v["plan"];
@@ -56,15 +77,37 @@ fn quickstart_plan_as_json() {
     let datasets = plan["datasets"].as_array().unwrap();
     let summary: Vec<(String, String, String)> = datasets
         .iter()
-        .map(|d| (d["url"].as_str().unwrap().into(), d["kind"].as_str().unwrap().into(), d["engine"].as_str().unwrap().into()))
+        .map(|d| {
+            (
+                d["url"].as_str().unwrap().into(),
+                d["kind"].as_str().unwrap().into(),
+                d["engine"].as_str().unwrap().into(),
+            )
+        })
         .collect();
     assert_eq!(
         summary,
         [
-            ("stone:demo/cities".into(), "TABULAR".into(), "iceberg".into()),
-            ("stone:demo/capitals-graph".into(), "GRAPH".into(), "graph".into()),
-            ("stone:demo/map-tile".into(), "RASTER".into(), "object_storage".into()),
-            ("stone:demo/sensor-readings".into(), "BLOB".into(), "object_storage".into()),
+            (
+                "stone:demo/cities".into(),
+                "TABULAR".into(),
+                "iceberg".into()
+            ),
+            (
+                "stone:demo/capitals-graph".into(),
+                "GRAPH".into(),
+                "graph".into()
+            ),
+            (
+                "stone:demo/map-tile".into(),
+                "RASTER".into(),
+                "object_storage".into()
+            ),
+            (
+                "stone:demo/sensor-readings".into(),
+                "BLOB".into(),
+                "object_storage".into()
+            ),
         ]
     );
     let cities = &datasets[0];
@@ -94,14 +137,27 @@ fn kinds_detected_declared_and_directories() {
             ("z.tiff", b"II*"),
         ],
     );
-    let out = ctx.stone().args(["package", "push", "--dry-run", "--json", "--branch", "b"]).arg(&dir).output().unwrap();
+    let out = ctx
+        .stone()
+        .args(["package", "push", "--dry-run", "--json", "--branch", "b"])
+        .arg(&dir)
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", crate::stderr(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let rows: Vec<String> = v["plan"]["datasets"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|d| format!("{} {} {} {}", d["url"].as_str().unwrap(), d["kind"].as_str().unwrap(), d["engine"].as_str().unwrap(), d["files"].as_array().unwrap().len()))
+        .map(|d| {
+            format!(
+                "{} {} {} {}",
+                d["url"].as_str().unwrap(),
+                d["kind"].as_str().unwrap(),
+                d["engine"].as_str().unwrap(),
+                d["files"].as_array().unwrap().len()
+            )
+        })
         .collect();
     assert_eq!(
         rows,
@@ -117,16 +173,34 @@ fn kinds_detected_declared_and_directories() {
         ]
     );
     let grid = &v["plan"]["datasets"][0];
-    let files: Vec<&str> = grid["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).collect();
-    assert_eq!(files, ["grid.zarr/.zarray", "grid.zarr/0/0", "grid.zarr/0/1"]);
+    let files: Vec<&str> = grid["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        files,
+        ["grid.zarr/.zarray", "grid.zarr/0/0", "grid.zarr/0/1"]
+    );
     // A directory's digest is the sha256 of its sorted listing.
     let listing: String = grid["files"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|f| format!("{} {} {}\n", f["sha256"].as_str().unwrap(), f["size"], f["path"].as_str().unwrap().trim_start_matches("grid.zarr/")))
+        .map(|f| {
+            format!(
+                "{} {} {}\n",
+                f["sha256"].as_str().unwrap(),
+                f["size"],
+                f["path"].as_str().unwrap().trim_start_matches("grid.zarr/")
+            )
+        })
         .collect();
-    assert_eq!(grid["sha256"], stone_package::digest::sha256_hex(listing.as_bytes()));
+    assert_eq!(
+        grid["sha256"],
+        stone_package::digest::sha256_hex(listing.as_bytes())
+    );
 }
 
 #[test]
@@ -136,16 +210,29 @@ fn unchanged_files_come_from_the_hash_cache() {
     let old = SystemTime::now() - Duration::from_secs(600);
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        File::options().write(true).open(&path).unwrap().set_modified(old).unwrap();
+        File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
     }
     let run = || {
-        let out = ctx.stone().args(["package", "push", "--dry-run", "--json", "--branch", "b"]).arg(&dir).output().unwrap();
+        let out = ctx
+            .stone()
+            .args(["package", "push", "--dry-run", "--json", "--branch", "b"])
+            .arg(&dir)
+            .output()
+            .unwrap();
         assert!(out.status.success(), "{}", crate::stderr(&out));
         serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
     };
     let first = run();
     assert_eq!(first["plan"]["hashing"]["cached_files"], 0);
-    assert!(dir.join(".stone/.gitignore").is_file(), ".stone/ keeps itself out of git");
+    assert!(
+        dir.join(".stone/.gitignore").is_file(),
+        ".stone/ keeps itself out of git"
+    );
     let second = run();
     assert_eq!(second["plan"]["hashing"]["cached_files"], 4);
     assert_eq!(second["plan"]["hashing"]["hashed_bytes"], 0);
@@ -154,7 +241,10 @@ fn unchanged_files_come_from_the_hash_cache() {
     std::fs::write(dir.join("cities.csv"), "city\nRoma\n").unwrap();
     let third = run();
     assert_eq!(third["plan"]["hashing"]["cached_files"], 3);
-    assert_eq!(third["plan"]["datasets"][0]["sha256"], stone_package::digest::sha256_hex(b"city\nRoma\n"));
+    assert_eq!(
+        third["plan"]["datasets"][0]["sha256"],
+        stone_package::digest::sha256_hex(b"city\nRoma\n")
+    );
 }
 
 #[test]
@@ -164,10 +254,18 @@ fn an_unreachable_api_fails_resumably() {
     ctx.add_env("prod", "data.example.org", "http://127.0.0.1:9/v1");
     ctx.set_var("STONE_HTTP_RETRIES", "1");
     let dir = copy_quickstart(ctx.root());
-    let out = ctx.stone().args(["package", "push", "--branch", "b"]).arg(&dir).output().unwrap();
+    let out = ctx
+        .stone()
+        .args(["package", "push", "--branch", "b"])
+        .arg(&dir)
+        .output()
+        .unwrap();
     let err = crate::stderr(&out);
     assert_eq!(out.status.code(), Some(5), "{err}");
-    assert!(err.contains("unavailable") && err.contains("cannot connect"), "{err}");
+    assert!(
+        err.contains("unavailable") && err.contains("cannot connect"),
+        "{err}"
+    );
     assert!(err.contains("hint: run the same command again"), "{err}");
     assert!(stdout(&out).is_empty());
 }
@@ -176,6 +274,19 @@ fn an_unreachable_api_fails_resumably() {
 fn jobs_must_be_positive() {
     let ctx = context_with_prod();
     let dir = copy_quickstart(ctx.root());
-    let out = ctx.stone().args(["package", "push", "--dry-run", "--branch", "b", "--jobs", "0"]).arg(&dir).output().unwrap();
+    let out = ctx
+        .stone()
+        .args([
+            "package",
+            "push",
+            "--dry-run",
+            "--branch",
+            "b",
+            "--jobs",
+            "0",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }

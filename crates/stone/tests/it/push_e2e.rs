@@ -13,8 +13,15 @@ const HOST: &str = "data.test";
 
 /// A context with `local` configured against a fresh server.
 fn with_server() -> (TestContext, StoneServer, tempfile::TempDir) {
-    let data = tempfile::Builder::new().prefix("stone-server-data-").tempdir().unwrap();
-    let server = StoneServer::start(data.path(), Some(&format!("public_host = \"{HOST}\"\n")), &[]);
+    let data = tempfile::Builder::new()
+        .prefix("stone-server-data-")
+        .tempdir()
+        .unwrap();
+    let server = StoneServer::start(
+        data.path(),
+        Some(&format!("public_host = \"{HOST}\"\n")),
+        &[],
+    );
     let ctx = crate::context();
     ctx.add_env("local", HOST, &server.api());
     (ctx, server, data)
@@ -59,8 +66,19 @@ resources:
 }
 
 fn push(ctx: &TestContext, dir: &Path, extra: &[&str]) -> Value {
-    let out = ctx.stone().args(["package", "push", "--env", "local", "--json"]).args(extra).arg(dir).output().unwrap();
-    assert!(out.status.success(), "push failed ({:?}):\n{}", out.status, crate::stderr(&out));
+    let out = ctx
+        .stone()
+        .args(["package", "push", "--env", "local", "--json"])
+        .args(extra)
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "push failed ({:?}):\n{}",
+        out.status,
+        crate::stderr(&out)
+    );
     serde_json::from_slice(&out.stdout).expect("JSON result")
 }
 
@@ -69,7 +87,12 @@ fn statuses(result: &Value) -> Vec<(String, String)> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|d| (d["url"].as_str().unwrap().to_owned(), d["status"].as_str().unwrap().to_owned()))
+        .map(|d| {
+            (
+                d["url"].as_str().unwrap().to_owned(),
+                d["status"].as_str().unwrap().to_owned(),
+            )
+        })
         .collect()
 }
 
@@ -79,17 +102,35 @@ fn read_table(data: &Path, table: &str, branch: &str) -> Value {
         .arg("--catalog-db")
         .arg(data.join("iceberg/catalog.db"))
         .arg("--warehouse")
-        .arg(format!("file://{}", data.join("iceberg/warehouse").display()))
-        .args(["--catalog-name", "stone", "--table", table, "--branch", branch])
+        .arg(format!(
+            "file://{}",
+            data.join("iceberg/warehouse").display()
+        ))
+        .args([
+            "--catalog-name",
+            "stone",
+            "--table",
+            table,
+            "--branch",
+            branch,
+        ])
         .output()
         .unwrap();
-    assert!(out.status.success(), "pyiceberg could not read {table}@{branch}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "pyiceberg could not read {table}@{branch}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
 fn count_triples(data: &Path, graph: &str) -> u64 {
     let files: Vec<PathBuf> = std::fs::read_dir(data.join("graph/graphs"))
-        .map(|d| d.map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "nq")).collect())
+        .map(|d| {
+            d.map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "nq"))
+                .collect()
+        })
         .unwrap_or_default();
     let mut cmd = std::process::Command::new(python());
     cmd.arg(asset("sparql.py"));
@@ -97,12 +138,23 @@ fn count_triples(data: &Path, graph: &str) -> u64 {
         cmd.arg("--data").arg(f);
     }
     let out = cmd
-        .args(["--query", &format!("SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }}")])
+        .args([
+            "--query",
+            &format!("SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }}"),
+        ])
         .output()
         .unwrap();
-    assert!(out.status.success(), "sparql.py: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "sparql.py: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["results"]["bindings"][0]["n"]["value"].as_str().unwrap().parse().unwrap()
+    v["results"]["bindings"][0]["n"]["value"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap()
 }
 
 #[test]
@@ -125,32 +177,78 @@ fn a_package_lands_in_the_right_engines_and_a_second_push_changes_nothing() {
         "server log:\n{}",
         server.log_tail(30)
     );
-    assert_eq!(result["datasets"][0]["iri"], format!("https://{HOST}/e2e/cities"));
+    assert_eq!(
+        result["datasets"][0]["iri"],
+        format!("https://{HOST}/e2e/cities")
+    );
     assert_eq!(result["package_node"]["iri"], format!("https://{HOST}/e2e"));
 
     // Tables, read by pyiceberg on the push's branch.
     let cities = read_table(data.path(), "e2e.cities", "feature-e2e");
     assert_eq!(cities["row_count"], 3, "{cities}");
-    let codes: Vec<&str> = cities["rows"].as_array().unwrap().iter().map(|r| r["code"].as_str().unwrap()).collect();
-    assert!(codes.contains(&"075"), "the declared string column kept its leading zero: {codes:?}");
-    assert_eq!(read_table(data.path(), "e2e.rivers", "feature-e2e")["row_count"], 2);
-    assert_eq!(read_table(data.path(), "e2e.lakes", "feature-e2e")["row_count"], 2);
+    let codes: Vec<&str> = cities["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["code"].as_str().unwrap())
+        .collect();
+    assert!(
+        codes.contains(&"075"),
+        "the declared string column kept its leading zero: {codes:?}"
+    );
+    assert_eq!(
+        read_table(data.path(), "e2e.rivers", "feature-e2e")["row_count"],
+        2
+    );
+    assert_eq!(
+        read_table(data.path(), "e2e.lakes", "feature-e2e")["row_count"],
+        2
+    );
 
     // Graphs, counted by SPARQL.
-    assert_eq!(count_triples(data.path(), &format!("https://{HOST}/e2e/capitals/branch/feature-e2e")), 2);
-    assert_eq!(count_triples(data.path(), &format!("https://{HOST}/e2e/borders/branch/feature-e2e")), 1);
-    assert_eq!(count_triples(data.path(), &format!("https://{HOST}/e2e/people/branch/feature-e2e")), 1);
+    assert_eq!(
+        count_triples(
+            data.path(),
+            &format!("https://{HOST}/e2e/capitals/branch/feature-e2e")
+        ),
+        2
+    );
+    assert_eq!(
+        count_triples(
+            data.path(),
+            &format!("https://{HOST}/e2e/borders/branch/feature-e2e")
+        ),
+        1
+    );
+    assert_eq!(
+        count_triples(
+            data.path(),
+            &format!("https://{HOST}/e2e/people/branch/feature-e2e")
+        ),
+        1
+    );
 
     // Objects: the bytes, by their sha256.
     let readings = std::fs::read(dir.join("readings.bin")).unwrap();
     let sha = stone_package::digest::sha256_hex(&readings);
-    let stored = data.path().join("blobs/e2e/readings/feature-e2e/objects").join(&sha);
-    assert_eq!(std::fs::read(&stored).unwrap(), readings, "object at {}", stored.display());
+    let stored = data
+        .path()
+        .join("blobs/e2e/readings/feature-e2e/objects")
+        .join(&sha);
+    assert_eq!(
+        std::fs::read(&stored).unwrap(),
+        readings,
+        "object at {}",
+        stored.display()
+    );
 
     // Again: nothing changes, nothing is uploaded, no new snapshot.
     let snapshots_before = cities["snapshot_count"].clone();
     let again = push(&ctx, &dir, &["--branch", "feature/e2e"]);
-    assert!(statuses(&again).iter().all(|(_, s)| s == "unchanged"), "{again}");
+    assert!(
+        statuses(&again).iter().all(|(_, s)| s == "unchanged"),
+        "{again}"
+    );
     assert_eq!(again["uploaded_bytes"], 0);
     let cities = read_table(data.path(), "e2e.cities", "feature-e2e");
     assert_eq!(cities["row_count"], 3, "no duplicate rows");
@@ -169,10 +267,24 @@ fn a_schema_mismatch_is_refused_before_anything_is_sent() {
         "publish: {to: \"stone:e2e\"}\nresources:\n  - path: t.csv\n    schema: {fields: [{name: amount, type: integer}]}\n",
         &[("t.csv", b"amount\n12\nabc\n")],
     );
-    let out = ctx.stone().args(["package", "push", "--env", "local", "--branch", "b"]).arg(&dir).output().unwrap();
+    let out = ctx
+        .stone()
+        .args(["package", "push", "--env", "local", "--branch", "b"])
+        .arg(&dir)
+        .output()
+        .unwrap();
     let err = crate::stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("abc") && err.contains("t.csv") && err.contains("hint:"), "{err}");
-    let leftovers: Vec<_> = std::fs::read_dir(dir.join(".stone/converted")).unwrap().map(|e| e.unwrap().file_name()).collect();
-    assert!(leftovers.is_empty(), "no half-converted file is kept: {leftovers:?}");
+    assert!(
+        err.contains("abc") && err.contains("t.csv") && err.contains("hint:"),
+        "{err}"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(dir.join(".stone/converted"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "no half-converted file is kept: {leftovers:?}"
+    );
 }
