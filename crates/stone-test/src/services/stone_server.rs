@@ -51,7 +51,7 @@ impl StoneServer {
             let text = std::fs::read_to_string(&log).unwrap_or_default();
             let found = text
                 .lines()
-                .find_map(|l| l.split("listening on ").nth(1).map(|u| u.split_whitespace().next().unwrap_or("").to_owned()));
+                .find_map(|l| l.strip_prefix("stone-server listening on ").map(|u| u.trim().to_owned()));
             let Some(found) = found else { return Err("no `listening on` line yet".into()) };
             let info = super::agent()
                 .get(&format!("{found}/v1/info"))
