@@ -160,8 +160,7 @@ fn tabular(
                 (source, d.sha256.clone(), d.size, cols)
             }
             Some(format @ (Format::Csv | Format::Tsv)) => {
-                progress.converting(&resource.slug.to_string(), d.size);
-                let (path, converted) = convert(package, resource, format, &source, d)
+                let (path, converted) = convert(package, resource, format, &source, d, progress)
                     .with_context(|| {
                         format!("cannot convert the table `{}` to Parquet", resource.slug)
                     })?;
@@ -195,6 +194,7 @@ fn convert(
     format: Format,
     source: &Path,
     digest: &FileDigest,
+    progress: &dyn PrepareProgress,
 ) -> Result<(PathBuf, Converted), anyhow::Error> {
     let options = CsvOptions::new(source, format, resource.dialect.as_ref())?;
     // The key: the source's content and everything that shapes the output.
@@ -218,6 +218,7 @@ fn convert(
     {
         return Ok((parquet, converted));
     }
+    progress.converting(resource.slug.as_str(), digest.size);
     ensure_state_dir(&package.root.join(STATE_DIR))?;
     fs::create_dir_all(&dir)?;
     let conversion = stone_formats::csv_to_parquet(
