@@ -24,11 +24,20 @@ pub struct TestContext {
 impl TestContext {
     /// A new context running the `stone` binary at `bin` (`env!("CARGO_BIN_EXE_stone")`).
     pub fn new(bin: impl Into<PathBuf>) -> Self {
-        let temp = tempfile::Builder::new().prefix("stone-test-").tempdir().expect("a temp dir");
+        let temp = tempfile::Builder::new()
+            .prefix("stone-test-")
+            .tempdir()
+            .expect("a temp dir");
         let home = temp.path().join("home");
         fs::create_dir_all(&home).expect("a home dir");
         let config = home.join(".config/stone/config.toml");
-        TestContext { home, config, bin: bin.into(), vars: Vec::new(), temp }
+        TestContext {
+            home,
+            config,
+            bin: bin.into(),
+            vars: Vec::new(),
+            temp,
+        }
     }
 
     /// The directory of this context.
@@ -72,14 +81,25 @@ impl TestContext {
 
     /// Configures an environment with `stone env add`, checking it succeeds.
     pub fn add_env(&self, name: &str, host: &str, api: &str) {
-        let out = self.stone().args(["env", "add", name, "--host", host, "--api", api]).output().expect("stone runs");
-        assert!(out.status.success(), "stone env add failed: {}", String::from_utf8_lossy(&out.stderr));
+        let out = self
+            .stone()
+            .args(["env", "add", name, "--host", host, "--api", api])
+            .output()
+            .expect("stone runs");
+        assert!(
+            out.status.success(),
+            "stone env add failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 
     /// Filters that make output stable across runs: this context's paths.
     pub fn filters(&self) -> Vec<(String, String)> {
         let mut filters = Vec::new();
-        for path in [self.root().to_path_buf(), self.root().canonicalize().unwrap_or_default()] {
+        for path in [
+            self.root().to_path_buf(),
+            self.root().canonicalize().unwrap_or_default(),
+        ] {
             let shown = path.display().to_string();
             if !shown.is_empty() {
                 filters.push((regex_escape(&shown), "[TEMP]".to_owned()));
@@ -115,7 +135,11 @@ pub fn run_snapshot(cmd: &mut Command) -> (String, Output) {
     let text = format!(
         "success: {}\nexit_code: {}\n----- stdout -----\n{}\n----- stderr -----\n{}",
         output.status.success(),
-        output.status.code().map(|c| c.to_string()).unwrap_or_else(|| "signal".into()),
+        output
+            .status
+            .code()
+            .map(|c| c.to_string())
+            .unwrap_or_else(|| "signal".into()),
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr),
     );

@@ -9,6 +9,7 @@
 //! whole process group, a short wait, then SIGKILL; whatever still runs when the test
 //! process exits (a service kept in a `static`) is killed then.
 
+mod fault_proxy;
 mod http;
 mod oidc;
 mod oxigraph;
@@ -18,6 +19,7 @@ mod seaweedfs;
 mod stone_server;
 mod webdav;
 
+pub use fault_proxy::{Fault, FaultProxy};
 pub use http::{HttpResponse, agent};
 pub use oidc::{
     ACR_MFA, ACR_PASSWORD, AuthorizationRedirect, AuthorizationRequest, Browser, BrowserError,

@@ -18,7 +18,10 @@ impl StoneServer {
     /// The `stone-server` binary of this build: beside the test binary's `deps/` folder.
     pub fn binary() -> PathBuf {
         let exe = std::env::current_exe().expect("the test binary's path");
-        let dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps/<test>");
+        let dir = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("target/<profile>/deps/<test>");
         let binary = dir.join("stone-server");
         assert!(
             binary.is_file(),
@@ -34,7 +37,10 @@ impl StoneServer {
         std::fs::create_dir_all(data_dir).expect("a data dir");
         let dir = ServiceProcess::temp_dir("stone-server");
         let mut command = Command::new(Self::binary());
-        command.args(["--data-dir"]).arg(data_dir).args(["--listen", "127.0.0.1:0"]);
+        command
+            .args(["--data-dir"])
+            .arg(data_dir)
+            .args(["--listen", "127.0.0.1:0"]);
         if let Some(config) = config {
             let path = dir.path().join("server.toml");
             std::fs::write(&path, config).expect("the server config");
@@ -49,10 +55,13 @@ impl StoneServer {
         let log = process.log_path().to_owned();
         let ready = process.wait_ready(Duration::from_secs(30), || {
             let text = std::fs::read_to_string(&log).unwrap_or_default();
-            let found = text
-                .lines()
-                .find_map(|l| l.strip_prefix("stone-server listening on ").map(|u| u.trim().to_owned()));
-            let Some(found) = found else { return Err("no `listening on` line yet".into()) };
+            let found = text.lines().find_map(|l| {
+                l.strip_prefix("stone-server listening on ")
+                    .map(|u| u.trim().to_owned())
+            });
+            let Some(found) = found else {
+                return Err("no `listening on` line yet".into());
+            };
             let info = super::agent()
                 .get(&format!("{found}/v1/info"))
                 .call()
@@ -66,7 +75,11 @@ impl StoneServer {
         if let Err(e) = ready {
             panic!("{e}");
         }
-        StoneServer { process, url: url.expect("set when ready"), data_dir: data_dir.to_owned() }
+        StoneServer {
+            process,
+            url: url.expect("set when ready"),
+            data_dir: data_dir.to_owned(),
+        }
     }
 
     /// `http://127.0.0.1:PORT`.

@@ -288,3 +288,135 @@ fn a_schema_mismatch_is_refused_before_anything_is_sent() {
         "no half-converted file is kept: {leftovers:?}"
     );
 }
+
+#[test]
+fn a_push_killed_during_upload_resumes_and_uploads_only_what_is_missing() {
+    let (ctx, server, data) = with_server();
+    // 40 blobs of 1 MiB, one upload at a time: the kill lands between uploads.
+    let blobs: Vec<(String, Vec<u8>)> = (0..40u8)
+        .map(|i| (format!("part-{i:02}.bin"), vec![i; 1 << 20]))
+        .collect();
+    let mut descriptor =
+        String::from("publish: {to: \"stone:resume\"}\nresources:\n  - path: t.csv\n");
+    for (name, _) in &blobs {
+        descriptor.push_str(&format!("  - path: {name}\n"));
+    }
+    let mut files: Vec<(&str, &[u8])> = blobs
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    files.push(("t.csv", b"x\n1\n2\n3\n"));
+    let dir = ctx.package("big", &descriptor, &files);
+
+    let contents = data.path().join("staging/contents");
+    let staged = || std::fs::read_dir(&contents).map(|d| d.count()).unwrap_or(0);
+    let mut child = ctx
+        .stone()
+        .args([
+            "package", "push", "--env", "local", "--branch", "b", "--jobs", "1", "--quiet",
+        ])
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while staged() < 3 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the push ended before it could be interrupted"
+        );
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no upload arrived:\n{}",
+            server.log_tail(30)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before = staged();
+    assert!(
+        before < 41,
+        "the kill came before every upload ({before} staged)"
+    );
+    assert!(
+        dir.join(".stone/pushes/local/b.json").is_file(),
+        "the push ID was saved before the uploads"
+    );
+
+    let result = push(&ctx, &dir, &["--branch", "b"]);
+    let total: u64 = blobs.iter().map(|(_, b)| b.len() as u64).sum();
+    let uploaded = result["uploaded_bytes"].as_u64().unwrap();
+    assert!(
+        uploaded < total,
+        "only the missing bytes went up again: {uploaded} of {total}"
+    );
+    assert!(
+        result["already_staged"].as_u64().unwrap() >= before as u64,
+        "{result}"
+    );
+    assert!(
+        statuses(&result).iter().all(|(_, s)| s == "created"),
+        "{result}"
+    );
+    assert!(
+        !dir.join(".stone/pushes/local/b.json").exists(),
+        "a finished push leaves no resume state"
+    );
+    let table = read_table(data.path(), "resume.t", "b");
+    assert_eq!(table["row_count"], 3, "no duplicate rows: {table}");
+}
+
+#[test]
+fn a_server_that_fails_for_a_while_is_outlasted() {
+    use stone_test::services::{Fault, FaultProxy};
+    let (ctx, server, data) = with_server();
+    // Between client and API: a proxy that refuses and drops the first connections
+    // (a fake network, for faults the real server does not produce on demand).
+    let target: std::net::SocketAddr = server.url().trim_start_matches("http://").parse().unwrap();
+    let faults = vec![
+        Fault::Unavailable,
+        Fault::Drop,
+        Fault::TooManyRequests { retry_after: 1 },
+        Fault::Unavailable,
+        Fault::Drop,
+    ];
+    let proxy = FaultProxy::start(target, faults);
+    let mut ctx = ctx;
+    ctx.add_env("flaky", "flaky.test", &format!("{}/v1", proxy.url()));
+    let dir = ctx.package(
+        "p",
+        "publish: {to: \"stone:flaky\"}\nresources: [{path: t.csv}]\n",
+        &[("t.csv", b"x\n1\n2\n")],
+    );
+    let out = ctx
+        .stone()
+        .args([
+            "package", "push", "--env", "flaky", "--branch", "b", "--json",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", crate::stderr(&out));
+    assert_eq!(proxy.injected(), 5, "every fault was met");
+    assert!(
+        crate::stderr(&out).contains("retrying"),
+        "the retries are shown: {}",
+        crate::stderr(&out)
+    );
+    assert_eq!(read_table(data.path(), "flaky.t", "b")["row_count"], 2);
+
+    // A server that stays away: the push stops, resumable, with exit code 5.
+    drop(server);
+    ctx.set_var("STONE_HTTP_RETRIES", "2");
+    std::fs::write(dir.join("t.csv"), "x\n1\n2\n3\n").unwrap();
+    let out = ctx
+        .stone()
+        .args(["package", "push", "--env", "flaky", "--branch", "b"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(5), "{}", crate::stderr(&out));
+    assert!(crate::stderr(&out).contains("run the same command again"));
+}
