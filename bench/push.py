@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Push benchmark: `stone package push` to a local stone-server next to curl uploading the
+same bytes to the same server, in one run.
+
+Two packages: 1 GiB in a few large files, and 1 GiB in 10,000 small files. For each, and
+for each run, a fresh server (empty staging) receives:
+  * stone: the whole push (hash, manifest, upload of everything, commit, engines, result);
+  * curl: one `curl --parallel` process over a config listing every upload, to the
+    presigned staging URLs the server handed out for the same manifest (upload only).
+Reports wall times and the ratio of curl's time to stone's (>= 0.9 is the target).
+Also reports stone's peak memory (max RSS; target < 150 MB).
+
+Usage: bench/push.py [--dir DIR] [--runs 3] [--jobs N]
+"""
+import argparse, hashlib, json, os, shutil, statistics, subprocess, sys, tempfile, time, urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def make_package(dir: Path, count: int, size: int):
+    dir.mkdir(parents=True, exist_ok=True)
+    lines = ['publish: {to: "stone:bench"}', "resources:"]
+    block = os.urandom(1 << 20)
+    for i in range(count):
+        p = dir / f"f{i:05d}.bin"
+        if not p.exists() or p.stat().st_size != size:
+            with open(p, "wb") as f:
+                left, first = size, True
+                while left:
+                    n = min(left, len(block))
+                    chunk = (i.to_bytes(4, "little") + block[4:n]) if first and n >= 4 else block[:n]
+                    f.write(chunk)
+                    left -= n
+                    first = False
+        lines.append(f"  - path: {p.name}")
+    (dir / "datasets.yaml").write_text("\n".join(lines) + "\n")
+    old = time.time() - 3600
+    for p in dir.glob("f*.bin"):
+        os.utime(p, (old, old))
+
+
+class Server:
+    def __init__(self, binary, base: Path):
+        self.data = Path(tempfile.mkdtemp(prefix="stone-bench-server-", dir=base))
+        self.out = open(self.data / "server.out", "w+")
+        self.proc = subprocess.Popen([binary, "--data-dir", str(self.data / "d"), "--listen", "127.0.0.1:0"],
+                                     stdout=self.out, stderr=subprocess.DEVNULL)
+        for _ in range(300):
+            self.out.seek(0)
+            for line in self.out.read().splitlines():
+                if line.startswith("stone-server listening on "):
+                    self.url = line.split("listening on ", 1)[1].strip()
+                    return
+            time.sleep(0.05)
+        sys.exit("stone-server did not start")
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait()
+        shutil.rmtree(self.data, ignore_errors=True)
+
+
+def sha256(path: Path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def manifest(pkg: Path, digests):
+    return {"namespace": "bench", "branch": "bench", "options": {"yes": False, "force": False, "replace": False, "manual": True},
+            "package": {"public": False, "metadata": {}},
+            "datasets": [{"name": p.stem.replace("_", "-"), "kind": "BLOB", "metadata": {},
+                          "files": [{"path": p.name, "sha256": d, "size": p.stat().st_size}]} for p, d in digests]}
+
+
+def curl_run(server: Server, pkg: Path, digests, jobs, base: Path):
+    body = json.dumps(manifest(pkg, digests)).encode()
+    req = urllib.request.Request(f"{server.url}/v1/pushes", data=body, headers={"content-type": "application/json"})
+    created = json.load(urllib.request.urlopen(req))
+    by_sha = {d: p for p, d in digests}
+    cfg = base / "curl.cfg"
+    with open(cfg, "w") as f:
+        for u in created["uploads"]:
+            if u.get("parts"):
+                sys.exit("curl comparison expects single uploads (files under the part size)")
+            f.write(f'url = "{u["url"]}"\nupload-file = "{by_sha[u["sha256"]]}"\noutput = "/dev/null"\n')
+            for k, v in u.get("headers", {}).items():
+                f.write(f'header = "{k}: {v}"\n')
+    t = time.perf_counter()
+    subprocess.run(["curl", "-sS", "--fail", "--parallel", "--parallel-max", str(jobs), "-K", str(cfg)], check=True)
+    return time.perf_counter() - t
+
+
+def stone_run(stone, server: Server, pkg: Path, jobs, base: Path):
+    cfg = base / "stone.toml"
+    env = {"PATH": os.environ["PATH"], "HOME": str(base), "STONE_CONFIG": str(cfg), "STONE_NO_PROGRESS": "1"}
+    cfg.unlink(missing_ok=True)
+    subprocess.run([stone, "env", "add", "local", "--host", "bench.localhost", "--api", f"{server.url}/v1", "-q"], env=env, check=True)
+    shutil.rmtree(pkg / ".stone" / "pushes", ignore_errors=True)
+    t = time.perf_counter()
+    p = subprocess.run(["/usr/bin/time", "-f", "%M", stone, "package", "push", str(pkg), "--env", "local", "--branch", "bench",
+                        "--json", "--jobs", str(jobs)], env=env, capture_output=True, text=True)
+    elapsed = time.perf_counter() - t
+    if p.returncode != 0:
+        sys.exit(f"stone push failed: {p.stderr}")
+    return elapsed, int(p.stderr.strip().splitlines()[-1]) * 1024
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", default=os.environ.get("STONE_BENCH_DIR", "/tmp/stone-bench"))
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=8)
+    args = ap.parse_args()
+    if shutil.which("curl") is None:
+        sys.exit("curl is needed: apt-get install curl")
+    target = Path(os.environ.get("CARGO_TARGET_DIR", Path.home() / ".cache/stone/target"))
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "stone", "-p", "stone-server"], cwd=ROOT, check=True,
+                   env={**os.environ, "CARGO_TARGET_DIR": str(target)})
+    stone, server_bin = str(target / "release/stone"), str(target / "release/stone-server")
+    base = Path(args.dir)
+    base.mkdir(parents=True, exist_ok=True)
+    cases = [("large: 8 files x 128 MiB", base / "push-large", 8, 128 << 20),
+             ("small: 10,000 files x 105 KiB", base / "push-small", 10000, (1 << 30) // 10000)]
+    print(f"{'case':<32} {'stone s':>8} {'curl s':>8} {'curl/stone':>11} {'stone RSS MB':>13}")
+    for name, pkg, count, size in cases:
+        print(f"preparing {name} ...", file=sys.stderr)
+        make_package(pkg, count, size)
+        digests = [(p, sha256(p)) for p in sorted(pkg.glob("f*.bin"))]
+        stone_times, curl_times, rss = [], [], 0
+        for _ in range(args.runs):
+            subprocess.run(["sync"])
+            s = Server(server_bin, base)
+            try:
+                t, m = stone_run(stone, s, pkg, args.jobs, base)
+                stone_times.append(t)
+                rss = max(rss, m)
+            finally:
+                s.stop()
+            subprocess.run(["sync"])
+            s = Server(server_bin, base)
+            try:
+                curl_times.append(curl_run(s, pkg, digests, args.jobs, base))
+            finally:
+                s.stop()
+        ts, tc = statistics.median(stone_times), statistics.median(curl_times)
+        print(f"{name:<32} {ts:8.2f} {tc:8.2f} {tc / ts:11.2f} {rss / 1e6:13.0f}")
+    print("\ncurl/stone >= 0.9 is the target: stone's whole push (hash, upload, commit, engines) against curl's upload alone.")
+
+
+if __name__ == "__main__":
+    main()
