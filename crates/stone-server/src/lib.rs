@@ -1,6 +1,21 @@
 //! The reference stone server: the push API and read access, on real engines.
 //!
-//! For now this crate holds the storage engines; the HTTP routes, staging and the job
-//! runner come next.
+//! - [`routes`]: the HTTP API (`/v1`, see `crates/stone-api/openapi.yaml`);
+//! - [`staging`]: content-addressed uploads (local disk or S3) behind signed URLs;
+//! - [`state`]: push state in SQLite;
+//! - [`jobs`]: the asynchronous commit, dataset by dataset, through the engines;
+//! - [`guards`]: protected refs, roles, what needs `force`;
+//! - [`engines`]: Iceberg (TABULAR), named graphs (GRAPH), object storage (the rest);
+//! - [`config`]: the configuration file and the resolved settings.
+//!
+//! The binary (`src/main.rs`) wires them together: `stone-server --data-dir DIR --listen
+//! 127.0.0.1:PORT`.
 
+pub mod config;
 pub mod engines;
+pub mod error;
+pub mod guards;
+pub mod jobs;
+pub mod routes;
+pub mod staging;
+pub mod state;

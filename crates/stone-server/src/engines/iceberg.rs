@@ -732,6 +732,84 @@ impl IcebergEngine {
         Ok(true)
     }
 
+    /// Removes a branch of the table (a dataset deleted from that branch by the push API),
+    /// by a compare-and-swap like an append; the table and its other refs stay. When no
+    /// branch or tag would be left, the table is dropped with its files instead. Returns
+    /// whether the branch existed.
+    pub async fn remove_branch(
+        &self,
+        namespace: &str,
+        table: &str,
+        branch: &str,
+    ) -> Result<bool, IcebergError> {
+        check_name("namespace", namespace, NameRule::Identifier)?;
+        check_name("table", table, NameRule::Identifier)?;
+        check_name("branch", branch, NameRule::Reference)?;
+        let name = qualified(namespace, table);
+        let ident = TableIdent::new(NamespaceIdent::new(namespace.to_owned()), table.to_owned());
+        for attempt in 1..=self.commit_attempts {
+            let Some(current) = self.load(&ident, &name).await? else {
+                return Ok(false);
+            };
+            let ice = |operation: &'static str| {
+                let name = name.clone();
+                move |error: ::iceberg::Error| IcebergError::iceberg(&name, operation, error)
+            };
+            let refs = snapshot::refs(&current).map_err(ice("reading refs"))?;
+            match refs.get(branch) {
+                Some(reference) if reference.is_branch() => {}
+                _ => return Ok(false),
+            }
+            if refs.len() == 1 {
+                return self.drop_table(namespace, table, true).await;
+            }
+            let new_metadata = current
+                .metadata()
+                .clone()
+                .into_builder(current.metadata_location().map(str::to_owned))
+                .remove_ref(branch)
+                .build()
+                .map_err(ice("building metadata"))?
+                .metadata;
+            let current_location = current
+                .metadata_location_result()
+                .map_err(ice("reading the metadata location"))?;
+            let new_location = current_location
+                .parse::<MetadataLocation>()
+                .map_err(ice("naming the metadata file"))?
+                .with_next_version()
+                .with_new_metadata(&new_metadata);
+            new_metadata
+                .write_to(current.file_io(), &new_location)
+                .await
+                .map_err(ice("writing metadata"))?;
+            let swapped = catalog::swap_metadata_location(
+                &self.pool,
+                self.bind_style,
+                &self.catalog_name,
+                &ident,
+                current_location,
+                &new_location.to_string(),
+            )
+            .await
+            .map_err(|source| IcebergError::Database {
+                table: name.clone(),
+                operation: "removing a branch of",
+                source,
+            })?;
+            if swapped {
+                return Ok(true);
+            }
+            let backoff = 20u64.saturating_mul(1 << attempt.min(6));
+            tokio::time::sleep(Duration::from_millis(backoff)).await;
+        }
+        Err(IcebergError::CommitConflict {
+            table: name,
+            branch: branch.to_owned(),
+            attempts: self.commit_attempts,
+        })
+    }
+
     /// Branches and tags of the table, sorted by name.
     pub async fn refs(&self, namespace: &str, table: &str) -> Result<Vec<RefInfo>, IcebergError> {
         let name = qualified(namespace, table);

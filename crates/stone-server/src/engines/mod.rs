@@ -1,4 +1,6 @@
 //! Storage engines, one per AssetKind family. The engine is chosen from the AssetKind
 //! alone (TABULAR → [`iceberg`]).
 
+pub mod blob;
+pub mod graph;
 pub mod iceberg;

@@ -5,6 +5,21 @@
 
 mod support;
 
+// The push API on the real binary (tests/it/api_*.rs); api_support starts stone-server.
+mod api_contract;
+mod api_guards;
+mod api_push;
+mod api_restart;
+mod api_s3;
+mod api_staging;
+mod api_support;
+
+mod blob_behaviour;
+mod blob_crash;
+
+mod graph_behaviour;
+mod graph_persistence;
+
 mod iceberg_append;
 mod iceberg_branch;
 mod iceberg_crash;

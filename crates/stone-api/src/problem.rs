@@ -1,0 +1,245 @@
+//! Errors on the wire: RFC 9457 problem details with a stable dotted `code`.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Media type of every error body.
+pub const PROBLEM_CONTENT_TYPE: &str = "application/problem+json";
+
+/// An RFC 9457 problem: the body of every 4xx/5xx answer of the API, and the `error` of a
+/// failed dataset or push.
+///
+/// The client relies on `code` (stable, dotted, the same in the CLI's `--json` output);
+/// `title` is the short human text of that code, `detail` explains this occurrence.
+/// Codes may carry extra members (listed in [`codes`]); unknown ones must be ignored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Problem {
+    /// URI reference naming the problem type: `urn:stone:problem:<code>`.
+    #[serde(rename = "type")]
+    pub problem_type: String,
+    /// Short summary of the problem type; the same for every occurrence of a code.
+    pub title: String,
+    /// HTTP status of the answer (also set on problems inside a status body, where it is
+    /// the status the failure would have had).
+    pub status: u16,
+    /// What happened this time, for humans.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// URI reference of this occurrence (the push, the upload), when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance: Option<String>,
+    /// Stable dotted code, e.g. `push.protected_ref`.
+    pub code: String,
+    /// Extra members of this code (`missing`, `violations`, `dataset`, …).
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Problem {
+    /// A problem of `code` with its type URI.
+    pub fn new(status: u16, code: &str, title: impl Into<String>) -> Self {
+        Self {
+            problem_type: format!("urn:stone:problem:{code}"),
+            title: title.into(),
+            status,
+            detail: None,
+            instance: None,
+            code: code.to_owned(),
+            extra: Map::new(),
+        }
+    }
+
+    /// Sets `detail`.
+    pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
+        self.detail = Some(detail.into());
+        self
+    }
+
+    /// Sets `instance`.
+    pub fn with_instance(mut self, instance: impl Into<String>) -> Self {
+        self.instance = Some(instance.into());
+        self
+    }
+
+    /// Adds an extra member.
+    pub fn with(mut self, name: &str, value: impl Serialize) -> Self {
+        self.extra.insert(
+            name.to_owned(),
+            serde_json::to_value(value).unwrap_or(Value::Null),
+        );
+        self
+    }
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.detail {
+            Some(detail) => write!(f, "{} ({}): {detail}", self.title, self.code),
+            None => write!(f, "{} ({})", self.title, self.code),
+        }
+    }
+}
+
+/// One operation that needs `force` on a protected ref (member `violations` of the
+/// force refusals at `POST /v1/pushes`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Violation {
+    /// What it is: `schema.incompatible`, `version.exists`, `push.deletion_requires_force`,
+    /// `push.retraction_requires_force`.
+    pub code: String,
+    /// The dataset concerned.
+    pub dataset: String,
+    /// In words.
+    pub detail: String,
+}
+
+/// The stable codes. Extra members are named after each code.
+pub mod codes {
+    /// 400: the body is not a valid request (bad JSON, a bad name, slug, digest, kind,
+    /// duplicate dataset or file). Extra: `field` when known.
+    pub const REQUEST_INVALID: &str = "request.invalid";
+    /// 404: no such endpoint.
+    pub const REQUEST_NOT_FOUND: &str = "request.not_found";
+    /// 404: no such push (or not yours).
+    pub const PUSH_NOT_FOUND: &str = "push.not_found";
+    /// 409: the push cannot be resumed with this manifest (another namespace or branch, or
+    /// a changed manifest on a push already committing or done).
+    pub const PUSH_CONFLICT: &str = "push.conflict";
+    /// 409: commit refused, some content is not staged and verified. Extra: `missing`
+    /// (sha256 list).
+    pub const PUSH_INCOMPLETE: &str = "push.incomplete";
+    /// 403: a manual push to a protected ref without `options.yes`. Extra: `branch`.
+    pub const PUSH_CONFIRMATION_REQUIRED: &str = "push.confirmation_required";
+    /// 403: pushing to a protected ref needs a role the identity lacks. Extra: `branch`,
+    /// `required_role`.
+    pub const PUSH_PROTECTED_REF: &str = "push.protected_ref";
+    /// 403: `force` on a protected ref needs the elevated role. Extra: `branch`,
+    /// `required_role`.
+    pub const PUSH_FORCE_FORBIDDEN: &str = "push.force_forbidden";
+    /// 409: with `replace` on a protected ref, datasets no longer in the package would be
+    /// deleted; needs `force`. Extra: `violations`.
+    pub const PUSH_DELETION_REQUIRES_FORCE: &str = "push.deletion_requires_force";
+    /// 409: `replace` on a protected ref would retract published content; needs `force`.
+    /// Extra: `violations`.
+    pub const PUSH_RETRACTION_REQUIRES_FORCE: &str = "push.retraction_requires_force";
+    /// 409 at `POST /pushes` (protected ref, no `force`), or a failed dataset at commit: the
+    /// schema change is incompatible. Extra: `violations` / `dataset`, `column`.
+    pub const SCHEMA_INCOMPATIBLE: &str = "schema.incompatible";
+    /// 409 at `POST /pushes` (protected ref, no `force`), or a failed dataset at commit: the
+    /// package version already names other content. Extra: `violations` / `dataset`,
+    /// `version`.
+    pub const VERSION_EXISTS: &str = "version.exists";
+    /// 400: the uploaded bytes do not have the announced sha256; nothing was kept.
+    /// Extra: `expected`, `actual`.
+    pub const STAGING_DIGEST_MISMATCH: &str = "staging.digest_mismatch";
+    /// 400: the uploaded bytes do not have the announced size; nothing was kept.
+    /// Extra: `expected`, `actual`.
+    pub const STAGING_SIZE_MISMATCH: &str = "staging.size_mismatch";
+    /// 403: the upload URL has expired; re-post the manifest with the push ID for a fresh
+    /// one.
+    pub const STAGING_EXPIRED: &str = "staging.expired";
+    /// 403: the upload URL's signature is not valid (altered URL).
+    pub const STAGING_INVALID_SIGNATURE: &str = "staging.invalid_signature";
+    /// 400: an upload to a signed URL carried an `Authorization` header. Signed URLs carry
+    /// their own authorization; the API token must never be sent with them.
+    pub const STAGING_CREDENTIALS_SENT: &str = "staging.credentials_sent";
+    /// 404: no multipart upload of this sha256 in progress for the push.
+    pub const STAGING_UNKNOWN_UPLOAD: &str = "staging.unknown_upload";
+    /// 409: a multipart upload cannot be completed, parts are missing. Extra: `missing_parts`.
+    pub const STAGING_PARTS_MISSING: &str = "staging.parts_missing";
+    /// Dataset error: not done because another dataset of the push failed (deletions by
+    /// `replace` run only when every write succeeded).
+    pub const PUSH_SKIPPED: &str = "push.skipped";
+    /// Dataset error: a TABULAR file is not a Parquet file the table can take.
+    pub const TABULAR_INVALID_FILE: &str = "tabular.invalid_file";
+    /// Dataset error: a GRAPH file is not valid RDF in its format.
+    pub const GRAPH_INVALID_RDF: &str = "graph.invalid_rdf";
+    /// Dataset error: the engine failed (storage, catalog, graph server); running the push
+    /// again may succeed.
+    pub const ENGINE_FAILED: &str = "engine.failed";
+    /// 503: the server is shutting down; retry.
+    pub const SERVER_UNAVAILABLE: &str = "server.unavailable";
+    /// 500: a bug or an unexpected failure; details are in the server log.
+    pub const SERVER_INTERNAL: &str = "server.internal";
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use serde_json::json;
+
+    pub(crate) fn samples() -> Vec<(&'static str, serde_json::Value)> {
+        vec![
+            (
+                "Problem",
+                serde_json::to_value(
+                    Problem::new(409, codes::PUSH_INCOMPLETE, "Content is missing")
+                        .with("missing", ["a"]),
+                )
+                .unwrap(),
+            ),
+            (
+                "Violation",
+                json!({"code": "version.exists", "dataset": "d", "detail": "x"}),
+            ),
+        ]
+    }
+
+    #[test]
+    fn problem_exact_json() {
+        let problem = Problem::new(409, codes::PUSH_INCOMPLETE, "Content is missing")
+            .with_detail("2 files are not staged")
+            .with_instance("/v1/pushes/p1")
+            .with("missing", ["aa", "bb"]);
+        let value = serde_json::to_value(&problem).unwrap();
+        assert_eq!(
+            value,
+            json!({
+                "type": "urn:stone:problem:push.incomplete",
+                "title": "Content is missing",
+                "status": 409,
+                "detail": "2 files are not staged",
+                "instance": "/v1/pushes/p1",
+                "code": "push.incomplete",
+                "missing": ["aa", "bb"],
+            })
+        );
+        let back: Problem = serde_json::from_value(value).unwrap();
+        assert_eq!(back, problem);
+    }
+
+    #[test]
+    fn problem_minimal_and_unknown_members() {
+        let value = json!({
+            "type": "urn:stone:problem:staging.expired",
+            "title": "Upload URL expired",
+            "status": 403,
+            "code": "staging.expired",
+            "future_member": {"x": 1},
+        });
+        let problem: Problem = serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(problem.code, "staging.expired");
+        assert_eq!(problem.detail, None);
+        // Unknown members are kept as extras and written back unchanged.
+        assert_eq!(serde_json::to_value(&problem).unwrap(), value);
+        assert_eq!(problem.to_string(), "Upload URL expired (staging.expired)");
+    }
+
+    #[test]
+    fn violation_exact_json() {
+        let violation = Violation {
+            code: codes::VERSION_EXISTS.into(),
+            dataset: "people".into(),
+            detail: "tag 1.0 names snapshot 3".into(),
+        };
+        let expected = json!({"code": "version.exists", "dataset": "people",
+                              "detail": "tag 1.0 names snapshot 3"});
+        assert_eq!(serde_json::to_value(&violation).unwrap(), expected);
+        let mut noisy = expected.clone();
+        noisy["more"] = json!(true);
+        assert_eq!(
+            serde_json::from_value::<Violation>(noisy).unwrap(),
+            violation
+        );
+    }
+}

@@ -1,0 +1,472 @@
+//! Server configuration: the TOML file (`--config`), resolved with the command line into
+//! [`Settings`].
+//!
+//! ```toml
+//! public_host = "data.example.org"      # host of the https IRIs (default: localhost)
+//!
+//! [auth]
+//! mode = "local"                         # the only mode so far: no identity provider
+//!
+//! [local]                                # who requests act as in `local` mode
+//! user = "local"
+//! roles = ["protected-write"]            # add "protected-force" to allow --force on main
+//!
+//! [guards]
+//! protected_refs = ["main", "release/*"]
+//! write_role = "protected-write"
+//! force_role = "protected-force"
+//!
+//! [staging]
+//! store = "local"                        # or "s3"
+//! part_size = 67108864                   # larger files are uploaded in parts
+//! url_ttl_seconds = 3600
+//! # base_url = "http://127.0.0.1:8080"   # local store: where upload URLs point (default:
+//!                                        # the address the server listens on)
+//! [staging.s3]                           # store = "s3"
+//! endpoint = "http://127.0.0.1:8333"
+//! bucket = "stone-staging"               # must exist
+//! prefix = "staging/"
+//! region = "us-east-1"
+//! access_key_id = "…"
+//! secret_access_key = "…"
+//! allow_http = true
+//!
+//! [graph]
+//! # remote_url = "http://127.0.0.1:7878"  # an Oxigraph-style SPARQL server; default: embedded
+//!
+//! [blob]
+//! store = "local"                        # or "s3", with a [blob.s3] table like [staging.s3]
+//!
+//! [jobs]
+//! concurrency = 2                        # pushes committed at the same time
+//! ```
+//!
+//! Unknown keys are refused, so that a typo does not silently fall back to a default.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// Environment variables read by the server.
+pub mod env_vars {
+    /// Test hook, not for production: the name of a dataset. The commit job stops right
+    /// after that dataset's engine write returned and before the push state records it
+    /// (the worst moment for a crash), writes `<data dir>/test-hooks/paused`, and waits
+    /// until the process is killed. Tests use it to kill the server mid-commit.
+    pub const STONE_SERVER_TEST_PAUSE_COMMIT: &str = "STONE_SERVER_TEST_PAUSE_COMMIT";
+    /// tracing filter of the logs (stderr), e.g. `stone_server=debug`.
+    pub const STONE_SERVER_LOG: &str = "STONE_SERVER_LOG";
+}
+
+/// Default part size: 64 MiB.
+pub const DEFAULT_PART_SIZE: u64 = 64 * 1024 * 1024;
+/// S3 refuses parts smaller than 5 MiB (except the last).
+pub const S3_MIN_PART_SIZE: u64 = 5 * 1024 * 1024;
+/// At most this many parts per upload (one ListParts page); the part size grows for larger
+/// files.
+pub const MAX_PARTS: u64 = 1000;
+
+/// The configuration file.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    pub public_host: Option<String>,
+    #[serde(default)]
+    pub auth: AuthOptions,
+    #[serde(default)]
+    pub local: LocalOptions,
+    #[serde(default)]
+    pub guards: GuardOptions,
+    #[serde(default)]
+    pub staging: StagingOptions,
+    #[serde(default)]
+    pub graph: GraphOptions,
+    #[serde(default)]
+    pub blob: BlobOptions,
+    #[serde(default)]
+    pub jobs: JobOptions,
+}
+
+/// `[auth]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuthOptions {
+    #[serde(default)]
+    pub mode: AuthModeOption,
+}
+
+/// `auth.mode`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AuthModeOption {
+    /// No identity provider; loopback only; requests act as `[local]`.
+    #[default]
+    Local,
+}
+
+/// `[local]`: the trusted identity of `local` mode.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LocalOptions {
+    #[serde(default = "default_user")]
+    pub user: String,
+    #[serde(default = "default_roles")]
+    pub roles: Vec<String>,
+}
+
+impl Default for LocalOptions {
+    fn default() -> Self {
+        Self {
+            user: default_user(),
+            roles: default_roles(),
+        }
+    }
+}
+
+fn default_user() -> String {
+    "local".to_owned()
+}
+
+fn default_roles() -> Vec<String> {
+    vec![DEFAULT_WRITE_ROLE.to_owned()]
+}
+
+/// Role needed to push to a protected ref.
+pub const DEFAULT_WRITE_ROLE: &str = "protected-write";
+/// Role needed to `force` on a protected ref.
+pub const DEFAULT_FORCE_ROLE: &str = "protected-force";
+
+/// `[guards]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GuardOptions {
+    #[serde(default = "default_protected_refs")]
+    pub protected_refs: Vec<String>,
+    #[serde(default = "default_write_role")]
+    pub write_role: String,
+    #[serde(default = "default_force_role")]
+    pub force_role: String,
+}
+
+impl Default for GuardOptions {
+    fn default() -> Self {
+        Self {
+            protected_refs: default_protected_refs(),
+            write_role: default_write_role(),
+            force_role: default_force_role(),
+        }
+    }
+}
+
+fn default_protected_refs() -> Vec<String> {
+    vec!["main".to_owned(), "release/*".to_owned()]
+}
+
+fn default_write_role() -> String {
+    DEFAULT_WRITE_ROLE.to_owned()
+}
+
+fn default_force_role() -> String {
+    DEFAULT_FORCE_ROLE.to_owned()
+}
+
+/// `[staging]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StagingOptions {
+    #[serde(default)]
+    pub store: StoreKind,
+    #[serde(default = "default_part_size")]
+    pub part_size: u64,
+    #[serde(default = "default_ttl")]
+    pub url_ttl_seconds: u64,
+    pub base_url: Option<String>,
+    pub s3: Option<S3Options>,
+}
+
+impl Default for StagingOptions {
+    fn default() -> Self {
+        Self {
+            store: StoreKind::Local,
+            part_size: default_part_size(),
+            url_ttl_seconds: default_ttl(),
+            base_url: None,
+            s3: None,
+        }
+    }
+}
+
+fn default_part_size() -> u64 {
+    DEFAULT_PART_SIZE
+}
+
+fn default_ttl() -> u64 {
+    3600
+}
+
+/// Local disk or S3.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StoreKind {
+    #[default]
+    Local,
+    S3,
+}
+
+/// An S3-compatible bucket.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct S3Options {
+    /// `http(s)://host:port`; absent: AWS.
+    pub endpoint: Option<String>,
+    pub bucket: String,
+    #[serde(default)]
+    pub prefix: String,
+    #[serde(default = "default_region")]
+    pub region: String,
+    pub access_key_id: String,
+    pub secret_access_key: String,
+    #[serde(default)]
+    pub allow_http: bool,
+}
+
+fn default_region() -> String {
+    "us-east-1".to_owned()
+}
+
+/// `[graph]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GraphOptions {
+    /// Base URL of an Oxigraph-style server (`/store`, `/query`); absent: embedded.
+    pub remote_url: Option<String>,
+}
+
+/// `[blob]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlobOptions {
+    #[serde(default)]
+    pub store: StoreKind,
+    pub s3: Option<S3Options>,
+}
+
+/// `[jobs]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JobOptions {
+    #[serde(default = "default_concurrency")]
+    pub concurrency: usize,
+}
+
+impl Default for JobOptions {
+    fn default() -> Self {
+        Self {
+            concurrency: default_concurrency(),
+        }
+    }
+}
+
+fn default_concurrency() -> usize {
+    2
+}
+
+/// Errors of reading the configuration.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    #[error("cannot read the configuration file {}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("invalid configuration file {}", path.display())]
+    Parse {
+        path: PathBuf,
+        #[source]
+        source: toml_edit::de::Error,
+    },
+    #[error("invalid configuration: {0}")]
+    Invalid(String),
+}
+
+impl ConfigFile {
+    /// Reads and parses a configuration file.
+    pub fn read(path: &Path) -> Result<Self, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        toml_edit::de::from_str(&text).map_err(|source| ConfigError::Parse {
+            path: path.to_owned(),
+            source,
+        })
+    }
+}
+
+/// Everything the server runs with.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Absolute data directory.
+    pub data_dir: PathBuf,
+    /// Address to listen on.
+    pub listen: SocketAddr,
+    /// Host of the https IRIs.
+    pub public_host: String,
+    /// The configuration file's content.
+    pub config: ConfigFile,
+}
+
+impl Settings {
+    /// Resolves the command line and the file; checks what can be checked before binding.
+    pub fn resolve(
+        data_dir: &Path,
+        listen: SocketAddr,
+        public_host: Option<String>,
+        config: ConfigFile,
+    ) -> Result<Self, ConfigError> {
+        std::fs::create_dir_all(data_dir).map_err(|source| ConfigError::Read {
+            path: data_dir.to_owned(),
+            source,
+        })?;
+        let data_dir = data_dir
+            .canonicalize()
+            .map_err(|source| ConfigError::Read {
+                path: data_dir.to_owned(),
+                source,
+            })?;
+        let public_host = public_host
+            .or_else(|| config.public_host.clone())
+            .unwrap_or_else(|| "localhost".to_owned());
+        if public_host.is_empty() || public_host.contains('/') || public_host.contains(' ') {
+            return Err(ConfigError::Invalid(format!(
+                "public host {public_host:?} is not a host name"
+            )));
+        }
+        let staging = &config.staging;
+        if staging.part_size == 0 {
+            return Err(ConfigError::Invalid(
+                "staging.part_size must be positive".into(),
+            ));
+        }
+        if staging.url_ttl_seconds == 0 || staging.url_ttl_seconds > 7 * 24 * 3600 {
+            return Err(ConfigError::Invalid(
+                "staging.url_ttl_seconds must be between 1 and 604800 (7 days)".into(),
+            ));
+        }
+        match staging.store {
+            StoreKind::S3 => {
+                if staging.s3.is_none() {
+                    return Err(ConfigError::Invalid(
+                        "staging.store = \"s3\" needs a [staging.s3] table".into(),
+                    ));
+                }
+                if staging.part_size < S3_MIN_PART_SIZE {
+                    return Err(ConfigError::Invalid(format!(
+                        "staging.part_size must be at least {S3_MIN_PART_SIZE} bytes (5 MiB) with an S3 staging store"
+                    )));
+                }
+            }
+            StoreKind::Local => {}
+        }
+        if config.blob.store == StoreKind::S3 && config.blob.s3.is_none() {
+            return Err(ConfigError::Invalid(
+                "blob.store = \"s3\" needs a [blob.s3] table".into(),
+            ));
+        }
+        if config.jobs.concurrency == 0 {
+            return Err(ConfigError::Invalid(
+                "jobs.concurrency must be positive".into(),
+            ));
+        }
+        for pattern in &config.guards.protected_refs {
+            if pattern.is_empty() {
+                return Err(ConfigError::Invalid(
+                    "an empty protected ref pattern".into(),
+                ));
+            }
+        }
+        Ok(Self {
+            data_dir,
+            listen,
+            public_host,
+            config,
+        })
+    }
+
+    /// The data directory's layout.
+    pub fn path(&self, relative: &str) -> PathBuf {
+        self.data_dir.join(relative)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_without_a_file() {
+        let config: ConfigFile = toml_edit::de::from_str("").unwrap();
+        assert_eq!(config.guards.protected_refs, ["main", "release/*"]);
+        assert_eq!(config.local.roles, ["protected-write"]);
+        assert_eq!(config.guards.force_role, "protected-force");
+        assert_eq!(config.staging.part_size, DEFAULT_PART_SIZE);
+        assert_eq!(config.staging.store, StoreKind::Local);
+        assert_eq!(config.auth.mode, AuthModeOption::Local);
+    }
+
+    #[test]
+    fn a_full_file_parses_and_typos_are_refused() {
+        let config: ConfigFile = toml_edit::de::from_str(
+            r#"
+            public_host = "data.example.org"
+            [local]
+            user = "me"
+            roles = ["protected-write", "protected-force"]
+            [guards]
+            protected_refs = ["main"]
+            [staging]
+            store = "s3"
+            part_size = 5242880
+            url_ttl_seconds = 60
+            [staging.s3]
+            endpoint = "http://127.0.0.1:8333"
+            bucket = "stage"
+            access_key_id = "a"
+            secret_access_key = "b"
+            allow_http = true
+            [graph]
+            remote_url = "http://127.0.0.1:7878"
+            "#,
+        )
+        .unwrap();
+        assert_eq!(config.staging.s3.as_ref().unwrap().region, "us-east-1");
+        assert_eq!(config.local.user, "me");
+        let typo = toml_edit::de::from_str::<ConfigFile>("[guards]\nprotected_ref = []\n");
+        assert!(typo.is_err());
+    }
+
+    #[test]
+    fn s3_staging_needs_its_table_and_large_parts() {
+        let dir = tempfile::tempdir().unwrap();
+        let listen: SocketAddr = "127.0.0.1:0".parse().unwrap();
+        let mut config = ConfigFile::default();
+        config.staging.store = StoreKind::S3;
+        let error = Settings::resolve(dir.path(), listen, None, config.clone()).unwrap_err();
+        assert!(error.to_string().contains("[staging.s3]"), "{error}");
+        config.staging.s3 = Some(S3Options {
+            endpoint: None,
+            bucket: "b".into(),
+            prefix: String::new(),
+            region: "r".into(),
+            access_key_id: "a".into(),
+            secret_access_key: "s".into(),
+            allow_http: false,
+        });
+        config.staging.part_size = 1024;
+        let error = Settings::resolve(dir.path(), listen, None, config).unwrap_err();
+        assert!(error.to_string().contains("5 MiB"), "{error}");
+    }
+}

@@ -1,0 +1,797 @@
+//! The object-storage engine for RASTER, ARRAY, TILES, BLOB and GEOFEATURES datasets:
+//! a dataset's files, per branch, on local disk or S3-compatible storage.
+//!
+//! ## Layout
+//!
+//! ```text
+//! {prefix}/{ns}/{dataset}/{branch}/objects/{sha256}   one object per distinct content
+//! {prefix}/{ns}/{dataset}/{branch}/head.json          the file list (see HeadDocument)
+//! ```
+//!
+//! The head document lists `path → (sha256, size)` for every file of the dataset on the
+//! branch (`format: "stone.blob-head/1"`, `updated_at`, `files` sorted by path). Objects
+//! are content-addressed per dataset *and* branch, so branches share nothing and a
+//! branch can be deleted by prefix.
+//!
+//! ## A put
+//!
+//! 1. reads the head; the target list is the given files (`replace`) or the head's files
+//!    with the given ones added or overriding by path;
+//! 2. if the head already lists exactly that, stops: [`BlobStatus::Unchanged`], nothing
+//!    written;
+//! 3. uploads each missing object from its staged file (an object that exists with the
+//!    right size is skipped), checking size and sha256 while reading: one PUT below
+//!    [`BlobOptions::multipart_threshold`], a multipart upload above it; a mismatch
+//!    aborts the upload before the object is visible;
+//! 4. writes the head last, in one atomic object write. On S3 the write is conditional
+//!    (`If-None-Match: *` for a new head, `If-Match: <etag>` otherwise) and retried from
+//!    step 1 when another writer got there first; on local disk writers of one process
+//!    are serialized (one process per directory).
+//!
+//! A reader who reads the head and then the objects never sees a half-written dataset.
+//! A crash before step 4 leaves the previous head and some unreferenced objects, which
+//! the same put run again finds and skips. Objects a new head no longer references are
+//! kept (a reader of the previous head can still fetch them) until
+//! [`BlobEngine::collect_garbage`].
+
+mod error;
+mod layout;
+mod upload;
+
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::Bytes;
+use chrono::{DateTime, Utc};
+use futures::stream::{self, BoxStream, StreamExt, TryStreamExt};
+use object_store::aws::AmazonS3Builder;
+use object_store::local::LocalFileSystem;
+use object_store::path::Path as StorePath;
+use object_store::{
+    GetOptions, GetRange, ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload,
+    UpdateVersion,
+};
+use serde::{Deserialize, Serialize};
+
+pub use error::BlobError;
+
+use layout::{DatasetLocation, HEAD_FORMAT, HeadDocument, check_path, check_sha256};
+
+/// How many times a put re-reads the head after losing a conditional head write.
+const MAX_HEAD_ATTEMPTS: u32 = 10;
+
+/// Where an S3-compatible bucket is and how to sign for it.
+#[derive(Clone, Default)]
+pub struct S3Settings {
+    /// `http(s)://host:port` of an S3-compatible server (path-style requests); `None`
+    /// for AWS itself.
+    pub endpoint: Option<String>,
+    /// The bucket (it must exist).
+    pub bucket: String,
+    /// The signing region (`us-east-1` when empty).
+    pub region: String,
+    /// Access key; empty to use the ambient AWS credentials (instance metadata, …).
+    pub access_key_id: String,
+    /// Secret key (never shown by `Debug`).
+    pub secret_access_key: String,
+    /// Key prefix under which every dataset lives (`a/b`, no leading or trailing `/`
+    /// needed); empty for the bucket's root.
+    pub prefix: String,
+    /// Allow a plain-http endpoint (tests, loopback).
+    pub allow_http: bool,
+}
+
+impl std::fmt::Debug for S3Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("S3Settings")
+            .field("endpoint", &self.endpoint)
+            .field("bucket", &self.bucket)
+            .field("region", &self.region)
+            .field("access_key_id", &self.access_key_id)
+            .field("secret_access_key", &"<redacted>")
+            .field("prefix", &self.prefix)
+            .field("allow_http", &self.allow_http)
+            .finish()
+    }
+}
+
+/// Tuning of uploads.
+#[derive(Debug, Clone)]
+pub struct BlobOptions {
+    /// Files of at least this many bytes go up in a multipart upload (default 16 MiB).
+    pub multipart_threshold: u64,
+    /// Part size of multipart uploads (default 16 MiB; S3 wants at least 5 MiB).
+    pub part_size: usize,
+    /// Parts of one file in flight at once (default 4).
+    pub part_concurrency: usize,
+    /// Files uploaded at once (default 4).
+    pub file_concurrency: usize,
+}
+
+impl Default for BlobOptions {
+    fn default() -> Self {
+        Self {
+            multipart_threshold: 16 << 20,
+            part_size: 16 << 20,
+            part_concurrency: 4,
+            file_concurrency: 4,
+        }
+    }
+}
+
+/// One file of a put.
+#[derive(Debug, Clone)]
+pub struct BlobFile {
+    /// Path inside the resource (`a/b.tif`): relative, `/`-separated.
+    pub path: String,
+    /// The staged file on this server.
+    pub local: PathBuf,
+    /// sha256 of the content, 64 lowercase hex digits (checked while uploading).
+    pub sha256: String,
+    /// Size in bytes (checked while uploading).
+    pub size: u64,
+}
+
+/// One file as the head lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlobEntry {
+    /// Path inside the resource.
+    pub path: String,
+    /// sha256 of the content, lowercase hex.
+    pub sha256: String,
+    /// Size in bytes.
+    pub size: u64,
+}
+
+/// The current state of a dataset on a branch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlobHead {
+    /// The files, sorted by path.
+    pub files: Vec<BlobEntry>,
+    /// When the head was written.
+    pub updated_at: DateTime<Utc>,
+}
+
+/// What a put did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlobStatus {
+    /// The dataset had no head on this branch.
+    Created,
+    /// The head changed.
+    Updated,
+    /// The head already listed exactly these files; nothing was written.
+    Unchanged,
+}
+
+/// The outcome of a put.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlobOutcome {
+    pub status: BlobStatus,
+    /// Files the head lists now.
+    pub files: u64,
+    /// Their total size.
+    pub bytes: u64,
+    /// Objects this put uploaded (objects already there are not counted).
+    pub uploaded_files: u64,
+    /// Their total size.
+    pub uploaded_bytes: u64,
+}
+
+/// A file being read: its entry, the byte range delivered and the bytes.
+pub struct BlobRead {
+    pub entry: BlobEntry,
+    /// The bytes delivered (`0..size` for a whole file).
+    pub range: Range<u64>,
+    pub stream: BoxStream<'static, Result<Bytes, BlobError>>,
+}
+
+impl BlobRead {
+    /// Collects the stream.
+    pub async fn bytes(self) -> Result<Bytes, BlobError> {
+        let chunks: Vec<Bytes> = self.stream.try_collect().await?;
+        Ok(match chunks.len() {
+            1 => chunks.into_iter().next().expect("one chunk"),
+            _ => Bytes::from(chunks.concat()),
+        })
+    }
+}
+
+impl std::fmt::Debug for BlobRead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BlobRead")
+            .field("entry", &self.entry)
+            .field("range", &self.range)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Failures a test can inject into the next put.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlobFault {
+    /// Fail after the objects are uploaded, before the head is written (a crash there).
+    BeforeHead,
+}
+
+/// The object-storage engine. Every method takes `&self`; share it behind an `Arc`.
+pub struct BlobEngine {
+    store: Arc<dyn ObjectStore>,
+    prefix: StorePath,
+    /// `local:<dir>` or `s3://<bucket>/<prefix>`, for logs.
+    description: String,
+    /// The directory of a local store: its staging leftovers (`<key>#<n>`, invisible
+    /// to listings) are removed by deletes and garbage collection.
+    local_dir: Option<PathBuf>,
+    /// Whether head writes are compare-and-swap (S3; switched off if the server refuses).
+    conditional: AtomicBool,
+    options: BlobOptions,
+    locks: DatasetLocks,
+    fault: Mutex<Option<BlobFault>>,
+}
+
+impl std::fmt::Debug for BlobEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BlobEngine")
+            .field("store", &self.description)
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+impl BlobEngine {
+    /// Datasets under the local directory `dir` (created if missing).
+    pub fn local(dir: &Path) -> Result<Self, BlobError> {
+        std::fs::create_dir_all(dir).map_err(|source| BlobError::LocalIo {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let store = LocalFileSystem::new_with_prefix(dir)
+            .map_err(BlobError::Settings)?
+            .with_automatic_cleanup(true);
+        let mut engine = Self::new(
+            Arc::new(store),
+            StorePath::default(),
+            format!("local:{}", dir.display()),
+            false,
+        );
+        engine.local_dir = Some(dir.to_path_buf());
+        Ok(engine)
+    }
+
+    /// Datasets in an S3-compatible bucket. Nothing is requested yet (see [`Self::probe`]).
+    pub fn s3(settings: S3Settings) -> Result<Self, BlobError> {
+        let region = if settings.region.is_empty() {
+            "us-east-1"
+        } else {
+            &settings.region
+        };
+        let mut builder = AmazonS3Builder::new()
+            .with_bucket_name(&settings.bucket)
+            .with_region(region)
+            .with_allow_http(settings.allow_http);
+        if let Some(endpoint) = &settings.endpoint {
+            builder = builder.with_endpoint(endpoint);
+        }
+        if !settings.access_key_id.is_empty() {
+            builder = builder
+                .with_access_key_id(&settings.access_key_id)
+                .with_secret_access_key(&settings.secret_access_key);
+        }
+        let store = builder.build().map_err(BlobError::Settings)?;
+        let prefix = StorePath::parse(settings.prefix.trim_matches('/'))
+            .map_err(|e| BlobError::Settings(object_store::Error::InvalidPath { source: e }))?;
+        let description = format!("s3://{}/{prefix}", settings.bucket);
+        Ok(Self::new(Arc::new(store), prefix, description, true))
+    }
+
+    fn new(
+        store: Arc<dyn ObjectStore>,
+        prefix: StorePath,
+        description: String,
+        conditional: bool,
+    ) -> Self {
+        Self {
+            store,
+            prefix,
+            description,
+            local_dir: None,
+            conditional: AtomicBool::new(conditional),
+            options: BlobOptions::default(),
+            locks: DatasetLocks::default(),
+            fault: Mutex::new(None),
+        }
+    }
+
+    /// Replaces the upload tuning.
+    pub fn with_options(mut self, options: BlobOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// `local:<dir>` or `s3://<bucket>/<prefix>`.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// Checks that the storage answers (reads a key that need not exist).
+    pub async fn probe(&self) -> Result<(), BlobError> {
+        let location = self.prefix.clone().join(".stone-probe");
+        match self.store.head(&location).await {
+            Ok(_) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(e) => Err(BlobError::storage("head", &location)(e)),
+        }
+    }
+
+    #[doc(hidden)]
+    pub fn inject_fault(&self, fault: Option<BlobFault>) {
+        *self.fault.lock().unwrap_or_else(|e| e.into_inner()) = fault;
+    }
+
+    /// Stores a dataset's files on `ns/dataset/branch` and moves its head (see the module
+    /// documentation); `replace` makes `files` the dataset's whole content, otherwise they
+    /// are added (a path already listed gets the new content).
+    pub async fn put(
+        &self,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+        files: &[BlobFile],
+        replace: bool,
+    ) -> Result<BlobOutcome, BlobError> {
+        let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
+        let mut given: BTreeMap<String, BlobFile> = BTreeMap::new();
+        for file in files {
+            check_path(&file.path)?;
+            check_sha256(&file.path, &file.sha256)?;
+            if given.insert(file.path.clone(), file.clone()).is_some() {
+                return Err(BlobError::DuplicatePath {
+                    path: file.path.clone(),
+                });
+            }
+        }
+        let lock = self.locks.get(location.root.as_ref());
+        let _guard = lock.lock().await;
+
+        let (mut uploaded_files, mut uploaded_bytes) = (0, 0);
+        for attempt in 1..=MAX_HEAD_ATTEMPTS {
+            let current = self.read_head(&location).await?;
+            let mut target: BTreeMap<String, BlobEntry> = BTreeMap::new();
+            if let (Some((head, _)), false) = (&current, replace) {
+                target.extend(head.files.iter().map(|e| (e.path.clone(), e.clone())));
+            }
+            target.extend(given.values().map(|f| {
+                let entry = BlobEntry {
+                    path: f.path.clone(),
+                    sha256: f.sha256.clone(),
+                    size: f.size,
+                };
+                (f.path.clone(), entry)
+            }));
+            let target: Vec<BlobEntry> = target.into_values().collect();
+            let (target_files, target_bytes) = (
+                target.len() as u64,
+                target.iter().map(|e| e.size).sum::<u64>(),
+            );
+            let summary = move |status, uploaded_files, uploaded_bytes| BlobOutcome {
+                status,
+                files: target_files,
+                bytes: target_bytes,
+                uploaded_files,
+                uploaded_bytes,
+            };
+            if let Some((head, _)) = &current
+                && head.files == target
+            {
+                return Ok(summary(
+                    BlobStatus::Unchanged,
+                    uploaded_files,
+                    uploaded_bytes,
+                ));
+            }
+
+            let (files, bytes) = self.upload_missing(&location, &given).await?;
+            uploaded_files += files;
+            uploaded_bytes += bytes;
+
+            if let Some(fault) = self.fault.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                return Err(BlobError::InjectedFault {
+                    fault: match fault {
+                        BlobFault::BeforeHead => "before the head write",
+                    },
+                });
+            }
+
+            let status = match current {
+                None => BlobStatus::Created,
+                Some(_) => BlobStatus::Updated,
+            };
+            let document = HeadDocument {
+                format: HEAD_FORMAT.to_owned(),
+                updated_at: Utc::now(),
+                files: target.clone(),
+            };
+            if self
+                .write_head(&location, &document, current.map(|(_, version)| version))
+                .await?
+            {
+                return Ok(summary(status, uploaded_files, uploaded_bytes));
+            }
+            tracing::debug!(head = %location.head(), attempt, "head changed concurrently, retrying");
+            // Jittered backoff, so that writers that collided do not collide again.
+            let jitter = u64::from(uuid::Uuid::new_v4().as_bytes()[0]) % 20;
+            tokio::time::sleep(Duration::from_millis(jitter + 10 * u64::from(attempt))).await;
+        }
+        Err(BlobError::Conflict {
+            location: location.head().to_string(),
+            attempts: MAX_HEAD_ATTEMPTS,
+        })
+    }
+
+    /// Uploads the objects of `files` that are not there yet; (objects, bytes) uploaded.
+    async fn upload_missing(
+        &self,
+        location: &DatasetLocation,
+        files: &BTreeMap<String, BlobFile>,
+    ) -> Result<(u64, u64), BlobError> {
+        let mut by_digest: HashMap<String, BlobFile> = HashMap::new();
+        for file in files.values() {
+            by_digest
+                .entry(file.sha256.clone())
+                .or_insert_with(|| file.clone());
+        }
+        // Owned items and captures only: the future stays `Send` for any caller.
+        let jobs = by_digest.into_values().map(|file| {
+            let store = Arc::clone(&self.store);
+            let options = self.options.clone();
+            let object = location.object(&file.sha256);
+            async move {
+                match store.head(&object).await {
+                    Ok(meta) if meta.size == file.size => return Ok(None),
+                    Ok(_) | Err(object_store::Error::NotFound { .. }) => {}
+                    Err(e) => return Err(BlobError::storage("head", &object)(e)),
+                }
+                upload::upload(store.as_ref(), &object, &file, &options).await?;
+                Ok::<_, BlobError>(Some(file.size))
+            }
+        });
+        let uploaded: Vec<Option<u64>> = stream::iter(jobs.collect::<Vec<_>>())
+            .buffer_unordered(self.options.file_concurrency.max(1))
+            .try_collect()
+            .await?;
+        let sizes: Vec<u64> = uploaded.into_iter().flatten().collect();
+        Ok((sizes.len() as u64, sizes.iter().sum()))
+    }
+
+    /// The head and its version, `None` when there is none.
+    async fn read_head(
+        &self,
+        location: &DatasetLocation,
+    ) -> Result<Option<(HeadDocument, UpdateVersion)>, BlobError> {
+        let head = location.head();
+        let result = match self.store.get(&head).await {
+            Ok(result) => result,
+            Err(object_store::Error::NotFound { .. }) => return Ok(None),
+            Err(e) => return Err(BlobError::storage("get", &head)(e)),
+        };
+        let version = UpdateVersion {
+            e_tag: result.meta.e_tag.clone(),
+            version: result.meta.version.clone(),
+        };
+        let bytes = result
+            .bytes()
+            .await
+            .map_err(BlobError::storage("get", &head))?;
+        Ok(Some((HeadDocument::parse(&head, &bytes)?, version)))
+    }
+
+    /// Writes the head; `false` when a conditional write lost to another writer.
+    async fn write_head(
+        &self,
+        location: &DatasetLocation,
+        document: &HeadDocument,
+        previous: Option<UpdateVersion>,
+    ) -> Result<bool, BlobError> {
+        let head = location.head();
+        let body = serde_json::to_vec_pretty(document).expect("a head document serializes");
+        let payload = PutPayload::from(body);
+        let conditional = self.conditional.load(Ordering::Relaxed);
+        let mode = match (conditional, previous) {
+            (false, _) => PutMode::Overwrite,
+            (true, None) => PutMode::Create,
+            (true, Some(version)) => PutMode::Update(version),
+        };
+        let options = PutOptions {
+            mode,
+            ..PutOptions::default()
+        };
+        match self.store.put_opts(&head, payload.clone(), options).await {
+            Ok(_) => Ok(true),
+            Err(
+                object_store::Error::Precondition { .. }
+                | object_store::Error::AlreadyExists { .. },
+            ) => Ok(false),
+            Err(
+                object_store::Error::NotImplemented { .. }
+                | object_store::Error::NotSupported { .. },
+            ) if conditional => {
+                tracing::warn!(store = %self.description, "conditional writes are not supported: head writes are serialized in this process only");
+                self.conditional.store(false, Ordering::Relaxed);
+                self.store
+                    .put(&head, payload)
+                    .await
+                    .map_err(BlobError::storage("put", &head))?;
+                Ok(true)
+            }
+            Err(e) => Err(BlobError::storage("put", &head)(e)),
+        }
+    }
+
+    /// The dataset's current head on the branch, `None` when it has none.
+    pub async fn head(
+        &self,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+    ) -> Result<Option<BlobHead>, BlobError> {
+        let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
+        Ok(self.read_head(&location).await?.map(|(head, _)| BlobHead {
+            files: head.files,
+            updated_at: head.updated_at,
+        }))
+    }
+
+    /// A file of the dataset as the head lists it now; `None` when the head does not list
+    /// `path` (or there is no head).
+    pub async fn get(
+        &self,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+        path: &str,
+    ) -> Result<Option<BlobRead>, BlobError> {
+        self.read(ns, dataset, branch, path, None).await
+    }
+
+    /// Bytes `range` of a file (`start < end <= size`; HTTP `Range` answers map onto it).
+    pub async fn get_range(
+        &self,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+        path: &str,
+        range: Range<u64>,
+    ) -> Result<Option<BlobRead>, BlobError> {
+        self.read(ns, dataset, branch, path, Some(range)).await
+    }
+
+    async fn read(
+        &self,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+        path: &str,
+        range: Option<Range<u64>>,
+    ) -> Result<Option<BlobRead>, BlobError> {
+        let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
+        let Some((head, _)) = self.read_head(&location).await? else {
+            return Ok(None);
+        };
+        let Some(entry) = head.files.into_iter().find(|e| e.path == path) else {
+            return Ok(None);
+        };
+        if let Some(range) = &range
+            && (range.start >= range.end || range.end > entry.size)
+        {
+            return Err(BlobError::InvalidRange {
+                path: path.to_owned(),
+                range: range.clone(),
+                size: entry.size,
+            });
+        }
+        let object = location.object(&entry.sha256);
+        let options = GetOptions {
+            range: range.map(GetRange::Bounded),
+            ..GetOptions::default()
+        };
+        let result = self
+            .store
+            .get_opts(&object, options)
+            .await
+            .map_err(BlobError::storage("get", &object))?;
+        let delivered = result.range.clone();
+        let location_text = object.to_string();
+        let stream = result
+            .into_stream()
+            .map_err(move |source| BlobError::Storage {
+                operation: "get",
+                location: location_text.clone(),
+                source,
+            })
+            .boxed();
+        Ok(Some(BlobRead {
+            entry,
+            range: delivered,
+            stream,
+        }))
+    }
+
+    /// Deletes the dataset on the branch: the head first (readers see it gone at once),
+    /// then every object. `false` when there was nothing.
+    pub async fn delete_dataset(
+        &self,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+    ) -> Result<bool, BlobError> {
+        let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
+        let lock = self.locks.get(location.root.as_ref());
+        let _guard = lock.lock().await;
+        let head = location.head();
+        // S3 answers a delete of a missing key with success: look first.
+        let had_head = match self.store.head(&head).await {
+            Ok(_) => true,
+            Err(object_store::Error::NotFound { .. }) => false,
+            Err(e) => return Err(BlobError::storage("head", &head)(e)),
+        };
+        if had_head {
+            match self.store.delete(&head).await {
+                Ok(()) | Err(object_store::Error::NotFound { .. }) => {}
+                Err(e) => return Err(BlobError::storage("delete", &head)(e)),
+            }
+        }
+        let deleted = self.delete_all(&location.root, |_| true).await?;
+        let leftovers = self.remove_local_leftovers(&location.root, Duration::ZERO)?;
+        Ok(had_head || deleted > 0 || leftovers > 0)
+    }
+
+    /// Local store only: removes the staging files of interrupted writes under `prefix`
+    /// (`<name>#<digits>`, which listings skip) older than `older_than`; how many.
+    fn remove_local_leftovers(
+        &self,
+        prefix: &StorePath,
+        older_than: Duration,
+    ) -> Result<u64, BlobError> {
+        let Some(dir) = &self.local_dir else {
+            return Ok(0);
+        };
+        let mut removed = 0;
+        let mut pending = vec![
+            prefix
+                .parts()
+                .fold(dir.clone(), |p, part| p.join(part.as_ref())),
+        ];
+        let mut visited = Vec::new();
+        while let Some(dir) = pending.pop() {
+            visited.push(dir.clone());
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                let Ok(meta) = entry.metadata() else { continue };
+                if meta.is_dir() {
+                    pending.push(path);
+                    continue;
+                }
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let is_staging = name
+                    .rsplit_once('#')
+                    .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+                let old_enough = meta
+                    .modified()
+                    .ok()
+                    .and_then(|m| m.elapsed().ok())
+                    .is_none_or(|age| age >= older_than);
+                if is_staging && old_enough {
+                    std::fs::remove_file(&path).map_err(|source| BlobError::LocalIo {
+                        path: path.clone(),
+                        source,
+                    })?;
+                    removed += 1;
+                }
+            }
+        }
+        // Empty directories left behind go too (as automatic cleanup does), deepest first.
+        for dir in visited.iter().rev() {
+            let _ = std::fs::remove_dir(dir);
+        }
+        Ok(removed)
+    }
+
+    /// Deletes the objects of the dataset on the branch that its head does not list and
+    /// that are older than `older_than` (so that a put in progress keeps the objects it
+    /// just uploaded). Returns how many were deleted.
+    pub async fn collect_garbage(
+        &self,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+        older_than: Duration,
+    ) -> Result<u64, BlobError> {
+        let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
+        let lock = self.locks.get(location.root.as_ref());
+        let _guard = lock.lock().await;
+        let live: std::collections::HashSet<String> = match self.read_head(&location).await? {
+            Some((head, _)) => head.files.into_iter().map(|e| e.sha256).collect(),
+            None => Default::default(),
+        };
+        let cutoff =
+            Utc::now() - chrono::Duration::from_std(older_than).unwrap_or(chrono::Duration::MAX);
+        let deleted = self
+            .delete_all(&location.objects(), |meta| {
+                meta.last_modified < cutoff
+                    && !meta
+                        .location
+                        .filename()
+                        .is_some_and(|name| live.contains(name))
+            })
+            .await?;
+        Ok(deleted + self.remove_local_leftovers(&location.objects(), older_than)?)
+    }
+
+    /// Deletes the objects under `prefix` that `select` picks; how many.
+    async fn delete_all(
+        &self,
+        prefix: &StorePath,
+        select: impl Fn(&object_store::ObjectMeta) -> bool,
+    ) -> Result<u64, BlobError> {
+        let mut doomed = Vec::new();
+        let mut listing = self.store.list(Some(prefix));
+        while let Some(meta) = listing.next().await {
+            match meta {
+                Ok(meta) if select(&meta) => doomed.push(meta.location),
+                Ok(_) | Err(object_store::Error::NotFound { .. }) => {}
+                Err(e) => return Err(BlobError::storage("list", prefix)(e)),
+            }
+        }
+        let count = doomed.len() as u64;
+        let locations = stream::iter(doomed.into_iter().map(Ok)).boxed();
+        let mut deleted = self.store.delete_stream(locations);
+        while let Some(result) = deleted.next().await {
+            match result {
+                Ok(_) | Err(object_store::Error::NotFound { .. }) => {}
+                Err(e) => return Err(BlobError::storage("delete", prefix)(e)),
+            }
+        }
+        Ok(count)
+    }
+}
+
+/// One async mutex per dataset and branch: puts and deletes of one dataset on one branch
+/// are serialized in this process.
+#[derive(Default)]
+struct DatasetLocks {
+    locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+impl DatasetLocks {
+    fn get(&self, key: &str) -> Arc<tokio::sync::Mutex<()>> {
+        let mut locks = self.locks.lock().unwrap_or_else(|e| e.into_inner());
+        Arc::clone(locks.entry(key.to_owned()).or_default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The server's job runner spawns puts and reads on the runtime: their futures must be
+    /// `Send + 'static` once the engine is behind an `Arc` (type-checked, never run).
+    #[allow(dead_code)]
+    fn futures_can_be_spawned(engine: Arc<BlobEngine>, files: Vec<BlobFile>) {
+        tokio::spawn(async move {
+            let ns = String::from("ns");
+            engine.put(&ns, "ds", "main", &files, false).await?;
+            engine.head(&ns, "ds", "main").await?;
+            engine.get(&ns, "ds", "main", "a").await?;
+            engine
+                .collect_garbage(&ns, "ds", "main", Duration::ZERO)
+                .await?;
+            engine.delete_dataset(&ns, "ds", "main").await
+        });
+    }
+}

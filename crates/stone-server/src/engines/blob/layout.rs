@@ -1,0 +1,222 @@
+//! Where a dataset's objects live, what names are accepted, and the head document.
+
+use chrono::{DateTime, Utc};
+use object_store::path::Path as StorePath;
+use serde::{Deserialize, Serialize};
+
+use super::{BlobEntry, BlobError};
+
+/// Value of `format` in every head document this engine writes.
+pub(super) const HEAD_FORMAT: &str = "stone.blob-head/1";
+pub(super) const HEAD_NAME: &str = "head.json";
+pub(super) const OBJECTS_DIR: &str = "objects";
+
+/// Longest accepted name of a namespace, dataset or branch, in bytes.
+const MAX_NAME_LEN: usize = 200;
+/// Longest accepted file path inside a resource, in bytes.
+const MAX_PATH_LEN: usize = 1024;
+
+/// The keys of one dataset on one branch.
+#[derive(Debug, Clone)]
+pub(super) struct DatasetLocation {
+    /// `{prefix}/{ns}/{dataset}/{branch}`.
+    pub root: StorePath,
+}
+
+impl DatasetLocation {
+    pub fn new(
+        prefix: &StorePath,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+    ) -> Result<Self, BlobError> {
+        check_name("namespace", ns)?;
+        check_name("dataset", dataset)?;
+        check_name("branch", branch)?;
+        let root = prefix.clone().join(ns).join(dataset).join(branch);
+        Ok(Self { root })
+    }
+
+    /// `{root}/head.json`.
+    pub fn head(&self) -> StorePath {
+        self.root.clone().join(HEAD_NAME)
+    }
+
+    /// `{root}/objects/`.
+    pub fn objects(&self) -> StorePath {
+        self.root.clone().join(OBJECTS_DIR)
+    }
+
+    /// `{root}/objects/{sha256}`.
+    pub fn object(&self, sha256: &str) -> StorePath {
+        self.objects().join(sha256)
+    }
+}
+
+/// Names are one storage key segment each: ASCII letters, digits, `_`, `-`, `.`, not
+/// starting with `.` (which also rules out `.` and `..`). Branches come normalized to
+/// `[A-Za-z0-9_.-]` from the client.
+fn check_name(what: &'static str, name: &str) -> Result<(), BlobError> {
+    let reason = if name.is_empty() {
+        Some("it is empty")
+    } else if name.len() > MAX_NAME_LEN {
+        Some("it is longer than 200 bytes")
+    } else if name.starts_with('.') {
+        Some("it starts with '.'")
+    } else if !name
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+    {
+        Some("only ASCII letters, digits, '_', '-' and '.' are allowed")
+    } else {
+        None
+    };
+    match reason {
+        Some(reason) => Err(BlobError::InvalidName {
+            what,
+            name: name.to_owned(),
+            reason,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// A path inside a resource: relative, `/`-separated, no empty, `.` or `..` segment, no
+/// backslash or control character. It is only recorded in the head, never used as a key.
+pub(super) fn check_path(path: &str) -> Result<(), BlobError> {
+    let reason = if path.is_empty() {
+        Some("it is empty")
+    } else if path.len() > MAX_PATH_LEN {
+        Some("it is longer than 1024 bytes")
+    } else if path.starts_with('/') {
+        Some("it is absolute")
+    } else if path.contains('\\') {
+        Some("it contains a backslash")
+    } else if path.chars().any(char::is_control) {
+        Some("it contains a control character")
+    } else if path
+        .split('/')
+        .any(|s| s.is_empty() || s == "." || s == "..")
+    {
+        Some("it has an empty, '.' or '..' segment")
+    } else {
+        None
+    };
+    match reason {
+        Some(reason) => Err(BlobError::InvalidPath {
+            path: path.to_owned(),
+            reason,
+        }),
+        None => Ok(()),
+    }
+}
+
+pub(super) fn check_sha256(path: &str, sha256: &str) -> Result<(), BlobError> {
+    if sha256.len() == 64
+        && sha256
+            .bytes()
+            .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    {
+        Ok(())
+    } else {
+        Err(BlobError::InvalidSha256 {
+            path: path.to_owned(),
+            sha256: sha256.to_owned(),
+        })
+    }
+}
+
+/// The head document, `head.json`: the dataset's files on the branch. Written last by a
+/// put, in one atomic object write, so a reader sees the old list or the new one.
+///
+/// ```json
+/// {"format": "stone.blob-head/1", "updated_at": "2025-01-01T00:00:00Z",
+///  "files": [{"path": "a/b.tif", "sha256": "…64 hex…", "size": 123}]}
+/// ```
+///
+/// `files` is sorted by path; each file's bytes are the object `objects/<sha256>` next
+/// to the head. Unknown fields are ignored by readers.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct HeadDocument {
+    pub format: String,
+    pub updated_at: DateTime<Utc>,
+    pub files: Vec<BlobEntry>,
+}
+
+impl HeadDocument {
+    pub fn parse(location: &StorePath, bytes: &[u8]) -> Result<Self, BlobError> {
+        let corrupt = |message: String| BlobError::CorruptHead {
+            location: location.to_string(),
+            message,
+        };
+        let head: HeadDocument =
+            serde_json::from_slice(bytes).map_err(|e| corrupt(e.to_string()))?;
+        if head.format != HEAD_FORMAT {
+            return Err(corrupt(format!("unknown format {:?}", head.format)));
+        }
+        for file in &head.files {
+            check_path(&file.path).map_err(|e| corrupt(e.to_string()))?;
+            check_sha256(&file.path, &file.sha256).map_err(|e| corrupt(e.to_string()))?;
+        }
+        Ok(head)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        for ok in ["demo", "my-data_set.v2", "feature-x", "A1"] {
+            check_name("dataset", ok).unwrap();
+        }
+        for bad in [
+            "",
+            ".",
+            "..",
+            ".hidden",
+            "a/b",
+            "a b",
+            "ü",
+            &"x".repeat(201),
+        ] {
+            assert!(check_name("dataset", bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn paths() {
+        for ok in ["a.tif", "dir/sub/b.png", "with space.txt", "ü.bin", "a..b"] {
+            check_path(ok).unwrap();
+        }
+        for bad in [
+            "", "/abs", "a//b", "./a", "a/../b", "..", "a\\b", "a\nb", "dir/",
+        ] {
+            assert!(check_path(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn layout() {
+        let location = DatasetLocation::new(&StorePath::from("p/q"), "ns", "ds", "main").unwrap();
+        assert_eq!(location.head().as_ref(), "p/q/ns/ds/main/head.json");
+        assert_eq!(location.object("ab").as_ref(), "p/q/ns/ds/main/objects/ab");
+        let bare = DatasetLocation::new(&StorePath::default(), "ns", "ds", "b").unwrap();
+        assert_eq!(bare.head().as_ref(), "ns/ds/b/head.json");
+    }
+
+    #[test]
+    fn head_document_round_trip_and_unknown_fields() {
+        let text = format!(
+            r#"{{"format":"{HEAD_FORMAT}","updated_at":"2025-01-02T03:04:05Z","extra":1,
+               "files":[{{"path":"a.bin","sha256":"{}","size":3,"more":true}}]}}"#,
+            "a".repeat(64)
+        );
+        let head = HeadDocument::parse(&StorePath::from("h"), text.as_bytes()).unwrap();
+        assert_eq!(head.files[0].size, 3);
+        let again = serde_json::to_value(&head).unwrap();
+        assert_eq!(again["files"][0]["path"], "a.bin");
+        assert!(HeadDocument::parse(&StorePath::from("h"), b"{\"format\":\"other\"}").is_err());
+    }
+}

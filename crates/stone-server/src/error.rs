@@ -1,0 +1,141 @@
+//! The one error type of the HTTP layer: an RFC 9457 problem with a stable code.
+//!
+//! 4xx problems say what the client did wrong; 5xx problems say only that the server
+//! failed (the cause goes to the log, never to the client).
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use stone_api::{PROBLEM_CONTENT_TYPE, Problem, codes};
+
+/// An API error: the problem sent to the client, plus the cause for the log (5xx).
+#[derive(Debug)]
+pub struct ApiError {
+    /// Boxed: handlers return `Result<_, ApiError>` and a problem is large.
+    pub problem: Box<Problem>,
+    source: Option<anyhow::Error>,
+}
+
+impl ApiError {
+    /// A problem of `code` with `status`, `title` and `detail`.
+    pub fn new(status: StatusCode, code: &str, title: &str, detail: impl Into<String>) -> Self {
+        Self {
+            problem: Box::new(Problem::new(status.as_u16(), code, title).with_detail(detail)),
+            source: None,
+        }
+    }
+
+    /// 400 `request.invalid`.
+    pub fn invalid(detail: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::BAD_REQUEST,
+            codes::REQUEST_INVALID,
+            "Invalid request",
+            detail,
+        )
+    }
+
+    /// 400 `request.invalid` naming the field.
+    pub fn invalid_field(field: &str, detail: impl Into<String>) -> Self {
+        Self::invalid(detail).with("field", field)
+    }
+
+    /// 404 `push.not_found`.
+    pub fn push_not_found(id: &str) -> Self {
+        Self::new(
+            StatusCode::NOT_FOUND,
+            codes::PUSH_NOT_FOUND,
+            "No such push",
+            format!("there is no push {id}"),
+        )
+    }
+
+    /// 500 `server.internal`; `source` goes to the log only.
+    pub fn internal(source: impl Into<anyhow::Error>) -> Self {
+        Self {
+            problem: Box::new(
+                Problem::new(500, codes::SERVER_INTERNAL, "Internal server error")
+                    .with_detail("the server failed; details are in its log"),
+            ),
+            source: Some(source.into()),
+        }
+    }
+
+    /// 503 `server.unavailable`.
+    pub fn unavailable(detail: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            codes::SERVER_UNAVAILABLE,
+            "Server unavailable",
+            detail,
+        )
+    }
+
+    /// Adds an extra member to the problem.
+    pub fn with(mut self, name: &str, value: impl serde::Serialize) -> Self {
+        self.problem = Box::new(self.problem.with(name, value));
+        self
+    }
+
+    /// Sets the problem's `instance`.
+    pub fn at(mut self, instance: impl Into<String>) -> Self {
+        self.problem = Box::new(self.problem.with_instance(instance));
+        self
+    }
+
+    pub fn status(&self) -> StatusCode {
+        StatusCode::from_u16(self.problem.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+    }
+
+    pub fn code(&self) -> &str {
+        &self.problem.code
+    }
+}
+
+impl From<Problem> for ApiError {
+    fn from(problem: Problem) -> Self {
+        Self {
+            problem: Box::new(problem),
+            source: None,
+        }
+    }
+}
+
+impl From<crate::state::StateError> for ApiError {
+    fn from(error: crate::state::StateError) -> Self {
+        Self::internal(error)
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.problem.fmt(f)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        if status.is_server_error() {
+            match &self.source {
+                Some(source) => {
+                    tracing::error!(code = %self.problem.code, error = ?source, "request failed")
+                }
+                None => {
+                    tracing::error!(code = %self.problem.code, detail = ?self.problem.detail, "request failed")
+                }
+            }
+        } else {
+            tracing::debug!(code = %self.problem.code, detail = ?self.problem.detail, "request refused");
+        }
+        let body = serde_json::to_vec(&*self.problem).unwrap_or_default();
+        let mut response = (status, body).into_response();
+        response.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(PROBLEM_CONTENT_TYPE),
+        );
+        response
+    }
+}
+
+/// Result of a handler.
+pub type ApiResult<T> = Result<T, ApiError>;

@@ -1,0 +1,467 @@
+//! The guards the server owns: who may push what to which ref.
+//!
+//! Identity: for now a trusted identity from the configuration (`local` mode: no identity
+//! provider, loopback only, every request acts as `[local] user` with `[local] roles`).
+//! An OIDC mode will produce the same [`Principal`] from a token.
+//!
+//! Rules, checked at `POST /v1/pushes` before any byte is uploaded (in this order):
+//!
+//! 1. On a protected ref (a branch matching a pattern of `guards.protected_refs`), a manual
+//!    push needs `options.yes` (`push.confirmation_required`).
+//! 2. On a protected ref, the identity needs the write role, `protected-write` by default
+//!    (`push.protected_ref`).
+//! 3. On a protected ref, `options.force` needs the force role, `protected-force` by
+//!    default (`push.force_forbidden`).
+//! 4. On a protected ref without `force`, the push may not (409, one `violations` entry
+//!    each, the problem's code is the first one's):
+//!    - change a declared TABULAR schema incompatibly (`schema.incompatible`), checked
+//!      against the branch's schema (or main's, for a new branch);
+//!    - move the package version, an Iceberg tag, to other content (`version.exists`);
+//!    - with `replace`, delete datasets that left the package
+//!      (`push.deletion_requires_force`) or retract content that is on the branch
+//!      (`push.retraction_requires_force`).
+//!
+//! On other refs those operations need no `force`: the commit passes `force` to the
+//! engines. What the declared schema cannot tell is checked again at commit, where an
+//! incompatible file fails its dataset with `schema.incompatible`.
+
+use std::collections::BTreeSet;
+
+use axum::http::StatusCode;
+use stone_api::{CreatePush, PushOptions, Violation, codes};
+use stone_package::{AssetKind, normalize_branch};
+
+use crate::config::GuardOptions;
+use crate::error::ApiError;
+use crate::jobs::Engines;
+use crate::state::StateDb;
+
+/// Who a request acts as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Principal {
+    pub user: String,
+    pub roles: Vec<String>,
+}
+
+impl Principal {
+    pub fn has_role(&self, role: &str) -> bool {
+        self.roles.iter().any(|r| r == role)
+    }
+}
+
+/// The configured guard rules.
+#[derive(Debug, Clone)]
+pub struct Guards {
+    patterns: Vec<String>,
+    normalized: Vec<String>,
+    write_role: String,
+    force_role: String,
+}
+
+impl Guards {
+    pub fn new(options: &GuardOptions) -> Self {
+        Self {
+            patterns: options.protected_refs.clone(),
+            normalized: options
+                .protected_refs
+                .iter()
+                .map(|p| {
+                    p.split('*')
+                        .map(normalize_branch)
+                        .collect::<Vec<_>>()
+                        .join("*")
+                })
+                .collect(),
+            write_role: options.write_role.clone(),
+            force_role: options.force_role.clone(),
+        }
+    }
+
+    /// The patterns as configured.
+    pub fn patterns(&self) -> &[String] {
+        &self.patterns
+    }
+
+    /// Whether a (normalized) branch is protected. A pattern is normalized like a branch
+    /// name (`release/*` → `release-*`), because branches arrive normalized.
+    pub fn is_protected(&self, branch: &str) -> bool {
+        self.normalized.iter().any(|p| glob_match(p, branch))
+    }
+
+    /// Rules 1–3: decided from the request and the identity alone.
+    pub fn check_identity(
+        &self,
+        branch: &str,
+        options: &PushOptions,
+        principal: &Principal,
+    ) -> Result<(), ApiError> {
+        if !self.is_protected(branch) {
+            return Ok(());
+        }
+        if options.manual && !options.yes {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                codes::PUSH_CONFIRMATION_REQUIRED,
+                "Confirmation required",
+                format!("{branch} is a protected ref: a manual push to it needs --yes"),
+            )
+            .with("branch", branch));
+        }
+        if !principal.has_role(&self.write_role) {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                codes::PUSH_PROTECTED_REF,
+                "Protected ref",
+                format!(
+                    "{branch} is a protected ref: pushing to it needs the {} role, which {} does not have",
+                    self.write_role, principal.user
+                ),
+            )
+            .with("branch", branch)
+            .with("required_role", &self.write_role));
+        }
+        if options.force && !principal.has_role(&self.force_role) {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                codes::PUSH_FORCE_FORBIDDEN,
+                "Force forbidden",
+                format!(
+                    "--force on the protected ref {branch} needs the {} role, which {} does not have",
+                    self.force_role, principal.user
+                ),
+            )
+            .with("branch", branch)
+            .with("required_role", &self.force_role));
+        }
+        Ok(())
+    }
+}
+
+/// `*` matches any run of characters; everything else matches itself.
+pub fn glob_match(pattern: &str, text: &str) -> bool {
+    let pieces: Vec<&str> = pattern.split('*').collect();
+    if pieces.len() == 1 {
+        return pattern == text;
+    }
+    let (first, last) = (pieces[0], pieces[pieces.len() - 1]);
+    if !text.starts_with(first) || text.len() < first.len() + last.len() || !text.ends_with(last) {
+        return false;
+    }
+    let mut rest = &text[first.len()..text.len() - last.len()];
+    for piece in &pieces[1..pieces.len() - 1] {
+        match rest.find(piece) {
+            Some(at) => rest = &rest[at + piece.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Rule 4: what this push would do that needs `force` on a protected ref.
+pub async fn force_violations(
+    manifest: &CreatePush,
+    engines: &Engines,
+    db: &StateDb,
+    public_host: &str,
+) -> Result<Vec<Violation>, ApiError> {
+    let ns = &manifest.namespace;
+    let branch = &manifest.branch;
+    let options = &manifest.options;
+    let mut violations = Vec::new();
+    for dataset in &manifest.datasets {
+        let new_files: BTreeSet<&str> = dataset.files.iter().map(|f| f.sha256.as_str()).collect();
+        let head = db.dataset_head(ns, &dataset.name, branch).await?;
+        let head_files: Option<BTreeSet<&str>> = head
+            .as_ref()
+            .map(|(_, files)| files.iter().map(String::as_str).collect());
+        // Whether the push leaves the dataset's content as it is.
+        let unchanged = match &head_files {
+            Some(head) if options.replace => *head == new_files,
+            Some(head) => new_files.is_subset(head),
+            None => false,
+        };
+
+        if dataset.kind == AssetKind::Tabular {
+            if let Some(declared) = &dataset.schema {
+                let existing = match engines
+                    .iceberg
+                    .snapshot_of(ns, &dataset.name, branch)
+                    .await
+                    .map_err(ApiError::internal)?
+                {
+                    Some(snapshot) => Some(snapshot),
+                    None => engines
+                        .iceberg
+                        .snapshot_of(ns, &dataset.name, "main")
+                        .await
+                        .map_err(ApiError::internal)?,
+                };
+                if let Some(existing) = existing {
+                    for column in &existing.schema {
+                        let found = declared.fields.iter().find(|f| f.name == column.name);
+                        let problem = match found {
+                            None if column.required => Some(format!(
+                                "column {:?} is required on the branch but missing from the files",
+                                column.name
+                            )),
+                            Some(field)
+                                if !types_compatible(&column.data_type, &field.field_type) =>
+                            {
+                                Some(format!(
+                                    "column {:?} changes type from {} to {}",
+                                    column.name, column.data_type, field.field_type
+                                ))
+                            }
+                            _ => None,
+                        };
+                        if let Some(detail) = problem {
+                            violations.push(Violation {
+                                code: codes::SCHEMA_INCOMPATIBLE.into(),
+                                dataset: dataset.name.clone(),
+                                detail,
+                            });
+                        }
+                    }
+                }
+            }
+            if let Some(version) = &manifest.package.version
+                && engines
+                    .iceberg
+                    .table_exists(ns, &dataset.name)
+                    .await
+                    .map_err(ApiError::internal)?
+            {
+                let refs = engines
+                    .iceberg
+                    .refs(ns, &dataset.name)
+                    .await
+                    .map_err(ApiError::internal)?;
+                if let Some(tag) = refs.iter().find(|r| &r.name == version) {
+                    let head_snapshot = engines
+                        .iceberg
+                        .snapshot_of(ns, &dataset.name, branch)
+                        .await
+                        .map_err(ApiError::internal)?
+                        .map(|s| s.snapshot_id);
+                    if !(unchanged && head_snapshot == Some(tag.snapshot_id)) {
+                        violations.push(Violation {
+                            code: codes::VERSION_EXISTS.into(),
+                            dataset: dataset.name.clone(),
+                            detail: format!(
+                                "version {version} already names snapshot {} of {ns}.{}; the push would move it",
+                                tag.snapshot_id, dataset.name
+                            ),
+                        });
+                    }
+                }
+            }
+        }
+
+        if options.replace {
+            let retracts = match &head_files {
+                Some(head) => !head.is_subset(&new_files),
+                None => engines
+                    .has_content(dataset.kind, ns, &dataset.name, branch, public_host)
+                    .await
+                    .map_err(ApiError::internal)?,
+            };
+            if retracts {
+                violations.push(Violation {
+                    code: codes::PUSH_RETRACTION_REQUIRES_FORCE.into(),
+                    dataset: dataset.name.clone(),
+                    detail: format!(
+                        "--replace would retract content of {ns}/{} on {branch}",
+                        dataset.name
+                    ),
+                });
+            }
+        }
+    }
+    if options.replace {
+        for removed in removed_datasets(manifest, db).await? {
+            violations.push(Violation {
+                code: codes::PUSH_DELETION_REQUIRES_FORCE.into(),
+                dataset: removed.0.clone(),
+                detail: format!(
+                    "{ns}/{} is no longer in the package; --replace would delete it from {branch}",
+                    removed.0
+                ),
+            });
+        }
+    }
+    Ok(violations)
+}
+
+/// Datasets of the namespace's package node on the branch that the manifest no longer
+/// lists: `(name, kind)`.
+pub async fn removed_datasets(
+    manifest: &CreatePush,
+    db: &StateDb,
+) -> Result<Vec<(String, AssetKind)>, ApiError> {
+    let Some(node) = db
+        .package_node(&manifest.namespace, &manifest.branch)
+        .await?
+    else {
+        return Ok(Vec::new());
+    };
+    Ok(node
+        .resources
+        .into_iter()
+        .filter(|r| !manifest.datasets.iter().any(|d| d.name == r.name))
+        .map(|r| (r.name, r.kind))
+        .collect())
+}
+
+/// The refusal for a non-empty list of violations.
+pub fn violations_problem(branch: &str, violations: Vec<Violation>) -> ApiError {
+    let first = &violations[0];
+    let (code, title) = match first.code.as_str() {
+        codes::SCHEMA_INCOMPATIBLE => (codes::SCHEMA_INCOMPATIBLE, "Incompatible schema change"),
+        codes::VERSION_EXISTS => (codes::VERSION_EXISTS, "Version exists"),
+        codes::PUSH_DELETION_REQUIRES_FORCE => (
+            codes::PUSH_DELETION_REQUIRES_FORCE,
+            "Deletion requires force",
+        ),
+        _ => (
+            codes::PUSH_RETRACTION_REQUIRES_FORCE,
+            "Retraction requires force",
+        ),
+    };
+    let detail = format!(
+        "{branch} is a protected ref and the push needs --force: {}",
+        violations
+            .iter()
+            .map(|v| format!("{}: {}", v.dataset, v.detail))
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    ApiError::new(StatusCode::CONFLICT, code, title, detail)
+        .with("branch", branch)
+        .with("violations", violations)
+}
+
+/// Whether files of type `declared` can go into a column of type `existing`: equal, or
+/// one promotes to the other (int/long, float/double, a larger decimal precision with the
+/// same scale). Nested types are left to the commit-time check.
+pub fn types_compatible(existing: &str, declared: &str) -> bool {
+    let (a, b) = (normalize_type(existing), normalize_type(declared));
+    if a == b {
+        return true;
+    }
+    let nested =
+        |t: &str| t.starts_with("struct<") || t.starts_with("list<") || t.starts_with("map<");
+    if nested(&a) || nested(&b) {
+        return true;
+    }
+    let pair = |x: &str, y: &str| (a == x && b == y) || (a == y && b == x);
+    if pair("int", "long") || pair("float", "double") {
+        return true;
+    }
+    match (decimal(&a), decimal(&b)) {
+        (Some((_, s1)), Some((_, s2))) => s1 == s2,
+        _ => false,
+    }
+}
+
+fn normalize_type(t: &str) -> String {
+    t.chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_ascii_lowercase()
+}
+
+fn decimal(t: &str) -> Option<(u32, u32)> {
+    let inner = t.strip_prefix("decimal(")?.strip_suffix(')')?;
+    let (p, s) = inner.split_once(',')?;
+    Some((p.parse().ok()?, s.parse().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn guards() -> Guards {
+        Guards::new(&GuardOptions::default())
+    }
+
+    fn principal(roles: &[&str]) -> Principal {
+        Principal {
+            user: "me".into(),
+            roles: roles.iter().map(|r| r.to_string()).collect(),
+        }
+    }
+
+    fn options(yes: bool, force: bool, manual: bool) -> PushOptions {
+        PushOptions {
+            yes,
+            force,
+            replace: false,
+            manual,
+        }
+    }
+
+    #[test]
+    fn patterns_match_normalized_branches() {
+        let guards = guards();
+        assert!(guards.is_protected("main"));
+        assert!(guards.is_protected("release-1.2"));
+        assert!(!guards.is_protected("release"));
+        assert!(!guards.is_protected("mainline"));
+        assert!(!guards.is_protected("feature-x"));
+        assert!(glob_match("a*b*c", "aXXbYYc"));
+        assert!(!glob_match("a*b*c", "aXXcYYb"));
+        assert!(glob_match("*", ""));
+        assert!(!glob_match("ab*ba", "aba"));
+    }
+
+    #[test]
+    fn identity_rules_in_order() {
+        let guards = guards();
+        let code = |branch: &str, options: PushOptions, roles: &[&str]| {
+            guards
+                .check_identity(branch, &options, &principal(roles))
+                .err()
+                .map(|e| e.code().to_owned())
+        };
+        assert_eq!(code("feature", options(false, true, true), &[]), None);
+        assert_eq!(
+            code("main", options(false, false, true), &["protected-write"]).as_deref(),
+            Some("push.confirmation_required")
+        );
+        // CI pushes need no --yes.
+        assert_eq!(
+            code("main", options(false, false, false), &["protected-write"]),
+            None
+        );
+        assert_eq!(
+            code("main", options(true, false, true), &[]).as_deref(),
+            Some("push.protected_ref")
+        );
+        assert_eq!(
+            code("release-2", options(true, true, true), &["protected-write"]).as_deref(),
+            Some("push.force_forbidden")
+        );
+        assert_eq!(
+            code(
+                "main",
+                options(true, true, true),
+                &["protected-write", "protected-force"]
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn type_compatibility() {
+        assert!(types_compatible("long", "long"));
+        assert!(types_compatible("int", "long"));
+        assert!(types_compatible("long", "int"));
+        assert!(types_compatible("decimal(10, 2)", "decimal(12,2)"));
+        assert!(!types_compatible("decimal(10, 2)", "decimal(12, 3)"));
+        assert!(!types_compatible("long", "string"));
+        assert!(types_compatible(
+            "struct<a: int>",
+            "struct<a: long, b: string>"
+        ));
+    }
+}

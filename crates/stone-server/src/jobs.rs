@@ -1,0 +1,943 @@
+//! The commit job runner: writes each dataset of a committed push through its engine,
+//! then the namespace's package node.
+//!
+//! A commit (`POST /v1/pushes/{id}/commit`) only moves the push to `committing` in the
+//! state database and wakes the runner; the runner claims committing pushes (a lease in
+//! the database) and works through their datasets in manifest order:
+//!
+//! - TABULAR → [`IcebergEngine::append`] on the push's branch, `replace` as asked, the
+//!   package version as tag; `force` is passed when the push has `force` or the branch is
+//!   not protected;
+//! - GRAPH → [`GraphEngine::load_files`] into the dataset's named graph on the branch,
+//!   [`graph_iri`]: `https://{public_host}/{ns}/{name}/branch/{branch}`;
+//! - every other kind → [`BlobEngine::put`] on `ns/name/branch`;
+//! - with `replace`, the datasets that left the package are deleted from the branch
+//!   (only if every write succeeded).
+//!
+//! Each dataset goes `pending` → `writing` → `done` | `failed`, recorded as it happens.
+//! Every engine write is idempotent (content-addressed, set semantics, head compare), so
+//! a write interrupted by a crash is simply done again when the push is claimed again at
+//! startup; the state records the engine's state before the first attempt (the
+//! checkpoint) so that a redone write still reports what the push did (`created`,
+//! `appended`, …) rather than `unchanged`. The package node is written with the final
+//! state, in one transaction, and only when every dataset succeeded.
+//!
+//! On shutdown a job stops between two datasets and leaves the push `committing`; the
+//! next start resumes it.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use stone_api::{
+    AssetKind, CreatePush, DatasetDetail, DatasetManifest, DatasetState, DatasetStatus, Engine,
+    NodeStatus, PackageNode, PackageResource, Problem, PushResult, PushState, ResultCounts, codes,
+};
+use stone_package::StoneUrl;
+use tokio::sync::{Notify, Semaphore, watch};
+use tokio::task::JoinSet;
+
+use crate::config::{Settings, StoreKind, env_vars};
+use crate::engines::blob::{BlobEngine, BlobError, BlobFile, BlobStatus, S3Settings};
+use crate::engines::graph::{GraphEngine, GraphError, RdfFile, RdfFormat};
+use crate::engines::iceberg::{
+    AppendOptions, AppendStatus, IcebergEngine, IcebergError, IcebergSettings, SchemaChange,
+    StagedFile,
+};
+use crate::staging::{LocalContent, StagingError, StagingStore};
+use crate::state::{DatasetRecord, HeadUpdate, Operation, PushRecord, StateDb, now};
+
+/// How long a claim on a push lasts without renewal.
+const LEASE: Duration = Duration::from_secs(60);
+/// How often the runner looks for work without being woken.
+const POLL: Duration = Duration::from_secs(2);
+
+/// The three engines.
+#[derive(Debug)]
+pub struct Engines {
+    pub iceberg: IcebergEngine,
+    pub graph: GraphEngine,
+    pub blob: BlobEngine,
+}
+
+impl Engines {
+    /// Opens the engines the settings name; embedded defaults live under the data
+    /// directory (`iceberg/`, `graph/`, `blobs/`).
+    pub async fn open(settings: &Settings) -> anyhow::Result<Self> {
+        use anyhow::Context;
+        let iceberg = IcebergEngine::open(IcebergSettings::local(
+            settings.path("iceberg/catalog.db"),
+            settings.path("iceberg/warehouse"),
+        ))
+        .await
+        .context("cannot open the Iceberg engine")?;
+        let graph = match &settings.config.graph.remote_url {
+            Some(url) => GraphEngine::remote(url)
+                .await
+                .with_context(|| format!("cannot reach the graph server at {url}"))?,
+            None => GraphEngine::embedded(&settings.path("graph"))
+                .await
+                .context("cannot open the embedded graph store")?,
+        };
+        let blob = match settings.config.blob.store {
+            StoreKind::Local => BlobEngine::local(&settings.path("blobs"))
+                .context("cannot open the local blob store")?,
+            StoreKind::S3 => {
+                let s3 = settings
+                    .config
+                    .blob
+                    .s3
+                    .as_ref()
+                    .context("blob.store = \"s3\" needs [blob.s3]")?;
+                let engine = BlobEngine::s3(S3Settings {
+                    endpoint: s3.endpoint.clone(),
+                    bucket: s3.bucket.clone(),
+                    region: s3.region.clone(),
+                    access_key_id: s3.access_key_id.clone(),
+                    secret_access_key: s3.secret_access_key.clone(),
+                    prefix: s3.prefix.clone(),
+                    allow_http: s3.allow_http,
+                })
+                .context("cannot configure the S3 blob store")?;
+                engine
+                    .probe()
+                    .await
+                    .context("the S3 blob store does not answer")?;
+                engine
+            }
+        };
+        Ok(Self {
+            iceberg,
+            graph,
+            blob,
+        })
+    }
+
+    /// Whether the engine holds anything for the dataset on the branch.
+    pub async fn has_content(
+        &self,
+        kind: AssetKind,
+        namespace: &str,
+        name: &str,
+        branch: &str,
+        public_host: &str,
+    ) -> anyhow::Result<bool> {
+        Ok(match kind.engine() {
+            Engine::Iceberg => self
+                .iceberg
+                .snapshot_of(namespace, name, branch)
+                .await?
+                .is_some(),
+            Engine::Graph => {
+                self.graph
+                    .count(&graph_iri(public_host, namespace, name, branch))
+                    .await?
+                    > 0
+            }
+            Engine::ObjectStorage => self.blob.head(namespace, name, branch).await?.is_some(),
+        })
+    }
+
+    /// What the engine holds for a dataset on a branch: `None` when nothing.
+    pub async fn describe(
+        &self,
+        kind: AssetKind,
+        namespace: &str,
+        name: &str,
+        branch: &str,
+        public_host: &str,
+    ) -> anyhow::Result<Option<DatasetDetail>> {
+        Ok(match kind.engine() {
+            Engine::Iceberg => self
+                .iceberg
+                .snapshot_of(namespace, name, branch)
+                .await?
+                .map(|snapshot| DatasetDetail {
+                    table: Some(format!("{namespace}.{name}")),
+                    snapshot_id: Some(snapshot.snapshot_id),
+                    total_rows: snapshot.total_rows,
+                    ..DatasetDetail::default()
+                }),
+            Engine::Graph => {
+                let iri = graph_iri(public_host, namespace, name, branch);
+                let count = self.graph.count(&iri).await?;
+                (count > 0).then(|| DatasetDetail {
+                    graph: Some(iri),
+                    total_triples: Some(count),
+                    ..DatasetDetail::default()
+                })
+            }
+            Engine::ObjectStorage => {
+                self.blob
+                    .head(namespace, name, branch)
+                    .await?
+                    .map(|head| DatasetDetail {
+                        files: Some(head.files.len() as u64),
+                        bytes: Some(head.files.iter().map(|f| f.size).sum()),
+                        ..DatasetDetail::default()
+                    })
+            }
+        })
+    }
+}
+
+/// IRI of the named graph of a GRAPH dataset on a branch.
+pub fn graph_iri(public_host: &str, namespace: &str, name: &str, branch: &str) -> String {
+    format!("https://{public_host}/{namespace}/{name}/branch/{branch}")
+}
+
+/// `stone:<ns>/<name>` and `https://<host>/<ns>/<name>`.
+pub fn dataset_urls(public_host: &str, namespace: &str, name: &str) -> (String, String) {
+    match (
+        stone_package::Label::parse(namespace),
+        stone_package::Label::parse(name),
+    ) {
+        (Ok(ns), Ok(n)) => {
+            let url = StoneUrl::dataset(ns, n);
+            (url.to_string(), url.iri(public_host))
+        }
+        _ => (
+            format!("stone:{namespace}/{name}"),
+            format!("https://{public_host}/{namespace}/{name}"),
+        ),
+    }
+}
+
+/// `stone:<ns>` and `https://<host>/<ns>`.
+pub fn namespace_urls(public_host: &str, namespace: &str) -> (String, String) {
+    (
+        format!("stone:{namespace}"),
+        format!("https://{public_host}/{namespace}"),
+    )
+}
+
+/// The job runner.
+#[derive(Debug)]
+pub struct JobRunner {
+    db: StateDb,
+    staging: Arc<dyn StagingStore>,
+    engines: Arc<Engines>,
+    public_host: String,
+    data_dir: PathBuf,
+    concurrency: usize,
+    owner: String,
+    notify: Notify,
+    pause_at: Option<String>,
+    shutdown: watch::Receiver<bool>,
+}
+
+impl JobRunner {
+    pub fn new(
+        settings: &Settings,
+        db: StateDb,
+        staging: Arc<dyn StagingStore>,
+        engines: Arc<Engines>,
+        shutdown: watch::Receiver<bool>,
+    ) -> Self {
+        let pause_at = std::env::var(env_vars::STONE_SERVER_TEST_PAUSE_COMMIT)
+            .ok()
+            .filter(|v| !v.is_empty());
+        if let Some(dataset) = &pause_at {
+            tracing::warn!(
+                dataset,
+                "test hook {} is set: commits pause after writing this dataset",
+                env_vars::STONE_SERVER_TEST_PAUSE_COMMIT
+            );
+        }
+        Self {
+            db,
+            staging,
+            engines,
+            public_host: settings.public_host.clone(),
+            data_dir: settings.data_dir.clone(),
+            concurrency: settings.config.jobs.concurrency,
+            owner: format!("runner-{}", uuid::Uuid::now_v7().simple()),
+            notify: Notify::new(),
+            pause_at,
+            shutdown,
+        }
+    }
+
+    /// Wakes the runner (a push was committed).
+    pub fn wake(&self) {
+        self.notify.notify_one();
+    }
+
+    /// Claims and runs committing pushes until shutdown; then lets running jobs park
+    /// (they stop between datasets) for up to `grace`.
+    pub async fn run(self: Arc<Self>, grace: Duration) {
+        let permits = Arc::new(Semaphore::new(self.concurrency));
+        let mut tasks: JoinSet<()> = JoinSet::new();
+        let mut shutdown = self.shutdown.clone();
+        loop {
+            if *shutdown.borrow() {
+                break;
+            }
+            while let Ok(permit) = permits.clone().try_acquire_owned() {
+                match self.db.claim(&self.owner, LEASE).await {
+                    Ok(Some(id)) => {
+                        let runner = self.clone();
+                        tasks.spawn(async move {
+                            runner.run_push(&id).await;
+                            drop(permit);
+                        });
+                    }
+                    Ok(None) => break,
+                    Err(error) => {
+                        tracing::error!(error = ?error, "cannot claim a push");
+                        break;
+                    }
+                }
+            }
+            tokio::select! {
+                _ = self.notify.notified() => {}
+                _ = tokio::time::sleep(POLL) => {}
+                _ = shutdown.changed() => {}
+                Some(_) = tasks.join_next(), if !tasks.is_empty() => {}
+            }
+        }
+        if !tasks.is_empty() {
+            tracing::info!(jobs = tasks.len(), "waiting for running commits to park");
+        }
+        let parked =
+            tokio::time::timeout(grace, async { while tasks.join_next().await.is_some() {} }).await;
+        if parked.is_err() {
+            tracing::warn!(
+                "commits still running at shutdown were stopped; they resume at the next start"
+            );
+            tasks.abort_all();
+        }
+    }
+
+    fn stopping(&self) -> bool {
+        *self.shutdown.borrow()
+    }
+
+    async fn run_push(self: &Arc<Self>, id: &str) {
+        let renewal = {
+            let runner = self.clone();
+            let id = id.to_owned();
+            tokio::spawn(async move {
+                loop {
+                    tokio::time::sleep(LEASE / 3).await;
+                    if let Err(error) = runner.db.renew(&id, &runner.owner, LEASE).await {
+                        tracing::warn!(push = %id, error = ?error, "cannot renew a lease");
+                    }
+                }
+            })
+        };
+        let result = self.commit(id).await;
+        renewal.abort();
+        match result {
+            Ok(true) => {}
+            Ok(false) => {
+                tracing::info!(push = %id, "commit parked; it resumes at the next start");
+                let _ = self.db.release(id, &self.owner).await;
+            }
+            Err(error) => {
+                // The state database failed: leave the push committing; it is claimed
+                // again when the lease runs out.
+                tracing::error!(push = %id, error = ?error, "commit interrupted");
+            }
+        }
+    }
+
+    /// Runs a push to its end. `Ok(false)`: parked for shutdown.
+    async fn commit(&self, id: &str) -> anyhow::Result<bool> {
+        let Some(push) = self.db.push(id).await? else {
+            return Ok(true);
+        };
+        tracing::info!(push = %id, namespace = %push.namespace, branch = %push.branch, "commit started");
+        let datasets = self.db.datasets(id).await?;
+        for record in datasets.iter().filter(|d| d.operation == Operation::Write) {
+            if record.state == DatasetState::Done {
+                continue;
+            }
+            if self.stopping() {
+                return Ok(false);
+            }
+            let Some(manifest) = push
+                .manifest
+                .datasets
+                .iter()
+                .find(|d| d.name == record.name)
+            else {
+                continue;
+            };
+            match self.write(&push, record, manifest).await? {
+                Ok((status, detail, head)) => {
+                    self.db
+                        .dataset_done(&push, &record.name, status, &detail, Some(head))
+                        .await?;
+                    tracing::info!(push = %id, dataset = %record.name, status = ?status, "dataset written");
+                }
+                Err(problem) => {
+                    tracing::warn!(push = %id, dataset = %record.name, code = %problem.code, detail = ?problem.detail, "dataset failed");
+                    self.db.dataset_failed(id, &record.name, &problem).await?;
+                }
+            }
+        }
+        let writes_failed = self
+            .db
+            .datasets(id)
+            .await?
+            .iter()
+            .any(|d| d.operation == Operation::Write && d.state == DatasetState::Failed);
+        for record in datasets.iter().filter(|d| d.operation == Operation::Delete) {
+            if record.state == DatasetState::Done {
+                continue;
+            }
+            if self.stopping() {
+                return Ok(false);
+            }
+            if writes_failed {
+                let problem = Problem::new(409, codes::PUSH_SKIPPED, "Skipped")
+                    .with_detail("not deleted, because a dataset of the push failed")
+                    .with("dataset", &record.name);
+                self.db.dataset_failed(id, &record.name, &problem).await?;
+                continue;
+            }
+            match self.delete(&push, record).await {
+                Ok(existed) => {
+                    let detail = DatasetDetail::default();
+                    let _ = existed;
+                    self.db
+                        .dataset_done(
+                            &push,
+                            &record.name,
+                            DatasetStatus::Deleted,
+                            &detail,
+                            Some(HeadUpdate::Delete),
+                        )
+                        .await?;
+                }
+                Err(problem) => self.db.dataset_failed(id, &record.name, &problem).await?,
+            }
+        }
+        self.finish(&push).await?;
+        Ok(true)
+    }
+
+    /// Final state, summary and package node.
+    async fn finish(&self, push: &PushRecord) -> anyhow::Result<()> {
+        let datasets = self.db.datasets(&push.id).await?;
+        let mut counts = ResultCounts::default();
+        let mut iris = Vec::new();
+        for record in &datasets {
+            match (record.state, record.status) {
+                (DatasetState::Failed, _) => counts.failed += 1,
+                (_, Some(status)) => {
+                    match status {
+                        DatasetStatus::Created => counts.created += 1,
+                        DatasetStatus::Appended => counts.appended += 1,
+                        DatasetStatus::Replaced => counts.replaced += 1,
+                        DatasetStatus::Unchanged => counts.unchanged += 1,
+                        DatasetStatus::Deleted => counts.deleted += 1,
+                        DatasetStatus::Unknown => {}
+                    }
+                    if status != DatasetStatus::Deleted {
+                        iris.push(dataset_urls(&self.public_host, &push.namespace, &record.name).1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let result = PushResult {
+            finished_at: now(),
+            counts,
+            iris,
+        };
+        if counts.failed > 0 {
+            self.db
+                .finish_push(&push.id, PushState::Failed, None, &result, None)
+                .await?;
+            tracing::info!(push = %push.id, failed = counts.failed, "commit failed");
+            return Ok(());
+        }
+        let node = package_node(&self.public_host, &push.id, &push.manifest);
+        let previous = self.db.package_node(&push.namespace, &push.branch).await?;
+        let status = match previous {
+            None => NodeStatus::Created,
+            Some(previous)
+                if previous.package == node.package && previous.resources == node.resources =>
+            {
+                NodeStatus::Unchanged
+            }
+            Some(_) => NodeStatus::Updated,
+        };
+        self.db
+            .finish_push(
+                &push.id,
+                PushState::Succeeded,
+                Some((status, &node)),
+                &result,
+                None,
+            )
+            .await?;
+        tracing::info!(push = %push.id, node = ?status, "commit succeeded");
+        Ok(())
+    }
+
+    /// Local files of a dataset's contents, by sha256.
+    async fn contents(
+        &self,
+        manifest: &DatasetManifest,
+    ) -> Result<HashMap<String, LocalContent>, Problem> {
+        let mut contents = HashMap::new();
+        for file in &manifest.files {
+            if contents.contains_key(&file.sha256) {
+                continue;
+            }
+            let content = self
+                .staging
+                .local_file(&file.sha256, file.size)
+                .await
+                .map_err(|error| staging_problem(&manifest.name, error))?;
+            contents.insert(file.sha256.clone(), content);
+        }
+        Ok(contents)
+    }
+
+    /// Writes one dataset. The outer error is the state database; the inner one the
+    /// dataset's failure.
+    async fn write(
+        &self,
+        push: &PushRecord,
+        record: &DatasetRecord,
+        manifest: &DatasetManifest,
+    ) -> anyhow::Result<Result<(DatasetStatus, DatasetDetail, HeadUpdate), Problem>> {
+        let ns = push.namespace.as_str();
+        let branch = push.branch.as_str();
+        let name = manifest.name.as_str();
+        let options = &push.manifest.options;
+        let replace = options.replace;
+        let force = options.force || !push.protected;
+        let resumed = record.state == DatasetState::Writing;
+
+        let checkpoint = match &record.checkpoint {
+            Some(checkpoint) => checkpoint.clone(),
+            None => match self.checkpoint(manifest.kind, ns, name, branch).await {
+                Ok(checkpoint) => checkpoint,
+                Err(problem) => return Ok(Err(problem)),
+            },
+        };
+        self.db
+            .dataset_writing(&push.id, name, Some(&checkpoint))
+            .await?;
+        let contents = match self.contents(manifest).await {
+            Ok(contents) => contents,
+            Err(problem) => return Ok(Err(problem)),
+        };
+        let new_files: BTreeSet<String> = manifest.files.iter().map(|f| f.sha256.clone()).collect();
+
+        let written: Result<(DatasetStatus, DatasetDetail), Problem> = match manifest.kind.engine()
+        {
+            Engine::Iceberg => {
+                let files: Vec<StagedFile> = new_files
+                    .iter()
+                    .map(|sha| StagedFile {
+                        path: contents[sha].path.clone(),
+                        sha256: sha.clone(),
+                    })
+                    .collect();
+                let append = AppendOptions {
+                    replace,
+                    force,
+                    tag: push.manifest.package.version.clone(),
+                    ..AppendOptions::default()
+                };
+                match self
+                    .engines
+                    .iceberg
+                    .append(ns, name, branch, &files, &append)
+                    .await
+                {
+                    Ok(outcome) => {
+                        let before = checkpoint.get("snapshot_id").and_then(Value::as_i64);
+                        let status = match outcome.status {
+                            AppendStatus::Created => DatasetStatus::Created,
+                            AppendStatus::Appended => DatasetStatus::Appended,
+                            AppendStatus::Replaced => DatasetStatus::Replaced,
+                            _ if resumed && before != Some(outcome.snapshot_id) => {
+                                // Redone after a crash: the first attempt changed the branch.
+                                match (before, replace) {
+                                    (None, _) => DatasetStatus::Created,
+                                    (Some(_), true) => DatasetStatus::Replaced,
+                                    (Some(_), false) => DatasetStatus::Appended,
+                                }
+                            }
+                            _ => DatasetStatus::Unchanged,
+                        };
+                        Ok((
+                            status,
+                            DatasetDetail {
+                                table: Some(format!("{ns}.{name}")),
+                                snapshot_id: Some(outcome.snapshot_id),
+                                rows_added: Some(outcome.rows_added),
+                                rows_removed: replace.then_some(outcome.rows_removed),
+                                total_rows: Some(outcome.total_rows),
+                                schema_changes: outcome
+                                    .schema_changes
+                                    .iter()
+                                    .map(describe_change)
+                                    .collect(),
+                                tag: push.manifest.package.version.clone(),
+                                ..DatasetDetail::default()
+                            },
+                        ))
+                    }
+                    Err(error) => Err(iceberg_problem(name, &error)),
+                }
+            }
+            Engine::Graph => {
+                let iri = graph_iri(&self.public_host, ns, name, branch);
+                let mut files = Vec::new();
+                for file in &manifest.files {
+                    let Some(format) = RdfFormat::from_path(std::path::Path::new(&file.path))
+                    else {
+                        return Ok(Err(Problem::new(
+                            422,
+                            codes::GRAPH_INVALID_RDF,
+                            "Invalid RDF",
+                        )
+                        .with_detail(format!("{}: not a .ttl, .nt or .jsonld file", file.path))
+                        .with("dataset", name)));
+                    };
+                    files.push(RdfFile {
+                        path: &contents[&file.sha256].path,
+                        format,
+                    });
+                }
+                match self.engines.graph.load_files(&iri, &files, replace).await {
+                    Ok(outcome) => {
+                        let before = checkpoint
+                            .get("triples")
+                            .and_then(Value::as_u64)
+                            .unwrap_or(0);
+                        let status =
+                            if !outcome.unchanged || (resumed && before != outcome.total_triples) {
+                                if before == 0 {
+                                    DatasetStatus::Created
+                                } else if replace {
+                                    DatasetStatus::Replaced
+                                } else {
+                                    DatasetStatus::Appended
+                                }
+                            } else {
+                                DatasetStatus::Unchanged
+                            };
+                        Ok((
+                            status,
+                            DatasetDetail {
+                                graph: Some(iri),
+                                triples_added: Some(outcome.triples_added),
+                                total_triples: Some(outcome.total_triples),
+                                ..DatasetDetail::default()
+                            },
+                        ))
+                    }
+                    Err(error) => Err(graph_problem(name, &error)),
+                }
+            }
+            Engine::ObjectStorage => {
+                let files: Vec<BlobFile> = manifest
+                    .files
+                    .iter()
+                    .map(|file| BlobFile {
+                        path: file.path.clone(),
+                        local: contents[&file.sha256].path.clone(),
+                        sha256: file.sha256.clone(),
+                        size: file.size,
+                    })
+                    .collect();
+                match self
+                    .engines
+                    .blob
+                    .put(ns, name, branch, &files, replace)
+                    .await
+                {
+                    Ok(outcome) => {
+                        let existed = checkpoint
+                            .get("exists")
+                            .and_then(Value::as_bool)
+                            .unwrap_or(false);
+                        let status = match outcome.status {
+                            BlobStatus::Created => DatasetStatus::Created,
+                            BlobStatus::Updated if replace => DatasetStatus::Replaced,
+                            BlobStatus::Updated => DatasetStatus::Appended,
+                            BlobStatus::Unchanged if resumed && !existed => DatasetStatus::Created,
+                            BlobStatus::Unchanged => DatasetStatus::Unchanged,
+                        };
+                        Ok((
+                            status,
+                            DatasetDetail {
+                                files: Some(outcome.files),
+                                bytes: Some(outcome.bytes),
+                                ..DatasetDetail::default()
+                            },
+                        ))
+                    }
+                    Err(error) => Err(blob_problem(name, &error)),
+                }
+            }
+        };
+        drop(contents);
+        let (status, detail) = match written {
+            Ok(written) => written,
+            Err(problem) => return Ok(Err(problem)),
+        };
+        self.test_pause(&push.id, name).await;
+
+        let files: Vec<String> = if replace {
+            new_files.into_iter().collect()
+        } else {
+            let mut union = new_files;
+            if let Some((_, head)) = self.db.dataset_head(ns, name, branch).await? {
+                union.extend(head);
+            }
+            union.into_iter().collect()
+        };
+        Ok(Ok((
+            status,
+            detail,
+            HeadUpdate::Set {
+                kind: manifest.kind,
+                files,
+            },
+        )))
+    }
+
+    /// The engine's state before a write, to tell after a crash what the write did.
+    async fn checkpoint(
+        &self,
+        kind: AssetKind,
+        ns: &str,
+        name: &str,
+        branch: &str,
+    ) -> Result<Value, Problem> {
+        let failed = |error: anyhow::Error| {
+            Problem::new(503, codes::ENGINE_FAILED, "Engine failed")
+                .with_detail(format!("{error:#}"))
+                .with("dataset", name)
+        };
+        Ok(match kind.engine() {
+            Engine::Iceberg => {
+                let snapshot = self
+                    .engines
+                    .iceberg
+                    .snapshot_of(ns, name, branch)
+                    .await
+                    .map_err(|e| failed(e.into()))?;
+                json!({"snapshot_id": snapshot.map(|s| s.snapshot_id)})
+            }
+            Engine::Graph => {
+                let count = self
+                    .engines
+                    .graph
+                    .count(&graph_iri(&self.public_host, ns, name, branch))
+                    .await
+                    .map_err(|e| failed(e.into()))?;
+                json!({"triples": count})
+            }
+            Engine::ObjectStorage => {
+                let head = self
+                    .engines
+                    .blob
+                    .head(ns, name, branch)
+                    .await
+                    .map_err(|e| failed(e.into()))?;
+                json!({"exists": head.is_some()})
+            }
+        })
+    }
+
+    /// Deletes a dataset that left the package from the branch.
+    async fn delete(&self, push: &PushRecord, record: &DatasetRecord) -> Result<bool, Problem> {
+        let (ns, name, branch) = (
+            push.namespace.as_str(),
+            record.name.as_str(),
+            push.branch.as_str(),
+        );
+        match record.kind.engine() {
+            Engine::Iceberg => self
+                .engines
+                .iceberg
+                .remove_branch(ns, name, branch)
+                .await
+                .map_err(|e| iceberg_problem(name, &e)),
+            Engine::Graph => self
+                .engines
+                .graph
+                .drop_graph(&graph_iri(&self.public_host, ns, name, branch))
+                .await
+                .map_err(|e| graph_problem(name, &e)),
+            Engine::ObjectStorage => self
+                .engines
+                .blob
+                .delete_dataset(ns, name, branch)
+                .await
+                .map_err(|e| blob_problem(name, &e)),
+        }
+    }
+
+    /// Test hook (see [`env_vars::STONE_SERVER_TEST_PAUSE_COMMIT`]).
+    async fn test_pause(&self, push_id: &str, dataset: &str) {
+        if self.pause_at.as_deref() != Some(dataset) {
+            return;
+        }
+        let dir = self.data_dir.join("test-hooks");
+        let _ = std::fs::create_dir_all(&dir);
+        let _ = std::fs::write(dir.join("paused"), format!("{push_id} {dataset}\n"));
+        tracing::warn!(
+            push = push_id,
+            dataset,
+            "test hook: commit paused until the process is killed"
+        );
+        std::future::pending::<()>().await;
+    }
+}
+
+/// The package node a push writes.
+pub fn package_node(public_host: &str, push_id: &str, manifest: &CreatePush) -> PackageNode {
+    let (url, iri) = namespace_urls(public_host, &manifest.namespace);
+    PackageNode {
+        namespace: manifest.namespace.clone(),
+        branch: manifest.branch.clone(),
+        url,
+        iri,
+        package: manifest.package.clone(),
+        resources: manifest
+            .datasets
+            .iter()
+            .map(|d| {
+                let (url, iri) = dataset_urls(public_host, &manifest.namespace, &d.name);
+                PackageResource {
+                    name: d.name.clone(),
+                    url,
+                    iri,
+                    kind: d.kind,
+                    engine: d.kind.engine(),
+                    metadata: d.metadata.clone(),
+                }
+            })
+            .collect(),
+        push_id: push_id.to_owned(),
+        updated_at: now(),
+    }
+}
+
+fn describe_change(change: &SchemaChange) -> String {
+    match change {
+        SchemaChange::ColumnAdded { column, data_type } => {
+            format!("added column {column} ({data_type})")
+        }
+        SchemaChange::ColumnWidened { column, from, to } => {
+            format!("widened column {column} from {from} to {to}")
+        }
+        SchemaChange::ColumnMadeOptional { column } => format!("made column {column} optional"),
+        SchemaChange::Forced { column, change } => format!("forced: column {column}: {change}"),
+    }
+}
+
+/// A dataset failure from staging.
+pub fn staging_problem(dataset: &str, error: StagingError) -> Problem {
+    match error {
+        StagingError::DigestMismatch { expected, actual } => {
+            Problem::new(400, codes::STAGING_DIGEST_MISMATCH, "Digest mismatch")
+                .with_detail(format!(
+                    "staged content {expected} has sha256 {actual}; push again to upload it anew"
+                ))
+                .with("dataset", dataset)
+                .with("expected", expected)
+                .with("actual", actual)
+        }
+        StagingError::NotStaged { sha256 } => {
+            Problem::new(409, codes::PUSH_INCOMPLETE, "Content is missing")
+                .with_detail(format!("content {sha256} is not staged"))
+                .with("dataset", dataset)
+                .with("missing", [sha256])
+        }
+        other => Problem::new(503, codes::ENGINE_FAILED, "Staging failed")
+            .with_detail(error_chain(&other))
+            .with("dataset", dataset),
+    }
+}
+
+fn iceberg_problem(dataset: &str, error: &IcebergError) -> Problem {
+    let problem = match error {
+        IcebergError::IncompatibleSchema { column, .. } => Problem::new(
+            409,
+            codes::SCHEMA_INCOMPATIBLE,
+            "Incompatible schema change",
+        )
+        .with("column", column),
+        IcebergError::TypeChangeNeedsReplace { column, .. } => Problem::new(
+            409,
+            codes::SCHEMA_INCOMPATIBLE,
+            "Incompatible schema change",
+        )
+        .with("column", column),
+        IcebergError::TagExists { tag, .. } => {
+            Problem::new(409, codes::VERSION_EXISTS, "Version exists").with("version", tag)
+        }
+        IcebergError::RefKindConflict { name, .. } => {
+            Problem::new(409, codes::VERSION_EXISTS, "Version name taken").with("version", name)
+        }
+        IcebergError::InvalidParquet { .. }
+        | IcebergError::UnsupportedColumnType { .. }
+        | IcebergError::FileHasFieldIds { .. }
+        | IcebergError::ChecksumMismatch { .. } => {
+            Problem::new(422, codes::TABULAR_INVALID_FILE, "Invalid TABULAR file")
+        }
+        IcebergError::InvalidName { .. } => {
+            Problem::new(400, codes::REQUEST_INVALID, "Invalid name")
+        }
+        _ => Problem::new(503, codes::ENGINE_FAILED, "Iceberg engine failed"),
+    };
+    problem
+        .with_detail(error_chain(error))
+        .with("dataset", dataset)
+}
+
+fn graph_problem(dataset: &str, error: &GraphError) -> Problem {
+    let problem = match error {
+        GraphError::Parse { .. } | GraphError::RemoteContext { .. } => {
+            Problem::new(422, codes::GRAPH_INVALID_RDF, "Invalid RDF")
+        }
+        _ => Problem::new(503, codes::ENGINE_FAILED, "Graph engine failed"),
+    };
+    problem
+        .with_detail(error_chain(error))
+        .with("dataset", dataset)
+}
+
+fn blob_problem(dataset: &str, error: &BlobError) -> Problem {
+    let problem = match error {
+        BlobError::Digest { .. } => {
+            Problem::new(400, codes::STAGING_DIGEST_MISMATCH, "Digest mismatch")
+        }
+        BlobError::InvalidPath { .. }
+        | BlobError::DuplicatePath { .. }
+        | BlobError::InvalidName { .. } => {
+            Problem::new(400, codes::REQUEST_INVALID, "Invalid dataset file")
+        }
+        _ => Problem::new(503, codes::ENGINE_FAILED, "Object storage failed"),
+    };
+    problem
+        .with_detail(error_chain(error))
+        .with("dataset", dataset)
+}
+
+/// `error: cause: cause`.
+pub fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}

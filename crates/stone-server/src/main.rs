@@ -1,0 +1,256 @@
+//! `stone-server`: the reference implementation of the stone push API.
+//!
+//! ```text
+//! stone-server --data-dir DIR [--listen 127.0.0.1:8080] [--config FILE] [--public-host HOST]
+//! ```
+//!
+//! The first line on stdout is `stone-server listening on http://ADDR` (the real port when
+//! `--listen` asks for port 0); logs go to stderr (`STONE_SERVER_LOG` sets the filter).
+//! Without configuration everything is embedded under the data directory: the push state
+//! (`state.db`), local staging (`staging/`), the Iceberg SQL catalog and warehouse
+//! (`iceberg/`), the graph store (`graph/`) and the object store (`blobs/`).
+//!
+//! Exit codes: 0 after a clean shutdown, 1 when the server fails, 2 for a bad command line
+//! or configuration.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Parser;
+use stone_server::config::{ConfigFile, Settings, StoreKind, env_vars};
+use stone_server::guards::{Guards, Principal};
+use stone_server::jobs::{Engines, JobRunner};
+use stone_server::routes::{App, router};
+use stone_server::staging::StagingStore;
+use stone_server::staging::local::LocalStaging;
+use stone_server::staging::s3::S3Staging;
+use stone_server::staging::signature::SigningKey;
+use stone_server::state::StateDb;
+use tokio::sync::watch;
+
+/// The reference stone server: the push API on real engines.
+#[derive(Debug, Parser)]
+#[command(name = "stone-server", version, about)]
+struct ServerArgs {
+    /// Directory of the server's state and embedded engines (created if missing).
+    #[arg(long, env = "STONE_SERVER_DATA_DIR", value_name = "DIR")]
+    data_dir: PathBuf,
+    /// Address to listen on; port 0 picks a free port (printed on the first line).
+    #[arg(long, env = "STONE_SERVER_LISTEN", default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    /// Configuration file (TOML).
+    #[arg(long, env = "STONE_SERVER_CONFIG", value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Host of the https IRIs of datasets (`https://HOST/ns/name`).
+    #[arg(long, env = "STONE_SERVER_PUBLIC_HOST", value_name = "HOST")]
+    public_host: Option<String>,
+}
+
+/// How long running commits get to park at shutdown.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(20);
+
+fn main() {
+    let args = ServerArgs::parse();
+    init_logs();
+    let settings = match resolve(&args) {
+        Ok(settings) => settings,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            std::process::exit(2);
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    if let Err(error) = runtime.block_on(serve(settings)) {
+        eprintln!("error: {error:#}");
+        std::process::exit(1);
+    }
+}
+
+fn init_logs() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_env(env_vars::STONE_SERVER_LOG)
+        .unwrap_or_else(|_| EnvFilter::new("info"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .init();
+}
+
+fn resolve(args: &ServerArgs) -> anyhow::Result<Settings> {
+    let config = match &args.config {
+        Some(path) => ConfigFile::read(path)?,
+        None => ConfigFile::default(),
+    };
+    let settings = Settings::resolve(
+        &args.data_dir,
+        args.listen,
+        args.public_host.clone(),
+        config,
+    )?;
+    // No identity provider: only this machine may talk to the server.
+    if !settings.listen.ip().is_loopback() {
+        anyhow::bail!(
+            "refusing to listen on {}: without an identity provider (auth mode \"local\"), stone-server only listens on loopback addresses (127.0.0.1, ::1)",
+            settings.listen
+        );
+    }
+    Ok(settings)
+}
+
+async fn serve(settings: Settings) -> anyhow::Result<()> {
+    std::fs::create_dir_all(&settings.data_dir)?;
+    let lock_path = settings.path("server.lock");
+    let lock = std::fs::File::create(&lock_path)
+        .with_context(|| format!("cannot create {}", lock_path.display()))?;
+    if !try_lock(&lock) {
+        anyhow::bail!(
+            "another stone-server uses the data directory {}",
+            settings.data_dir.display()
+        );
+    }
+
+    let listener = tokio::net::TcpListener::bind(settings.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", settings.listen))?;
+    let address = listener.local_addr()?;
+
+    let db = StateDb::open(&settings.path("state.db"))
+        .await
+        .context("cannot open the push state")?;
+    let released = db.release_all_leases().await?;
+    let engines = Arc::new(Engines::open(&settings).await?);
+    let staging_options = &settings.config.staging;
+    let (staging, local_staging): (Arc<dyn StagingStore>, Option<Arc<LocalStaging>>) =
+        match staging_options.store {
+            StoreKind::Local => {
+                let key = SigningKey::load_or_create(&settings.path("staging.key"))
+                    .context("cannot read or create the staging key")?;
+                let base_url = staging_options
+                    .base_url
+                    .clone()
+                    .unwrap_or_else(|| format!("http://{address}"));
+                let local = Arc::new(LocalStaging::open(
+                    &settings.path("staging"),
+                    &base_url,
+                    key,
+                    db.clone(),
+                    staging_options.part_size,
+                )?);
+                (local.clone(), Some(local))
+            }
+            StoreKind::S3 => {
+                let s3 = staging_options
+                    .s3
+                    .as_ref()
+                    .context("staging.store = \"s3\" needs [staging.s3]")?;
+                let store = S3Staging::open(
+                    s3,
+                    db.clone(),
+                    staging_options.part_size,
+                    settings.path("cache/staging"),
+                )?;
+                (Arc::new(store), None)
+            }
+        };
+
+    let (stop, stopping) = watch::channel(false);
+    let runner = Arc::new(JobRunner::new(
+        &settings,
+        db.clone(),
+        staging.clone(),
+        engines.clone(),
+        stopping,
+    ));
+    let local = &settings.config.local;
+    let app = Arc::new(App {
+        guards: Guards::new(&settings.config.guards),
+        principal: Principal {
+            user: local.user.clone(),
+            roles: local.roles.clone(),
+        },
+        settings: settings.clone(),
+        db,
+        staging,
+        local_staging,
+        engines: engines.clone(),
+        runner: runner.clone(),
+    });
+    let jobs = tokio::spawn(runner.clone().run(SHUTDOWN_GRACE));
+
+    tracing::warn!(
+        user = %local.user,
+        roles = ?local.roles,
+        "no identity provider (auth mode \"local\"): every request acts as the configured local user; listening on loopback only"
+    );
+    tracing::info!(
+        data_dir = %settings.data_dir.display(),
+        public_host = %settings.public_host,
+        graph = engines.graph.kind(),
+        blob = engines.blob.description(),
+        staging = ?settings.config.staging.store,
+        resumed_leases = released,
+        "stone-server ready"
+    );
+    {
+        let mut stdout = std::io::stdout().lock();
+        writeln!(stdout, "stone-server listening on http://{address}")?;
+        stdout.flush()?;
+    }
+
+    let shutdown = async move {
+        wait_for_signal().await;
+        tracing::info!("shutting down: no new requests; running commits park");
+        let _ = stop.send(true);
+    };
+    axum::serve(listener, router(app))
+        .with_graceful_shutdown(shutdown)
+        .await
+        .context("the HTTP server failed")?;
+    let _ = jobs.await;
+    tracing::info!("stopped");
+    drop(lock);
+    Ok(())
+}
+
+/// An exclusive advisory lock on the file, held until it is closed (the kernel drops it
+/// when the process dies, so a crash never leaves the data directory locked).
+#[cfg(unix)]
+fn try_lock(file: &std::fs::File) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a file descriptor we own, for the lifetime of `file`.
+    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+}
+
+#[cfg(not(unix))]
+fn try_lock(_file: &std::fs::File) -> bool {
+    true
+}
+
+async fn wait_for_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = terminate => {}
+    }
+}

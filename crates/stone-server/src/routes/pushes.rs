@@ -1,0 +1,523 @@
+//! `POST /v1/pushes`, `GET /v1/pushes/{id}`, `POST /v1/pushes/{id}/commit`,
+//! `POST /v1/pushes/{id}/uploads/{sha256}/complete`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use stone_api::{
+    AssetKind, CommitAccepted, CreatePush, DatasetProgress, PackageNodeProgress, PushCreated,
+    PushState, PushStatus, UploadCompleted, codes, is_sha256,
+};
+use stone_package::Label;
+
+use super::App;
+use crate::engines::graph::RdfFormat;
+use crate::error::{ApiError, ApiResult};
+use crate::guards::{force_violations, removed_datasets, violations_problem};
+use crate::jobs::{dataset_urls, namespace_urls};
+use crate::staging::{Completion, StagingError};
+use crate::state::{DatasetRecord, NewDataset, Operation, PushRecord};
+
+/// `POST /v1/pushes`.
+pub async fn create(
+    State(app): State<Arc<App>>,
+    body: Result<Json<CreatePush>, JsonRejection>,
+) -> ApiResult<Response> {
+    let Json(mut manifest) = body.map_err(|rejection| ApiError::invalid(rejection.body_text()))?;
+    let resume = manifest.push_id.take();
+    let contents = validate(&manifest)?;
+    app.guards
+        .check_identity(&manifest.branch, &manifest.options, &app.principal)?;
+
+    let existing = match &resume {
+        Some(id) => {
+            let record = app
+                .db
+                .push(id)
+                .await?
+                .filter(|record| record.principal == app.principal.user)
+                .ok_or_else(|| ApiError::push_not_found(id))?;
+            if record.namespace != manifest.namespace || record.branch != manifest.branch {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    codes::PUSH_CONFLICT,
+                    "Push conflict",
+                    format!(
+                        "push {id} goes to {}@{}, not {}@{}: start a new push",
+                        record.namespace, record.branch, manifest.namespace, manifest.branch
+                    ),
+                ));
+            }
+            if matches!(record.state, PushState::Committing | PushState::Succeeded) {
+                if record.manifest != manifest {
+                    return Err(ApiError::new(
+                        StatusCode::CONFLICT,
+                        codes::PUSH_CONFLICT,
+                        "Push conflict",
+                        format!(
+                            "push {id} is {} with another manifest: start a new push",
+                            state_text(record.state)
+                        ),
+                    ));
+                }
+                // Nothing to upload any more: everything was verified at commit.
+                let datasets = app.db.datasets(id).await?;
+                return Ok((
+                    StatusCode::OK,
+                    Json(PushCreated {
+                        push_id: id.clone(),
+                        state: record.state,
+                        uploads: Vec::new(),
+                        already_staged: contents.keys().cloned().collect(),
+                        datasets: progress(&app, &record, &datasets),
+                    }),
+                )
+                    .into_response());
+            }
+            Some(record)
+        }
+        None => None,
+    };
+
+    let protected = app.guards.is_protected(&manifest.branch);
+    if protected && !manifest.options.force {
+        let violations =
+            force_violations(&manifest, &app.engines, &app.db, &app.settings.public_host).await?;
+        if !violations.is_empty() {
+            return Err(violations_problem(&manifest.branch, violations));
+        }
+    }
+
+    let mut rows: Vec<NewDataset> = manifest
+        .datasets
+        .iter()
+        .map(|d| NewDataset {
+            name: d.name.clone(),
+            kind: d.kind,
+            operation: Operation::Write,
+        })
+        .collect();
+    if manifest.options.replace {
+        rows.extend(
+            removed_datasets(&manifest, &app.db)
+                .await?
+                .into_iter()
+                .map(|(name, kind)| NewDataset {
+                    name,
+                    kind,
+                    operation: Operation::Delete,
+                }),
+        );
+    }
+
+    let (id, status) = match existing {
+        Some(record) => {
+            if !app
+                .db
+                .replace_manifest(&record.id, &manifest, protected, &rows)
+                .await?
+            {
+                // It started committing in between.
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    codes::PUSH_CONFLICT,
+                    "Push conflict",
+                    format!("push {} is being committed; poll it", record.id),
+                ));
+            }
+            (record.id, StatusCode::OK)
+        }
+        None => {
+            let id = uuid::Uuid::now_v7().to_string();
+            app.db
+                .create_push(&id, &app.principal.user, &manifest, protected, &rows)
+                .await?;
+            (id, StatusCode::CREATED)
+        }
+    };
+    tracing::info!(push = %id, namespace = %manifest.namespace, branch = %manifest.branch, datasets = manifest.datasets.len(), resumed = (status == StatusCode::OK), "push manifest accepted");
+
+    let ttl = Duration::from_secs(app.settings.config.staging.url_ttl_seconds);
+    let mut uploads = Vec::new();
+    let mut already_staged = Vec::new();
+    for (sha256, size) in &contents {
+        let staged = if *size > app.settings.config.staging.part_size {
+            match app.staging.complete(sha256, *size).await {
+                Ok(Completion::Staged) => true,
+                Ok(_) => false,
+                Err(StagingError::DigestMismatch { .. } | StagingError::SizeMismatch { .. }) => {
+                    false
+                }
+                Err(error) => return Err(ApiError::internal(error)),
+            }
+        } else {
+            app.staging
+                .is_staged(sha256, *size)
+                .await
+                .map_err(ApiError::internal)?
+        };
+        if staged {
+            already_staged.push(sha256.clone());
+        } else {
+            uploads.push(
+                app.staging
+                    .upload(sha256, *size, ttl)
+                    .await
+                    .map_err(ApiError::internal)?,
+            );
+        }
+    }
+
+    let record = app
+        .db
+        .push(&id)
+        .await?
+        .ok_or_else(|| ApiError::push_not_found(&id))?;
+    let datasets = app.db.datasets(&id).await?;
+    let body = PushCreated {
+        push_id: id.clone(),
+        state: record.state,
+        uploads,
+        already_staged,
+        datasets: progress(&app, &record, &datasets),
+    };
+    let mut response = (status, Json(body)).into_response();
+    if let Ok(location) = HeaderValue::from_str(&format!("/v1/pushes/{id}")) {
+        response.headers_mut().insert(header::LOCATION, location);
+    }
+    Ok(response)
+}
+
+/// Checks the manifest; returns its distinct contents (sha256 → size).
+fn validate(manifest: &CreatePush) -> ApiResult<BTreeMap<String, u64>> {
+    Label::parse(&manifest.namespace).map_err(|why| {
+        ApiError::invalid_field(
+            "namespace",
+            format!("namespace {:?} {why}", manifest.namespace),
+        )
+    })?;
+    check_branch(&manifest.branch)?;
+    if let Some(version) = &manifest.package.version {
+        check_version(version, &manifest.branch)?;
+    }
+    if manifest.datasets.is_empty() {
+        return Err(ApiError::invalid_field(
+            "datasets",
+            "the push has no datasets",
+        ));
+    }
+    let mut names = BTreeSet::new();
+    let mut contents: BTreeMap<String, u64> = BTreeMap::new();
+    for dataset in &manifest.datasets {
+        let field = format!("datasets[{}]", dataset.name);
+        Label::parse(&dataset.name).map_err(|why| {
+            ApiError::invalid_field(&field, format!("dataset name {:?} {why}", dataset.name))
+        })?;
+        if !names.insert(dataset.name.as_str()) {
+            return Err(ApiError::invalid_field(
+                &field,
+                format!("dataset {} is listed twice", dataset.name),
+            ));
+        }
+        if dataset.files.is_empty() {
+            return Err(ApiError::invalid_field(
+                &field,
+                format!("dataset {} has no files", dataset.name),
+            ));
+        }
+        if dataset.schema.is_some() && dataset.kind != AssetKind::Tabular {
+            return Err(ApiError::invalid_field(
+                &field,
+                format!(
+                    "dataset {} is {}: only TABULAR datasets have a schema",
+                    dataset.name, dataset.kind
+                ),
+            ));
+        }
+        let mut paths = BTreeSet::new();
+        for file in &dataset.files {
+            check_path(&dataset.name, &file.path)?;
+            if !paths.insert(file.path.as_str()) {
+                return Err(ApiError::invalid_field(
+                    &field,
+                    format!("{}: file {} is listed twice", dataset.name, file.path),
+                ));
+            }
+            if !is_sha256(&file.sha256) {
+                return Err(ApiError::invalid_field(
+                    &field,
+                    format!(
+                        "{}: {}: sha256 {:?} is not 64 lowercase hex digits",
+                        dataset.name, file.path, file.sha256
+                    ),
+                ));
+            }
+            if dataset.kind == AssetKind::Graph
+                && RdfFormat::from_path(std::path::Path::new(&file.path)).is_none()
+            {
+                return Err(ApiError::invalid_field(
+                    &field,
+                    format!(
+                        "{}: {}: a GRAPH file must be .ttl, .nt or .jsonld",
+                        dataset.name, file.path
+                    ),
+                ));
+            }
+            match contents.get(&file.sha256) {
+                Some(size) if *size != file.size => {
+                    return Err(ApiError::invalid_field(
+                        &field,
+                        format!(
+                            "sha256 {} is given with two sizes ({size} and {})",
+                            file.sha256, file.size
+                        ),
+                    ));
+                }
+                _ => {
+                    contents.insert(file.sha256.clone(), file.size);
+                }
+            }
+        }
+    }
+    Ok(contents)
+}
+
+fn check_branch(branch: &str) -> ApiResult<()> {
+    let valid = !branch.is_empty()
+        && branch.len() <= 255
+        && !branch.starts_with('.')
+        && branch
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+    if valid {
+        Ok(())
+    } else {
+        Err(ApiError::invalid_field(
+            "branch",
+            format!(
+                "branch {branch:?} is not a normalized branch name ([A-Za-z0-9_.-], not starting with '.')"
+            ),
+        ))
+    }
+}
+
+fn check_version(version: &str, branch: &str) -> ApiResult<()> {
+    let valid = !version.is_empty()
+        && version.len() <= 255
+        && !version.starts_with('.')
+        && version
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | '+'));
+    if !valid {
+        return Err(ApiError::invalid_field(
+            "package.version",
+            format!(
+                "version {version:?} may only hold A-Z, a-z, 0-9, '_', '.', '-', '+' and not start with '.'"
+            ),
+        ));
+    }
+    if version == branch || version == "main" {
+        return Err(ApiError::invalid_field(
+            "package.version",
+            format!(
+                "version {version:?} is also a branch name; versions and branches share one name space"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn check_path(dataset: &str, path: &str) -> ApiResult<()> {
+    let bad = path.is_empty()
+        || path.starts_with('/')
+        || path.contains('\\')
+        || path.contains('\0')
+        || path
+            .split('/')
+            .any(|segment| segment.is_empty() || segment == "." || segment == "..");
+    if bad {
+        return Err(ApiError::invalid_field(
+            &format!("datasets[{dataset}]"),
+            format!(
+                "{dataset}: file path {path:?} must be relative, '/'-separated, without '.' or '..'"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn state_text(state: PushState) -> &'static str {
+    match state {
+        PushState::Staging => "staging",
+        PushState::Committing => "committing",
+        PushState::Succeeded => "succeeded",
+        PushState::Failed => "failed",
+        PushState::Unknown => "unknown",
+    }
+}
+
+/// The datasets of a push as the wire shows them.
+fn progress(app: &App, push: &PushRecord, datasets: &[DatasetRecord]) -> Vec<DatasetProgress> {
+    datasets
+        .iter()
+        .map(|record| {
+            let (url, iri) = dataset_urls(&app.settings.public_host, &push.namespace, &record.name);
+            DatasetProgress {
+                name: record.name.clone(),
+                url,
+                iri,
+                kind: record.kind,
+                engine: record.kind.engine(),
+                state: record.state,
+                status: record.status,
+                detail: record.detail.clone(),
+                error: record.error.clone(),
+            }
+        })
+        .collect()
+}
+
+async fn load(app: &App, id: &str) -> ApiResult<PushRecord> {
+    app.db
+        .push(id)
+        .await?
+        .filter(|record| record.principal == app.principal.user)
+        .ok_or_else(|| ApiError::push_not_found(id))
+}
+
+/// `GET /v1/pushes/{id}`.
+pub async fn status(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<PushStatus>> {
+    let record = load(&app, &id).await?;
+    let datasets = app.db.datasets(&id).await?;
+    let (url, iri) = namespace_urls(&app.settings.public_host, &record.namespace);
+    Ok(Json(PushStatus {
+        push_id: record.id.clone(),
+        state: record.state,
+        namespace: record.namespace.clone(),
+        branch: record.branch.clone(),
+        created_at: record.created_at.clone(),
+        updated_at: record.updated_at.clone(),
+        datasets: progress(&app, &record, &datasets),
+        package_node: PackageNodeProgress {
+            url,
+            iri,
+            status: record.node_status,
+        },
+        result: record.result.clone(),
+        error: record.error.clone(),
+    }))
+}
+
+/// `POST /v1/pushes/{id}/commit`.
+pub async fn commit(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<Response> {
+    let record = load(&app, &id).await?;
+    let accepted = |state| {
+        (
+            StatusCode::ACCEPTED,
+            Json(CommitAccepted {
+                push_id: id.clone(),
+                state,
+            }),
+        )
+            .into_response()
+    };
+    if matches!(record.state, PushState::Committing | PushState::Succeeded) {
+        return Ok(accepted(record.state));
+    }
+    let mut contents: BTreeMap<&str, u64> = BTreeMap::new();
+    for dataset in &record.manifest.datasets {
+        for file in &dataset.files {
+            contents.insert(&file.sha256, file.size);
+        }
+    }
+    let mut missing = Vec::new();
+    for (sha256, size) in contents {
+        if app
+            .staging
+            .is_staged(sha256, size)
+            .await
+            .map_err(ApiError::internal)?
+        {
+            continue;
+        }
+        match app.staging.complete(sha256, size).await {
+            Ok(Completion::Staged) => {}
+            Ok(Completion::NoUpload | Completion::PartsMissing(_))
+            | Err(StagingError::DigestMismatch { .. } | StagingError::SizeMismatch { .. }) => {
+                missing.push(sha256.to_owned())
+            }
+            Err(error) => return Err(ApiError::internal(error)),
+        }
+    }
+    if !missing.is_empty() {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            codes::PUSH_INCOMPLETE,
+            "Content is missing",
+            format!(
+                "{} content(s) of push {id} are not staged and verified; upload them (re-post the manifest with the push ID for fresh URLs)",
+                missing.len()
+            ),
+        )
+        .with("missing", missing)
+        .at(format!("/v1/pushes/{id}")));
+    }
+    let state = app
+        .db
+        .start_commit(&id)
+        .await?
+        .ok_or_else(|| ApiError::push_not_found(&id))?;
+    app.runner.wake();
+    tracing::info!(push = %id, "commit accepted");
+    Ok(accepted(state))
+}
+
+/// `POST /v1/pushes/{id}/uploads/{sha256}/complete`.
+pub async fn complete_upload(
+    State(app): State<Arc<App>>,
+    Path((id, sha256)): Path<(String, String)>,
+    _headers: HeaderMap,
+) -> ApiResult<Json<UploadCompleted>> {
+    let record = load(&app, &id).await?;
+    let unknown = || {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            codes::STAGING_UNKNOWN_UPLOAD,
+            "Unknown upload",
+            format!("push {id} has no content {sha256} being uploaded"),
+        )
+    };
+    let size = record
+        .manifest
+        .datasets
+        .iter()
+        .flat_map(|d| d.files.iter())
+        .find(|f| f.sha256 == sha256)
+        .map(|f| f.size)
+        .ok_or_else(unknown)?;
+    match app.staging.complete(&sha256, size).await {
+        Ok(Completion::Staged) => Ok(Json(UploadCompleted {
+            sha256,
+            size,
+            staged: true,
+        })),
+        Ok(Completion::NoUpload) => Err(unknown()),
+        Ok(Completion::PartsMissing(parts)) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            codes::STAGING_PARTS_MISSING,
+            "Parts missing",
+            format!("{} part(s) of {sha256} have not been uploaded", parts.len()),
+        )
+        .with("missing_parts", parts)),
+        Err(error) => Err(super::staging::staging_error(error)),
+    }
+}

@@ -1,0 +1,197 @@
+//! Read access: `GET /v1/info`, `GET /v1/openapi.yaml`, the package node, what an engine
+//! holds for a dataset, and a read-only SPARQL endpoint over the named graphs.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use stone_api::{
+    API_VERSION, AssetKind, AuthMode, DatasetInfo, Identity, OPENAPI_YAML, PackageNode, ServerInfo,
+    StagingInfo, codes,
+};
+
+use super::App;
+use crate::error::{ApiError, ApiResult};
+use crate::jobs::dataset_urls;
+
+/// `GET /v1/info`.
+pub async fn info(State(app): State<Arc<App>>) -> Json<ServerInfo> {
+    let staging = &app.settings.config.staging;
+    Json(ServerInfo {
+        server_version: env!("CARGO_PKG_VERSION").to_owned(),
+        api_version: API_VERSION.to_owned(),
+        public_host: app.settings.public_host.clone(),
+        protected_refs: app.guards.patterns().to_vec(),
+        auth_mode: AuthMode::Local,
+        identity: Some(Identity {
+            user: app.principal.user.clone(),
+            roles: app.principal.roles.clone(),
+        }),
+        staging: StagingInfo {
+            store: app.staging.kind(),
+            part_size: staging.part_size,
+            url_ttl_seconds: staging.url_ttl_seconds,
+        },
+    })
+}
+
+/// `GET /v1/openapi.yaml`.
+pub async fn openapi() -> Response {
+    ([(header::CONTENT_TYPE, "application/yaml")], OPENAPI_YAML).into_response()
+}
+
+fn branch_of(query: &HashMap<String, String>) -> ApiResult<String> {
+    query
+        .get("branch")
+        .filter(|b| !b.is_empty())
+        .cloned()
+        .ok_or_else(|| ApiError::invalid_field("branch", "the query parameter branch is required"))
+}
+
+fn not_found(detail: String) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        codes::REQUEST_NOT_FOUND,
+        "Not found",
+        detail,
+    )
+}
+
+/// `GET /v1/namespaces/{namespace}/package?branch=…`.
+pub async fn package_node(
+    State(app): State<Arc<App>>,
+    Path(namespace): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> ApiResult<Json<PackageNode>> {
+    let branch = branch_of(&query)?;
+    app.db
+        .package_node(&namespace, &branch)
+        .await?
+        .map(Json)
+        .ok_or_else(|| not_found(format!("namespace {namespace} has no package on {branch}")))
+}
+
+/// `GET /v1/namespaces/{namespace}/datasets/{name}?branch=…[&kind=…]`.
+pub async fn dataset(
+    State(app): State<Arc<App>>,
+    Path((namespace, name)): Path<(String, String)>,
+    Query(query): Query<HashMap<String, String>>,
+) -> ApiResult<Json<DatasetInfo>> {
+    let branch = branch_of(&query)?;
+    let kind = match query.get("kind") {
+        Some(kind) => kind
+            .parse::<AssetKind>()
+            .map_err(|why| ApiError::invalid_field("kind", why))?,
+        None => {
+            let from_node = app
+                .db
+                .package_node(&namespace, &branch)
+                .await?
+                .and_then(|node| node.resources.into_iter().find(|r| r.name == name))
+                .map(|r| r.kind);
+            let from_head = match from_node {
+                Some(kind) => Some(kind),
+                None => app
+                    .db
+                    .dataset_head(&namespace, &name, &branch)
+                    .await?
+                    .map(|(kind, _)| kind),
+            };
+            from_head.ok_or_else(|| {
+                not_found(format!(
+                    "no dataset {namespace}/{name} is known on {branch} (pass kind= to ask the engine)"
+                ))
+            })?
+        }
+    };
+    let detail = app
+        .engines
+        .describe(kind, &namespace, &name, &branch, &app.settings.public_host)
+        .await
+        .map_err(ApiError::internal)?;
+    let (url, iri) = dataset_urls(&app.settings.public_host, &namespace, &name);
+    Ok(Json(DatasetInfo {
+        name,
+        url,
+        iri,
+        branch,
+        kind,
+        engine: kind.engine(),
+        exists: detail.is_some(),
+        detail,
+    }))
+}
+
+async fn run_query(app: &App, sparql: &str) -> ApiResult<Response> {
+    match app.engines.graph.query(sparql).await {
+        Ok(results) => Ok((
+            [(header::CONTENT_TYPE, "application/sparql-results+json")],
+            serde_json::to_vec(&results).map_err(ApiError::internal)?,
+        )
+            .into_response()),
+        Err(crate::engines::graph::GraphError::InvalidQuery { message }) => {
+            Err(ApiError::invalid_field("query", message))
+        }
+        Err(error) => Err(ApiError::internal(error)),
+    }
+}
+
+/// `GET /v1/sparql?query=…`: a read-only SPARQL 1.1 query over the named graphs.
+pub async fn sparql(
+    State(app): State<Arc<App>>,
+    Query(query): Query<HashMap<String, String>>,
+) -> ApiResult<Response> {
+    let sparql = query
+        .get("query")
+        .ok_or_else(|| ApiError::invalid_field("query", "the query parameter query is required"))?;
+    run_query(&app, sparql).await
+}
+
+/// `POST /v1/sparql` with `query=…` as a form or the query as `application/sparql-query`.
+pub async fn sparql_post(
+    State(app): State<Arc<App>>,
+    headers: axum::http::HeaderMap,
+    body: String,
+) -> ApiResult<Response> {
+    let form = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
+    let sparql = if form {
+        url_form_value(&body, "query")
+            .ok_or_else(|| ApiError::invalid_field("query", "the form has no query"))?
+    } else {
+        body
+    };
+    run_query(&app, &sparql).await
+}
+
+fn url_form_value(body: &str, key: &str) -> Option<String> {
+    body.split('&').find_map(|pair| {
+        let (k, v) = pair.split_once('=')?;
+        (k == key).then(|| percent_decode(&v.replace('+', " ")))
+    })
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let Ok(hex) = std::str::from_utf8(&bytes[i + 1..i + 3])
+            && let Ok(value) = u8::from_str_radix(hex, 16)
+        {
+            out.push(value);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}

@@ -1,0 +1,171 @@
+//! Upload endpoints of the local staging store: `PUT /v1/staging/{sha256}` and
+//! `PUT /v1/staging/{sha256}/parts/{number}`, reached only through signed URLs.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::Json;
+use axum::body::Body;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use stone_api::{UploadCompleted, codes, is_sha256};
+
+use super::App;
+use crate::error::{ApiError, ApiResult};
+use crate::staging::StagingError;
+use crate::staging::local::{LocalStaging, UrlRefusal};
+
+/// Maps a staging failure to its problem.
+pub fn staging_error(error: StagingError) -> ApiError {
+    match error {
+        StagingError::DigestMismatch { expected, actual } => ApiError::new(
+            StatusCode::BAD_REQUEST,
+            codes::STAGING_DIGEST_MISMATCH,
+            "Digest mismatch",
+            format!("the uploaded bytes have sha256 {actual}, not {expected}; nothing was kept"),
+        )
+        .with("expected", expected)
+        .with("actual", actual),
+        StagingError::SizeMismatch { expected, actual } => ApiError::new(
+            StatusCode::BAD_REQUEST,
+            codes::STAGING_SIZE_MISMATCH,
+            "Size mismatch",
+            format!("the upload has {actual} bytes or more, not {expected}; nothing was kept"),
+        )
+        .with("expected", expected)
+        .with("actual", actual),
+        StagingError::UnknownUpload { sha256, upload_id } => ApiError::new(
+            StatusCode::NOT_FOUND,
+            codes::STAGING_UNKNOWN_UPLOAD,
+            "Unknown upload",
+            format!("no multipart upload {upload_id} of {sha256} is in progress"),
+        ),
+        StagingError::BadPart { .. } => ApiError::invalid(error.to_string()),
+        StagingError::Body(source) => {
+            ApiError::invalid(format!("the upload body could not be read: {source}"))
+        }
+        other => ApiError::internal(other),
+    }
+}
+
+fn local(app: &App) -> ApiResult<&Arc<LocalStaging>> {
+    app.local_staging.as_ref().ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            codes::REQUEST_NOT_FOUND,
+            "Not found",
+            "this server stages uploads in S3; upload to the URLs it returned",
+        )
+    })
+}
+
+/// Refusals every upload shares: no API credentials, a digest in the path, a declared
+/// length equal to the signed size.
+fn check_request(headers: &HeaderMap, sha256: &str, size: u64) -> ApiResult<()> {
+    if headers.contains_key(header::AUTHORIZATION) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            codes::STAGING_CREDENTIALS_SENT,
+            "Credentials sent to a signed URL",
+            "upload URLs carry their own signature; do not send an Authorization header with them",
+        ));
+    }
+    if !is_sha256(sha256) {
+        return Err(ApiError::invalid(format!("{sha256:?} is not a sha256")));
+    }
+    if let Some(length) = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+        && length != size
+    {
+        return Err(staging_error(StagingError::SizeMismatch {
+            expected: size,
+            actual: length,
+        }));
+    }
+    Ok(())
+}
+
+fn refusal(refusal: UrlRefusal) -> ApiError {
+    match refusal {
+        UrlRefusal::Expired => ApiError::new(
+            StatusCode::FORBIDDEN,
+            codes::STAGING_EXPIRED,
+            "Upload URL expired",
+            "the upload URL has expired; re-post the manifest with the push ID for a fresh one",
+        ),
+        UrlRefusal::InvalidSignature => ApiError::new(
+            StatusCode::FORBIDDEN,
+            codes::STAGING_INVALID_SIGNATURE,
+            "Invalid signature",
+            "the upload URL's signature does not match it",
+        ),
+    }
+}
+
+fn number(query: &HashMap<String, String>, name: &str) -> ApiResult<u64> {
+    query
+        .get(name)
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| refusal(UrlRefusal::InvalidSignature).with("parameter", name))
+}
+
+fn text<'a>(query: &'a HashMap<String, String>, name: &str) -> ApiResult<&'a str> {
+    query
+        .get(name)
+        .map(String::as_str)
+        .ok_or_else(|| refusal(UrlRefusal::InvalidSignature).with("parameter", name))
+}
+
+/// `PUT /v1/staging/{sha256}?size=…&expires=…&sig=…`.
+pub async fn put_content(
+    State(app): State<Arc<App>>,
+    Path(sha256): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+    body: Body,
+) -> ApiResult<Json<UploadCompleted>> {
+    let staging = local(&app)?;
+    let size = number(&query, "size")?;
+    let expires = number(&query, "expires")?;
+    let signature = text(&query, "sig")?;
+    check_request(&headers, &sha256, size)?;
+    staging
+        .check_content_url(&sha256, size, expires, signature)
+        .map_err(refusal)?;
+    staging
+        .receive(&sha256, size, body.into_data_stream())
+        .await
+        .map_err(staging_error)?;
+    Ok(Json(UploadCompleted {
+        sha256,
+        size,
+        staged: true,
+    }))
+}
+
+/// `PUT /v1/staging/{sha256}/parts/{number}?upload=…&offset=…&size=…&expires=…&sig=…`.
+pub async fn put_part(
+    State(app): State<Arc<App>>,
+    Path((sha256, part)): Path<(String, u32)>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+    body: Body,
+) -> ApiResult<StatusCode> {
+    let staging = local(&app)?;
+    let upload = text(&query, "upload")?;
+    let offset = number(&query, "offset")?;
+    let size = number(&query, "size")?;
+    let expires = number(&query, "expires")?;
+    let signature = text(&query, "sig")?;
+    check_request(&headers, &sha256, size)?;
+    staging
+        .check_part_url(&sha256, part, upload, offset, size, expires, signature)
+        .map_err(refusal)?;
+    staging
+        .receive_part(&sha256, upload, part, offset, size, body.into_data_stream())
+        .await
+        .map_err(staging_error)?;
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,0 +1,672 @@
+//! The local staging store: contents on the server's disk, uploaded to the server itself
+//! through signed URLs.
+//!
+//! Layout under its root (`<data dir>/staging`):
+//!
+//! - `contents/<sha256>`: verified contents (a file is renamed here only after its size and
+//!   digest matched);
+//! - `incoming/<uuid>`: single uploads in flight (removed on failure, and at startup);
+//! - `parts/<sha256>.<upload>`: multipart assemblies: each part is written at its offset,
+//!   the whole file is hashed at completion.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use async_trait::async_trait;
+use bytes::Bytes;
+use futures::{Stream, StreamExt};
+use sha2::{Digest, Sha256};
+use stone_api::{StagingStoreKind, Upload, UploadPart};
+use tokio::io::{AsyncSeekExt, AsyncWriteExt};
+
+use super::signature::{SigningKey, content_message, part_message};
+use super::{
+    Completion, KeyedLocks, LocalContent, StagingError, StagingStore, expiry, layout, part_size_for,
+};
+use crate::state::{MultipartRecord, StateDb};
+
+/// Why a signed URL was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UrlRefusal {
+    /// The signature does not match the URL.
+    InvalidSignature,
+    /// The URL has expired.
+    Expired,
+}
+
+/// The local staging store.
+#[derive(Debug)]
+pub struct LocalStaging {
+    root: PathBuf,
+    base_url: String,
+    key: SigningKey,
+    db: StateDb,
+    part_size: u64,
+    locks: KeyedLocks,
+}
+
+/// A file removed on drop unless kept (a cancelled upload leaves nothing behind).
+struct TempFile {
+    path: PathBuf,
+    keep: bool,
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        if !self.keep {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+impl LocalStaging {
+    /// Opens the store under `root`; URLs start with `base_url` (`http://host:port`).
+    pub fn open(
+        root: &Path,
+        base_url: &str,
+        key: SigningKey,
+        db: StateDb,
+        part_size: u64,
+    ) -> Result<Self, StagingError> {
+        for dir in ["contents", "incoming", "parts"] {
+            let path = root.join(dir);
+            std::fs::create_dir_all(&path).map_err(StagingError::io(&path))?;
+        }
+        // Uploads that were in flight when the server stopped: never verified, never kept.
+        let incoming = root.join("incoming");
+        for entry in std::fs::read_dir(&incoming).map_err(StagingError::io(&incoming))? {
+            let entry = entry.map_err(StagingError::io(&incoming))?;
+            let _ = std::fs::remove_file(entry.path());
+        }
+        Ok(Self {
+            root: root.to_owned(),
+            base_url: base_url.trim_end_matches('/').to_owned(),
+            key,
+            db,
+            part_size,
+            locks: KeyedLocks::default(),
+        })
+    }
+
+    fn content_path(&self, sha256: &str) -> PathBuf {
+        self.root.join("contents").join(sha256)
+    }
+
+    fn assembly_path(&self, sha256: &str, upload: &str) -> PathBuf {
+        self.root.join("parts").join(format!("{sha256}.{upload}"))
+    }
+
+    /// Checks a URL's signature, then its expiry.
+    pub fn check_url(
+        &self,
+        message: &str,
+        expires: u64,
+        signature: &str,
+    ) -> Result<(), UrlRefusal> {
+        if !self.key.verify(message, signature) {
+            return Err(UrlRefusal::InvalidSignature);
+        }
+        let now = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_secs();
+        if now >= expires {
+            return Err(UrlRefusal::Expired);
+        }
+        Ok(())
+    }
+
+    /// Checks a single-upload URL.
+    pub fn check_content_url(
+        &self,
+        sha256: &str,
+        size: u64,
+        expires: u64,
+        signature: &str,
+    ) -> Result<(), UrlRefusal> {
+        self.check_url(&content_message(sha256, size, expires), expires, signature)
+    }
+
+    /// Checks a part URL.
+    #[allow(clippy::too_many_arguments)]
+    pub fn check_part_url(
+        &self,
+        sha256: &str,
+        number: u32,
+        upload: &str,
+        offset: u64,
+        size: u64,
+        expires: u64,
+        signature: &str,
+    ) -> Result<(), UrlRefusal> {
+        self.check_url(
+            &part_message(sha256, number, upload, offset, size, expires),
+            expires,
+            signature,
+        )
+    }
+
+    /// Receives a whole content: streamed to a temporary file while hashed, renamed into
+    /// place only if its size and digest are the announced ones.
+    pub async fn receive<S, E>(&self, sha256: &str, size: u64, body: S) -> Result<(), StagingError>
+    where
+        S: Stream<Item = Result<Bytes, E>> + Send + Unpin,
+        E: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
+        let target = self.content_path(sha256);
+        if target.exists() {
+            // Already verified (another push uploaded it): read and drop the body.
+            let mut body = body;
+            while let Some(chunk) = body.next().await {
+                chunk.map_err(|e| StagingError::Body(e.into()))?;
+            }
+            return Ok(());
+        }
+        let temp = TempFile {
+            path: self
+                .root
+                .join("incoming")
+                .join(uuid::Uuid::new_v4().simple().to_string()),
+            keep: false,
+        };
+        let mut file = tokio::fs::File::create(&temp.path)
+            .await
+            .map_err(StagingError::io(&temp.path))?;
+        let (actual_size, actual) = write_hashed(&mut file, &temp.path, size, body).await?;
+        if actual_size != size {
+            return Err(StagingError::SizeMismatch {
+                expected: size,
+                actual: actual_size,
+            });
+        }
+        if actual != sha256 {
+            return Err(StagingError::DigestMismatch {
+                expected: sha256.to_owned(),
+                actual,
+            });
+        }
+        file.sync_all()
+            .await
+            .map_err(StagingError::io(&temp.path))?;
+        drop(file);
+        tokio::fs::rename(&temp.path, &target)
+            .await
+            .map_err(StagingError::io(&target))?;
+        sync_dir(&self.root.join("contents")).await;
+        tracing::debug!(sha256, size, "content staged");
+        Ok(())
+    }
+
+    /// Receives one part of a multipart upload, written at its offset.
+    pub async fn receive_part<S, E>(
+        &self,
+        sha256: &str,
+        upload: &str,
+        number: u32,
+        offset: u64,
+        size: u64,
+        body: S,
+    ) -> Result<(), StagingError>
+    where
+        S: Stream<Item = Result<Bytes, E>> + Send + Unpin,
+        E: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
+        let unknown = || StagingError::UnknownUpload {
+            sha256: sha256.to_owned(),
+            upload_id: upload.to_owned(),
+        };
+        let record = self.db.multipart(sha256).await?.ok_or_else(unknown)?;
+        if record.upload_id != upload {
+            return Err(unknown());
+        }
+        let expected = layout(record.size, record.part_size)
+            .into_iter()
+            .find(|(n, _, _)| *n == number);
+        if expected != Some((number, offset, size)) {
+            return Err(StagingError::BadPart {
+                sha256: sha256.to_owned(),
+                number,
+                reason: format!(
+                    "expected {expected:?} for (number, offset, size), got ({number}, {offset}, {size})"
+                ),
+            });
+        }
+        let path = self.assembly_path(sha256, upload);
+        let mut file = tokio::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .await
+            .map_err(StagingError::io(&path))?;
+        file.seek(std::io::SeekFrom::Start(offset))
+            .await
+            .map_err(StagingError::io(&path))?;
+        let (actual, _) = write_hashed(&mut file, &path, size, body).await?;
+        if actual != size {
+            return Err(StagingError::SizeMismatch {
+                expected: size,
+                actual,
+            });
+        }
+        file.sync_data().await.map_err(StagingError::io(&path))?;
+        self.db.record_part(sha256, number, size).await?;
+        tracing::debug!(sha256, number, size, "part received");
+        Ok(())
+    }
+}
+
+/// Writes the body to `file` while hashing it; stops past `limit` bytes (the size is then
+/// reported as `limit + 1`).
+async fn write_hashed<S, E>(
+    file: &mut tokio::fs::File,
+    path: &Path,
+    limit: u64,
+    mut body: S,
+) -> Result<(u64, String), StagingError>
+where
+    S: Stream<Item = Result<Bytes, E>> + Send + Unpin,
+    E: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let mut hasher = Sha256::new();
+    let mut written: u64 = 0;
+    while let Some(chunk) = body.next().await {
+        let chunk = chunk.map_err(|e| StagingError::Body(e.into()))?;
+        written += chunk.len() as u64;
+        if written > limit {
+            return Ok((limit + 1, String::new()));
+        }
+        hasher.update(&chunk);
+        file.write_all(&chunk)
+            .await
+            .map_err(StagingError::io(path))?;
+    }
+    file.flush().await.map_err(StagingError::io(path))?;
+    Ok((written, hex::encode(hasher.finalize())))
+}
+
+/// sha256 and size of a file, read on a blocking thread.
+pub(crate) async fn hash_file(path: &Path) -> Result<(String, u64), StagingError> {
+    let owned = path.to_owned();
+    tokio::task::spawn_blocking(move || {
+        use std::io::Read;
+        let mut file = std::fs::File::open(&owned)?;
+        let mut hasher = Sha256::new();
+        let mut buffer = vec![0u8; 1 << 20];
+        let mut total = 0u64;
+        loop {
+            let read = file.read(&mut buffer)?;
+            if read == 0 {
+                break;
+            }
+            total += read as u64;
+            hasher.update(&buffer[..read]);
+        }
+        Ok((hex::encode(hasher.finalize()), total))
+    })
+    .await
+    .map_err(|e| StagingError::Io {
+        path: path.to_owned(),
+        source: std::io::Error::other(e),
+    })?
+    .map_err(StagingError::io(path))
+}
+
+async fn sync_dir(dir: &Path) {
+    if let Ok(handle) = tokio::fs::File::open(dir).await {
+        let _ = handle.sync_all().await;
+    }
+}
+
+#[async_trait]
+impl StagingStore for LocalStaging {
+    fn kind(&self) -> StagingStoreKind {
+        StagingStoreKind::Local
+    }
+
+    async fn is_staged(&self, sha256: &str, size: u64) -> Result<bool, StagingError> {
+        match tokio::fs::metadata(self.content_path(sha256)).await {
+            Ok(metadata) => Ok(metadata.len() == size),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(false),
+            Err(error) => Err(StagingError::Io {
+                path: self.content_path(sha256),
+                source: error,
+            }),
+        }
+    }
+
+    async fn upload(&self, sha256: &str, size: u64, ttl: Duration) -> Result<Upload, StagingError> {
+        let (expires_at, expires) = expiry(ttl);
+        if size <= self.part_size {
+            let signature = self.key.sign(&content_message(sha256, size, expires));
+            return Ok(Upload {
+                sha256: sha256.to_owned(),
+                size,
+                method: "PUT".into(),
+                url: Some(format!(
+                    "{}/v1/staging/{sha256}?size={size}&expires={expires}&sig={signature}",
+                    self.base_url
+                )),
+                headers: Default::default(),
+                expires_at,
+                parts: None,
+            });
+        }
+        let _guard = self.locks.lock(sha256).await;
+        let mut record = match self.db.multipart(sha256).await? {
+            Some(record) if record.size == size => record,
+            stale => {
+                if let Some(stale) = stale {
+                    // Announced before with another size: that upload can never verify.
+                    let _ = std::fs::remove_file(self.assembly_path(sha256, &stale.upload_id));
+                    self.db.delete_multipart(sha256).await?;
+                }
+                self.db
+                    .create_multipart(&MultipartRecord {
+                        sha256: sha256.to_owned(),
+                        size,
+                        part_size: part_size_for(size, self.part_size),
+                        upload_id: uuid::Uuid::new_v4().simple().to_string(),
+                    })
+                    .await?
+            }
+        };
+        let path = self.assembly_path(sha256, &record.upload_id);
+        let file = tokio::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .await
+            .map_err(StagingError::io(&path))?;
+        file.set_len(size).await.map_err(StagingError::io(&path))?;
+        let received = self.db.received_parts(sha256).await?;
+        let parts = layout(size, record.part_size)
+            .into_iter()
+            .filter(|(number, _, _)| !received.contains(number))
+            .map(|(number, offset, length)| {
+                let signature = self.key.sign(&part_message(
+                    sha256,
+                    number,
+                    &record.upload_id,
+                    offset,
+                    length,
+                    expires,
+                ));
+                UploadPart {
+                    number,
+                    offset,
+                    size: length,
+                    url: format!(
+                        "{}/v1/staging/{sha256}/parts/{number}?upload={}&offset={offset}&size={length}&expires={expires}&sig={signature}",
+                        self.base_url, record.upload_id
+                    ),
+                }
+            })
+            .collect();
+        record.size = size;
+        Ok(Upload {
+            sha256: sha256.to_owned(),
+            size,
+            method: "PUT".into(),
+            url: None,
+            headers: Default::default(),
+            expires_at,
+            parts: Some(parts),
+        })
+    }
+
+    async fn complete(&self, sha256: &str, size: u64) -> Result<Completion, StagingError> {
+        let _guard = self.locks.lock(sha256).await;
+        if self.is_staged(sha256, size).await? {
+            return Ok(Completion::Staged);
+        }
+        let Some(record) = self.db.multipart(sha256).await? else {
+            return Ok(Completion::NoUpload);
+        };
+        if record.size != size {
+            return Ok(Completion::NoUpload);
+        }
+        let received = self.db.received_parts(sha256).await?;
+        let missing: Vec<u32> = layout(size, record.part_size)
+            .into_iter()
+            .map(|(number, _, _)| number)
+            .filter(|number| !received.contains(number))
+            .collect();
+        if !missing.is_empty() {
+            return Ok(Completion::PartsMissing(missing));
+        }
+        let path = self.assembly_path(sha256, &record.upload_id);
+        let (actual, actual_size) = hash_file(&path).await?;
+        if actual_size != size || actual != sha256 {
+            // Nothing is kept: the next manifest post starts a fresh upload.
+            let _ = tokio::fs::remove_file(&path).await;
+            self.db.delete_multipart(sha256).await?;
+            return Err(if actual_size != size {
+                StagingError::SizeMismatch {
+                    expected: size,
+                    actual: actual_size,
+                }
+            } else {
+                StagingError::DigestMismatch {
+                    expected: sha256.to_owned(),
+                    actual,
+                }
+            });
+        }
+        let target = self.content_path(sha256);
+        tokio::fs::rename(&path, &target)
+            .await
+            .map_err(StagingError::io(&target))?;
+        sync_dir(&self.root.join("contents")).await;
+        self.db.delete_multipart(sha256).await?;
+        tracing::debug!(sha256, size, "multipart content assembled and verified");
+        Ok(Completion::Staged)
+    }
+
+    async fn local_file(&self, sha256: &str, size: u64) -> Result<LocalContent, StagingError> {
+        if !self.is_staged(sha256, size).await? {
+            return Err(StagingError::NotStaged {
+                sha256: sha256.to_owned(),
+            });
+        }
+        Ok(LocalContent {
+            path: self.content_path(sha256),
+            temporary: false,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunks(
+        data: &[u8],
+        size: usize,
+    ) -> impl Stream<Item = Result<Bytes, std::io::Error>> + Unpin {
+        let owned: Vec<Result<Bytes, std::io::Error>> = data
+            .chunks(size.max(1))
+            .map(|c| Ok(Bytes::copy_from_slice(c)))
+            .collect();
+        futures::stream::iter(owned)
+    }
+
+    fn sha(data: &[u8]) -> String {
+        hex::encode(Sha256::digest(data))
+    }
+
+    async fn store(part_size: u64) -> (tempfile::TempDir, LocalStaging) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = StateDb::open(&dir.path().join("state.db")).await.unwrap();
+        let staging = LocalStaging::open(
+            &dir.path().join("staging"),
+            "http://127.0.0.1:9",
+            SigningKey::from_bytes(&[1; 32]),
+            db,
+            part_size,
+        )
+        .unwrap();
+        (dir, staging)
+    }
+
+    #[tokio::test]
+    async fn a_content_is_kept_only_when_verified() {
+        let (_dir, staging) = store(1024).await;
+        let data = b"hello staging".to_vec();
+        let digest = sha(&data);
+        let size = data.len() as u64;
+        // Wrong bytes: refused, nothing kept.
+        let error = staging
+            .receive(&digest, size, chunks(b"hello stagin!", 4))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(error, StagingError::DigestMismatch { .. }),
+            "{error:?}"
+        );
+        // Too many bytes.
+        let error = staging
+            .receive(&digest, size, chunks(b"hello staging, and more", 4))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(error, StagingError::SizeMismatch { .. }),
+            "{error:?}"
+        );
+        assert!(!staging.is_staged(&digest, size).await.unwrap());
+        assert_eq!(
+            std::fs::read_dir(staging.root.join("incoming"))
+                .unwrap()
+                .count(),
+            0,
+            "no temporary file left"
+        );
+        staging
+            .receive(&digest, size, chunks(&data, 3))
+            .await
+            .unwrap();
+        assert!(staging.is_staged(&digest, size).await.unwrap());
+        let file = staging.local_file(&digest, size).await.unwrap();
+        assert_eq!(std::fs::read(&file.path).unwrap(), data);
+    }
+
+    #[tokio::test]
+    async fn parts_are_assembled_and_verified() {
+        let (_dir, staging) = store(4).await;
+        let data = b"0123456789".to_vec();
+        let digest = sha(&data);
+        let upload = staging
+            .upload(&digest, 10, Duration::from_secs(60))
+            .await
+            .unwrap();
+        let parts = upload.parts.unwrap();
+        assert_eq!(
+            parts
+                .iter()
+                .map(|p| (p.number, p.offset, p.size))
+                .collect::<Vec<_>>(),
+            vec![(1, 0, 4), (2, 4, 4), (3, 8, 2)]
+        );
+        let upload_id = staging
+            .db
+            .multipart(&digest)
+            .await
+            .unwrap()
+            .unwrap()
+            .upload_id;
+        // Parts in any order.
+        for (number, offset, length) in [(3u32, 8u64, 2u64), (1, 0, 4)] {
+            let range = &data[offset as usize..(offset + length) as usize];
+            staging
+                .receive_part(
+                    &digest,
+                    &upload_id,
+                    number,
+                    offset,
+                    length,
+                    chunks(range, 3),
+                )
+                .await
+                .unwrap();
+        }
+        assert_eq!(
+            staging.complete(&digest, 10).await.unwrap(),
+            Completion::PartsMissing(vec![2])
+        );
+        // A resumed push gets only the missing part.
+        let again = staging
+            .upload(&digest, 10, Duration::from_secs(60))
+            .await
+            .unwrap();
+        assert_eq!(
+            again
+                .parts
+                .unwrap()
+                .iter()
+                .map(|p| p.number)
+                .collect::<Vec<_>>(),
+            vec![2]
+        );
+        // A part that does not fit the layout is refused.
+        let error = staging
+            .receive_part(&digest, &upload_id, 2, 5, 4, chunks(b"4567", 4))
+            .await
+            .unwrap_err();
+        assert!(matches!(error, StagingError::BadPart { .. }), "{error:?}");
+        staging
+            .receive_part(&digest, &upload_id, 2, 4, 4, chunks(b"4567", 4))
+            .await
+            .unwrap();
+        assert_eq!(
+            staging.complete(&digest, 10).await.unwrap(),
+            Completion::Staged
+        );
+        assert!(staging.is_staged(&digest, 10).await.unwrap());
+        assert_eq!(
+            staging.complete(&digest, 10).await.unwrap(),
+            Completion::Staged
+        );
+    }
+
+    #[tokio::test]
+    async fn a_corrupt_assembly_is_dropped() {
+        let (_dir, staging) = store(4).await;
+        let digest = sha(b"0123456789");
+        staging
+            .upload(&digest, 10, Duration::from_secs(60))
+            .await
+            .unwrap();
+        let upload_id = staging
+            .db
+            .multipart(&digest)
+            .await
+            .unwrap()
+            .unwrap()
+            .upload_id;
+        for (number, offset, part) in [(1u32, 0u64, &b"0123"[..]), (2, 4, b"XXXX"), (3, 8, b"89")] {
+            staging
+                .receive_part(
+                    &digest,
+                    &upload_id,
+                    number,
+                    offset,
+                    part.len() as u64,
+                    chunks(part, 4),
+                )
+                .await
+                .unwrap();
+        }
+        let error = staging.complete(&digest, 10).await.unwrap_err();
+        assert!(
+            matches!(error, StagingError::DigestMismatch { .. }),
+            "{error:?}"
+        );
+        assert!(!staging.is_staged(&digest, 10).await.unwrap());
+        assert_eq!(staging.db.multipart(&digest).await.unwrap(), None);
+        assert_eq!(
+            staging.complete(&digest, 10).await.unwrap(),
+            Completion::NoUpload
+        );
+    }
+}

@@ -1,0 +1,200 @@
+//! Staging: content-addressed (sha256) storage of uploads until a commit writes them to
+//! the engines.
+//!
+//! Two stores behind [`StagingStore`]:
+//!
+//! - [`local::LocalStaging`]: the server's disk. Upload URLs point at the server itself
+//!   (`/v1/staging/{sha256}?size=…&expires=…&sig=…`), signed with an HMAC key kept in the
+//!   data directory. A body is streamed to a temporary file while it is hashed and renamed
+//!   into place only if its size and sha256 match: a content file exists only once
+//!   verified.
+//! - [`s3::S3Staging`]: an S3-compatible bucket. Upload URLs are S3 presigned URLs
+//!   (`object_store`'s signer) that bind `x-amz-checksum-sha256`, so S3 itself refuses a
+//!   body with another digest. Multipart uploads use presigned `UploadPart` URLs and are
+//!   completed, then verified by reading the object back, by the server.
+//!
+//! Large contents (more than the part size) are uploaded in parts. One multipart upload
+//! per content is recorded in the state database and shared by every push that needs it;
+//! a resumed push gets URLs only for the parts not received yet.
+//!
+//! Nothing unverified is ever committed: a commit needs [`StagingStore::is_staged`], and
+//! [`StagingStore::local_file`] checks the digest again when the S3 store hands a content
+//! to an engine.
+
+pub mod local;
+pub mod s3;
+pub mod signature;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use async_trait::async_trait;
+use stone_api::{StagingStoreKind, Upload};
+
+use crate::config::MAX_PARTS;
+use crate::state::StateError;
+
+/// Errors of the staging stores.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StagingError {
+    #[error("the content has sha256 {actual}, expected {expected}")]
+    DigestMismatch { expected: String, actual: String },
+    #[error("the content has {actual} bytes, expected {expected}")]
+    SizeMismatch { expected: u64, actual: u64 },
+    #[error("content {sha256} is not staged")]
+    NotStaged { sha256: String },
+    #[error("no multipart upload {upload_id} of {sha256} is in progress")]
+    UnknownUpload { sha256: String, upload_id: String },
+    #[error("part {number} of {sha256} does not fit the upload: {reason}")]
+    BadPart {
+        sha256: String,
+        number: u32,
+        reason: String,
+    },
+    #[error("staging I/O failed on {}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("reading the upload body failed")]
+    Body(#[source] Box<dyn std::error::Error + Send + Sync>),
+    #[error("the S3 staging store failed: {what}")]
+    S3 {
+        what: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    #[error(transparent)]
+    State(#[from] StateError),
+}
+
+impl StagingError {
+    pub(crate) fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Self {
+        let path = path.into();
+        move |source| Self::Io { path, source }
+    }
+}
+
+/// What completing a multipart upload found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Completion {
+    /// The content is staged and verified.
+    Staged,
+    /// No upload of this content is in progress, and it is not staged.
+    NoUpload,
+    /// These parts have not been received.
+    PartsMissing(Vec<u32>),
+}
+
+/// A staged content as a local file, for an engine.
+#[derive(Debug)]
+pub struct LocalContent {
+    pub path: PathBuf,
+    /// Delete the file when done (a downloaded copy).
+    pub temporary: bool,
+}
+
+impl Drop for LocalContent {
+    fn drop(&mut self) {
+        if self.temporary {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// A staging store.
+#[async_trait]
+pub trait StagingStore: Send + Sync + std::fmt::Debug {
+    /// Which store this is.
+    fn kind(&self) -> StagingStoreKind;
+
+    /// Whether the content is staged, with this size, and verified.
+    async fn is_staged(&self, sha256: &str, size: u64) -> Result<bool, StagingError>;
+
+    /// How to upload a content that is not staged: one URL, or the parts still missing of
+    /// its multipart upload (which is started if needed).
+    async fn upload(&self, sha256: &str, size: u64, ttl: Duration) -> Result<Upload, StagingError>;
+
+    /// Assembles and verifies a multipart upload whose parts are all there. A wrong digest
+    /// is [`StagingError::DigestMismatch`], and nothing is kept.
+    async fn complete(&self, sha256: &str, size: u64) -> Result<Completion, StagingError>;
+
+    /// The content as a local file (verified).
+    async fn local_file(&self, sha256: &str, size: u64) -> Result<LocalContent, StagingError>;
+}
+
+/// The part size for a content: the configured one, grown so that there are at most
+/// [`MAX_PARTS`] parts (rounded up to a MiB).
+pub fn part_size_for(size: u64, configured: u64) -> u64 {
+    let needed = size.div_ceil(MAX_PARTS);
+    if needed <= configured {
+        configured
+    } else {
+        needed.div_ceil(1 << 20) << 20
+    }
+}
+
+/// The parts of a content: `(number, offset, size)`, numbers from 1.
+pub fn layout(size: u64, part_size: u64) -> Vec<(u32, u64, u64)> {
+    let mut parts = Vec::new();
+    let mut offset = 0;
+    let mut number = 1;
+    while offset < size {
+        let length = part_size.min(size - offset);
+        parts.push((number, offset, length));
+        offset += length;
+        number += 1;
+    }
+    parts
+}
+
+/// RFC 3339 of `now + ttl`, and the same as Unix seconds.
+pub fn expiry(ttl: Duration) -> (String, u64) {
+    let at = SystemTime::now() + ttl;
+    let seconds = at
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_secs();
+    let text = chrono::DateTime::<chrono::Utc>::from_timestamp(seconds as i64, 0)
+        .unwrap_or_default()
+        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    (text, seconds)
+}
+
+/// One async mutex per key (a content), so that two completions of the same content do
+/// not race.
+#[derive(Debug, Default)]
+pub struct KeyedLocks {
+    locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+impl KeyedLocks {
+    pub async fn lock(&self, key: &str) -> tokio::sync::OwnedMutexGuard<()> {
+        let lock = {
+            let mut locks = self.locks.lock().expect("lock map");
+            locks.retain(|_, lock| Arc::strong_count(lock) > 1);
+            locks.entry(key.to_owned()).or_default().clone()
+        };
+        lock.lock_owned().await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_cover_the_content() {
+        assert_eq!(layout(10, 4), vec![(1, 0, 4), (2, 4, 4), (3, 8, 2)]);
+        assert_eq!(layout(8, 4), vec![(1, 0, 4), (2, 4, 4)]);
+        assert_eq!(layout(0, 4), vec![]);
+        assert_eq!(part_size_for(10, 4), 4);
+        // 2000 MiB with 1 MiB parts would be 2000 parts: grown to 2 MiB.
+        assert_eq!(part_size_for(2000 << 20, 1 << 20), 2 << 20);
+        assert!(layout(2000 << 20, part_size_for(2000 << 20, 1 << 20)).len() <= 1000);
+    }
+}

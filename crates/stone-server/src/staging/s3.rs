@@ -1,0 +1,510 @@
+//! The S3 staging store: contents in an S3-compatible bucket, uploaded by the client
+//! directly to S3 through presigned URLs.
+//!
+//! - A content is the object `<prefix><sha256>`.
+//! - A single upload is a presigned `PUT` that binds `x-amz-checksum-sha256` (the base64
+//!   of the digest): S3 stores the body only if it has that digest (else `400 BadDigest`),
+//!   so an object at a content's key that no multipart upload wrote is verified by S3. The
+//!   server still checks its size (HEAD) before trusting it, and records it in the state
+//!   database.
+//! - A multipart upload (created by the server) gets presigned `UploadPart` URLs. Parts
+//!   cannot be bound to digests the server does not know, so after `CompleteMultipartUpload`
+//!   the server reads the object back and hashes it; a mismatch deletes it. While the
+//!   upload is recorded in the state database, the object is not trusted.
+//! - Engines get a verified local copy ([`StagingStore::local_file`]), hashed again while
+//!   it is downloaded.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use base64::Engine as _;
+use futures::StreamExt;
+use object_store::aws::{AmazonS3, AmazonS3Builder};
+use object_store::multipart::{MultipartStore, PartId};
+use object_store::path::Path as ObjectPath;
+use object_store::signer::{HeaderName, HeaderValue, Method, SignedUrlOptions, Signer};
+use object_store::{ObjectStoreExt, RetryConfig};
+use sha2::{Digest, Sha256};
+use stone_api::{StagingStoreKind, Upload, UploadPart};
+use tokio::io::AsyncWriteExt;
+
+use super::{
+    Completion, KeyedLocks, LocalContent, StagingError, StagingStore, expiry, layout, part_size_for,
+};
+use crate::config::S3Options;
+use crate::state::{MultipartRecord, StateDb};
+
+/// The S3 staging store.
+#[derive(Debug)]
+pub struct S3Staging {
+    store: Arc<AmazonS3>,
+    prefix: String,
+    db: StateDb,
+    part_size: u64,
+    cache: PathBuf,
+    http: reqwest::Client,
+    locks: KeyedLocks,
+}
+
+fn s3_error(what: impl Into<String>) -> impl FnOnce(object_store::Error) -> StagingError {
+    let what = what.into();
+    move |source| StagingError::S3 {
+        what,
+        source: Box::new(source),
+    }
+}
+
+/// The object_store client of a bucket.
+pub fn amazon_s3(options: &S3Options) -> Result<AmazonS3, object_store::Error> {
+    let mut builder = AmazonS3Builder::new()
+        .with_bucket_name(&options.bucket)
+        .with_region(&options.region)
+        .with_access_key_id(&options.access_key_id)
+        .with_secret_access_key(&options.secret_access_key)
+        .with_allow_http(options.allow_http)
+        .with_retry(RetryConfig {
+            max_retries: 3,
+            ..RetryConfig::default()
+        });
+    if let Some(endpoint) = &options.endpoint {
+        builder = builder.with_endpoint(endpoint);
+    }
+    builder.build()
+}
+
+impl S3Staging {
+    /// The store on `options`' bucket; downloads for engines go to `cache`.
+    pub fn open(
+        options: &S3Options,
+        db: StateDb,
+        part_size: u64,
+        cache: PathBuf,
+    ) -> Result<Self, StagingError> {
+        let store = amazon_s3(options).map_err(s3_error("configuring the bucket"))?;
+        std::fs::create_dir_all(&cache).map_err(StagingError::io(&cache))?;
+        for entry in std::fs::read_dir(&cache)
+            .map_err(StagingError::io(&cache))?
+            .flatten()
+        {
+            let _ = std::fs::remove_file(entry.path());
+        }
+        let mut prefix = options.prefix.trim_start_matches('/').to_owned();
+        if !prefix.is_empty() && !prefix.ends_with('/') {
+            prefix.push('/');
+        }
+        Ok(Self {
+            store: Arc::new(store),
+            prefix,
+            db,
+            part_size,
+            cache,
+            http: reqwest::Client::builder()
+                .timeout(Duration::from_secs(60))
+                .build()
+                .map_err(|e| StagingError::S3 {
+                    what: "building the HTTP client".into(),
+                    source: Box::new(e),
+                })?,
+            locks: KeyedLocks::default(),
+        })
+    }
+
+    fn key(&self, sha256: &str) -> ObjectPath {
+        ObjectPath::from(format!("{}{sha256}", self.prefix))
+    }
+
+    /// The object's size, `None` when it does not exist.
+    async fn object_size(&self, sha256: &str) -> Result<Option<u64>, StagingError> {
+        match self.store.head(&self.key(sha256)).await {
+            Ok(meta) => Ok(Some(meta.size)),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(error) => Err(s3_error(format!("HEAD {sha256}"))(error)),
+        }
+    }
+
+    /// Parts of a multipart upload: `(number, etag)`. `None` when S3 no longer knows the
+    /// upload (completed or aborted).
+    async fn list_parts(
+        &self,
+        sha256: &str,
+        upload_id: &str,
+    ) -> Result<Option<Vec<(u32, String)>>, StagingError> {
+        let url = self
+            .store
+            .signed_url_opts(
+                Method::GET,
+                &self.key(sha256),
+                Duration::from_secs(300),
+                &SignedUrlOptions::default().with_query([("uploadId", upload_id)]),
+            )
+            .await
+            .map_err(s3_error("signing ListParts"))?;
+        let response = self
+            .http
+            .get(url)
+            .send()
+            .await
+            .map_err(|e| StagingError::S3 {
+                what: "ListParts".into(),
+                source: Box::new(e),
+            })?;
+        let status = response.status();
+        let text = response.text().await.unwrap_or_default();
+        if status == reqwest::StatusCode::NOT_FOUND || text.contains("NoSuchUpload") {
+            return Ok(None);
+        }
+        if !status.is_success() {
+            return Err(StagingError::S3 {
+                what: format!("ListParts answered HTTP {status}"),
+                source: text.into(),
+            });
+        }
+        let mut parts = Vec::new();
+        for part in xml_elements(&text, "Part") {
+            let number = xml_elements(part, "PartNumber")
+                .first()
+                .and_then(|n| n.trim().parse().ok());
+            let etag = xml_elements(part, "ETag").first().map(|e| xml_unescape(e));
+            if let (Some(number), Some(etag)) = (number, etag) {
+                parts.push((number, etag));
+            }
+        }
+        parts.sort();
+        Ok(Some(parts))
+    }
+
+    /// Hashes the object while copying it to a local file (or to nothing).
+    async fn download(
+        &self,
+        sha256: &str,
+        to: Option<&std::path::Path>,
+    ) -> Result<(String, u64), StagingError> {
+        let result = self
+            .store
+            .get(&self.key(sha256))
+            .await
+            .map_err(s3_error(format!("GET {sha256}")))?;
+        let mut stream = result.into_stream();
+        let mut file = match to {
+            Some(path) => Some(
+                tokio::fs::File::create(path)
+                    .await
+                    .map_err(StagingError::io(path))?,
+            ),
+            None => None,
+        };
+        let mut hasher = Sha256::new();
+        let mut total = 0u64;
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk.map_err(s3_error(format!("reading {sha256}")))?;
+            hasher.update(&chunk);
+            total += chunk.len() as u64;
+            if let (Some(file), Some(path)) = (file.as_mut(), to) {
+                file.write_all(&chunk)
+                    .await
+                    .map_err(StagingError::io(path))?;
+            }
+        }
+        if let (Some(mut file), Some(path)) = (file, to) {
+            file.flush().await.map_err(StagingError::io(path))?;
+        }
+        Ok((hex::encode(hasher.finalize()), total))
+    }
+
+    /// Reads the object back and records it as verified, or deletes it.
+    async fn verify_object(&self, sha256: &str, size: u64) -> Result<(), StagingError> {
+        let (actual, actual_size) = self.download(sha256, None).await?;
+        if actual != sha256 || actual_size != size {
+            let _ = self.store.delete(&self.key(sha256)).await;
+            self.db.delete_multipart(sha256).await?;
+            self.db.forget_content(sha256).await?;
+            return Err(if actual_size != size {
+                StagingError::SizeMismatch {
+                    expected: size,
+                    actual: actual_size,
+                }
+            } else {
+                StagingError::DigestMismatch {
+                    expected: sha256.to_owned(),
+                    actual,
+                }
+            });
+        }
+        self.db.mark_verified(sha256, size).await?;
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl StagingStore for S3Staging {
+    fn kind(&self) -> StagingStoreKind {
+        StagingStoreKind::S3
+    }
+
+    async fn is_staged(&self, sha256: &str, size: u64) -> Result<bool, StagingError> {
+        if let Some(verified) = self.db.verified_content(sha256).await? {
+            return Ok(verified == size);
+        }
+        if self.db.multipart(sha256).await?.is_some() {
+            // Written by a multipart upload: trusted only after `complete` read it back.
+            return Ok(false);
+        }
+        match self.object_size(sha256).await? {
+            Some(found) if found == size => {
+                // Only a checksum-bound PUT writes this key outside a multipart upload.
+                self.db.mark_verified(sha256, size).await?;
+                Ok(true)
+            }
+            Some(found) => {
+                tracing::warn!(
+                    sha256,
+                    found,
+                    size,
+                    "staged object has the wrong size; deleting it"
+                );
+                let _ = self.store.delete(&self.key(sha256)).await;
+                Ok(false)
+            }
+            None => Ok(false),
+        }
+    }
+
+    async fn upload(&self, sha256: &str, size: u64, ttl: Duration) -> Result<Upload, StagingError> {
+        let (expires_at, _) = expiry(ttl);
+        let key = self.key(sha256);
+        if size <= self.part_size {
+            let digest = hex::decode(sha256).map_err(|e| StagingError::S3 {
+                what: "decoding the digest".into(),
+                source: Box::new(e),
+            })?;
+            let checksum = base64::engine::general_purpose::STANDARD.encode(digest);
+            let header = HeaderName::from_static("x-amz-checksum-sha256");
+            let value = HeaderValue::from_str(&checksum).expect("base64 is a header value");
+            let url = self
+                .store
+                .signed_url_opts(
+                    Method::PUT,
+                    &key,
+                    ttl,
+                    &SignedUrlOptions::default().with_signed_header(header, value),
+                )
+                .await
+                .map_err(s3_error("signing a PUT"))?;
+            return Ok(Upload {
+                sha256: sha256.to_owned(),
+                size,
+                method: "PUT".into(),
+                url: Some(url.to_string()),
+                headers: [("x-amz-checksum-sha256".to_owned(), checksum)].into(),
+                expires_at,
+                parts: None,
+            });
+        }
+        let _guard = self.locks.lock(sha256).await;
+        let existing = self.db.multipart(sha256).await?;
+        let mut received: Vec<u32> = Vec::new();
+        let record = match existing {
+            Some(record) if record.size == size => {
+                match self.list_parts(sha256, &record.upload_id).await? {
+                    Some(parts) => {
+                        received = parts.into_iter().map(|(number, _)| number).collect();
+                        Some(record)
+                    }
+                    None => {
+                        // S3 forgot it (completed but not verified, or aborted).
+                        self.db.delete_multipart(sha256).await?;
+                        None
+                    }
+                }
+            }
+            Some(stale) => {
+                let _ = self.store.abort_multipart(&key, &stale.upload_id).await;
+                self.db.delete_multipart(sha256).await?;
+                None
+            }
+            None => None,
+        };
+        let record = match record {
+            Some(record) => record,
+            None => {
+                let upload_id = self
+                    .store
+                    .create_multipart(&key)
+                    .await
+                    .map_err(s3_error("CreateMultipartUpload"))?;
+                self.db
+                    .create_multipart(&MultipartRecord {
+                        sha256: sha256.to_owned(),
+                        size,
+                        part_size: part_size_for(size, self.part_size),
+                        upload_id,
+                    })
+                    .await?
+            }
+        };
+        let mut parts = Vec::new();
+        for (number, offset, length) in layout(size, record.part_size) {
+            if received.contains(&number) {
+                continue;
+            }
+            let number_text = number.to_string();
+            let url = self
+                .store
+                .signed_url_opts(
+                    Method::PUT,
+                    &key,
+                    ttl,
+                    &SignedUrlOptions::default().with_query([
+                        ("partNumber", number_text.as_str()),
+                        ("uploadId", record.upload_id.as_str()),
+                    ]),
+                )
+                .await
+                .map_err(s3_error("signing UploadPart"))?;
+            parts.push(UploadPart {
+                number,
+                offset,
+                size: length,
+                url: url.to_string(),
+            });
+        }
+        Ok(Upload {
+            sha256: sha256.to_owned(),
+            size,
+            method: "PUT".into(),
+            url: None,
+            headers: Default::default(),
+            expires_at,
+            parts: Some(parts),
+        })
+    }
+
+    async fn complete(&self, sha256: &str, size: u64) -> Result<Completion, StagingError> {
+        let _guard = self.locks.lock(sha256).await;
+        if self.db.verified_content(sha256).await? == Some(size) {
+            return Ok(Completion::Staged);
+        }
+        let Some(record) = self.db.multipart(sha256).await? else {
+            return Ok(if self.is_staged(sha256, size).await? {
+                Completion::Staged
+            } else {
+                Completion::NoUpload
+            });
+        };
+        if record.size != size {
+            return Ok(Completion::NoUpload);
+        }
+        let key = self.key(sha256);
+        match self.list_parts(sha256, &record.upload_id).await? {
+            Some(parts) => {
+                let expected = layout(size, record.part_size);
+                let missing: Vec<u32> = expected
+                    .iter()
+                    .map(|(number, _, _)| *number)
+                    .filter(|number| !parts.iter().any(|(n, _)| n == number))
+                    .collect();
+                if !missing.is_empty() {
+                    return Ok(Completion::PartsMissing(missing));
+                }
+                let ids: Vec<PartId> = expected
+                    .iter()
+                    .map(|(number, _, _)| PartId {
+                        content_id: parts
+                            .iter()
+                            .find(|(n, _)| n == number)
+                            .map(|(_, etag)| etag.clone())
+                            .unwrap_or_default(),
+                    })
+                    .collect();
+                self.store
+                    .complete_multipart(&key, &record.upload_id, ids)
+                    .await
+                    .map_err(s3_error("CompleteMultipartUpload"))?;
+            }
+            None => {
+                // Completed before a crash, or aborted: the object tells.
+                if self.object_size(sha256).await?.is_none() {
+                    self.db.delete_multipart(sha256).await?;
+                    return Ok(Completion::NoUpload);
+                }
+            }
+        }
+        self.verify_object(sha256, size).await?;
+        tracing::debug!(sha256, size, "multipart content completed and verified");
+        Ok(Completion::Staged)
+    }
+
+    async fn local_file(&self, sha256: &str, size: u64) -> Result<LocalContent, StagingError> {
+        if !self.is_staged(sha256, size).await? {
+            return Err(StagingError::NotStaged {
+                sha256: sha256.to_owned(),
+            });
+        }
+        let path = self
+            .cache
+            .join(format!("{sha256}.{}", uuid::Uuid::new_v4().simple()));
+        let content = LocalContent {
+            path,
+            temporary: true,
+        };
+        let (actual, actual_size) = self.download(sha256, Some(&content.path)).await?;
+        if actual != sha256 || actual_size != size {
+            let _ = self.store.delete(&self.key(sha256)).await;
+            self.db.forget_content(sha256).await?;
+            return Err(StagingError::DigestMismatch {
+                expected: sha256.to_owned(),
+                actual,
+            });
+        }
+        Ok(content)
+    }
+}
+
+/// The texts of every `<tag>…</tag>` (no attributes, no nesting of the same tag).
+fn xml_elements<'a>(xml: &'a str, tag: &str) -> Vec<&'a str> {
+    let open = format!("<{tag}>");
+    let close = format!("</{tag}>");
+    let mut found = Vec::new();
+    let mut rest = xml;
+    while let Some(start) = rest.find(&open) {
+        let after = &rest[start + open.len()..];
+        let Some(end) = after.find(&close) else { break };
+        found.push(&after[..end]);
+        rest = &after[end + close.len()..];
+    }
+    found
+}
+
+fn xml_unescape(text: &str) -> String {
+    text.replace("&quot;", "\"")
+        .replace("&#34;", "\"")
+        .replace("&apos;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn list_parts_answers_are_read() {
+        let xml = r#"<?xml version="1.0"?><ListPartsResult><Bucket>b</Bucket>
+            <Part><PartNumber>2</PartNumber><ETag>&quot;bb&quot;</ETag><Size>5</Size></Part>
+            <Part><PartNumber>1</PartNumber><ETag>"aa"</ETag><Size>5</Size></Part>
+            </ListPartsResult>"#;
+        let parts: Vec<(u32, String)> = xml_elements(xml, "Part")
+            .into_iter()
+            .map(|p| {
+                (
+                    xml_elements(p, "PartNumber")[0].parse().unwrap(),
+                    xml_unescape(xml_elements(p, "ETag")[0]),
+                )
+            })
+            .collect();
+        assert_eq!(parts, vec![(2, "\"bb\"".into()), (1, "\"aa\"".into())]);
+    }
+}

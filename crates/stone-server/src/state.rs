@@ -1,0 +1,912 @@
+//! Push state in SQLite (sqlx; migrations in `migrations/`).
+//!
+//! Everything a push is and has done lives here, so that a restart loses nothing: the
+//! manifest, the push's state, each dataset's state and engine outcome, the leases of the
+//! job runner, the package nodes, and the staging bookkeeping (verified S3 contents,
+//! multipart uploads). Every change that must be atomic is one transaction.
+//!
+//! Push states: `staging` → `committing` (commit) → `succeeded` | `failed`; a `failed` push
+//! may be committed again. Dataset states: `pending` → `writing` → `done` | `failed`.
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Row, SqlitePool};
+use stone_api::{
+    AssetKind, CreatePush, DatasetDetail, DatasetState, DatasetStatus, NodeStatus, PackageNode,
+    Problem, PushResult, PushState,
+};
+
+/// Errors of the state database.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StateError {
+    #[error("cannot open the state database {path}")]
+    Open {
+        path: String,
+        #[source]
+        source: sqlx::Error,
+    },
+    #[error("cannot migrate the state database")]
+    Migrate(#[source] sqlx::migrate::MigrateError),
+    #[error("state database query failed: {what}")]
+    Query {
+        what: &'static str,
+        #[source]
+        source: sqlx::Error,
+    },
+    #[error("the state database holds an unreadable {what}: {message}")]
+    Corrupt { what: &'static str, message: String },
+}
+
+type Result<T> = std::result::Result<T, StateError>;
+
+fn query_error(what: &'static str) -> impl FnOnce(sqlx::Error) -> StateError {
+    move |source| StateError::Query { what, source }
+}
+
+/// Now, RFC 3339 UTC with seconds.
+pub fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+fn later(duration: Duration) -> String {
+    (chrono::Utc::now() + chrono::Duration::from_std(duration).unwrap_or_default())
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+fn now_precise() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// A unit enum as its wire text (`"staging"`).
+fn text<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(Value::String(text)) => text,
+        other => panic!("not a unit enum: {other:?}"),
+    }
+}
+
+fn from_text<T: DeserializeOwned>(what: &'static str, text: &str) -> Result<T> {
+    serde_json::from_value(Value::String(text.to_owned())).map_err(|e| StateError::Corrupt {
+        what,
+        message: format!("{text:?}: {e}"),
+    })
+}
+
+fn json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("wire types serialize")
+}
+
+fn from_json<T: DeserializeOwned>(what: &'static str, text: &str) -> Result<T> {
+    serde_json::from_str(text).map_err(|e| StateError::Corrupt {
+        what,
+        message: e.to_string(),
+    })
+}
+
+fn opt_json<T: DeserializeOwned>(what: &'static str, text: Option<String>) -> Result<Option<T>> {
+    text.map(|t| from_json(what, &t)).transpose()
+}
+
+/// What a dataset row of a push does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operation {
+    /// Write the manifest's files.
+    Write,
+    /// Delete the dataset from the branch (it left the package; `replace`).
+    Delete,
+}
+
+impl Operation {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Write => "write",
+            Self::Delete => "delete",
+        }
+    }
+}
+
+/// A push as stored.
+#[derive(Debug, Clone)]
+pub struct PushRecord {
+    pub id: String,
+    pub principal: String,
+    pub namespace: String,
+    pub branch: String,
+    pub state: PushState,
+    pub manifest: CreatePush,
+    pub protected: bool,
+    pub created_at: String,
+    pub updated_at: String,
+    pub commits: i64,
+    pub node_status: Option<NodeStatus>,
+    pub result: Option<PushResult>,
+    pub error: Option<Problem>,
+}
+
+/// A dataset of a push as stored.
+#[derive(Debug, Clone)]
+pub struct DatasetRecord {
+    pub position: i64,
+    pub name: String,
+    pub kind: AssetKind,
+    pub operation: Operation,
+    pub state: DatasetState,
+    pub status: Option<DatasetStatus>,
+    pub detail: Option<DatasetDetail>,
+    pub error: Option<Problem>,
+    /// Engine state before the first write attempt (see `jobs.rs`).
+    pub checkpoint: Option<Value>,
+}
+
+/// A dataset row to create.
+#[derive(Debug, Clone)]
+pub struct NewDataset {
+    pub name: String,
+    pub kind: AssetKind,
+    pub operation: Operation,
+}
+
+/// How a finished dataset write moves the dataset's head.
+#[derive(Debug, Clone)]
+pub enum HeadUpdate {
+    /// The branch now holds these contents (sorted, distinct sha256).
+    Set { kind: AssetKind, files: Vec<String> },
+    /// The dataset is gone from the branch.
+    Delete,
+}
+
+/// A multipart upload in progress.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MultipartRecord {
+    pub sha256: String,
+    pub size: u64,
+    pub part_size: u64,
+    pub upload_id: String,
+}
+
+/// The state database.
+#[derive(Debug, Clone)]
+pub struct StateDb {
+    pool: SqlitePool,
+}
+
+impl StateDb {
+    /// Opens (creating it if needed) and migrates the database at `path`.
+    pub async fn open(path: &Path) -> Result<Self> {
+        let shown = path.display().to_string();
+        let options = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))
+            .map_err(|source| StateError::Open {
+                path: shown.clone(),
+                source,
+            })?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(10));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await
+            .map_err(|source| StateError::Open {
+                path: shown,
+                source,
+            })?;
+        sqlx::migrate!("./migrations")
+            .run(&pool)
+            .await
+            .map_err(StateError::Migrate)?;
+        Ok(Self { pool })
+    }
+
+    /// Stores a new push in `staging` with its datasets.
+    pub async fn create_push(
+        &self,
+        id: &str,
+        principal: &str,
+        manifest: &CreatePush,
+        protected: bool,
+        datasets: &[NewDataset],
+    ) -> Result<()> {
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        let now = now();
+        sqlx::query(
+            "INSERT INTO pushes (id, principal, namespace, branch, state, manifest, protected, created_at, updated_at)
+             VALUES (?, ?, ?, ?, 'staging', ?, ?, ?, ?)",
+        )
+        .bind(id)
+        .bind(principal)
+        .bind(&manifest.namespace)
+        .bind(&manifest.branch)
+        .bind(json(manifest))
+        .bind(protected)
+        .bind(&now)
+        .bind(&now)
+        .execute(&mut *tx)
+        .await
+        .map_err(query_error("inserting a push"))?;
+        insert_datasets(&mut tx, id, datasets).await?;
+        tx.commit().await.map_err(query_error("commit"))?;
+        Ok(())
+    }
+
+    /// Replaces the manifest and datasets of a push that is `staging` or `failed`; the
+    /// push is `staging` again. Returns false if the push was in another state.
+    pub async fn replace_manifest(
+        &self,
+        id: &str,
+        manifest: &CreatePush,
+        protected: bool,
+        datasets: &[NewDataset],
+    ) -> Result<bool> {
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        let changed = sqlx::query(
+            "UPDATE pushes SET manifest = ?, protected = ?, state = 'staging', updated_at = ?,
+                    node_status = NULL, result = NULL, error = NULL
+             WHERE id = ? AND state IN ('staging', 'failed')",
+        )
+        .bind(json(manifest))
+        .bind(protected)
+        .bind(now())
+        .bind(id)
+        .execute(&mut *tx)
+        .await
+        .map_err(query_error("replacing a manifest"))?
+        .rows_affected();
+        if changed == 0 {
+            return Ok(false);
+        }
+        sqlx::query("DELETE FROM push_datasets WHERE push_id = ?")
+            .bind(id)
+            .execute(&mut *tx)
+            .await
+            .map_err(query_error("deleting datasets"))?;
+        insert_datasets(&mut tx, id, datasets).await?;
+        tx.commit().await.map_err(query_error("commit"))?;
+        Ok(true)
+    }
+
+    /// A push by ID.
+    pub async fn push(&self, id: &str) -> Result<Option<PushRecord>> {
+        let row = sqlx::query(
+            "SELECT id, principal, namespace, branch, state, manifest, protected, created_at,
+                    updated_at, commits, node_status, result, error
+             FROM pushes WHERE id = ?",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(query_error("reading a push"))?;
+        let Some(row) = row else { return Ok(None) };
+        Ok(Some(PushRecord {
+            id: row.get("id"),
+            principal: row.get("principal"),
+            namespace: row.get("namespace"),
+            branch: row.get("branch"),
+            state: from_text("push state", row.get::<String, _>("state").as_str())?,
+            manifest: from_json("manifest", row.get::<String, _>("manifest").as_str())?,
+            protected: row.get("protected"),
+            created_at: row.get("created_at"),
+            updated_at: row.get("updated_at"),
+            commits: row.get("commits"),
+            node_status: row
+                .get::<Option<String>, _>("node_status")
+                .map(|t| from_text("node status", &t))
+                .transpose()?,
+            result: opt_json("push result", row.get("result"))?,
+            error: opt_json("push error", row.get("error"))?,
+        }))
+    }
+
+    /// The datasets of a push, in order.
+    pub async fn datasets(&self, push_id: &str) -> Result<Vec<DatasetRecord>> {
+        let rows = sqlx::query(
+            "SELECT position, name, kind, operation, state, status, detail, error, checkpoint
+             FROM push_datasets WHERE push_id = ? ORDER BY position",
+        )
+        .bind(push_id)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(query_error("reading datasets"))?;
+        rows.into_iter()
+            .map(|row| {
+                Ok(DatasetRecord {
+                    position: row.get("position"),
+                    name: row.get("name"),
+                    kind: from_text("kind", row.get::<String, _>("kind").as_str())?,
+                    operation: match row.get::<String, _>("operation").as_str() {
+                        "delete" => Operation::Delete,
+                        _ => Operation::Write,
+                    },
+                    state: from_text("dataset state", row.get::<String, _>("state").as_str())?,
+                    status: row
+                        .get::<Option<String>, _>("status")
+                        .map(|t| from_text("dataset status", &t))
+                        .transpose()?,
+                    detail: opt_json("dataset detail", row.get("detail"))?,
+                    error: opt_json("dataset error", row.get("error"))?,
+                    checkpoint: opt_json("checkpoint", row.get("checkpoint"))?,
+                })
+            })
+            .collect()
+    }
+
+    /// Starts (or restarts) the commit: `staging` or `failed` → `committing`, datasets
+    /// that are not done back to `pending`. Returns the state after the call (a push
+    /// already committing or succeeded is left as it is).
+    pub async fn start_commit(&self, id: &str) -> Result<Option<PushState>> {
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        let changed = sqlx::query(
+            "UPDATE pushes SET state = 'committing', commits = commits + 1, updated_at = ?,
+                    lease_owner = NULL, lease_until = NULL, node_status = NULL, result = NULL,
+                    error = NULL
+             WHERE id = ? AND state IN ('staging', 'failed')",
+        )
+        .bind(now())
+        .bind(id)
+        .execute(&mut *tx)
+        .await
+        .map_err(query_error("starting a commit"))?
+        .rows_affected();
+        if changed > 0 {
+            sqlx::query(
+                "UPDATE push_datasets SET state = 'pending', error = NULL
+                 WHERE push_id = ? AND state <> 'done'",
+            )
+            .bind(id)
+            .execute(&mut *tx)
+            .await
+            .map_err(query_error("resetting datasets"))?;
+        }
+        let state: Option<String> = sqlx::query_scalar("SELECT state FROM pushes WHERE id = ?")
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(query_error("reading a push state"))?;
+        tx.commit().await.map_err(query_error("commit"))?;
+        state.map(|s| from_text("push state", &s)).transpose()
+    }
+
+    /// Forgets every lease (at startup: the data directory is locked by this process, so
+    /// no other runner can hold one).
+    pub async fn release_all_leases(&self) -> Result<u64> {
+        Ok(sqlx::query(
+            "UPDATE pushes SET lease_owner = NULL, lease_until = NULL WHERE lease_owner IS NOT NULL",
+        )
+        .execute(&self.pool)
+        .await
+        .map_err(query_error("releasing leases"))?
+        .rows_affected())
+    }
+
+    /// Claims the oldest committing push that no runner holds.
+    pub async fn claim(&self, owner: &str, lease: Duration) -> Result<Option<String>> {
+        sqlx::query_scalar(
+            "UPDATE pushes SET lease_owner = ?, lease_until = ?
+             WHERE id = (SELECT id FROM pushes
+                         WHERE state = 'committing' AND (lease_until IS NULL OR lease_until < ?)
+                         ORDER BY updated_at, id LIMIT 1)
+             RETURNING id",
+        )
+        .bind(owner)
+        .bind(later(lease))
+        .bind(now_precise())
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(query_error("claiming a push"))
+    }
+
+    /// Extends a lease.
+    pub async fn renew(&self, id: &str, owner: &str, lease: Duration) -> Result<()> {
+        sqlx::query("UPDATE pushes SET lease_until = ? WHERE id = ? AND lease_owner = ?")
+            .bind(later(lease))
+            .bind(id)
+            .bind(owner)
+            .execute(&self.pool)
+            .await
+            .map_err(query_error("renewing a lease"))?;
+        Ok(())
+    }
+
+    /// Gives a lease back (the push stays committing: another claim resumes it).
+    pub async fn release(&self, id: &str, owner: &str) -> Result<()> {
+        sqlx::query(
+            "UPDATE pushes SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?",
+        )
+        .bind(id)
+        .bind(owner)
+        .execute(&self.pool)
+        .await
+        .map_err(query_error("releasing a lease"))?;
+        Ok(())
+    }
+
+    /// A dataset write starts; the checkpoint is kept from the first attempt.
+    pub async fn dataset_writing(
+        &self,
+        push_id: &str,
+        name: &str,
+        checkpoint: Option<&Value>,
+    ) -> Result<()> {
+        sqlx::query(
+            "UPDATE push_datasets SET state = 'writing', checkpoint = COALESCE(checkpoint, ?)
+             WHERE push_id = ? AND name = ?",
+        )
+        .bind(checkpoint.map(json))
+        .bind(push_id)
+        .bind(name)
+        .execute(&self.pool)
+        .await
+        .map_err(query_error("marking a dataset writing"))?;
+        self.touch(push_id).await
+    }
+
+    /// A dataset write is done; its head moves in the same transaction.
+    pub async fn dataset_done(
+        &self,
+        push: &PushRecord,
+        name: &str,
+        status: DatasetStatus,
+        detail: &DatasetDetail,
+        head: Option<HeadUpdate>,
+    ) -> Result<()> {
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        let now = now();
+        sqlx::query(
+            "UPDATE push_datasets SET state = 'done', status = ?, detail = ?, error = NULL
+             WHERE push_id = ? AND name = ?",
+        )
+        .bind(text(&status))
+        .bind(json(detail))
+        .bind(&push.id)
+        .bind(name)
+        .execute(&mut *tx)
+        .await
+        .map_err(query_error("marking a dataset done"))?;
+        match head {
+            Some(HeadUpdate::Set { kind, files }) => {
+                sqlx::query(
+                    "INSERT INTO dataset_heads (namespace, name, branch, kind, files, push_id, updated_at)
+                     VALUES (?, ?, ?, ?, ?, ?, ?)
+                     ON CONFLICT (namespace, name, branch) DO UPDATE SET
+                        kind = excluded.kind, files = excluded.files,
+                        push_id = excluded.push_id, updated_at = excluded.updated_at",
+                )
+                .bind(&push.namespace)
+                .bind(name)
+                .bind(&push.branch)
+                .bind(text(&kind))
+                .bind(json(&files))
+                .bind(&push.id)
+                .bind(&now)
+                .execute(&mut *tx)
+                .await
+                .map_err(query_error("moving a dataset head"))?;
+            }
+            Some(HeadUpdate::Delete) => {
+                sqlx::query(
+                    "DELETE FROM dataset_heads WHERE namespace = ? AND name = ? AND branch = ?",
+                )
+                .bind(&push.namespace)
+                .bind(name)
+                .bind(&push.branch)
+                .execute(&mut *tx)
+                .await
+                .map_err(query_error("deleting a dataset head"))?;
+            }
+            None => {}
+        }
+        sqlx::query("UPDATE pushes SET updated_at = ? WHERE id = ?")
+            .bind(&now)
+            .bind(&push.id)
+            .execute(&mut *tx)
+            .await
+            .map_err(query_error("touching a push"))?;
+        tx.commit().await.map_err(query_error("commit"))?;
+        Ok(())
+    }
+
+    /// A dataset write failed.
+    pub async fn dataset_failed(&self, push_id: &str, name: &str, problem: &Problem) -> Result<()> {
+        sqlx::query(
+            "UPDATE push_datasets SET state = 'failed', status = NULL, detail = NULL, error = ?
+             WHERE push_id = ? AND name = ?",
+        )
+        .bind(json(problem))
+        .bind(push_id)
+        .bind(name)
+        .execute(&self.pool)
+        .await
+        .map_err(query_error("marking a dataset failed"))?;
+        self.touch(push_id).await
+    }
+
+    async fn touch(&self, push_id: &str) -> Result<()> {
+        sqlx::query("UPDATE pushes SET updated_at = ? WHERE id = ?")
+            .bind(now())
+            .bind(push_id)
+            .execute(&self.pool)
+            .await
+            .map_err(query_error("touching a push"))?;
+        Ok(())
+    }
+
+    /// Ends a commit: the final state, the summary, and (on success) the package node, in
+    /// one transaction. The lease is released.
+    pub async fn finish_push(
+        &self,
+        id: &str,
+        state: PushState,
+        node: Option<(NodeStatus, &PackageNode)>,
+        result: &PushResult,
+        error: Option<&Problem>,
+    ) -> Result<()> {
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        let now = now();
+        // An unchanged node keeps the push that wrote it.
+        if let Some((status, node)) = node
+            && status != NodeStatus::Unchanged
+        {
+            sqlx::query(
+                "INSERT INTO package_nodes (namespace, branch, node, push_id, updated_at)
+                 VALUES (?, ?, ?, ?, ?)
+                 ON CONFLICT (namespace, branch) DO UPDATE SET
+                    node = excluded.node, push_id = excluded.push_id, updated_at = excluded.updated_at",
+            )
+            .bind(&node.namespace)
+            .bind(&node.branch)
+            .bind(json(node))
+            .bind(id)
+            .bind(&now)
+            .execute(&mut *tx)
+            .await
+            .map_err(query_error("writing a package node"))?;
+        }
+        sqlx::query(
+            "UPDATE pushes SET state = ?, node_status = ?, result = ?, error = ?, updated_at = ?,
+                    lease_owner = NULL, lease_until = NULL
+             WHERE id = ?",
+        )
+        .bind(text(&state))
+        .bind(node.map(|(status, _)| text(&status)))
+        .bind(json(result))
+        .bind(error.map(json))
+        .bind(&now)
+        .bind(id)
+        .execute(&mut *tx)
+        .await
+        .map_err(query_error("finishing a push"))?;
+        tx.commit().await.map_err(query_error("commit"))?;
+        Ok(())
+    }
+
+    /// The contents the last successful write left on a dataset's branch.
+    pub async fn dataset_head(
+        &self,
+        namespace: &str,
+        name: &str,
+        branch: &str,
+    ) -> Result<Option<(AssetKind, Vec<String>)>> {
+        let row = sqlx::query(
+            "SELECT kind, files FROM dataset_heads WHERE namespace = ? AND name = ? AND branch = ?",
+        )
+        .bind(namespace)
+        .bind(name)
+        .bind(branch)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(query_error("reading a dataset head"))?;
+        row.map(|row| {
+            Ok((
+                from_text("kind", row.get::<String, _>("kind").as_str())?,
+                from_json("head files", row.get::<String, _>("files").as_str())?,
+            ))
+        })
+        .transpose()
+    }
+
+    /// The package node of a namespace on a branch.
+    pub async fn package_node(&self, namespace: &str, branch: &str) -> Result<Option<PackageNode>> {
+        let node: Option<String> =
+            sqlx::query_scalar("SELECT node FROM package_nodes WHERE namespace = ? AND branch = ?")
+                .bind(namespace)
+                .bind(branch)
+                .fetch_optional(&self.pool)
+                .await
+                .map_err(query_error("reading a package node"))?;
+        node.map(|n| from_json("package node", &n)).transpose()
+    }
+
+    /// Size of a verified content of the S3 staging store.
+    pub async fn verified_content(&self, sha256: &str) -> Result<Option<u64>> {
+        let size: Option<i64> =
+            sqlx::query_scalar("SELECT size FROM staged_contents WHERE sha256 = ?")
+                .bind(sha256)
+                .fetch_optional(&self.pool)
+                .await
+                .map_err(query_error("reading a staged content"))?;
+        Ok(size.map(|s| s as u64))
+    }
+
+    /// Records a verified content (and ends its multipart upload, if any).
+    pub async fn mark_verified(&self, sha256: &str, size: u64) -> Result<()> {
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        sqlx::query(
+            "INSERT INTO staged_contents (sha256, size, verified_at) VALUES (?, ?, ?)
+             ON CONFLICT (sha256) DO UPDATE SET size = excluded.size, verified_at = excluded.verified_at",
+        )
+        .bind(sha256)
+        .bind(size as i64)
+        .bind(now())
+        .execute(&mut *tx)
+        .await
+        .map_err(query_error("recording a staged content"))?;
+        sqlx::query("DELETE FROM multipart_uploads WHERE sha256 = ?")
+            .bind(sha256)
+            .execute(&mut *tx)
+            .await
+            .map_err(query_error("ending a multipart upload"))?;
+        tx.commit().await.map_err(query_error("commit"))?;
+        Ok(())
+    }
+
+    /// Forgets a content (it was found corrupt or missing).
+    pub async fn forget_content(&self, sha256: &str) -> Result<()> {
+        sqlx::query("DELETE FROM staged_contents WHERE sha256 = ?")
+            .bind(sha256)
+            .execute(&self.pool)
+            .await
+            .map_err(query_error("forgetting a staged content"))?;
+        Ok(())
+    }
+
+    /// The multipart upload of a content, if one is in progress.
+    pub async fn multipart(&self, sha256: &str) -> Result<Option<MultipartRecord>> {
+        let row = sqlx::query(
+            "SELECT sha256, size, part_size, upload_id FROM multipart_uploads WHERE sha256 = ?",
+        )
+        .bind(sha256)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(query_error("reading a multipart upload"))?;
+        Ok(row.map(|row| MultipartRecord {
+            sha256: row.get("sha256"),
+            size: row.get::<i64, _>("size") as u64,
+            part_size: row.get::<i64, _>("part_size") as u64,
+            upload_id: row.get("upload_id"),
+        }))
+    }
+
+    /// Records a new multipart upload unless one exists; returns the one that is recorded.
+    pub async fn create_multipart(&self, record: &MultipartRecord) -> Result<MultipartRecord> {
+        sqlx::query(
+            "INSERT INTO multipart_uploads (sha256, size, part_size, upload_id, created_at)
+             VALUES (?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING",
+        )
+        .bind(&record.sha256)
+        .bind(record.size as i64)
+        .bind(record.part_size as i64)
+        .bind(&record.upload_id)
+        .bind(now())
+        .execute(&self.pool)
+        .await
+        .map_err(query_error("recording a multipart upload"))?;
+        Ok(self
+            .multipart(&record.sha256)
+            .await?
+            .unwrap_or_else(|| record.clone()))
+    }
+
+    /// Ends a multipart upload without a content (failed verification, aborted).
+    pub async fn delete_multipart(&self, sha256: &str) -> Result<()> {
+        sqlx::query("DELETE FROM multipart_uploads WHERE sha256 = ?")
+            .bind(sha256)
+            .execute(&self.pool)
+            .await
+            .map_err(query_error("deleting a multipart upload"))?;
+        Ok(())
+    }
+
+    /// Records a part received by the local store.
+    pub async fn record_part(&self, sha256: &str, number: u32, size: u64) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO multipart_parts (sha256, number, size) VALUES (?, ?, ?)
+             ON CONFLICT (sha256, number) DO UPDATE SET size = excluded.size",
+        )
+        .bind(sha256)
+        .bind(number as i64)
+        .bind(size as i64)
+        .execute(&self.pool)
+        .await
+        .map_err(query_error("recording a part"))?;
+        Ok(())
+    }
+
+    /// Part numbers received by the local store.
+    pub async fn received_parts(&self, sha256: &str) -> Result<Vec<u32>> {
+        let numbers: Vec<i64> = sqlx::query_scalar(
+            "SELECT number FROM multipart_parts WHERE sha256 = ? ORDER BY number",
+        )
+        .bind(sha256)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(query_error("reading parts"))?;
+        Ok(numbers.into_iter().map(|n| n as u32).collect())
+    }
+}
+
+async fn insert_datasets(
+    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    push_id: &str,
+    datasets: &[NewDataset],
+) -> Result<()> {
+    for (position, dataset) in datasets.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO push_datasets (push_id, position, name, kind, operation, state)
+             VALUES (?, ?, ?, ?, ?, 'pending')",
+        )
+        .bind(push_id)
+        .bind(position as i64)
+        .bind(&dataset.name)
+        .bind(text(&dataset.kind))
+        .bind(dataset.operation.as_str())
+        .execute(&mut **tx)
+        .await
+        .map_err(query_error("inserting a dataset"))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use stone_api::{PackageMetadata, PushOptions, ResultCounts};
+
+    fn manifest() -> CreatePush {
+        CreatePush {
+            push_id: None,
+            namespace: "demo".into(),
+            branch: "dev".into(),
+            options: PushOptions::default(),
+            package: PackageMetadata::default(),
+            datasets: vec![],
+        }
+    }
+
+    fn datasets() -> Vec<NewDataset> {
+        vec![
+            NewDataset {
+                name: "a".into(),
+                kind: AssetKind::Tabular,
+                operation: Operation::Write,
+            },
+            NewDataset {
+                name: "old".into(),
+                kind: AssetKind::Blob,
+                operation: Operation::Delete,
+            },
+        ]
+    }
+
+    #[tokio::test]
+    async fn a_push_goes_through_its_states_and_leases() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = StateDb::open(&dir.path().join("state.db")).await.unwrap();
+        db.create_push("p1", "me", &manifest(), false, &datasets())
+            .await
+            .unwrap();
+        let push = db.push("p1").await.unwrap().unwrap();
+        assert_eq!(push.state, PushState::Staging);
+        let rows = db.datasets("p1").await.unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[1].operation, Operation::Delete);
+        assert_eq!(rows[0].state, DatasetState::Pending);
+
+        assert_eq!(db.claim("r1", Duration::from_secs(30)).await.unwrap(), None);
+        assert_eq!(
+            db.start_commit("p1").await.unwrap(),
+            Some(PushState::Committing)
+        );
+        // Committing again leaves it as it is.
+        assert_eq!(
+            db.start_commit("p1").await.unwrap(),
+            Some(PushState::Committing)
+        );
+        assert_eq!(
+            db.claim("r1", Duration::from_secs(30)).await.unwrap(),
+            Some("p1".into())
+        );
+        // Held: no second claim.
+        assert_eq!(db.claim("r2", Duration::from_secs(30)).await.unwrap(), None);
+        // After a restart every lease is forgotten.
+        db.release_all_leases().await.unwrap();
+        assert_eq!(
+            db.claim("r2", Duration::from_secs(30)).await.unwrap(),
+            Some("p1".into())
+        );
+
+        let checkpoint = serde_json::json!({"snapshot_id": null});
+        db.dataset_writing("p1", "a", Some(&checkpoint))
+            .await
+            .unwrap();
+        db.dataset_writing("p1", "a", Some(&serde_json::json!({"x": 1})))
+            .await
+            .unwrap();
+        assert_eq!(
+            db.datasets("p1").await.unwrap()[0].checkpoint,
+            Some(checkpoint),
+            "the first checkpoint is kept"
+        );
+        db.dataset_done(
+            &push,
+            "a",
+            DatasetStatus::Created,
+            &DatasetDetail::default(),
+            Some(HeadUpdate::Set {
+                kind: AssetKind::Tabular,
+                files: vec!["aa".into()],
+            }),
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            db.dataset_head("demo", "a", "dev").await.unwrap(),
+            Some((AssetKind::Tabular, vec!["aa".to_owned()]))
+        );
+        let problem = Problem::new(500, "engine.failed", "Engine failed");
+        db.dataset_failed("p1", "old", &problem).await.unwrap();
+        let result = PushResult {
+            finished_at: now(),
+            counts: ResultCounts::default(),
+            iris: vec![],
+        };
+        db.finish_push("p1", PushState::Failed, None, &result, None)
+            .await
+            .unwrap();
+        // A failed push can be committed again; done datasets stay done.
+        assert_eq!(
+            db.start_commit("p1").await.unwrap(),
+            Some(PushState::Committing)
+        );
+        let rows = db.datasets("p1").await.unwrap();
+        assert_eq!(rows[0].state, DatasetState::Done);
+        assert_eq!(rows[1].state, DatasetState::Pending);
+        assert_eq!(rows[1].error, None);
+    }
+
+    #[tokio::test]
+    async fn multipart_bookkeeping() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = StateDb::open(&dir.path().join("state.db")).await.unwrap();
+        let record = MultipartRecord {
+            sha256: "s".into(),
+            size: 10,
+            part_size: 4,
+            upload_id: "u1".into(),
+        };
+        assert_eq!(db.create_multipart(&record).await.unwrap(), record);
+        let other = MultipartRecord {
+            upload_id: "u2".into(),
+            ..record.clone()
+        };
+        assert_eq!(
+            db.create_multipart(&other).await.unwrap(),
+            record,
+            "the first upload wins"
+        );
+        db.record_part("s", 2, 4).await.unwrap();
+        db.record_part("s", 1, 4).await.unwrap();
+        assert_eq!(db.received_parts("s").await.unwrap(), vec![1, 2]);
+        db.mark_verified("s", 10).await.unwrap();
+        assert_eq!(db.multipart("s").await.unwrap(), None);
+        assert_eq!(db.received_parts("s").await.unwrap(), Vec::<u32>::new());
+        assert_eq!(db.verified_content("s").await.unwrap(), Some(10));
+    }
+}

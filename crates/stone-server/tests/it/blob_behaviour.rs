@@ -1,0 +1,576 @@
+//! One behaviour suite for both blob engines: [`blob_behaviour`] runs against the local
+//! filesystem and against SeaweedFS's S3 API.
+//!
+//! Everything the engine writes is also read back without it: on local disk the files
+//! under the engine's directory, on S3 with stone-test's own signed client (SigV4 by
+//! hand, not object_store). The layout checked here is the documented one:
+//! `{prefix}/{ns}/{dataset}/{branch}/objects/{sha256}` and `…/head.json`.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use stone_server::engines::blob::{
+    BlobEngine, BlobError, BlobFile, BlobOptions, BlobStatus, S3Settings,
+};
+use stone_test::services::SeaweedFs;
+use tempfile::TempDir;
+
+pub const NS: &str = "demo";
+pub const DATASET: &str = "scenes";
+
+/// Small files so that tests go quickly; multipart from 5 MiB (the S3 minimum part).
+pub fn test_options() -> BlobOptions {
+    BlobOptions {
+        multipart_threshold: 5 << 20,
+        part_size: 5 << 20,
+        part_concurrency: 2,
+        file_concurrency: 2,
+    }
+}
+
+/// Where a suite run stores, and how it reads back without the engine.
+pub enum Target {
+    Local {
+        dir: TempDir,
+    },
+    S3 {
+        seaweed: &'static SeaweedFs,
+        bucket: String,
+        prefix: String,
+    },
+}
+
+impl Target {
+    pub fn local() -> Self {
+        Self::Local {
+            dir: tempfile::tempdir().expect("temporary directory"),
+        }
+    }
+
+    /// A bucket of its own on the shared SeaweedFS, and a key prefix.
+    pub fn s3(name: &str) -> Self {
+        let seaweed = SeaweedFs::shared();
+        let bucket = format!("stone-{name}-{}", std::process::id());
+        seaweed.create_bucket(&bucket);
+        Self::S3 {
+            seaweed,
+            bucket,
+            prefix: "datasets/v1".to_owned(),
+        }
+    }
+
+    pub fn engine(&self) -> BlobEngine {
+        match self {
+            Self::Local { dir } => BlobEngine::local(dir.path()),
+            Self::S3 {
+                seaweed,
+                bucket,
+                prefix,
+            } => BlobEngine::s3(S3Settings {
+                endpoint: Some(seaweed.endpoint().to_owned()),
+                bucket: bucket.clone(),
+                region: seaweed.region().to_owned(),
+                access_key_id: seaweed.access_key().to_owned(),
+                secret_access_key: seaweed.secret_key().to_owned(),
+                prefix: prefix.clone(),
+                allow_http: true,
+            }),
+        }
+        .expect("open the blob engine")
+        .with_options(test_options())
+    }
+
+    /// The key of a dataset's file, as documented.
+    pub fn key(&self, branch: &str, name: &str) -> String {
+        let root = format!("{NS}/{DATASET}/{branch}/{name}");
+        match self {
+            Self::Local { .. } => root,
+            Self::S3 { prefix, .. } => format!("{prefix}/{root}"),
+        }
+    }
+
+    /// An object's bytes, read without the engine; `None` when missing.
+    pub fn read(&self, key: &str) -> Option<Vec<u8>> {
+        match self {
+            Self::Local { dir } => std::fs::read(dir.path().join(key)).ok(),
+            Self::S3 {
+                seaweed, bucket, ..
+            } => seaweed.get_object(bucket, key),
+        }
+    }
+
+    /// The keys under `prefix`, sorted, read without the engine.
+    pub fn list(&self, prefix: &str) -> Vec<String> {
+        match self {
+            Self::Local { dir } => {
+                let mut keys = Vec::new();
+                let root = dir.path().join(prefix);
+                list_files(&root, &mut keys);
+                let mut keys: Vec<String> = keys
+                    .iter()
+                    .map(|p| {
+                        p.strip_prefix(dir.path())
+                            .unwrap()
+                            .to_string_lossy()
+                            .into_owned()
+                    })
+                    .collect();
+                keys.sort();
+                keys
+            }
+            Self::S3 {
+                seaweed, bucket, ..
+            } => seaweed.list_objects(bucket, prefix),
+        }
+    }
+
+    /// The branch's head document, read without the engine.
+    pub fn head_document(&self, branch: &str) -> Option<Value> {
+        self.read(&self.key(branch, "head.json"))
+            .map(|bytes| serde_json::from_slice(&bytes).expect("head.json is JSON"))
+    }
+
+    /// `path → sha256` as the head document lists them.
+    pub fn head_files(&self, branch: &str) -> Vec<(String, String, u64)> {
+        let Some(head) = self.head_document(branch) else {
+            return Vec::new();
+        };
+        assert_eq!(head["format"], "stone.blob-head/1");
+        head["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    f["path"].as_str().unwrap().to_owned(),
+                    f["sha256"].as_str().unwrap().to_owned(),
+                    f["size"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    /// Checks that every file the head lists is there, with its sha256 and size.
+    pub fn check_objects(&self, branch: &str) {
+        for (path, sha256, size) in self.head_files(branch) {
+            let bytes = self
+                .read(&self.key(branch, &format!("objects/{sha256}")))
+                .unwrap_or_else(|| panic!("object of {path} ({sha256}) is missing"));
+            assert_eq!(bytes.len() as u64, size, "{path}");
+            assert_eq!(sha256_hex(&bytes), sha256, "{path}");
+        }
+    }
+}
+
+fn list_files(dir: &Path, into: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            list_files(&path, into);
+        } else {
+            into.push(path);
+        }
+    }
+}
+
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// Deterministic pseudo-random bytes (xorshift), so that sizes and digests are stable.
+pub fn bytes(seed: u64, len: usize) -> Vec<u8> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..len)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as u8
+        })
+        .collect()
+}
+
+/// Staged files in a temporary directory.
+pub struct Staging {
+    dir: TempDir,
+}
+
+impl Staging {
+    pub fn new() -> Self {
+        Self {
+            dir: tempfile::tempdir().expect("temporary directory"),
+        }
+    }
+
+    /// Stages `content` for the resource path `path`.
+    pub fn file(&self, path: &str, content: &[u8]) -> BlobFile {
+        let local = self.dir.path().join(sha256_hex(path.as_bytes()));
+        std::fs::write(&local, content).expect("write a staged file");
+        BlobFile {
+            path: path.to_owned(),
+            local,
+            sha256: sha256_hex(content),
+            size: content.len() as u64,
+        }
+    }
+}
+
+/// The suite. Leaves `dev` with one file and `main` deleted.
+pub async fn blob_behaviour(target: &Target) {
+    let engine = target.engine();
+    let staging = Staging::new();
+    let a = staging.file("a.tif", &bytes(1, 1000));
+    let b = staging.file("tiles/b.png", &bytes(2, 70_000));
+    let empty = staging.file("empty.txt", b"");
+
+    // New dataset.
+    assert_eq!(engine.head(NS, DATASET, "main").await.unwrap(), None);
+    let created = engine
+        .put(
+            NS,
+            DATASET,
+            "main",
+            &[a.clone(), b.clone(), empty.clone()],
+            false,
+        )
+        .await
+        .unwrap();
+    assert_eq!(created.status, BlobStatus::Created);
+    assert_eq!((created.files, created.bytes), (3, 71_000));
+    assert_eq!(
+        (created.uploaded_files, created.uploaded_bytes),
+        (3, 71_000)
+    );
+    assert_eq!(
+        target.head_files("main"),
+        [
+            ("a.tif".to_owned(), a.sha256.clone(), 1000),
+            ("empty.txt".to_owned(), empty.sha256.clone(), 0),
+            ("tiles/b.png".to_owned(), b.sha256.clone(), 70_000),
+        ]
+    );
+    target.check_objects("main");
+    let head = engine.head(NS, DATASET, "main").await.unwrap().unwrap();
+    assert_eq!(head.files.len(), 3);
+
+    // The same files again: nothing written, the head document untouched.
+    let document = target.read(&target.key("main", "head.json")).unwrap();
+    let again = engine
+        .put(
+            NS,
+            DATASET,
+            "main",
+            &[b.clone(), empty.clone(), a.clone()],
+            false,
+        )
+        .await
+        .unwrap();
+    assert_eq!(again.status, BlobStatus::Unchanged);
+    assert_eq!((again.uploaded_files, again.files), (0, 3));
+    let replaced_same = engine
+        .put(
+            NS,
+            DATASET,
+            "main",
+            &[a.clone(), b.clone(), empty.clone()],
+            true,
+        )
+        .await
+        .unwrap();
+    assert_eq!(replaced_same.status, BlobStatus::Unchanged);
+    // A subset without replace is already there too.
+    let subset = engine
+        .put(NS, DATASET, "main", std::slice::from_ref(&a), false)
+        .await
+        .unwrap();
+    assert_eq!(subset.status, BlobStatus::Unchanged);
+    assert_eq!(
+        target.read(&target.key("main", "head.json")).unwrap(),
+        document
+    );
+
+    // Add a file, and the same content under a second path: one object per content.
+    let c = staging.file("c.bin", &bytes(3, 5000));
+    let a_copy = staging.file("copies/a.tif", &bytes(1, 1000));
+    let added = engine
+        .put(NS, DATASET, "main", &[c.clone(), a_copy.clone()], false)
+        .await
+        .unwrap();
+    assert_eq!(added.status, BlobStatus::Updated);
+    assert_eq!(
+        (added.files, added.uploaded_files, added.uploaded_bytes),
+        (5, 1, 5000)
+    );
+    target.check_objects("main");
+    assert_eq!(target.list(&target.key("main", "objects")).len(), 4);
+
+    // A path gets new content.
+    let a2 = staging.file("a.tif", &bytes(4, 1200));
+    let changed = engine
+        .put(NS, DATASET, "main", std::slice::from_ref(&a2), false)
+        .await
+        .unwrap();
+    assert_eq!(changed.status, BlobStatus::Updated);
+    assert_eq!((changed.files, changed.uploaded_files), (5, 1));
+    let listed = target.head_files("main");
+    assert!(listed.contains(&("a.tif".to_owned(), a2.sha256.clone(), 1200)));
+    assert!(listed.contains(&("copies/a.tif".to_owned(), a.sha256.clone(), 1000)));
+
+    // Reads: whole files and ranges, checked against the staged bytes.
+    let read = engine
+        .get(NS, DATASET, "main", "a.tif")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(read.entry.sha256, a2.sha256);
+    assert_eq!(read.range, 0..1200);
+    assert_eq!(
+        read.bytes().await.unwrap().as_ref(),
+        bytes(4, 1200).as_slice()
+    );
+    let part = engine
+        .get_range(NS, DATASET, "main", "tiles/b.png", 100..4196)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(part.range, 100..4196);
+    assert_eq!(
+        part.bytes().await.unwrap().as_ref(),
+        &bytes(2, 70_000)[100..4196]
+    );
+    let nothing = engine
+        .get(NS, DATASET, "main", "empty.txt")
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(nothing.bytes().await.unwrap().is_empty());
+    assert!(
+        engine
+            .get(NS, DATASET, "main", "missing.bin")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        engine
+            .get(NS, DATASET, "nobranch", "a.tif")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    let beyond = engine
+        .get_range(NS, DATASET, "main", "a.tif", 1000..1201)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(beyond, BlobError::InvalidRange { size: 1200, .. }),
+        "{beyond:?}"
+    );
+
+    // Branches are isolated: their own head, their own objects.
+    let d = staging.file("d.bin", &bytes(5, 3000));
+    let dev = engine
+        .put(NS, DATASET, "dev", &[d.clone(), c.clone()], false)
+        .await
+        .unwrap();
+    assert_eq!(dev.status, BlobStatus::Created);
+    assert_eq!(
+        dev.uploaded_files, 2,
+        "objects are not shared across branches"
+    );
+    assert_eq!(target.head_files("dev").len(), 2);
+    assert_eq!(target.head_files("main").len(), 5);
+    assert!(
+        engine
+            .get(NS, DATASET, "main", "d.bin")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    target.check_objects("dev");
+
+    // Replace: the head lists only the new files; old objects stay until collected.
+    let replaced = engine
+        .put(NS, DATASET, "main", std::slice::from_ref(&d), true)
+        .await
+        .unwrap();
+    assert_eq!(replaced.status, BlobStatus::Updated);
+    assert_eq!(
+        (replaced.files, replaced.bytes, replaced.uploaded_files),
+        (1, 3000, 1)
+    );
+    assert_eq!(
+        target.head_files("main"),
+        [("d.bin".to_owned(), d.sha256.clone(), 3000)]
+    );
+    assert!(
+        engine
+            .get(NS, DATASET, "main", "a.tif")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert_eq!(target.list(&target.key("main", "objects")).len(), 6);
+    // Recent objects survive a collection with a grace period; without one they go.
+    let young = engine
+        .collect_garbage(NS, DATASET, "main", Duration::from_secs(3600))
+        .await
+        .unwrap();
+    assert_eq!(young, 0);
+    let collected = engine
+        .collect_garbage(NS, DATASET, "main", Duration::ZERO)
+        .await
+        .unwrap();
+    assert_eq!(collected, 5);
+    assert_eq!(
+        target.list(&target.key("main", "objects")),
+        [target.key("main", &format!("objects/{}", d.sha256))]
+    );
+    target.check_objects("main");
+    target.check_objects("dev");
+
+    // Bad input.
+    let error = engine
+        .put(NS, "a/b", "main", std::slice::from_ref(&d), false)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            BlobError::InvalidName {
+                what: "dataset",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    let error = engine
+        .put(NS, DATASET, "..", std::slice::from_ref(&d), false)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, BlobError::InvalidName { what: "branch", .. }),
+        "{error:?}"
+    );
+    let mut escaping = d.clone();
+    escaping.path = "../d.bin".to_owned();
+    let error = engine
+        .put(NS, DATASET, "main", &[escaping], false)
+        .await
+        .unwrap_err();
+    assert!(matches!(error, BlobError::InvalidPath { .. }), "{error:?}");
+    let error = engine
+        .put(NS, DATASET, "main", &[d.clone(), d.clone()], false)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, BlobError::DuplicatePath { .. }),
+        "{error:?}"
+    );
+
+    // Delete: head first, then objects; the other branch stays.
+    assert!(engine.delete_dataset(NS, DATASET, "main").await.unwrap());
+    assert_eq!(engine.head(NS, DATASET, "main").await.unwrap(), None);
+    assert_eq!(target.head_document("main"), None);
+    assert!(target.list(&target.key("main", "")).is_empty());
+    assert!(!engine.delete_dataset(NS, DATASET, "main").await.unwrap());
+    assert_eq!(target.head_files("dev").len(), 2);
+    assert!(engine.delete_dataset(NS, DATASET, "dev").await.unwrap());
+    let e = staging.file("e.bin", &bytes(6, 10));
+    engine.put(NS, DATASET, "dev", &[e], false).await.unwrap();
+    target.check_objects("dev");
+    assert_eq!(target.list(&target.key("dev", "objects")).len(), 1);
+}
+
+/// Large files go up in parts and come back intact; a file that does not match its
+/// digest never becomes an object.
+pub async fn blob_large_files(target: &Target) {
+    let engine = target.engine();
+    let staging = Staging::new();
+    let big_content = bytes(7, (11 << 20) + 12_345);
+    let big = staging.file("big.nc", &big_content);
+    let outcome = engine
+        .put(NS, DATASET, "large", std::slice::from_ref(&big), false)
+        .await
+        .unwrap();
+    assert_eq!(outcome.status, BlobStatus::Created);
+    assert_eq!(outcome.uploaded_bytes, big_content.len() as u64);
+    target.check_objects("large");
+    let read = engine
+        .get(NS, DATASET, "large", "big.nc")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(sha256_hex(&read.bytes().await.unwrap()), big.sha256);
+    let tail = engine
+        .get_range(NS, DATASET, "large", "big.nc", (10 << 20)..big.size)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        tail.bytes().await.unwrap().as_ref(),
+        &big_content[(10 << 20)..]
+    );
+
+    // A staged file whose content is not what the manifest said, small and large.
+    for (name, len) in [("lying-small.bin", 4096usize), ("lying-large.bin", 6 << 20)] {
+        let mut lying = staging.file(name, &bytes(8, len));
+        lying.sha256 = sha256_hex(b"something else");
+        let error = engine
+            .put(NS, DATASET, "large", std::slice::from_ref(&lying), false)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(error, BlobError::Digest { .. }),
+            "{name}: {error:?}"
+        );
+        assert_eq!(
+            target.read(&target.key("large", &format!("objects/{}", lying.sha256))),
+            None,
+            "{name}: no object under the announced digest"
+        );
+    }
+    let mut short = staging.file("short.bin", &bytes(9, 100));
+    short.size = 101;
+    let error = engine
+        .put(NS, DATASET, "large", &[short], false)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            BlobError::Digest {
+                actual_size: 100,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    assert_eq!(target.head_files("large").len(), 1);
+    assert_eq!(target.list(&target.key("large", "objects")).len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn local_blob_behaviour() {
+    blob_behaviour(&Target::local()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s3_blob_behaviour() {
+    blob_behaviour(&Target::s3("behaviour")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn local_blob_large_files() {
+    blob_large_files(&Target::local()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s3_blob_large_files() {
+    blob_large_files(&Target::s3("large")).await;
+}

@@ -1,0 +1,402 @@
+//! One behaviour suite for both graph engines (as arrow-rs-object-store's
+//! `integration.rs` does for stores): [`graph_behaviour`] runs against the embedded
+//! Oxigraph store and against a real `oxigraph serve` (Graph Store Protocol).
+//!
+//! Every count is also checked by a reader that does not go through the engine:
+//! - embedded: pyoxigraph (`sparql.py --data`) over the engine's persisted N-Quads files,
+//!   and the engine reopened from its directory;
+//! - remote: SPARQL queries sent straight to the Oxigraph server (stone-test's own HTTP
+//!   client).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use stone_server::engines::graph::{GraphEngine, GraphError, GraphOutcome, RdfFile, RdfFormat};
+use stone_test::services::OxigraphServer;
+use stone_test::tools;
+use tempfile::TempDir;
+
+pub const MAIN: &str = "https://data.example.org/demo/people/main";
+pub const DEV: &str = "https://data.example.org/demo/people/dev";
+
+/// People, with a blank-node address and an RDF list: 11 triples (6 in blank-node
+/// components).
+pub const PEOPLE_TTL: &str = r#"
+@prefix ex: <http://example.org/> .
+@prefix foaf: <http://xmlns.com/foaf/0.1/> .
+ex:alice a foaf:Person ; foaf:name "Alice" ; foaf:knows ex:bob .
+ex:bob a foaf:Person ; foaf:name "Bob"@en .
+ex:alice ex:address [ ex:street "Main St 1" ; ex:city "Springfield" ] .
+ex:alice ex:tags ( "a" ) .
+"#;
+
+/// The same graph in N-Triples, other blank node labels, other order.
+const PEOPLE_NT: &str = r#"<http://example.org/bob> <http://xmlns.com/foaf/0.1/name> "Bob"@en .
+_:list <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> "a" .
+_:list <http://www.w3.org/1999/02/22-rdf-syntax-ns#rest> <http://www.w3.org/1999/02/22-rdf-syntax-ns#nil> .
+<http://example.org/alice> <http://example.org/tags> _:list .
+<http://example.org/alice> <http://example.org/address> _:addr .
+_:addr <http://example.org/city> "Springfield" .
+_:addr <http://example.org/street> "Main St 1" .
+<http://example.org/alice> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://xmlns.com/foaf/0.1/Person> .
+<http://example.org/alice> <http://xmlns.com/foaf/0.1/name> "Alice" .
+<http://example.org/alice> <http://xmlns.com/foaf/0.1/knows> <http://example.org/bob> .
+<http://example.org/bob> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://xmlns.com/foaf/0.1/Person> .
+"#;
+
+/// Part of the same graph in JSON-LD with an inline context.
+const PEOPLE_JSONLD: &str = r#"{
+  "@context": {"foaf": "http://xmlns.com/foaf/0.1/", "ex": "http://example.org/"},
+  "@id": "ex:alice",
+  "@type": "foaf:Person",
+  "foaf:name": "Alice",
+  "ex:address": {"ex:street": "Main St 1", "ex:city": "Springfield"}
+}"#;
+
+/// Two new triples and one already loaded.
+const MORE_TTL: &str = r#"
+@prefix ex: <http://example.org/> .
+@prefix foaf: <http://xmlns.com/foaf/0.1/> .
+ex:carol a foaf:Person ; foaf:name "Carol" .
+ex:alice foaf:knows ex:bob .
+"#;
+
+/// Replacement content: one triple kept, one new, with a changed blank node.
+const SMALL_TTL: &str = r#"
+@prefix ex: <http://example.org/> .
+@prefix foaf: <http://xmlns.com/foaf/0.1/> .
+ex:alice foaf:name "Alice" .
+ex:dave foaf:name "Dave" .
+ex:alice ex:address [ ex:street "Elm St 2" ] .
+"#;
+
+/// How a suite run reaches the engine and checks it from the outside.
+pub enum Target {
+    Embedded { dir: TempDir },
+    Remote { server: OxigraphServer },
+}
+
+impl Target {
+    pub fn embedded() -> Self {
+        Self::Embedded {
+            dir: tempfile::tempdir().expect("temporary directory"),
+        }
+    }
+
+    pub fn remote() -> Self {
+        Self::Remote {
+            server: OxigraphServer::start(),
+        }
+    }
+
+    /// A fresh engine on the same data (embedded: reopened from its directory).
+    pub async fn engine(&self) -> GraphEngine {
+        match self {
+            Self::Embedded { dir } => GraphEngine::embedded(dir.path()).await,
+            Self::Remote { server } => GraphEngine::remote(server.base_url()).await,
+        }
+        .expect("open the graph engine")
+    }
+
+    /// The triple count of a graph, read without the engine.
+    pub fn independent_count(&self, graph: &str) -> u64 {
+        let results = self.independent_query(&format!(
+            "SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }}"
+        ));
+        results["results"]["bindings"][0]["n"]["value"]
+            .as_str()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("unexpected COUNT result: {results}"))
+    }
+
+    /// Whether the graph holds a triple matching `pattern`, read without the engine.
+    pub fn independent_ask(&self, graph: &str, pattern: &str) -> bool {
+        let results = self.independent_query(&format!("ASK {{ GRAPH <{graph}> {{ {pattern} }} }}"));
+        results["boolean"]
+            .as_bool()
+            .unwrap_or_else(|| panic!("unexpected ASK result: {results}"))
+    }
+
+    fn independent_query(&self, sparql: &str) -> Value {
+        match self {
+            Self::Remote { server } => server.query(sparql),
+            Self::Embedded { dir } => {
+                let files = graph_files(dir.path());
+                if files.is_empty() {
+                    // No file, no triple; let pyoxigraph answer on an empty store anyway.
+                    let empty = dir.path().join("empty.nt");
+                    std::fs::write(&empty, "").unwrap();
+                    return tools::run_python_json(
+                        "sparql.py",
+                        &["--data", empty.to_str().unwrap(), "--query", sparql],
+                    );
+                }
+                let mut args = Vec::new();
+                for file in &files {
+                    args.push("--data");
+                    args.push(file.to_str().unwrap());
+                }
+                args.extend(["--query", sparql]);
+                tools::run_python_json("sparql.py", &args)
+            }
+        }
+    }
+}
+
+/// The persisted graph files of an embedded store (temporary files excluded).
+pub fn graph_files(dir: &Path) -> Vec<PathBuf> {
+    let graphs = dir.join("graphs");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&graphs)
+        .map(|entries| {
+            entries
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "nq"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+/// Writes `text` to a file named `name` in a new temporary directory.
+pub struct Staged {
+    dir: TempDir,
+}
+
+impl Staged {
+    pub fn new() -> Self {
+        Self {
+            dir: tempfile::tempdir().expect("temporary directory"),
+        }
+    }
+
+    pub fn file(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.dir.path().join(name);
+        std::fs::write(&path, text).expect("write a staged file");
+        path
+    }
+}
+
+async fn load(engine: &GraphEngine, graph: &str, file: &Path, replace: bool) -> GraphOutcome {
+    let format = RdfFormat::from_path(file).expect("known extension");
+    engine
+        .load(graph, file, format, replace)
+        .await
+        .unwrap_or_else(|e| panic!("load {} into {graph}: {e}", file.display()))
+}
+
+fn outcome(added: u64, removed: u64, total: u64) -> GraphOutcome {
+    GraphOutcome {
+        triples_added: added,
+        triples_removed: removed,
+        total_triples: total,
+        unchanged: added == 0 && removed == 0,
+    }
+}
+
+/// The suite. Leaves `DEV` with 2 triples and `MAIN` dropped.
+pub async fn graph_behaviour(target: &Target) {
+    let engine = target.engine().await;
+    let staged = Staged::new();
+    let people = staged.file("people.ttl", PEOPLE_TTL);
+
+    // New graph.
+    assert_eq!(engine.count(MAIN).await.unwrap(), 0);
+    assert_eq!(
+        load(&engine, MAIN, &people, false).await,
+        outcome(11, 0, 11)
+    );
+    assert_eq!(engine.count(MAIN).await.unwrap(), 11);
+    assert_eq!(target.independent_count(MAIN), 11);
+    assert!(target.independent_ask(MAIN, r#"?a <http://example.org/street> "Main St 1""#));
+
+    // The same file again, the same graph in N-Triples and part of it in JSON-LD: all
+    // already there, blank nodes included.
+    assert_eq!(load(&engine, MAIN, &people, false).await, outcome(0, 0, 11));
+    let people_nt = staged.file("people.nt", PEOPLE_NT);
+    assert_eq!(
+        load(&engine, MAIN, &people_nt, false).await,
+        outcome(0, 0, 11)
+    );
+    let people_jsonld = staged.file("people.jsonld", PEOPLE_JSONLD);
+    assert_eq!(
+        load(&engine, MAIN, &people_jsonld, false).await,
+        outcome(0, 0, 11)
+    );
+    // Replacing by the same content changes nothing either.
+    assert_eq!(
+        load(&engine, MAIN, &people_nt, true).await,
+        outcome(0, 0, 11)
+    );
+    assert_eq!(target.independent_count(MAIN), 11);
+
+    // More triples: only the new ones count.
+    let more = staged.file("more.ttl", MORE_TTL);
+    assert_eq!(load(&engine, MAIN, &more, false).await, outcome(2, 0, 13));
+    assert_eq!(target.independent_count(MAIN), 13);
+
+    // Another branch is another graph: isolated both ways.
+    let dev_file = staged.file("dev.ttl", MORE_TTL);
+    assert_eq!(load(&engine, DEV, &dev_file, false).await, outcome(3, 0, 3));
+    assert_eq!(target.independent_count(DEV), 3);
+    assert_eq!(target.independent_count(MAIN), 13);
+    assert!(!target.independent_ask(DEV, r#"?s ?p "Alice""#));
+
+    // Replace: of 7 ground triples 1 stays and 1 is new; both blank-node components go
+    // and a new address (2 triples) comes.
+    let small = staged.file("small.ttl", SMALL_TTL);
+    let replaced = load(&engine, MAIN, &small, true).await;
+    assert_eq!(replaced, outcome(3, 12, 4));
+    assert_eq!(target.independent_count(MAIN), 4);
+    assert!(target.independent_ask(MAIN, r#"?a <http://example.org/street> "Elm St 2""#));
+    assert!(!target.independent_ask(MAIN, r#"?a <http://example.org/street> "Main St 1""#));
+    assert!(!target.independent_ask(MAIN, r#"?s ?p "Carol""#));
+    assert_eq!(target.independent_count(DEV), 3);
+
+    // Several files as one change.
+    let files = [
+        RdfFile {
+            path: &small,
+            format: RdfFormat::Turtle,
+        },
+        RdfFile {
+            path: &more,
+            format: RdfFormat::Turtle,
+        },
+    ];
+    let both = engine.load_files(MAIN, &files, true).await.unwrap();
+    assert_eq!(both, outcome(3, 0, 7));
+    assert_eq!(
+        engine.load_files(MAIN, &files, true).await.unwrap(),
+        outcome(0, 0, 7)
+    );
+
+    // Export and query through the engine.
+    let exported = engine.export(MAIN, RdfFormat::NTriples).await.unwrap();
+    let text = String::from_utf8(exported).unwrap();
+    assert_eq!(text.lines().filter(|l| !l.trim().is_empty()).count(), 7);
+    for format in [RdfFormat::Turtle, RdfFormat::JsonLd] {
+        let exported = staged.file(
+            &format!("export.{}", format.extension()),
+            &String::from_utf8(engine.export(MAIN, format).await.unwrap()).unwrap(),
+        );
+        // Exported documents load back as the same graph.
+        assert_eq!(
+            load(&engine, MAIN, &exported, false).await,
+            outcome(0, 0, 7),
+            "{format}"
+        );
+    }
+    let counted = engine
+        .query(&format!(
+            "SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{MAIN}> {{ ?s ?p ?o }} }}"
+        ))
+        .await
+        .unwrap();
+    assert_eq!(counted["results"]["bindings"][0]["n"]["value"], "7");
+    let asked = engine
+        .query(&format!("ASK {{ GRAPH <{DEV}> {{ ?s ?p \"Carol\" }} }}"))
+        .await
+        .unwrap();
+    assert_eq!(asked["boolean"], true);
+    let constructed = engine
+        .query(&format!(
+            "CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH <{DEV}> {{ ?s ?p ?o }} }}"
+        ))
+        .await
+        .unwrap();
+    assert_eq!(constructed["triples"].as_array().unwrap().len(), 3);
+    // The default graph is not the union of the named graphs.
+    let default = engine.query("ASK { ?s ?p ?o }").await.unwrap();
+    assert_eq!(default["boolean"], false);
+
+    // Errors of the caller.
+    let invalid = engine
+        .query("SELEKT * WHERE { ?s ?p ?o }")
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(invalid, GraphError::InvalidQuery { .. }),
+        "{invalid:?}"
+    );
+    let update = engine
+        .query("INSERT DATA { <http://a> <http://b> <http://c> }")
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(update, GraphError::InvalidQuery { .. }),
+        "{update:?}"
+    );
+    let broken = staged.file(
+        "broken.ttl",
+        "@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\nex:a ex:b \"unterminated .\n",
+    );
+    let error = engine
+        .load(MAIN, &broken, RdfFormat::Turtle, false)
+        .await
+        .unwrap_err();
+    let GraphError::Parse { line, .. } = &error else {
+        panic!("{error:?}")
+    };
+    assert_eq!(*line, Some(3), "{error}");
+    assert!(error.to_string().contains("broken.ttl"), "{error}");
+    let bad_iri = engine.count("not an iri").await.unwrap_err();
+    assert!(
+        matches!(bad_iri, GraphError::InvalidGraphIri { .. }),
+        "{bad_iri:?}"
+    );
+    assert_eq!(
+        engine.count(MAIN).await.unwrap(),
+        7,
+        "failed loads change nothing"
+    );
+
+    // Drop.
+    assert!(engine.drop_graph(MAIN).await.unwrap());
+    assert_eq!(engine.count(MAIN).await.unwrap(), 0);
+    assert_eq!(target.independent_count(MAIN), 0);
+    assert!(!engine.drop_graph(MAIN).await.unwrap());
+    assert_eq!(target.independent_count(DEV), 3);
+
+    // Replace by an empty file empties the graph; loading it again is unchanged.
+    let empty = staged.file("empty.nt", "");
+    let scratch = "https://data.example.org/demo/scratch/main";
+    assert_eq!(load(&engine, scratch, &more, false).await, outcome(3, 0, 3));
+    assert_eq!(load(&engine, scratch, &empty, true).await, outcome(0, 3, 0));
+    assert_eq!(load(&engine, scratch, &empty, true).await, outcome(0, 0, 0));
+    assert_eq!(target.independent_count(scratch), 0);
+    assert!(!engine.drop_graph(scratch).await.unwrap());
+
+    // A new engine on the same data sees the same graphs.
+    let reopened = target.engine().await;
+    assert_eq!(reopened.count(DEV).await.unwrap(), 3);
+    assert_eq!(reopened.count(MAIN).await.unwrap(), 0);
+    assert_eq!(
+        load(&reopened, DEV, &dev_file, false).await,
+        outcome(0, 0, 3)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_graph_behaviour() {
+    let target = Target::embedded();
+    graph_behaviour(&target).await;
+    let Target::Embedded { dir } = &target else {
+        unreachable!()
+    };
+    // DEV is the only graph left, in one file.
+    assert_eq!(graph_files(dir.path()).len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn remote_graph_behaviour() {
+    let target = Target::remote();
+    graph_behaviour(&target).await;
+    let Target::Remote { server } = &target else {
+        unreachable!()
+    };
+    // Straight from the server, not through the engine: DEV's content.
+    let dev = server.get_graph(DEV).expect("DEV exists on the server");
+    assert_eq!(dev.lines().filter(|l| !l.trim().is_empty()).count(), 3);
+    assert_eq!(server.get_graph(MAIN), None);
+}
