@@ -25,8 +25,8 @@
 //!    aborts the upload before the object is visible;
 //! 4. writes the head last, in one atomic object write. On S3 the write is conditional
 //!    (`If-None-Match: *` for a new head, `If-Match: <etag>` otherwise) and retried from
-//!    step 1 when another writer got there first; on local disk writers of one process
-//!    are serialized (one process per directory).
+//!    step 1 when another writer got there first (SeaweedFS and AWS S3 honour both); on
+//!    local disk the writes of one engine are serialized (one engine per directory).
 //!
 //! A reader who reads the head and then the objects never sees a half-written dataset.
 //! A crash before step 4 leaves the previous head and some unreferenced objects, which
@@ -518,7 +518,7 @@ impl BlobEngine {
                 object_store::Error::NotImplemented { .. }
                 | object_store::Error::NotSupported { .. },
             ) if conditional => {
-                tracing::warn!(store = %self.description, "conditional writes are not supported: head writes are serialized in this process only");
+                tracing::warn!(store = %self.description, "conditional writes are not supported: head writes are serialized by this engine only");
                 self.conditional.store(false, Ordering::Relaxed);
                 self.store
                     .put(&head, payload)
@@ -762,7 +762,7 @@ impl BlobEngine {
 }
 
 /// One async mutex per dataset and branch: puts and deletes of one dataset on one branch
-/// are serialized in this process.
+/// through one engine are serialized.
 #[derive(Default)]
 struct DatasetLocks {
     locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,

@@ -8,7 +8,8 @@
 //!   whole on each change (temporary file, fsync, rename, fsync of the directory) *before*
 //!   the change is committed in memory, and loaded again when the engine opens. A crash
 //!   mid-write leaves the previous file in place; leftover temporary files are removed
-//!   on open. One process per directory.
+//!   on open. One engine per directory (nothing locks it against a second one). The
+//!   whole store lives in memory: size the server for the graphs it holds.
 //! - **remote** ([`GraphEngine::remote`]): any server speaking the SPARQL 1.1 Graph Store
 //!   Protocol (`GET/PUT/POST/DELETE <store>?graph=<iri>`) and the SPARQL 1.1 Protocol
 //!   for queries (`POST <query>`), e.g. `oxigraph serve` (`/store`, `/query`).
@@ -31,6 +32,10 @@
 //! the graph). The outcome counts triples as the comparison saw them; `total_triples` is
 //! the graph's size afterwards, as the store reports it.
 //!
+//! Cost: a load reads the whole current graph (remote: one `GET`) and holds it and the
+//! new content in memory, so it takes time and memory in proportion to the graph, not
+//! only to the file.
+//!
 //! ## Graph IRIs
 //!
 //! The engine takes absolute IRIs (RFC 3987) and attaches no meaning to them: the caller
@@ -39,7 +44,7 @@
 //! default graph is not the union of the named graphs (as with `oxigraph serve` without
 //! `--union-default-graph`).
 //!
-//! Writes to one graph are serialized inside this process; two processes writing the
+//! Writes to one graph are serialized inside one engine; two processes writing the
 //! same graph on a remote server may interleave (the Graph Store Protocol has no
 //! compare-and-swap).
 
@@ -249,11 +254,9 @@ impl GraphEngine {
             .map(|f| (f.path.to_path_buf(), f.format))
             .collect();
         let base = graph.as_str().to_owned();
-        let t = std::time::Instant::now();
         let new = tokio::task::spawn_blocking(move || parse::parse_files(&owned, &base))
             .await
             .map_err(GraphError::task)??;
-        eprintln!("TMP parse {:?}", t.elapsed());
         match &self.backend {
             Backend::Embedded(e) => e.load(graph, new, replace).await,
             Backend::Remote(r) => r.load(graph, new, replace).await,

@@ -186,31 +186,3 @@ async fn an_unreachable_graph_server_is_reported_as_unavailable() {
         .unwrap_err();
     assert!(matches!(error, GraphError::Unavailable { .. }), "{error:?}");
 }
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore]
-async fn tmp_perf_probe() {
-    use std::fmt::Write;
-    let n: usize = std::env::var("PERF_N").ok().and_then(|v| v.parse().ok()).unwrap_or(200_000);
-    let mut text = String::new();
-    for i in 0..n {
-        writeln!(text, "<http://example.org/s{i}> <http://example.org/p{}> \"value {i}\" .", i % 10).unwrap();
-    }
-    for i in 0..n / 10 {
-        writeln!(text, "<http://example.org/s{i}> <http://example.org/addr> _:b{i} .\n_:b{i} <http://example.org/street> \"S {i}\" .\n_:b{i} <http://example.org/city> \"C\" .").unwrap();
-    }
-    let staged = Staged::new();
-    let file = staged.file("big.nt", &text);
-    for target in [Target::embedded(), Target::remote()] {
-        let engine = target.engine().await;
-        let t = std::time::Instant::now();
-        let o = engine.load(MAIN, &file, RdfFormat::NTriples, false).await.unwrap();
-        eprintln!("{}: first load {:?} {:?}", engine.kind(), t.elapsed(), o);
-        let t = std::time::Instant::now();
-        let o = engine.load(MAIN, &file, RdfFormat::NTriples, false).await.unwrap();
-        eprintln!("{}: reload {:?} {:?}", engine.kind(), t.elapsed(), o);
-        let t = std::time::Instant::now();
-        let _ = target.engine().await;
-        eprintln!("{}: reopen {:?}", engine.kind(), t.elapsed());
-    }
-}

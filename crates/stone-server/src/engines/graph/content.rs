@@ -339,7 +339,8 @@ mod tests {
         assert_eq!(key(pair), key(renamed));
         assert_ne!(key(pair), key(other));
         // Ambiguous only in part: the link from ex:a breaks the symmetry.
-        let ring = "@prefix ex: <http://example.org/> . _:a ex:n _:b . _:b ex:n _:c . _:c ex:n _:a .";
+        let ring =
+            "@prefix ex: <http://example.org/> . _:a ex:n _:b . _:b ex:n _:c . _:c ex:n _:a .";
         let ring_key = key(ring);
         assert_eq!(ring_key, key(&ring.replace("_:a", "_:z")));
     }

@@ -175,13 +175,8 @@ impl Inner {
         new: &Content,
         replace: bool,
     ) -> Result<GraphOutcome, GraphError> {
-        let t = std::time::Instant::now();
-        let triples = self.graph_triples(graph).collect::<Result<Vec<_>, _>>()?;
-        eprintln!("TMP read stored {:?}", t.elapsed());
-        let stored = Content::stored(triples);
-        eprintln!("TMP stored content {:?}", t.elapsed());
+        let stored = Content::stored(self.graph_triples(graph).collect::<Result<Vec<_>, _>>()?);
         let plan = stored.plan(new, replace);
-        eprintln!("TMP plan {:?}", t.elapsed());
         let before = stored.len();
         drop(stored);
         if plan.is_empty() {
@@ -206,12 +201,9 @@ impl Inner {
         if quads.is_empty() {
             transaction.remove_named_graph(NamedOrBlankNode::from(graph.clone()).as_ref())?;
         }
-        eprintln!("TMP tx {:?}", t.elapsed());
         // On disk first: a failure here rolls the transaction back (it is dropped).
         self.write_graph_file(graph, &quads)?;
-        eprintln!("TMP file {:?}", t.elapsed());
         transaction.commit()?;
-        eprintln!("TMP commit {:?}", t.elapsed());
         Ok(GraphOutcome {
             triples_added: plan.insert.len() as u64,
             triples_removed: plan.remove.len() as u64,
@@ -340,7 +332,7 @@ fn sync_dir(dir: &Path) -> Result<(), GraphError> {
         .map_err(GraphError::persist(dir))
 }
 
-/// One async mutex per graph IRI: writes to a graph are serialized in this process.
+/// One async mutex per graph IRI: writes to a graph through one engine are serialized.
 #[derive(Default)]
 pub(super) struct GraphLocks {
     locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,

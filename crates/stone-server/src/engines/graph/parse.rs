@@ -31,10 +31,7 @@ pub(super) fn parse_files(
     for (path, format) in files {
         parse_file(path, *format, base, &mut triples)?;
     }
-    let t = std::time::Instant::now();
-    let c = Content::collapsed(triples);
-    eprintln!("TMP new content {:?}", t.elapsed());
-    Ok(c)
+    Ok(Content::collapsed(triples))
 }
 
 fn parse_file(
