@@ -423,18 +423,33 @@ fn a_server_that_fails_for_a_while_is_outlasted() {
 
 #[test]
 fn large_files_go_up_in_parts() {
-    let data = tempfile::Builder::new().prefix("stone-server-data-").tempdir().unwrap();
+    let data = tempfile::Builder::new()
+        .prefix("stone-server-data-")
+        .tempdir()
+        .unwrap();
     // 1 MiB parts (the smallest the server takes is its own business; the default is 64 MiB).
     let config = format!("public_host = \"{HOST}\"\n[staging]\npart_size = 1048576\n");
     let server = StoneServer::start(data.path(), Some(&config), &[]);
     let ctx = crate::context();
     ctx.add_env("local", HOST, &server.api());
-    let big: Vec<u8> = (0..(3 * (1 << 20) + 12345)).map(|i: u32| (i % 251) as u8).collect();
-    let dir = ctx.package("p", "publish: {to: \"stone:parts\"}\nresources: [{path: big.bin}]\n", &[("big.bin", &big)]);
+    let big: Vec<u8> = (0..(3 * (1 << 20) + 12345))
+        .map(|i: u32| (i % 251) as u8)
+        .collect();
+    let dir = ctx.package(
+        "p",
+        "publish: {to: \"stone:parts\"}\nresources: [{path: big.bin}]\n",
+        &[("big.bin", &big)],
+    );
     let result = push(&ctx, &dir, &["--branch", "b"]);
-    assert_eq!(statuses(&result), [("stone:parts/big".into(), "created".into())]);
+    assert_eq!(
+        statuses(&result),
+        [("stone:parts/big".into(), "created".into())]
+    );
     assert_eq!(result["uploaded_bytes"], big.len() as u64);
     let sha = stone_package::digest::sha256_hex(&big);
     let stored = std::fs::read(data.path().join("blobs/parts/big/b/objects").join(&sha)).unwrap();
-    assert!(stored == big, "the parts were assembled into the same bytes");
+    assert!(
+        stored == big,
+        "the parts were assembled into the same bytes"
+    );
 }
