@@ -123,7 +123,7 @@ def main():
     stone, server_bin = str(target / "release/stone"), str(target / "release/stone-server")
     base = Path(args.dir)
     base.mkdir(parents=True, exist_ok=True)
-    cases = [("large: 8 files x 128 MiB", base / "push-large", 8, 128 << 20),
+    cases = [("large: 32 files x 32 MiB", base / "push-large", 32, 32 << 20),
              ("small: 10,000 files x 105 KiB", base / "push-small", 10000, (1 << 30) // 10000)]
     print(f"{'case':<32} {'stone s':>8} {'curl s':>8} {'curl/stone':>11} {'stone RSS MB':>13}")
     for name, pkg, count, size in cases:
