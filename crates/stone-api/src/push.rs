@@ -177,6 +177,21 @@ pub struct Upload {
     pub parts: Option<Vec<UploadPart>>,
 }
 
+impl Upload {
+    /// An upload in parts: one PUT per part, no headers.
+    pub fn in_parts(sha256: &str, size: u64, expires_at: String, parts: Vec<UploadPart>) -> Upload {
+        Upload {
+            sha256: sha256.to_owned(),
+            size,
+            method: "PUT".into(),
+            url: None,
+            headers: Default::default(),
+            expires_at,
+            parts: Some(parts),
+        }
+    }
+}
+
 /// One part of a multipart upload.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UploadPart {

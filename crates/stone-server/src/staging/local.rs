@@ -405,15 +405,7 @@ impl StagingStore for LocalStaging {
             })
             .collect();
         record.size = size;
-        Ok(Upload {
-            sha256: sha256.to_owned(),
-            size,
-            method: "PUT".into(),
-            url: None,
-            headers: Default::default(),
-            expires_at,
-            parts: Some(parts),
-        })
+        Ok(Upload::in_parts(sha256, size, expires_at, parts))
     }
 
     async fn complete(&self, sha256: &str, size: u64) -> Result<Completion, StagingError> {

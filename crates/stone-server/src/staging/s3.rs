@@ -370,15 +370,7 @@ impl StagingStore for S3Staging {
                 url: url.to_string(),
             });
         }
-        Ok(Upload {
-            sha256: sha256.to_owned(),
-            size,
-            method: "PUT".into(),
-            url: None,
-            headers: Default::default(),
-            expires_at,
-            parts: Some(parts),
-        })
+        Ok(Upload::in_parts(sha256, size, expires_at, parts))
     }
 
     async fn complete(&self, sha256: &str, size: u64) -> Result<Completion, StagingError> {
