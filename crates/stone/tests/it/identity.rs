@@ -184,6 +184,20 @@ fn assert_no_token(outputs: &[&str], tokens: &[&str]) {
     }
 }
 
+/// Every regular file under `dir`.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(files_under(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
+
 fn query_param(url: &str, name: &str) -> Option<String> {
     url::Url::parse(url)
         .unwrap()
@@ -339,7 +353,7 @@ fn a_wrong_code_verifier_is_refused_by_the_provider() {
                 .exchange_code(
                     &code,
                     &redirect_uri,
-                    "a-wrong-verifier-a-wrong-verifier-a-wrong",
+                    "a-wrong-verifier-a-wrong-verifier-a-wrong-verifier",
                 )
                 .unwrap_err();
             assert_eq!(refused.error(), "invalid_grant", "{refused}");
@@ -351,7 +365,7 @@ fn a_wrong_code_verifier_is_refused_by_the_provider() {
                     ("redirect_uri", &redirect_uri),
                 ])
                 .unwrap_err();
-            assert_eq!(refused.error(), "invalid_request", "{refused}");
+            assert_eq!(refused.error(), "invalid_grant", "{refused}");
             redirect.deliver().unwrap();
         },
     );
@@ -434,8 +448,11 @@ fn a_protected_ref_without_yes_is_refused_before_anything_is_uploaded() {
     assert_eq!(run.json()["error"]["code"], "push.confirmation_required");
     assert!(!run.stderr.contains("files to upload"), "{}", run.stderr);
     let staged = world.server.data_dir().join("staging");
-    let count = std::fs::read_dir(&staged).map(|d| d.count()).unwrap_or(0);
-    assert_eq!(count, 0, "nothing staged in {}", staged.display());
+    assert_eq!(
+        files_under(&staged),
+        Vec::<PathBuf>::new(),
+        "nothing staged"
+    );
     assert!(
         !world
             .server
