@@ -46,16 +46,17 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    if !args.dry_run && choice.name == "service" {
-        // Before hashing anything: what the server protects, and whether it wants a token.
-        let info = runtime
+    // Before hashing anything: what the server protects, and whether it wants a token.
+    // A server that does not answer here is left to the push itself, which retries and
+    // reports it (resumable); the server enforces the same rules in any case.
+    let info = if !args.dry_run && choice.name == "service" {
+        runtime
             .block_on(identity::fetch_info(&environment.options.api))
-            .with_context(|| {
-                format!(
-                    "cannot ask the server of `{}` how to push to it",
-                    environment.name
-                )
-            })?;
+            .ok()
+    } else {
+        None
+    };
+    if let Some(info) = &info {
         if !identity::in_ci()
             && !args.yes
             && let Some(pattern) = protecting_pattern(&info.protected_refs, &branch.name)
@@ -71,9 +72,8 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
             .hint("check that this is the branch you mean, then run the same command with --yes")
             .into());
         }
-        if identity::needs_token(&info) {
-            let tokens =
-                identity::CliTokens::new(identity::identity_of(&environment, Some(&info))?);
+        if identity::needs_token(info) {
+            let tokens = identity::CliTokens::new(identity::identity_of(&environment, Some(info))?);
             // Log in or refresh now, not after hashing.
             runtime.block_on(tokens.token(&environment.name))?;
             registry =
