@@ -64,6 +64,19 @@ pub struct OidcInfo {
     pub step_up: StepUp,
 }
 
+/// The roles a token's claim lists: a JSON list of strings, or one space-separated string
+/// (both forms are common among providers); anything else lists none.
+pub fn roles_of(claim: &serde_json::Value) -> Vec<String> {
+    match claim {
+        serde_json::Value::Array(items) => items
+            .iter()
+            .filter_map(|r| r.as_str().map(str::to_owned))
+            .collect(),
+        serde_json::Value::String(text) => text.split_whitespace().map(str::to_owned).collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// RFC 9470 step-up parameters: the token's `acr` is one of `acr_values` (any, when empty)
 /// and its `auth_time` is at most `max_age` seconds old.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

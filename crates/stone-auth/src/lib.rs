@@ -21,7 +21,6 @@ pub mod store;
 use std::path::PathBuf;
 
 use serde::Serialize;
-use serde_json::Value;
 
 pub use oidc::{AuthorizationParams, Notify, OidcClient, TokenSet, jwt_claims, now};
 pub use secret::Secret;
@@ -149,17 +148,9 @@ impl TokenClaims {
         let Some(claims) = jwt_claims(access_token.expose()) else {
             return TokenClaims::default();
         };
-        let roles = match &claims[roles_claim] {
-            Value::Array(items) => items
-                .iter()
-                .filter_map(|r| r.as_str().map(str::to_owned))
-                .collect(),
-            Value::String(text) => text.split_whitespace().map(str::to_owned).collect(),
-            _ => Vec::new(),
-        };
         TokenClaims {
             subject: claims["sub"].as_str().map(str::to_owned),
-            roles,
+            roles: stone_api::roles_of(&claims[roles_claim]),
             acr: claims["acr"].as_str().map(str::to_owned),
             auth_time: claims["auth_time"].as_u64(),
             expires_at: claims["exp"].as_u64(),

@@ -305,17 +305,9 @@ impl Verifier {
 /// The principal of verified claims: `sub`, the roles claim (a list, or a space-separated
 /// string), `acr`, `auth_time`.
 pub fn principal_of(claims: &Value, roles_claim: &str) -> Principal {
-    let roles = match &claims[roles_claim] {
-        Value::Array(items) => items
-            .iter()
-            .filter_map(|r| r.as_str().map(str::to_owned))
-            .collect(),
-        Value::String(text) => text.split_whitespace().map(str::to_owned).collect(),
-        _ => Vec::new(),
-    };
     Principal {
         user: claims["sub"].as_str().unwrap_or_default().to_owned(),
-        roles,
+        roles: stone_api::roles_of(&claims[roles_claim]),
         acr: claims["acr"].as_str().map(str::to_owned),
         auth_time: claims["auth_time"].as_i64(),
     }

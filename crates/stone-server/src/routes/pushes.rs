@@ -105,15 +105,7 @@ pub async fn create(
         }
     }
 
-    let mut rows: Vec<NewDataset> = manifest
-        .datasets
-        .iter()
-        .map(|d| NewDataset {
-            name: d.name.clone(),
-            kind: d.kind,
-            operation: Operation::Write,
-        })
-        .collect();
+    let mut rows = written_datasets(&manifest);
     if manifest.options.replace {
         rows.extend(
             removed_datasets(&manifest, &app.db)
@@ -205,6 +197,19 @@ pub async fn create(
     Ok(response)
 }
 
+/// One row per dataset of the manifest, written.
+fn written_datasets(manifest: &CreatePush) -> Vec<NewDataset> {
+    manifest
+        .datasets
+        .iter()
+        .map(|d| NewDataset {
+            name: d.name.clone(),
+            kind: d.kind,
+            operation: Operation::Write,
+        })
+        .collect()
+}
+
 /// The push a step-up challenge names: the resumed one if it is the caller's, else a new
 /// one recorded now (nothing staged, no URLs given). The retry with this ID after the
 /// step-up goes through every check again; a commit of a protected push checks the
@@ -224,15 +229,7 @@ async fn reserve(
     {
         return Ok(id.to_owned());
     }
-    let rows: Vec<NewDataset> = manifest
-        .datasets
-        .iter()
-        .map(|d| NewDataset {
-            name: d.name.clone(),
-            kind: d.kind,
-            operation: Operation::Write,
-        })
-        .collect();
+    let rows = written_datasets(manifest);
     let id = uuid::Uuid::now_v7().to_string();
     app.db
         .create_push(&id, &principal.user, manifest, true, &rows)

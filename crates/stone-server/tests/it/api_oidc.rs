@@ -126,6 +126,14 @@ fn config(issuer: &str) -> String {
     )
 }
 
+/// A server in `oidc` mode trusting a fresh fake issuer.
+fn oidc_server() -> (String, Site, Server) {
+    let issuer = fake_issuer();
+    let site = Site::with_config(&config(&issuer));
+    let server = site.start();
+    (issuer, site, server)
+}
+
 struct Call {
     answer: Answer,
     challenge: Option<String>,
@@ -166,9 +174,7 @@ fn people() -> Dataset {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tokens_are_checked_signature_issuer_audience_expiry() {
-    let issuer = fake_issuer();
-    let site = Site::with_config(&config(&issuer));
-    let server = site.start();
+    let (issuer, _site, server) = oidc_server();
     let (m, _) = manifest("demo", "feature-x", Options::default(), None, &[people()]);
 
     // Info says how to get a token.
@@ -270,9 +276,7 @@ async fn tokens_are_checked_signature_issuer_audience_expiry() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn protected_refs_need_the_role_then_a_step_up_and_keep_the_push_id() {
-    let issuer = fake_issuer();
-    let site = Site::with_config(&config(&issuer));
-    let server = site.start();
+    let (issuer, _site, server) = oidc_server();
     let yes = Options {
         yes: true,
         manual: true,
@@ -380,9 +384,7 @@ async fn protected_refs_need_the_role_then_a_step_up_and_keep_the_push_id() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_non_public_package_is_read_with_a_token_only() {
-    let issuer = fake_issuer();
-    let site = Site::with_config(&config(&issuer));
-    let server = site.start();
+    let (issuer, _site, server) = oidc_server();
     let token = sign(&claims(&issuer, "alice", &[], PASSWORD, 10));
     for (namespace, public) in [("open", true), ("closed", false)] {
         let (mut m, contents) =
