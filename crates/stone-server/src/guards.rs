@@ -11,10 +11,10 @@
 //! 2. On a protected ref, the identity needs the write role, `protected-write` by default
 //!    (`push.protected_ref`).
 //! 3. On a protected ref, `options.force` needs the force role, `protected-force` by
-//!    default (`push.force_forbidden`).
-//! 3b. On a protected ref in `oidc` mode, a fresh step-up (RFC 9470): `acr` in
-//!    `auth.step_up.acr_values` and `auth_time` within `auth.step_up.max_age`, else 401
-//!    `auth.step_up_required` with the `insufficient_user_authentication` challenge.
+//!    default (`push.force_forbidden`). Then, in `oidc` mode, a fresh step-up (RFC 9470):
+//!    `acr` in `auth.step_up.acr_values` and `auth_time` within `auth.step_up.max_age`,
+//!    else 401 `auth.step_up_required` with the `insufficient_user_authentication`
+//!    challenge.
 //! 4. On a protected ref without `force`, the push may not (409, one `violations` entry
 //!    each, the problem's code is the first one's):
 //!    - change a declared TABULAR schema incompatibly (`schema.incompatible`), checked
