@@ -164,6 +164,20 @@ async fn call(
     }
 }
 
+/// A bodyless call that must answer `status`.
+async fn expect(
+    server: &Server,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    status: u16,
+) -> Answer {
+    call(server, method, path, token, None)
+        .await
+        .answer
+        .expect(status)
+}
+
 fn people() -> Dataset {
     Dataset::new(
         "notes",
@@ -260,18 +274,9 @@ async fn tokens_are_checked_signature_issuer_audience_expiry() {
     let id = created.answer.body["push_id"].as_str().unwrap().to_owned();
     let bob = sign(&claims(&issuer, "bob", &[], PASSWORD, 10));
     let path = format!("/v1/pushes/{id}");
-    call(&server, "GET", &path, Some(&valid), None)
-        .await
-        .answer
-        .expect(200);
-    call(&server, "GET", &path, Some(&bob), None)
-        .await
-        .answer
-        .expect(404);
-    call(&server, "GET", &path, None, None)
-        .await
-        .answer
-        .expect(401);
+    expect(&server, "GET", &path, Some(&valid), 200).await;
+    expect(&server, "GET", &path, Some(&bob), 404).await;
+    expect(&server, "GET", &path, None, 401).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -376,10 +381,7 @@ async fn protected_refs_need_the_role_then_a_step_up_and_keep_the_push_id() {
     );
     assert_eq!(created.answer.body["push_id"], reserved.as_str());
     upload_all(&server, &created.answer.body, &contents).await;
-    call(&server, "POST", &commit, Some(&writer_mfa), None)
-        .await
-        .answer
-        .expect(202);
+    expect(&server, "POST", &commit, Some(&writer_mfa), 202).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -435,10 +437,7 @@ async fn a_non_public_package_is_read_with_a_token_only() {
             refused.answer.body
         );
         assert_eq!(refused.answer.code(), "auth.required");
-        call(&server, "GET", path, Some(&token), None)
-            .await
-            .answer
-            .expect(200);
+        expect(&server, "GET", path, Some(&token), 200).await;
     }
     // Public: no token needed. Unknown: as closed, so nothing leaks.
     call(
