@@ -20,6 +20,9 @@ pub struct ServerInfo {
     /// Who requests act as, when the server knows without a token (`local` mode).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub identity: Option<Identity>,
+    /// `oidc` mode: the identity provider and what a push to a protected ref needs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oidc: Option<OidcInfo>,
     /// How uploads are staged.
     pub staging: StagingInfo,
 }
@@ -45,6 +48,41 @@ pub struct Identity {
     pub user: String,
     /// Roles (`protected-write`, `protected-force`, …).
     pub roles: Vec<String>,
+}
+
+/// How to obtain a token the server accepts (`oidc` mode).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OidcInfo {
+    /// The OpenID provider (`iss` of the tokens; discovery under
+    /// `<issuer>/.well-known/openid-configuration`).
+    pub issuer: String,
+    /// The audience the access tokens must name (`aud`; the RFC 8707 `resource`).
+    pub audience: String,
+    /// The claim the roles are read from.
+    pub roles_claim: String,
+    /// The fresh authentication a push to a protected ref needs (RFC 9470).
+    pub step_up: StepUp,
+}
+
+/// The roles a token's claim lists: a JSON list of strings, or one space-separated string
+/// (both forms are common among providers); anything else lists none.
+pub fn roles_of(claim: &serde_json::Value) -> Vec<String> {
+    match claim {
+        serde_json::Value::Array(items) => items
+            .iter()
+            .filter_map(|r| r.as_str().map(str::to_owned))
+            .collect(),
+        serde_json::Value::String(text) => text.split_whitespace().map(str::to_owned).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// RFC 9470 step-up parameters: the token's `acr` is one of `acr_values` (any, when empty)
+/// and its `auth_time` is at most `max_age` seconds old.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepUp {
+    pub acr_values: Vec<String>,
+    pub max_age: u64,
 }
 
 /// Staging parameters.
@@ -88,6 +126,7 @@ pub(crate) mod tests {
                 user: "local".into(),
                 roles: vec!["protected-write".into()],
             }),
+            oidc: None,
             staging: StagingInfo {
                 store: StagingStoreKind::Local,
                 part_size: 67_108_864,
@@ -96,8 +135,51 @@ pub(crate) mod tests {
         }
     }
 
+    fn oidc_sample() -> ServerInfo {
+        ServerInfo {
+            auth_mode: AuthMode::Oidc,
+            identity: None,
+            oidc: Some(OidcInfo {
+                issuer: "https://id.example.org".into(),
+                audience: "https://stone.example.org/api".into(),
+                roles_claim: "roles".into(),
+                step_up: StepUp {
+                    acr_values: vec!["urn:example:acr:mfa".into()],
+                    max_age: 900,
+                },
+            }),
+            ..sample()
+        }
+    }
+
     pub(crate) fn samples() -> Vec<(&'static str, serde_json::Value)> {
-        vec![("ServerInfo", serde_json::to_value(sample()).unwrap())]
+        vec![
+            ("ServerInfo", serde_json::to_value(sample()).unwrap()),
+            ("ServerInfo", serde_json::to_value(oidc_sample()).unwrap()),
+        ]
+    }
+
+    #[test]
+    fn oidc_info_exact_json() {
+        let expected = json!({
+            "server_version": "0.1.0",
+            "api_version": "1",
+            "public_host": "data.example.org",
+            "protected_refs": ["main", "release/*"],
+            "auth_mode": "oidc",
+            "oidc": {
+                "issuer": "https://id.example.org",
+                "audience": "https://stone.example.org/api",
+                "roles_claim": "roles",
+                "step_up": {"acr_values": ["urn:example:acr:mfa"], "max_age": 900},
+            },
+            "staging": {"store": "local", "part_size": 67108864, "url_ttl_seconds": 3600},
+        });
+        assert_eq!(serde_json::to_value(oidc_sample()).unwrap(), expected);
+        assert_eq!(
+            serde_json::from_value::<ServerInfo>(expected).unwrap(),
+            oidc_sample()
+        );
     }
 
     #[test]

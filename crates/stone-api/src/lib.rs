@@ -28,7 +28,9 @@ pub mod problem;
 pub mod push;
 pub mod read;
 
-pub use info::{AuthMode, Identity, ServerInfo, StagingInfo, StagingStoreKind};
+pub use info::{
+    AuthMode, Identity, OidcInfo, ServerInfo, StagingInfo, StagingStoreKind, StepUp, roles_of,
+};
 pub use problem::{PROBLEM_CONTENT_TYPE, Problem, Violation, codes};
 pub use push::{
     CommitAccepted, CreatePush, DatasetDetail, DatasetManifest, DatasetProgress, DatasetState,

@@ -157,6 +157,20 @@ pub mod codes {
     /// Dataset error: the engine failed (storage, catalog, graph server); running the push
     /// again may succeed.
     pub const ENGINE_FAILED: &str = "engine.failed";
+    /// 401 (`oidc` mode): the request needs a bearer token and has none. The answer has
+    /// `WWW-Authenticate: Bearer`.
+    pub const AUTH_REQUIRED: &str = "auth.required";
+    /// 401 (`oidc` mode): the bearer token is not valid (signature, issuer, audience,
+    /// expiry, form). The answer has `WWW-Authenticate: Bearer error="invalid_token"`.
+    /// Extra: `reason` (`expired`, `issuer`, `audience`, `signature`, `unknown_key`,
+    /// `malformed`, `invalid`).
+    pub const AUTH_INVALID_TOKEN: &str = "auth.invalid_token";
+    /// 401 (`oidc` mode): a push to a protected ref needs a fresh authentication (RFC 9470).
+    /// The answer has `WWW-Authenticate: Bearer error="insufficient_user_authentication",
+    /// acr_values="…", max_age=…`. Extra: `acr_values` (list), `max_age`, `branch`, and
+    /// `push_id`: the push is reserved under this ID; retry `POST /v1/pushes` with it and a
+    /// token that has the step-up.
+    pub const AUTH_STEP_UP_REQUIRED: &str = "auth.step_up_required";
     /// 503: the server is shutting down; retry.
     pub const SERVER_UNAVAILABLE: &str = "server.unavailable";
     /// 500: a bug or an unexpected failure; details are in the server log.

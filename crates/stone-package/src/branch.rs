@@ -121,6 +121,43 @@ pub fn git_branch(dir: &Path) -> Result<String, String> {
     }
 }
 
+/// `*` matches any run of characters; everything else matches itself.
+pub fn glob_match(pattern: &str, text: &str) -> bool {
+    let pieces: Vec<&str> = pattern.split('*').collect();
+    if pieces.len() == 1 {
+        return pattern == text;
+    }
+    let (first, last) = (pieces[0], pieces[pieces.len() - 1]);
+    if !text.starts_with(first) || text.len() < first.len() + last.len() || !text.ends_with(last) {
+        return false;
+    }
+    let mut rest = &text[first.len()..text.len() - last.len()];
+    for piece in &pieces[1..pieces.len() - 1] {
+        match rest.find(piece) {
+            Some(at) => rest = &rest[at + piece.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// The first of `patterns` (protected ref patterns such as `main`, `release/*`) that
+/// protects the normalized `branch`. A pattern is normalized like a branch name
+/// (`release/*` → `release-*`), because branches arrive normalized.
+pub fn protecting_pattern<'a>(patterns: &'a [String], branch: &str) -> Option<&'a str> {
+    patterns
+        .iter()
+        .find(|p| {
+            let normalized = p
+                .split('*')
+                .map(normalize_branch)
+                .collect::<Vec<_>>()
+                .join("*");
+            glob_match(&normalized, branch)
+        })
+        .map(String::as_str)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -65,6 +65,9 @@ pub enum PushError {
     /// The destination is not one this handler can take.
     #[error("{0}")]
     Destination(String),
+    /// Obtaining a token failed (login, refresh, step-up).
+    #[error("authentication failed")]
+    Auth(#[from] stone_auth::AuthError),
     #[error("cannot read or write {}", path.display())]
     Io {
         path: PathBuf,
@@ -84,6 +87,7 @@ impl PushError {
             PushError::Protocol { .. } => "push.protocol".into(),
             PushError::Destination(_) => "push.destination".into(),
             PushError::Io { .. } => "push.io".into(),
+            PushError::Auth(e) => e.code().into(),
         }
     }
 

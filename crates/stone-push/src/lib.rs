@@ -6,6 +6,7 @@
 
 pub mod error;
 pub mod handler;
+pub mod identity;
 pub mod record;
 pub mod resume;
 pub mod retry;
@@ -13,5 +14,6 @@ pub mod service;
 
 pub use error::{Phase, PushError};
 pub use handler::{NoProgress, PackagePushHandler, ProgressEvent, PushProgress, Registry};
+pub use identity::TokenSource;
 pub use record::{DatasetOutcome, PushFile, PushOptions, PushPackage, PushResource, PushResult};
 pub use service::{ServiceHandler, ServiceTarget};

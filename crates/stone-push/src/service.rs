@@ -20,9 +20,11 @@ use stone_api::push::{
     PushOptions as WireOptions, PushState, PushStatus, Upload,
 };
 use stone_api::{Problem, codes};
+use stone_auth::{Secret, StepUpRequest};
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
 use crate::handler::{BoxFuture, PackagePushHandler, ProgressEvent, PushProgress};
+use crate::identity::TokenSource;
 use crate::record::{DatasetOutcome, PushOptions, PushPackage, PushResult, status_name};
 use crate::resume::{self, ResumeState};
 use crate::retry::{backoff, retry_after, retryable_status};
@@ -46,6 +48,8 @@ pub struct ServiceTarget {
 
 pub struct ServiceHandler {
     targets: Vec<ServiceTarget>,
+    /// Bearer tokens for the push API; `None`: no token (a `local` server).
+    tokens: Option<Arc<dyn TokenSource>>,
     /// For the push API only.
     api: reqwest::Client,
     /// For staging URLs: no credentials, ever.
@@ -66,9 +70,16 @@ impl ServiceHandler {
         };
         Ok(ServiceHandler {
             targets,
+            tokens: None,
             api: build(reqwest::Client::builder().read_timeout(Duration::from_secs(120)))?,
             uploads: build(reqwest::Client::builder().read_timeout(Duration::from_secs(300)))?,
         })
+    }
+
+    /// Sends a bearer token from `tokens` with every API call (never with uploads).
+    pub fn with_tokens(mut self, tokens: Arc<dyn TokenSource>) -> Self {
+        self.tokens = Some(tokens);
+        self
     }
 
     fn target(&self, destination: &str, env: &str) -> Result<&ServiceTarget, PushError> {
@@ -126,12 +137,17 @@ impl PackagePushHandler for ServiceHandler {
     ) -> BoxFuture<'a, Result<PushResult, PushError>> {
         Box::pin(async move {
             let target = self.target(&package.destination, &options.env)?;
+            let token = match &self.tokens {
+                Some(tokens) => tokens.token(&options.env).await?,
+                None => None,
+            };
             Session {
                 handler: self,
                 api: target.api.trim_end_matches('/').to_owned(),
                 package,
                 options,
                 progress,
+                token: std::sync::Mutex::new(token),
             }
             .run()
             .await
@@ -145,6 +161,8 @@ struct Session<'a> {
     package: &'a PushPackage,
     options: &'a PushOptions,
     progress: Arc<dyn PushProgress>,
+    /// The bearer token of API calls (renewed or stepped up during the push).
+    token: std::sync::Mutex<Option<Secret<String>>>,
 }
 
 enum UploadFailure {
@@ -170,6 +188,7 @@ impl Session<'_> {
 
         let mut uploaded_bytes = 0u64;
         let mut round = 0;
+        let mut stepped_up = false;
         let created = loop {
             round += 1;
             let resumed = push_id.is_some();
@@ -178,6 +197,15 @@ impl Session<'_> {
                     // The saved push is gone or was committed with other content: start anew.
                     resume::clear(&state_path);
                     push_id = None;
+                    continue;
+                }
+                Err(PushError::Refused { problem, .. })
+                    if problem.code == codes::AUTH_STEP_UP_REQUIRED && !stepped_up =>
+                {
+                    // RFC 9470: authenticate again as challenged, then retry the push the
+                    // server reserved for us under the same ID.
+                    stepped_up = true;
+                    push_id = self.step_up(&problem).await?.or(push_id);
                     continue;
                 }
                 other => other?,
@@ -277,6 +305,47 @@ impl Session<'_> {
         })
     }
 
+    /// Runs the step-up for a challenge; the push ID the server reserved.
+    async fn step_up(&self, problem: &Problem) -> Result<Option<String>, PushError> {
+        let Some(tokens) = &self.handler.tokens else {
+            return Err(PushError::Refused {
+                phase: Phase::Stage,
+                status: problem.status,
+                problem: Box::new(problem.clone()),
+            });
+        };
+        let reserved = problem.extra.get("push_id").and_then(|v| v.as_str());
+        let request = StepUpRequest {
+            acr_values: problem
+                .extra
+                .get("acr_values")
+                .and_then(|v| v.as_array())
+                .map(|values| {
+                    values
+                        .iter()
+                        .filter_map(|v| v.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            max_age: problem.extra.get("max_age").and_then(|v| v.as_u64()),
+        };
+        self.progress.event(ProgressEvent::Note(format!(
+            "push {} needs a fresh authentication: {}",
+            reserved.unwrap_or("(not reserved)"),
+            problem.detail.as_deref().unwrap_or(&problem.title)
+        )));
+        let current = self.current_token();
+        let token = tokens
+            .step_up(&self.options.env, &request, current.as_ref())
+            .await?;
+        *self.token.lock().unwrap_or_else(|e| e.into_inner()) = Some(token);
+        Ok(reserved.map(str::to_owned))
+    }
+
+    fn current_token(&self) -> Option<Secret<String>> {
+        self.token.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
     fn manifest(&self, push_id: Option<String>) -> CreatePush {
         CreatePush {
             push_id,
@@ -360,8 +429,12 @@ impl Session<'_> {
         body: Option<&B>,
     ) -> Result<T, PushError> {
         let mut attempt = 0;
+        let mut renewed = false;
         loop {
             let mut request = self.handler.api.request(method.clone(), url);
+            if let Some(token) = self.current_token() {
+                request = request.bearer_auth(token.expose());
+            }
             if let Some(body) = body {
                 request = request.json(body);
             }
@@ -403,6 +476,18 @@ impl Session<'_> {
                         return Err(unavailable(format!("HTTP {status}")));
                     } else {
                         let problem = read_problem(response).await;
+                        if status == StatusCode::UNAUTHORIZED
+                            && !renewed
+                            && (problem.code == codes::AUTH_REQUIRED
+                                || problem.code == codes::AUTH_INVALID_TOKEN)
+                            && let Some(tokens) = &self.handler.tokens
+                            && let Some(token) = tokens.renew(&self.options.env).await?
+                        {
+                            // Expired between two calls: refreshed silently, sent again.
+                            renewed = true;
+                            *self.token.lock().unwrap_or_else(|e| e.into_inner()) = Some(token);
+                            continue;
+                        }
                         return Err(PushError::Refused {
                             phase,
                             status: status.as_u16(),

@@ -5,7 +5,13 @@
 //! public_host = "data.example.org"      # host of the https IRIs (default: localhost)
 //!
 //! [auth]
-//! mode = "local"                         # the only mode so far: no identity provider
+//! mode = "local"                         # no identity provider (loopback only), or "oidc":
+//! # issuer = "https://id.example.org"    # oidc: the OpenID provider (discovery, JWKS)
+//! # audience = "https://stone.example.org/api"   # oidc: the access tokens' `aud`
+//! # roles_claim = "roles"                # oidc: the claim holding the roles (a list)
+//! # [auth.step_up]                       # oidc: what a push to a protected ref needs
+//! # acr_values = ["urn:example:acr:mfa"] # `acr` must be one of these (empty: any)
+//! # max_age = 900                        # `auth_time` at most this many seconds ago
 //!
 //! [local]                                # who requests act as in `local` mode
 //! user = "local"
@@ -94,6 +100,46 @@ pub struct ConfigFile {
 pub struct AuthOptions {
     #[serde(default)]
     pub mode: AuthModeOption,
+    /// `oidc`: the issuer (`iss` of the tokens; discovery at
+    /// `<issuer>/.well-known/openid-configuration`).
+    pub issuer: Option<String>,
+    /// `oidc`: the audience the access tokens must name (`aud`).
+    pub audience: Option<String>,
+    /// `oidc`: the claim that lists the roles.
+    #[serde(default = "default_roles_claim")]
+    pub roles_claim: String,
+    /// `oidc`: the fresh authentication a push to a protected ref needs.
+    #[serde(default)]
+    pub step_up: StepUpOptions,
+}
+
+fn default_roles_claim() -> String {
+    "roles".to_owned()
+}
+
+/// `[auth.step_up]`: RFC 9470 step-up for pushes to protected refs.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepUpOptions {
+    /// The token's `acr` must be one of these; empty: any `acr`.
+    #[serde(default)]
+    pub acr_values: Vec<String>,
+    /// The token's `auth_time` must be at most this many seconds old.
+    #[serde(default = "default_max_age")]
+    pub max_age: u64,
+}
+
+impl Default for StepUpOptions {
+    fn default() -> Self {
+        Self {
+            acr_values: Vec::new(),
+            max_age: default_max_age(),
+        }
+    }
+}
+
+fn default_max_age() -> u64 {
+    900
 }
 
 /// `auth.mode`.
@@ -103,6 +149,8 @@ pub enum AuthModeOption {
     /// No identity provider; loopback only; requests act as `[local]`.
     #[default]
     Local,
+    /// Bearer JWTs from an OpenID provider (`[auth] issuer`, `audience`).
+    Oidc,
 }
 
 /// `[local]`: the trusted identity of `local` mode.
@@ -380,6 +428,26 @@ impl Settings {
             return Err(ConfigError::Invalid(
                 "jobs.concurrency must be positive".into(),
             ));
+        }
+        if config.auth.mode == AuthModeOption::Oidc {
+            let issuer = config.auth.issuer.as_deref().unwrap_or_default();
+            if !(issuer.starts_with("https://") || issuer.starts_with("http://")) {
+                return Err(ConfigError::Invalid(
+                    "auth.mode = \"oidc\" needs auth.issuer, an http(s) URL".into(),
+                ));
+            }
+            if config
+                .auth
+                .audience
+                .as_deref()
+                .unwrap_or_default()
+                .is_empty()
+            {
+                return Err(ConfigError::Invalid(
+                    "auth.mode = \"oidc\" needs auth.audience (the `aud` of the access tokens)"
+                        .into(),
+                ));
+            }
         }
         for pattern in &config.guards.protected_refs {
             if pattern.is_empty() {

@@ -13,6 +13,8 @@ pub struct ApiError {
     /// Boxed: handlers return `Result<_, ApiError>` and a problem is large.
     pub problem: Box<Problem>,
     source: Option<anyhow::Error>,
+    /// `WWW-Authenticate` of a 401.
+    challenge: Option<String>,
 }
 
 impl ApiError {
@@ -21,6 +23,7 @@ impl ApiError {
         Self {
             problem: Box::new(Problem::new(status.as_u16(), code, title).with_detail(detail)),
             source: None,
+            challenge: None,
         }
     }
 
@@ -57,6 +60,7 @@ impl ApiError {
                     .with_detail("the server failed; details are in its log"),
             ),
             source: Some(source.into()),
+            challenge: None,
         }
     }
 
@@ -74,6 +78,17 @@ impl ApiError {
     pub fn with(mut self, name: &str, value: impl serde::Serialize) -> Self {
         self.problem = Box::new(self.problem.with(name, value));
         self
+    }
+
+    /// Sets the `WWW-Authenticate` header of the answer (RFC 6750, RFC 9470).
+    pub fn with_challenge(mut self, challenge: impl Into<String>) -> Self {
+        self.challenge = Some(challenge.into());
+        self
+    }
+
+    /// The `WWW-Authenticate` header, if any.
+    pub fn challenge(&self) -> Option<&str> {
+        self.challenge.as_deref()
     }
 
     /// Sets the problem's `instance`.
@@ -96,6 +111,7 @@ impl From<Problem> for ApiError {
         Self {
             problem: Box::new(problem),
             source: None,
+            challenge: None,
         }
     }
 }
@@ -133,6 +149,11 @@ impl IntoResponse for ApiError {
             header::CONTENT_TYPE,
             HeaderValue::from_static(PROBLEM_CONTENT_TYPE),
         );
+        if let Some(challenge) = self.challenge.and_then(|c| HeaderValue::from_str(&c).ok()) {
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, challenge);
+        }
         response
     }
 }

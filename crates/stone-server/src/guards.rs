@@ -1,8 +1,8 @@
 //! The guards the server owns: who may push what to which ref.
 //!
-//! Identity: for now a trusted identity from the configuration (`local` mode: no identity
-//! provider, loopback only, every request acts as `[local] user` with `[local] roles`).
-//! An OIDC mode will produce the same [`Principal`] from a token.
+//! Identity: a trusted identity from the configuration (`local` mode: no identity
+//! provider, loopback only, every request acts as `[local] user` with `[local] roles`), or
+//! the identity a verified bearer token carries (`oidc` mode, [`crate::auth`]).
 //!
 //! Rules, checked at `POST /v1/pushes` before any byte is uploaded (in this order):
 //!
@@ -11,7 +11,10 @@
 //! 2. On a protected ref, the identity needs the write role, `protected-write` by default
 //!    (`push.protected_ref`).
 //! 3. On a protected ref, `options.force` needs the force role, `protected-force` by
-//!    default (`push.force_forbidden`).
+//!    default (`push.force_forbidden`). Then, in `oidc` mode, a fresh step-up (RFC 9470):
+//!    `acr` in `auth.step_up.acr_values` and `auth_time` within `auth.step_up.max_age`,
+//!    else 401 `auth.step_up_required` with the `insufficient_user_authentication`
+//!    challenge.
 //! 4. On a protected ref without `force`, the push may not (409, one `violations` entry
 //!    each, the problem's code is the first one's):
 //!    - change a declared TABULAR schema incompatibly (`schema.incompatible`), checked
@@ -29,9 +32,10 @@ use std::collections::BTreeSet;
 
 use axum::http::StatusCode;
 use stone_api::{CreatePush, PushOptions, Violation, codes};
+pub use stone_package::branch::glob_match;
 use stone_package::{AssetKind, normalize_branch};
 
-use crate::config::GuardOptions;
+use crate::config::{GuardOptions, StepUpOptions};
 use crate::error::ApiError;
 use crate::jobs::Engines;
 use crate::state::StateDb;
@@ -41,6 +45,10 @@ use crate::state::StateDb;
 pub struct Principal {
     pub user: String,
     pub roles: Vec<String>,
+    /// How the user authenticated (`acr` claim); `None` in `local` mode.
+    pub acr: Option<String>,
+    /// When the user authenticated (`auth_time`, Unix seconds); `None` in `local` mode.
+    pub auth_time: Option<i64>,
 }
 
 impl Principal {
@@ -56,6 +64,7 @@ pub struct Guards {
     normalized: Vec<String>,
     write_role: String,
     force_role: String,
+    step_up: Option<StepUpOptions>,
 }
 
 impl Guards {
@@ -74,7 +83,19 @@ impl Guards {
                 .collect(),
             write_role: options.write_role.clone(),
             force_role: options.force_role.clone(),
+            step_up: None,
         }
+    }
+
+    /// Pushes to protected refs also need a fresh step-up (`oidc` mode).
+    pub fn with_step_up(mut self, step_up: StepUpOptions) -> Self {
+        self.step_up = Some(step_up);
+        self
+    }
+
+    /// What the step-up of [`Self::with_step_up`] asks, if any.
+    pub fn step_up(&self) -> Option<&StepUpOptions> {
+        self.step_up.as_ref()
     }
 
     /// The patterns as configured.
@@ -133,28 +154,67 @@ impl Guards {
             .with("branch", branch)
             .with("required_role", &self.force_role));
         }
+        if let Some(step_up) = &self.step_up
+            && let Some(lack) = step_up_lack(step_up, principal, now_seconds())
+        {
+            let acr_values = step_up.acr_values.join(" ");
+            let mut challenge = String::from(
+                "Bearer error=\"insufficient_user_authentication\", error_description=\"a push to a protected ref needs a fresh authentication\"",
+            );
+            if !acr_values.is_empty() {
+                challenge.push_str(&format!(", acr_values=\"{acr_values}\""));
+            }
+            challenge.push_str(&format!(", max_age={}", step_up.max_age));
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                codes::AUTH_STEP_UP_REQUIRED,
+                "Step-up required",
+                format!("{branch} is a protected ref: pushing to it needs a fresh authentication, and {lack}"),
+            )
+            .with("branch", branch)
+            .with("acr_values", &step_up.acr_values)
+            .with("max_age", step_up.max_age)
+            .with_challenge(challenge));
+        }
         Ok(())
     }
 }
 
-/// `*` matches any run of characters; everything else matches itself.
-pub fn glob_match(pattern: &str, text: &str) -> bool {
-    let pieces: Vec<&str> = pattern.split('*').collect();
-    if pieces.len() == 1 {
-        return pattern == text;
-    }
-    let (first, last) = (pieces[0], pieces[pieces.len() - 1]);
-    if !text.starts_with(first) || text.len() < first.len() + last.len() || !text.ends_with(last) {
-        return false;
-    }
-    let mut rest = &text[first.len()..text.len() - last.len()];
-    for piece in &pieces[1..pieces.len() - 1] {
-        match rest.find(piece) {
-            Some(at) => rest = &rest[at + piece.len()..],
-            None => return false,
+fn now_seconds() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or_default()
+}
+
+/// What the principal lacks for the step-up, in words; `None` when it is enough.
+pub fn step_up_lack(step_up: &StepUpOptions, principal: &Principal, now: i64) -> Option<String> {
+    if !step_up.acr_values.is_empty() {
+        match &principal.acr {
+            Some(acr) if step_up.acr_values.contains(acr) => {}
+            Some(acr) => {
+                return Some(format!(
+                    "the token's authentication level (acr) is {acr}, not one of {}",
+                    step_up.acr_values.join(", ")
+                ));
+            }
+            None => {
+                return Some(format!(
+                    "the token has no authentication level (acr); one of {} is needed",
+                    step_up.acr_values.join(", ")
+                ));
+            }
         }
     }
-    true
+    match principal.auth_time {
+        None => Some("the token does not say when the user authenticated (auth_time)".into()),
+        Some(at) if now.saturating_sub(at) > step_up.max_age as i64 => Some(format!(
+            "the user authenticated {} s ago, more than the {} s allowed",
+            now.saturating_sub(at),
+            step_up.max_age
+        )),
+        Some(_) => None,
+    }
 }
 
 /// Rule 4: what this push would do that needs `force` on a protected ref.
@@ -388,6 +448,8 @@ mod tests {
         Principal {
             user: "me".into(),
             roles: roles.iter().map(|r| r.to_string()).collect(),
+            acr: None,
+            auth_time: None,
         }
     }
 
@@ -448,6 +510,57 @@ mod tests {
                 &["protected-write", "protected-force"]
             ),
             None
+        );
+    }
+
+    #[test]
+    fn step_up_needs_the_acr_and_a_recent_auth_time() {
+        let step_up = StepUpOptions {
+            acr_values: vec!["mfa".into()],
+            max_age: 60,
+        };
+        let mut p = principal(&["protected-write"]);
+        assert!(
+            step_up_lack(&step_up, &p, 1000)
+                .unwrap()
+                .contains("no authentication level")
+        );
+        p.acr = Some("pwd".into());
+        assert!(
+            step_up_lack(&step_up, &p, 1000)
+                .unwrap()
+                .contains("pwd, not one of mfa")
+        );
+        p.acr = Some("mfa".into());
+        assert!(
+            step_up_lack(&step_up, &p, 1000)
+                .unwrap()
+                .contains("auth_time")
+        );
+        p.auth_time = Some(900);
+        assert!(
+            step_up_lack(&step_up, &p, 1000)
+                .unwrap()
+                .contains("100 s ago")
+        );
+        p.auth_time = Some(950);
+        assert_eq!(step_up_lack(&step_up, &p, 1000), None);
+
+        let guards = guards().with_step_up(step_up);
+        let error = guards
+            .check_identity(
+                "main",
+                &options(true, false, true),
+                &principal(&["protected-write"]),
+            )
+            .unwrap_err();
+        assert_eq!(error.code(), "auth.step_up_required");
+        assert_eq!(error.status(), StatusCode::UNAUTHORIZED);
+        // Not on an unprotected ref.
+        assert!(
+            guards
+                .check_identity("feature", &options(false, false, true), &principal(&[]))
+                .is_ok()
         );
     }
 

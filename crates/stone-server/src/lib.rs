@@ -11,6 +11,7 @@
 //! The binary (`src/main.rs`) wires them together: `stone-server --data-dir DIR --listen
 //! 127.0.0.1:PORT`.
 
+pub mod auth;
 pub mod config;
 pub mod engines;
 pub mod error;

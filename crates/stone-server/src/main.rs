@@ -21,7 +21,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Parser;
-use stone_server::config::{ConfigFile, Settings, StoreKind, env_vars};
+use stone_server::auth::Verifier;
+use stone_server::config::{AuthModeOption, ConfigFile, Settings, StoreKind, env_vars};
 use stone_server::guards::{Guards, Principal};
 use stone_server::jobs::{Engines, JobRunner};
 use stone_server::routes::{App, router};
@@ -96,7 +97,7 @@ fn resolve(args: &ServerArgs) -> anyhow::Result<Settings> {
         config,
     )?;
     // No identity provider: only this machine may talk to the server.
-    if !settings.listen.ip().is_loopback() {
+    if settings.config.auth.mode == AuthModeOption::Local && !settings.listen.ip().is_loopback() {
         anyhow::bail!(
             "refusing to listen on {}: without an identity provider (auth mode \"local\"), stone-server only listens on loopback addresses (127.0.0.1, ::1)",
             settings.listen
@@ -170,11 +171,26 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         stopping,
     ));
     let local = &settings.config.local;
+    let auth = &settings.config.auth;
+    let (guards, verifier) = match auth.mode {
+        AuthModeOption::Local => (Guards::new(&settings.config.guards), None),
+        AuthModeOption::Oidc => (
+            Guards::new(&settings.config.guards).with_step_up(auth.step_up.clone()),
+            Some(Arc::new(Verifier::new(
+                auth.issuer.as_deref().unwrap_or_default(),
+                auth.audience.as_deref().unwrap_or_default(),
+                &auth.roles_claim,
+            ))),
+        ),
+    };
     let app = Arc::new(App {
-        guards: Guards::new(&settings.config.guards),
+        guards,
+        verifier: verifier.clone(),
         principal: Principal {
             user: local.user.clone(),
             roles: local.roles.clone(),
+            acr: None,
+            auth_time: None,
         },
         settings: settings.clone(),
         db,
@@ -185,11 +201,18 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
     });
     let jobs = tokio::spawn(runner.clone().run(SHUTDOWN_GRACE));
 
-    tracing::warn!(
-        user = %local.user,
-        roles = ?local.roles,
-        "no identity provider (auth mode \"local\"): every request acts as the configured local user; listening on loopback only"
-    );
+    match &verifier {
+        None => tracing::warn!(
+            user = %local.user,
+            roles = ?local.roles,
+            "no identity provider (auth mode \"local\"): every request acts as the configured local user; listening on loopback only"
+        ),
+        Some(verifier) => tracing::info!(
+            issuer = %verifier.issuer(),
+            step_up = ?auth.step_up,
+            "bearer tokens of an OpenID provider (auth mode \"oidc\")"
+        ),
+    }
     tracing::info!(
         data_dir = %settings.data_dir.display(),
         public_host = %settings.public_host,

@@ -47,8 +47,54 @@ pub enum Command {
     /// Configure the environments stone pushes to (prod, dev, …).
     #[command(subcommand)]
     Env(EnvCommand),
+    /// Log in to an environment's identity provider (a browser, or --device).
+    #[command(after_help = LOGIN_HELP)]
+    Login(LoginArgs),
+    /// Forget the stored login of an environment.
+    Logout(LogoutArgs),
+    /// Show who the stored login (or STONE_TOKEN) is: subject, roles, level, expiry.
+    Whoami(WhoamiArgs),
     /// Print a shell completion script: `stone completions bash > /etc/bash_completion.d/stone`.
     Completions(CompletionsArgs),
+}
+
+const LOGIN_HELP: &str = "\
+How it works:
+  The authorization code flow with PKCE (S256) against the environment's issuer (its
+  config, else what its server names), redirected to a listener on 127.0.0.1. The URL to
+  open is always printed on stderr; the system's browser opens it unless STONE_NO_BROWSER=1.
+  --device uses the device flow instead (a code to enter on another machine).
+  The tokens go to <data dir>/stone/tokens (STONE_TOKEN_DIR), one 0600 file per
+  environment and issuer: dev and prod never share a login. Pushes refresh them silently.
+
+In CI (CI=true) stone never opens a browser nor asks anything: give the job an access
+token in STONE_TOKEN instead.";
+
+#[derive(Debug, Args)]
+pub struct LoginArgs {
+    /// The environment to log in to.
+    #[arg(long, default_value = "prod", value_name = "ENV")]
+    pub env: String,
+    /// Use the device flow (RFC 8628): for a machine without a browser.
+    #[arg(long)]
+    pub device: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct LogoutArgs {
+    /// The environment to log out of.
+    #[arg(long, default_value = "prod", value_name = "ENV")]
+    pub env: String,
+}
+
+#[derive(Debug, Args)]
+pub struct WhoamiArgs {
+    /// The environment.
+    #[arg(long, default_value = "prod", value_name = "ENV")]
+    pub env: String,
+    /// Print JSON on stdout (never the token).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use serde::Serialize;
+use stone_auth::AuthError;
 use stone_formats::FormatError;
 use stone_package::{BranchError, DescriptorError, DigestError, PackageError};
 use stone_push::PushError;
@@ -122,6 +123,8 @@ pub fn report(error: &anyhow::Error) -> Report {
             report.code = leak(e.code());
             report.status = push_status(e);
             report.hint = push_hint(e);
+        } else if let Some(e) = cause.downcast_ref::<AuthError>() {
+            (report.code, report.hint, report.status) = (e.code(), e.hint(), ExitStatus::Auth);
         } else if let Some(e) = cause.downcast_ref::<FormatError>() {
             (report.code, report.hint, report.status) = (e.code(), e.hint(), ExitStatus::Failure);
         } else if cause.downcast_ref::<DigestError>().is_some() {
@@ -142,6 +145,7 @@ fn leak(code: String) -> &'static str {
 
 fn push_status(e: &PushError) -> ExitStatus {
     match e {
+        PushError::Auth(_) => ExitStatus::Auth,
         PushError::Refused {
             problem, status, ..
         } => match problem.code.as_str() {
@@ -165,7 +169,14 @@ fn push_hint(e: &PushError) -> Option<String> {
         return Some("run the same command again: the push resumes where it stopped".into());
     }
     match e {
+        PushError::Auth(e) => e.hint(),
         PushError::Refused { problem, .. } => match problem.code.as_str() {
+            "auth.required" | "auth.invalid_token" => Some(
+                "log in with `stone login --env ENV` (in CI: set STONE_TOKEN to a valid access token)".into(),
+            ),
+            "push.protected_ref" => Some(
+                "this ref is protected: ask for the role it names, or push to another branch".into(),
+            ),
             "push.confirmation_required" => Some("this ref is protected: confirm the push with --yes".into()),
             "push.force_forbidden" => Some("--force on a protected ref needs the elevated role".into()),
             "schema.incompatible" | "version.exists" => {

@@ -15,3 +15,13 @@ pub const CI_HEAD_REF: &str = stone_package::branch::CI_HEAD_REF;
 pub const CI_REF_NAME: &str = stone_package::branch::CI_REF_NAME;
 /// Set (to anything but `false`/`0`) by CI systems: no browser, no prompts.
 pub const CI: &str = "CI";
+/// An access token to use as-is for every API call (CI): no stored login, no refresh, no
+/// browser. It must come from the environment's issuer for the server's audience; a push
+/// that needs a step-up the token lacks fails (exit 3) and says what it lacks.
+pub const STONE_TOKEN: &str = "STONE_TOKEN";
+/// The directory of stored logins (default: `<user data dir>/stone/tokens`, e.g.
+/// `~/.local/share/stone/tokens`): one 0600 file per environment and issuer.
+pub const STONE_TOKEN_DIR: &str = "STONE_TOKEN_DIR";
+/// Set to `1` to never open a browser for a login: the URL is printed on stderr (it always
+/// is) for you to open.
+pub const STONE_NO_BROWSER: &str = "STONE_NO_BROWSER";

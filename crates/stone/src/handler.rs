@@ -3,7 +3,9 @@
 //! environment's host.
 
 use serde::Serialize;
-use stone_push::{Registry, ServiceHandler, ServiceTarget};
+use std::sync::Arc;
+
+use stone_push::{Registry, ServiceHandler, ServiceTarget, TokenSource};
 
 use crate::config::Config;
 
@@ -14,8 +16,9 @@ pub struct HandlerChoice {
     pub reason: String,
 }
 
-/// Every handler, in priority order.
-pub fn registry(config: &Config) -> anyhow::Result<Registry> {
+/// Every handler, in priority order. `tokens`: the bearer tokens of the service handler
+/// (a server in `oidc` mode).
+pub fn registry(config: &Config, tokens: Option<Arc<dyn TokenSource>>) -> anyhow::Result<Registry> {
     let targets = config
         .environments()
         .iter()
@@ -26,7 +29,11 @@ pub fn registry(config: &Config) -> anyhow::Result<Registry> {
         })
         .collect();
     let mut registry = Registry::new();
-    registry.register(Box::new(ServiceHandler::new(targets)?));
+    let mut service = ServiceHandler::new(targets)?;
+    if let Some(tokens) = tokens {
+        service = service.with_tokens(tokens);
+    }
+    registry.register(Box::new(service));
     Ok(registry)
 }
 

@@ -6,6 +6,7 @@ pub mod config;
 pub mod diagnostics;
 pub mod env_vars;
 pub mod handler;
+pub mod identity;
 pub mod plan;
 pub mod prepare;
 
@@ -32,6 +33,7 @@ pub fn main() -> ExitCode {
     };
     let json = match &cli.command {
         Command::Package(PackageCommand::Push(args)) => args.json,
+        Command::Whoami(args) => args.json,
         _ => false,
     };
     match run(&cli) {
@@ -51,6 +53,9 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
     match &cli.command {
         Command::Package(PackageCommand::Push(args)) => commands::push::run(args, &cli.global),
         Command::Env(command) => commands::env::run(command, &cli.global),
+        Command::Login(args) => commands::login::login(args, &cli.global),
+        Command::Logout(args) => commands::login::logout(args, &cli.global),
+        Command::Whoami(args) => commands::login::whoami(args, &cli.global),
         Command::Completions(args) => {
             clap_complete::generate(
                 args.shell,

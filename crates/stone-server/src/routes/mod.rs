@@ -38,6 +38,8 @@ pub struct App {
     pub guards: Guards,
     /// Who requests act as (`local` mode).
     pub principal: Principal,
+    /// Checks bearer tokens (`oidc` mode); `None` in `local` mode.
+    pub verifier: Option<Arc<crate::auth::Verifier>>,
     pub runner: Arc<JobRunner>,
 }
 

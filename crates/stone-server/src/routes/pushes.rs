@@ -17,9 +17,10 @@ use stone_api::{
 use stone_package::Label;
 
 use super::App;
+use crate::auth::Caller;
 use crate::engines::graph::RdfFormat;
 use crate::error::{ApiError, ApiResult};
-use crate::guards::{force_violations, removed_datasets, violations_problem};
+use crate::guards::{Principal, force_violations, removed_datasets, violations_problem};
 use crate::jobs::{dataset_urls, namespace_urls};
 use crate::staging::{Completion, StagingError};
 use crate::state::{DatasetRecord, NewDataset, Operation, PushRecord};
@@ -27,13 +28,23 @@ use crate::state::{DatasetRecord, NewDataset, Operation, PushRecord};
 /// `POST /v1/pushes`.
 pub async fn create(
     State(app): State<Arc<App>>,
+    caller: Caller,
     body: Result<Json<CreatePush>, JsonRejection>,
 ) -> ApiResult<Response> {
+    let principal = caller.require()?;
     let Json(mut manifest) = body.map_err(|rejection| ApiError::invalid(rejection.body_text()))?;
     let resume = manifest.push_id.take();
     let contents = validate(&manifest)?;
-    app.guards
-        .check_identity(&manifest.branch, &manifest.options, &app.principal)?;
+    if let Err(refusal) = app
+        .guards
+        .check_identity(&manifest.branch, &manifest.options, &principal)
+    {
+        if refusal.code() == codes::AUTH_STEP_UP_REQUIRED {
+            let id = reserve(&app, &principal, &manifest, resume.as_deref()).await?;
+            return Err(refusal.with("push_id", id));
+        }
+        return Err(refusal);
+    }
 
     let existing = match &resume {
         Some(id) => {
@@ -41,7 +52,7 @@ pub async fn create(
                 .db
                 .push(id)
                 .await?
-                .filter(|record| record.principal == app.principal.user)
+                .filter(|record| record.principal == principal.user)
                 .ok_or_else(|| ApiError::push_not_found(id))?;
             if record.namespace != manifest.namespace || record.branch != manifest.branch {
                 return Err(ApiError::new(
@@ -94,15 +105,7 @@ pub async fn create(
         }
     }
 
-    let mut rows: Vec<NewDataset> = manifest
-        .datasets
-        .iter()
-        .map(|d| NewDataset {
-            name: d.name.clone(),
-            kind: d.kind,
-            operation: Operation::Write,
-        })
-        .collect();
+    let mut rows = written_datasets(&manifest);
     if manifest.options.replace {
         rows.extend(
             removed_datasets(&manifest, &app.db)
@@ -136,7 +139,7 @@ pub async fn create(
         None => {
             let id = uuid::Uuid::now_v7().to_string();
             app.db
-                .create_push(&id, &app.principal.user, &manifest, protected, &rows)
+                .create_push(&id, &principal.user, &manifest, protected, &rows)
                 .await?;
             (id, StatusCode::CREATED)
         }
@@ -192,6 +195,47 @@ pub async fn create(
         response.headers_mut().insert(header::LOCATION, location);
     }
     Ok(response)
+}
+
+/// One row per dataset of the manifest, written.
+fn written_datasets(manifest: &CreatePush) -> Vec<NewDataset> {
+    manifest
+        .datasets
+        .iter()
+        .map(|d| NewDataset {
+            name: d.name.clone(),
+            kind: d.kind,
+            operation: Operation::Write,
+        })
+        .collect()
+}
+
+/// The push a step-up challenge names: the resumed one if it is the caller's, else a new
+/// one recorded now (nothing staged, no URLs given). The retry with this ID after the
+/// step-up goes through every check again; a commit of a protected push checks the
+/// identity again too, so a reserved push cannot be committed without the step-up.
+async fn reserve(
+    app: &App,
+    principal: &Principal,
+    manifest: &CreatePush,
+    resume: Option<&str>,
+) -> ApiResult<String> {
+    if let Some(id) = resume
+        && app
+            .db
+            .push(id)
+            .await?
+            .is_some_and(|record| record.principal == principal.user)
+    {
+        return Ok(id.to_owned());
+    }
+    let rows = written_datasets(manifest);
+    let id = uuid::Uuid::now_v7().to_string();
+    app.db
+        .create_push(&id, &principal.user, manifest, true, &rows)
+        .await?;
+    tracing::info!(push = %id, branch = %manifest.branch, user = %principal.user, "push reserved until the step-up");
+    Ok(id)
 }
 
 /// Checks the manifest; returns its distinct contents (sha256 → size).
@@ -383,20 +427,24 @@ fn progress(app: &App, push: &PushRecord, datasets: &[DatasetRecord]) -> Vec<Dat
         .collect()
 }
 
-async fn load(app: &App, id: &str) -> ApiResult<PushRecord> {
-    app.db
+async fn load(app: &App, caller: Caller, id: &str) -> ApiResult<(PushRecord, Principal)> {
+    let principal = caller.require()?;
+    let record = app
+        .db
         .push(id)
         .await?
-        .filter(|record| record.principal == app.principal.user)
-        .ok_or_else(|| ApiError::push_not_found(id))
+        .filter(|record| record.principal == principal.user)
+        .ok_or_else(|| ApiError::push_not_found(id))?;
+    Ok((record, principal))
 }
 
 /// `GET /v1/pushes/{id}`.
 pub async fn status(
     State(app): State<Arc<App>>,
+    caller: Caller,
     Path(id): Path<String>,
 ) -> ApiResult<Json<PushStatus>> {
-    let record = load(&app, &id).await?;
+    let (record, _) = load(&app, caller, &id).await?;
     let datasets = app.db.datasets(&id).await?;
     let (url, iri) = namespace_urls(&app.settings.public_host, &record.namespace);
     Ok(Json(PushStatus {
@@ -418,8 +466,12 @@ pub async fn status(
 }
 
 /// `POST /v1/pushes/{id}/commit`.
-pub async fn commit(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<Response> {
-    let record = load(&app, &id).await?;
+pub async fn commit(
+    State(app): State<Arc<App>>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let (record, principal) = load(&app, caller, &id).await?;
     let accepted = |state| {
         (
             StatusCode::ACCEPTED,
@@ -432,6 +484,12 @@ pub async fn commit(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiR
     };
     if matches!(record.state, PushState::Committing | PushState::Succeeded) {
         return Ok(accepted(record.state));
+    }
+    if record.protected {
+        // Again at commit: a push reserved by a step-up challenge must not be committed
+        // with the token that was challenged.
+        app.guards
+            .check_identity(&record.branch, &record.manifest.options, &principal)?;
     }
     let mut contents: BTreeMap<&str, u64> = BTreeMap::new();
     for dataset in &record.manifest.datasets {
@@ -484,10 +542,11 @@ pub async fn commit(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiR
 /// `POST /v1/pushes/{id}/uploads/{sha256}/complete`.
 pub async fn complete_upload(
     State(app): State<Arc<App>>,
+    caller: Caller,
     Path((id, sha256)): Path<(String, String)>,
     _headers: HeaderMap,
 ) -> ApiResult<Json<UploadCompleted>> {
-    let record = load(&app, &id).await?;
+    let (record, _) = load(&app, caller, &id).await?;
     let unknown = || {
         ApiError::new(
             StatusCode::NOT_FOUND,

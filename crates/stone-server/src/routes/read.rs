@@ -9,27 +9,43 @@ use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use stone_api::{
-    API_VERSION, AssetKind, AuthMode, DatasetInfo, Identity, OPENAPI_YAML, PackageNode, ServerInfo,
-    StagingInfo, codes,
+    API_VERSION, AssetKind, AuthMode, DatasetInfo, Identity, OPENAPI_YAML, OidcInfo, PackageNode,
+    ServerInfo, StagingInfo, StepUp, codes,
 };
 
 use super::App;
+use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::jobs::dataset_urls;
 
 /// `GET /v1/info`.
 pub async fn info(State(app): State<Arc<App>>) -> Json<ServerInfo> {
     let staging = &app.settings.config.staging;
+    let auth = &app.settings.config.auth;
+    let oidc = app.verifier.as_ref().map(|verifier| OidcInfo {
+        issuer: verifier.issuer().to_owned(),
+        audience: auth.audience.clone().unwrap_or_default(),
+        roles_claim: auth.roles_claim.clone(),
+        step_up: StepUp {
+            acr_values: auth.step_up.acr_values.clone(),
+            max_age: auth.step_up.max_age,
+        },
+    });
     Json(ServerInfo {
         server_version: env!("CARGO_PKG_VERSION").to_owned(),
         api_version: API_VERSION.to_owned(),
         public_host: app.settings.public_host.clone(),
         protected_refs: app.guards.patterns().to_vec(),
-        auth_mode: AuthMode::Local,
-        identity: Some(Identity {
+        auth_mode: if oidc.is_some() {
+            AuthMode::Oidc
+        } else {
+            AuthMode::Local
+        },
+        identity: oidc.is_none().then(|| Identity {
             user: app.principal.user.clone(),
             roles: app.principal.roles.clone(),
         }),
+        oidc,
         staging: StagingInfo {
             store: app.staging.kind(),
             part_size: staging.part_size,
@@ -41,6 +57,39 @@ pub async fn info(State(app): State<Arc<App>>) -> Json<ServerInfo> {
 /// `GET /v1/openapi.yaml`.
 pub async fn openapi() -> Response {
     ([(header::CONTENT_TYPE, "application/yaml")], OPENAPI_YAML).into_response()
+}
+
+/// The one read check, called by every read route: a dataset or package node of a public
+/// package is readable by anyone; anything else needs an identity (a valid token in
+/// `oidc` mode; `local` mode always has one). A namespace without a package node on the
+/// branch counts as non-public, so that a caller without a token cannot tell what exists.
+pub async fn authorize_read(
+    app: &App,
+    caller: &Caller,
+    namespace: &str,
+    branch: &str,
+) -> ApiResult<()> {
+    if caller.0.is_some() {
+        return Ok(());
+    }
+    let public = app
+        .db
+        .package_node(namespace, branch)
+        .await?
+        .is_some_and(|node| node.package.public);
+    if public {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            codes::AUTH_REQUIRED,
+            "Authentication required",
+            format!(
+                "{namespace} on {branch} is not public: reading it needs a bearer token (`stone login`)"
+            ),
+        )
+        .with_challenge("Bearer"))
+    }
 }
 
 fn branch_of(query: &HashMap<String, String>) -> ApiResult<String> {
@@ -63,10 +112,12 @@ fn not_found(detail: String) -> ApiError {
 /// `GET /v1/namespaces/{namespace}/package?branch=…`.
 pub async fn package_node(
     State(app): State<Arc<App>>,
+    caller: Caller,
     Path(namespace): Path<String>,
     Query(query): Query<HashMap<String, String>>,
 ) -> ApiResult<Json<PackageNode>> {
     let branch = branch_of(&query)?;
+    authorize_read(&app, &caller, &namespace, &branch).await?;
     app.db
         .package_node(&namespace, &branch)
         .await?
@@ -77,10 +128,12 @@ pub async fn package_node(
 /// `GET /v1/namespaces/{namespace}/datasets/{name}?branch=…[&kind=…]`.
 pub async fn dataset(
     State(app): State<Arc<App>>,
+    caller: Caller,
     Path((namespace, name)): Path<(String, String)>,
     Query(query): Query<HashMap<String, String>>,
 ) -> ApiResult<Json<DatasetInfo>> {
     let branch = branch_of(&query)?;
+    authorize_read(&app, &caller, &namespace, &branch).await?;
     let kind = match query.get("kind") {
         Some(kind) => kind
             .parse::<AssetKind>()
@@ -142,8 +195,11 @@ async fn run_query(app: &App, sparql: &str) -> ApiResult<Response> {
 /// `GET /v1/sparql?query=…`: a read-only SPARQL 1.1 query over the named graphs.
 pub async fn sparql(
     State(app): State<Arc<App>>,
+    caller: Caller,
     Query(query): Query<HashMap<String, String>>,
 ) -> ApiResult<Response> {
+    // The query may read any named graph, public or not.
+    caller.require()?;
     let sparql = query
         .get("query")
         .ok_or_else(|| ApiError::invalid_field("query", "the query parameter query is required"))?;
@@ -153,9 +209,11 @@ pub async fn sparql(
 /// `POST /v1/sparql` with `query=…` as a form or the query as `application/sparql-query`.
 pub async fn sparql_post(
     State(app): State<Arc<App>>,
+    caller: Caller,
     headers: axum::http::HeaderMap,
     body: String,
 ) -> ApiResult<Response> {
+    caller.require()?;
     let form = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())

@@ -207,7 +207,7 @@ pub struct Answer {
 }
 
 impl Answer {
-    async fn of(response: reqwest::Response) -> Answer {
+    pub async fn of(response: reqwest::Response) -> Answer {
         let status = response.status();
         let content_type = response
             .headers()

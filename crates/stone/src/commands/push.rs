@@ -8,14 +8,16 @@ use std::sync::Arc;
 use stone_package::digest::HashProgress;
 
 use anyhow::Context as _;
+use stone_package::branch::protecting_pattern;
 use stone_package::resolve_branch;
-use stone_push::{ProgressEvent, PushOptions, PushProgress, PushResult};
+use stone_push::{ProgressEvent, PushOptions, PushProgress, PushResult, TokenSource as _};
 
 use crate::cli::{GlobalArgs, PushArgs};
 use crate::config::{Config, config_path};
 use crate::diagnostics::{CliError, ExitStatus};
 use crate::env_vars;
 use crate::handler;
+use crate::identity;
 use crate::plan::{PlanOptions, PushPlan, build_plan, load_for_push};
 use crate::prepare::{PrepareProgress, prepare};
 
@@ -29,7 +31,7 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         &args.path,
     )?;
     let jobs = args.jobs.map(usize::from).unwrap_or_else(default_jobs);
-    let registry = handler::registry(&config)?;
+    let mut registry = handler::registry(&config, None)?;
     let destination = to.to_string();
     let choice = handler::choose(&registry, &destination).ok_or_else(|| {
         CliError::new(
@@ -38,6 +40,46 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
             format!("no handler claims the destination {destination}"),
         )
     })?;
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    // Before hashing anything: what the server protects, and whether it wants a token.
+    // A server that does not answer here is left to the push itself, which retries and
+    // reports it (resumable); the server enforces the same rules in any case.
+    let info = if !args.dry_run && choice.name == "service" {
+        runtime
+            .block_on(identity::fetch_info(&environment.options.api))
+            .ok()
+    } else {
+        None
+    };
+    if let Some(info) = &info {
+        if !identity::in_ci()
+            && !args.yes
+            && let Some(pattern) = protecting_pattern(&info.protected_refs, &branch.name)
+        {
+            return Err(CliError::new(
+                "push.confirmation_required",
+                ExitStatus::Refused,
+                format!(
+                    "{} is a protected ref of `{}` (pattern `{pattern}`): a manual push to it needs --yes",
+                    branch.name, environment.name
+                ),
+            )
+            .hint("check that this is the branch you mean, then run the same command with --yes")
+            .into());
+        }
+        if identity::needs_token(info) {
+            let tokens = identity::CliTokens::new(identity::identity_of(&environment, Some(info))?);
+            // Log in or refresh now, not after hashing.
+            runtime.block_on(tokens.token(&environment.name))?;
+            registry =
+                handler::registry(&config, Some(tokens as Arc<dyn stone_push::TokenSource>))?;
+        }
+    }
 
     let quiet = global.quiet;
     let progress = Progress::new(
@@ -91,7 +133,7 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         yes: args.yes,
         force: args.force,
         replace: args.replace,
-        manual: !in_ci(),
+        manual: !identity::in_ci(),
         jobs,
         retries: http_retries()?,
     };
@@ -99,11 +141,6 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         .select(&plan.destination)
         .expect("the handler chosen above");
     let reporter: Arc<dyn PushProgress> = Arc::new(PushLines::new(quiet));
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
     let result = runtime
         .block_on(handler.push(&push_package, &options, reporter.clone()))
         .with_context(|| {
@@ -135,11 +172,6 @@ fn http_retries() -> anyhow::Result<u32> {
             .into()
         }),
     }
-}
-
-/// True when running in CI (`CI` set to anything but `false`/`0`): no prompts, no browser.
-pub fn in_ci() -> bool {
-    std::env::var(env_vars::CI).is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
 }
 
 /// The result as a person reads it.

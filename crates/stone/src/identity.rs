@@ -1,0 +1,255 @@
+//! Which identity a command uses: the environment's issuer and client, the stored login,
+//! `STONE_TOKEN` in CI, and how a login talks to the user (stderr, the system's browser
+//! opener unless `STONE_NO_BROWSER`, never in CI).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use stone_api::{AuthMode, ServerInfo};
+use stone_auth::{
+    AuthError, Identity, Interaction, Secret, StepUpRequest, TokenClaims, TokenStore,
+};
+use stone_push::handler::BoxFuture;
+use stone_push::{Phase, PushError, TokenSource};
+
+use crate::config::Environment;
+use crate::diagnostics::{CliError, ExitStatus};
+use crate::env_vars;
+
+/// The OAuth client id of the CLI when the environment names none.
+pub const DEFAULT_CLIENT_ID: &str = "stone-cli";
+/// The roles claim when the server does not say.
+pub const DEFAULT_ROLES_CLAIM: &str = "roles";
+
+/// True when running in CI (`CI` set to anything but `false`/`0`): no prompts, no browser.
+pub fn in_ci() -> bool {
+    std::env::var(env_vars::CI).is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+/// `STONE_TOKEN`, when set and not empty.
+pub fn static_token() -> Option<Secret<String>> {
+    std::env::var(env_vars::STONE_TOKEN)
+        .ok()
+        .map(|t| t.trim().to_owned())
+        .filter(|t| !t.is_empty())
+        .map(Secret::new)
+}
+
+/// `STONE_TOKEN_DIR`, else `<user data dir>/stone/tokens`.
+pub fn token_dir() -> anyhow::Result<PathBuf> {
+    if let Some(dir) = std::env::var_os(env_vars::STONE_TOKEN_DIR).filter(|d| !d.is_empty()) {
+        return Ok(PathBuf::from(dir));
+    }
+    let data = dirs::data_dir().ok_or_else(|| {
+        CliError::new(
+            "auth.store",
+            ExitStatus::Auth,
+            "cannot find a data directory for the stored logins",
+        )
+        .hint(format!(
+            "set {} to a directory only you can read",
+            env_vars::STONE_TOKEN_DIR
+        ))
+    })?;
+    Ok(data.join("stone").join("tokens"))
+}
+
+/// The server's `GET /v1/info`.
+pub async fn fetch_info(api: &str) -> Result<ServerInfo, PushError> {
+    let url = format!("{}/info", api.trim_end_matches('/'));
+    let unavailable = |message: String| PushError::Unavailable {
+        phase: Phase::Stage,
+        url: url.clone(),
+        message,
+    };
+    let client = reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(10))
+        .timeout(Duration::from_secs(30))
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .map_err(|e| unavailable(e.to_string()))?;
+    let response = client
+        .get(&url)
+        .send()
+        .await
+        .map_err(|e| unavailable(e.to_string()))?;
+    if !response.status().is_success() {
+        return Err(unavailable(format!("HTTP {}", response.status())));
+    }
+    response.json().await.map_err(|e| PushError::Protocol {
+        phase: Phase::Stage,
+        url: url.clone(),
+        message: format!("not the server information: {e}"),
+    })
+}
+
+/// The identity of an environment: its issuer (configured, else the server's), client
+/// and the audience and roles claim the server names.
+pub fn identity_of(env: &Environment, info: Option<&ServerInfo>) -> anyhow::Result<Identity> {
+    let oidc = info.and_then(|i| i.oidc.as_ref());
+    let issuer = env
+        .options
+        .issuer
+        .clone()
+        .or_else(|| oidc.map(|o| o.issuer.clone()))
+        .ok_or_else(|| {
+            CliError::new(
+                "auth.no_issuer",
+                ExitStatus::Usage,
+                format!(
+                    "the environment `{}` has no identity provider: neither its config nor its server names an issuer",
+                    env.name
+                ),
+            )
+            .hint(format!(
+                "set one with `stone env add {} --host … --api … --issuer URL --replace`",
+                env.name
+            ))
+        })?;
+    Ok(Identity {
+        env: env.name.clone(),
+        issuer,
+        client_id: env
+            .options
+            .client_id
+            .clone()
+            .unwrap_or_else(|| DEFAULT_CLIENT_ID.to_owned()),
+        audience: oidc.map(|o| o.audience.clone()),
+        roles_claim: oidc
+            .map(|o| o.roles_claim.clone())
+            .unwrap_or_else(|| DEFAULT_ROLES_CLAIM.to_owned()),
+        store: TokenStore::new(token_dir()?),
+    })
+}
+
+/// The step-up an environment's config asks for (`stone env add --acr-values --max-age`):
+/// what the blob-store prod guard passes to [`Identity::token_with_step_up`], where no
+/// server can challenge.
+pub fn step_up_of(env: &Environment) -> StepUpRequest {
+    let options = env.options.step_up.as_ref();
+    StepUpRequest {
+        acr_values: options
+            .and_then(|s| s.acr_values.as_deref())
+            .map(|v| v.split_whitespace().map(str::to_owned).collect())
+            .unwrap_or_default(),
+        max_age: options.and_then(|s| s.max_age),
+    }
+}
+
+/// Whether the server wants tokens.
+pub fn needs_token(info: &ServerInfo) -> bool {
+    info.auth_mode == AuthMode::Oidc
+}
+
+fn notify(line: &str) {
+    eprintln!("{line}");
+}
+
+/// Opens `url` with the system's opener; false when that is not possible.
+fn open_browser(url: &str) -> bool {
+    let mut command = if cfg!(target_os = "macos") {
+        std::process::Command::new("open")
+    } else if cfg!(windows) {
+        let mut c = std::process::Command::new("cmd");
+        c.args(["/C", "start", ""]);
+        c
+    } else {
+        std::process::Command::new("xdg-open")
+    };
+    command
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .is_ok()
+}
+
+fn browser_allowed() -> bool {
+    !in_ci()
+        && std::env::var(env_vars::STONE_NO_BROWSER)
+            .map(|v| v.is_empty() || v == "0" || v == "false")
+            .unwrap_or(true)
+}
+
+/// How a login may talk to the user here: never interactive in CI.
+pub fn interaction(device: bool) -> Interaction<'static> {
+    static OPEN: fn(&str) -> bool = open_browser;
+    static NOTIFY: fn(&str) = notify;
+    Interaction {
+        interactive: !in_ci(),
+        device,
+        open_browser: if browser_allowed() && !device {
+            Some(&OPEN)
+        } else {
+            None
+        },
+        notify: &NOTIFY,
+    }
+}
+
+/// The tokens of `stone package push`: `STONE_TOKEN` as-is, else the stored login
+/// (refreshed silently; a login when there is none and we may ask).
+pub struct CliTokens {
+    pub identity: Identity,
+    pub fixed: Option<Secret<String>>,
+}
+
+impl CliTokens {
+    pub fn new(identity: Identity) -> Arc<CliTokens> {
+        Arc::new(CliTokens {
+            identity,
+            fixed: static_token(),
+        })
+    }
+}
+
+impl TokenSource for CliTokens {
+    fn token<'a>(
+        &'a self,
+        _env: &'a str,
+    ) -> BoxFuture<'a, Result<Option<Secret<String>>, PushError>> {
+        Box::pin(async move {
+            if let Some(fixed) = &self.fixed {
+                return Ok(Some(fixed.clone()));
+            }
+            Ok(Some(self.identity.access_token(&interaction(false)).await?))
+        })
+    }
+
+    fn renew<'a>(
+        &'a self,
+        _env: &'a str,
+    ) -> BoxFuture<'a, Result<Option<Secret<String>>, PushError>> {
+        Box::pin(async move {
+            if self.fixed.is_some() {
+                return Ok(None);
+            }
+            match self.identity.refresh().await {
+                Ok(refreshed) => Ok(refreshed.map(|t| t.access_token)),
+                Err(AuthError::Provider { .. }) => Ok(None),
+                Err(other) => Err(other.into()),
+            }
+        })
+    }
+
+    fn step_up<'a>(
+        &'a self,
+        _env: &'a str,
+        request: &'a StepUpRequest,
+        refused: Option<&'a Secret<String>>,
+    ) -> BoxFuture<'a, Result<Secret<String>, PushError>> {
+        Box::pin(async move {
+            let claims = refused.map(|t| TokenClaims::of(t, &self.identity.roles_claim));
+            let mut ui = interaction(false);
+            // A token given as-is is never replaced by a login.
+            ui.interactive &= self.fixed.is_none();
+            Ok(self
+                .identity
+                .step_up_login(request, claims.as_ref(), &ui)
+                .await?
+                .token)
+        })
+    }
+}

@@ -1,0 +1,612 @@
+//! Identity end to end: the real `stone` binary, the real `stone-server` in `oidc` mode and
+//! the real npm `oidc-provider` (PKCE, acr_values, max_age, refresh are its own). The tests
+//! read the authorization URL `stone` prints on stderr, log in through the provider's
+//! forms with the harness `Browser`, and let the redirect reach stone's loopback listener.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::Value;
+use stone_test::TestContext;
+use stone_test::services::{
+    ACR_MFA, ACR_PASSWORD, AuthorizationRequest, Browser, Credentials, OidcConfig, OidcProvider,
+    OidcUser, StoneServer, agent,
+};
+
+const HOST: &str = "data.test";
+
+struct World {
+    provider: OidcProvider,
+    server: StoneServer,
+    ctx: TestContext,
+    _data: tempfile::TempDir,
+}
+
+fn alice() -> OidcUser {
+    OidcUser::new("alice", "alice-password").with_roles(&["protected-write", "reader"])
+}
+
+fn bob() -> OidcUser {
+    OidcUser::new("bob", "bob-password").with_roles(&["reader"])
+}
+
+/// The provider, a server trusting it (step-up: MFA within 600 s on protected refs), and
+/// a context with the environment `dev` (its issuer learned from the server).
+fn world() -> World {
+    let provider = OidcProvider::start(OidcConfig::default().with_user(alice()).with_user(bob()));
+    let data = tempfile::Builder::new()
+        .prefix("stone-server-data-")
+        .tempdir()
+        .unwrap();
+    let config = format!(
+        "public_host = \"{HOST}\"\n[auth]\nmode = \"oidc\"\nissuer = \"{}\"\naudience = \"{}\"\n[auth.step_up]\nacr_values = [\"{ACR_MFA}\"]\nmax_age = 600\n",
+        provider.issuer(),
+        provider.config().resource
+    );
+    let server = StoneServer::start(data.path(), Some(&config), &[]);
+    let mut ctx = crate::context();
+    ctx.set_var("STONE_NO_BROWSER", "1");
+    ctx.add_env("dev", HOST, &server.api());
+    World {
+        provider,
+        server,
+        ctx,
+        _data: data,
+    }
+}
+
+/// What a run of stone gave, with the authorization URLs it printed.
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    authorization_urls: Vec<String>,
+}
+
+impl Run {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr))
+    }
+
+    fn output(&self) -> String {
+        format!("{}\n{}", self.stdout, self.stderr)
+    }
+}
+
+/// Runs `cmd`; each authorization URL it prints on stderr is opened in `browser` with
+/// `credentials` and the redirect delivered to stone's loopback listener.
+fn run(world: &World, cmd: &mut Command, browser: &mut Browser, credentials: &Credentials) -> Run {
+    run_with(world, cmd, |url| {
+        let redirect = browser
+            .authorize(url, credentials)
+            .unwrap_or_else(|e| panic!("the browser login failed: {e}"));
+        redirect
+            .deliver()
+            .expect("stone's loopback listener answers");
+    })
+}
+
+fn run_with(world: &World, cmd: &mut Command, mut on_url: impl FnMut(&str)) -> Run {
+    let endpoint = world.provider.endpoint("authorization_endpoint");
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("stone starts");
+    let stderr = child.stderr.take().unwrap();
+    let (lines, received) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
+        text
+    });
+    let mut text = String::new();
+    let mut urls = Vec::new();
+    loop {
+        match received.recv_timeout(Duration::from_secs(120)) {
+            Ok(line) => {
+                text.push_str(&line);
+                text.push('\n');
+                let trimmed = line.trim();
+                if trimmed.starts_with(&endpoint) {
+                    urls.push(trimmed.to_owned());
+                    on_url(trimmed);
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let _ = child.kill();
+                panic!("stone printed nothing for 120 s:\n{text}");
+            }
+        }
+    }
+    let status = child.wait().unwrap();
+    Run {
+        code: status.code(),
+        stdout: reader.join().unwrap(),
+        stderr: text,
+        authorization_urls: urls,
+    }
+}
+
+fn login(world: &World, user: &OidcUser) -> Run {
+    let run = run(
+        world,
+        world.ctx.stone().args(["login", "--env", "dev"]),
+        &mut Browser::new(),
+        &user.credentials(),
+    );
+    assert_eq!(run.code, Some(0), "login failed:\n{}", run.output());
+    run
+}
+
+fn token_dir(ctx: &TestContext) -> PathBuf {
+    ctx.home.join(".local/share/stone/tokens")
+}
+
+fn token_file(ctx: &TestContext) -> PathBuf {
+    let files: Vec<PathBuf> = std::fs::read_dir(token_dir(ctx))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    files[0].clone()
+}
+
+fn stored(ctx: &TestContext) -> Value {
+    serde_json::from_slice(&std::fs::read(token_file(ctx)).unwrap()).unwrap()
+}
+
+/// No token string (nor a long piece of one) in any output.
+fn assert_no_token(outputs: &[&str], tokens: &[&str]) {
+    for token in tokens.iter().filter(|t| !t.is_empty()) {
+        let piece = &token[..token.len().min(24)];
+        let tail = &token[token.len().saturating_sub(24)..];
+        for output in outputs {
+            assert!(
+                !output.contains(piece) && !output.contains(tail),
+                "a token shows in the output:\n{output}"
+            );
+        }
+    }
+}
+
+/// Every regular file under `dir`.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(files_under(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
+
+fn query_param(url: &str, name: &str) -> Option<String> {
+    url::Url::parse(url)
+        .unwrap()
+        .query_pairs()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.into_owned())
+}
+
+fn package(ctx: &TestContext, name: &str, public: bool) -> PathBuf {
+    ctx.package(
+        name,
+        &format!(
+            "name: {name}\npublish: {{to: \"stone:{name}\", public: {public}}}\nresources:\n  - path: notes.bin\n"
+        ),
+        &[("notes.bin", &[42u8; 3000])],
+    )
+}
+
+fn push(world: &World, dir: &Path, args: &[&str]) -> Command {
+    let mut cmd = world.ctx.stone();
+    cmd.args(["package", "push", "--env", "dev", "--json"])
+        .args(args)
+        .arg(dir);
+    cmd
+}
+
+fn simple(cmd: &mut Command) -> Run {
+    let out = cmd.output().unwrap();
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        authorization_urls: Vec::new(),
+    }
+}
+
+#[test]
+fn login_whoami_refresh_logout() {
+    let world = world();
+    let ctx = &world.ctx;
+    let run = login(&world, &alice());
+    let url = &run.authorization_urls[0];
+    assert_eq!(run.authorization_urls.len(), 1);
+    // PKCE S256, state and nonce, on a loopback redirect.
+    assert_eq!(
+        query_param(url, "code_challenge_method").as_deref(),
+        Some("S256")
+    );
+    assert_eq!(
+        query_param(url, "code_challenge").map(|c| c.len()),
+        Some(43)
+    );
+    assert!(query_param(url, "state").is_some_and(|s| s.len() >= 16));
+    assert!(query_param(url, "nonce").is_some_and(|s| s.len() >= 16));
+    let redirect_uri = query_param(url, "redirect_uri").unwrap();
+    assert!(
+        redirect_uri.starts_with("http://127.0.0.1:") && redirect_uri.ends_with("/callback"),
+        "{redirect_uri}"
+    );
+
+    // The store: a 0600 file in a 0700 directory.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&token_file(ctx)), 0o600);
+        assert_eq!(mode(&token_dir(ctx)), 0o700);
+    }
+    let first = stored(ctx);
+    let access = first["access_token"].as_str().unwrap().to_owned();
+    let refresh = first["refresh_token"]
+        .as_str()
+        .expect("a refresh token")
+        .to_owned();
+
+    let who = simple(ctx.stone().args(["whoami", "--env", "dev", "--json"]));
+    assert_eq!(who.code, Some(0), "{}", who.output());
+    let shown = who.json();
+    assert_eq!(shown["subject"], "alice");
+    assert_eq!(
+        shown["roles"],
+        serde_json::json!(["protected-write", "reader"])
+    );
+    assert_eq!(shown["acr"], ACR_PASSWORD);
+    assert_eq!(shown["source"], "login");
+    assert_eq!(shown["expired"], false);
+    let human = simple(ctx.stone().args(["whoami", "--env", "dev"]));
+    assert!(
+        human.stdout.contains("Subject:     alice"),
+        "{}",
+        human.stdout
+    );
+
+    // An expired access token is refreshed silently with the refresh token.
+    let mut expired = first.clone();
+    expired["expires_at"] = serde_json::json!(1);
+    std::fs::write(token_file(ctx), serde_json::to_vec(&expired).unwrap()).unwrap();
+    let again = simple(ctx.stone().args(["whoami", "--env", "dev", "--json"]));
+    assert_eq!(again.code, Some(0), "{}", again.output());
+    assert_eq!(again.json()["subject"], "alice");
+    let second = stored(ctx);
+    assert_ne!(
+        second["access_token"], first["access_token"],
+        "a new access token"
+    );
+    assert!(second["expires_at"].as_u64().unwrap() > 1);
+    let new_access = second["access_token"].as_str().unwrap().to_owned();
+    let new_refresh = second["refresh_token"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+
+    // Logout forgets it; whoami then says how to log in (exit 3).
+    let out = simple(ctx.stone().args(["logout", "--env", "dev"]));
+    assert_eq!(out.code, Some(0), "{}", out.output());
+    assert_eq!(std::fs::read_dir(token_dir(ctx)).unwrap().count(), 0);
+    let gone = simple(ctx.stone().args(["whoami", "--env", "dev"]));
+    assert_eq!(gone.code, Some(3), "{}", gone.output());
+    assert!(
+        gone.stderr.contains("stone login --env dev"),
+        "{}",
+        gone.stderr
+    );
+
+    assert_no_token(
+        &[
+            &run.output(),
+            &who.output(),
+            &human.output(),
+            &again.output(),
+            &out.output(),
+            &gone.output(),
+        ],
+        &[&access, &refresh, &new_access, &new_refresh],
+    );
+}
+
+#[test]
+fn a_wrong_code_verifier_is_refused_by_the_provider() {
+    let world = world();
+    let mut browser = Browser::new();
+    let credentials = alice().credentials();
+    let provider = &world.provider;
+    let run = run_with(
+        &world,
+        world.ctx.stone().args(["login", "--env", "dev"]),
+        |url| {
+            let redirect = browser.authorize(url, &credentials).unwrap();
+            let code = redirect.code().unwrap();
+            let redirect_uri = query_param(url, "redirect_uri").unwrap();
+            // Someone who caught the code cannot use it without stone's verifier.
+            let refused = provider
+                .exchange_code(
+                    &code,
+                    &redirect_uri,
+                    "a-wrong-verifier-a-wrong-verifier-a-wrong-verifier",
+                )
+                .unwrap_err();
+            assert_eq!(refused.error(), "invalid_grant", "{refused}");
+            // Without any verifier either.
+            let refused = provider
+                .token_request(&[
+                    ("grant_type", "authorization_code"),
+                    ("code", &code),
+                    ("redirect_uri", &redirect_uri),
+                ])
+                .unwrap_err();
+            assert_eq!(refused.error(), "invalid_grant", "{refused}");
+            redirect.deliver().unwrap();
+        },
+    );
+    // stone's own exchange, with the right verifier, works.
+    assert_eq!(run.code, Some(0), "{}", run.output());
+    assert_eq!(stored(&world.ctx)["env"], "dev");
+}
+
+#[test]
+fn push_to_an_unprotected_branch_with_a_plain_token_and_no_cloud_credentials() {
+    let world = world();
+    login(&world, &alice());
+    let dir = package(&world.ctx, "notes", true);
+    let mut cmd = push(&world, &dir, &["--branch", "feature-x"]);
+    // The environment of stone holds no cloud credentials at all (TestContext clears
+    // AWS_*, GOOGLE_*, AZURE_*): only the identity token and the presigned URLs.
+    for (key, _) in cmd.get_envs() {
+        let key = key.to_string_lossy();
+        assert!(
+            !["AWS_", "GOOGLE_", "AZURE_"]
+                .iter()
+                .any(|p| key.starts_with(p)),
+            "{key} is set"
+        );
+    }
+    let run = simple(&mut cmd);
+    assert_eq!(run.code, Some(0), "{}", run.output());
+    let result = run.json();
+    assert!(
+        result["uploaded_bytes"].as_u64().unwrap() >= 3000,
+        "{result:#}"
+    );
+    // The local staging route refuses any request that carries an Authorization header
+    // (staging.credentials_sent): the uploads carried none, the API calls carried the token.
+    assert!(!world.server.log_tail(400).contains("credentials_sent"));
+
+    // In CI: the token comes from STONE_TOKEN, with no stored login and no browser.
+    let token = world
+        .provider
+        .login(&bob(), &AuthorizationRequest::new(40_123))["access_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut ci = world.ctx.stone();
+    ci.args([
+        "package",
+        "push",
+        "--env",
+        "dev",
+        "--json",
+        "--branch",
+        "ci-branch",
+    ])
+    .arg(&dir)
+    .env("CI", "true")
+    .env("STONE_TOKEN", &token)
+    .env("STONE_TOKEN_DIR", world.ctx.root().join("no-tokens-here"));
+    let run_ci = simple(&mut ci);
+    assert_eq!(run_ci.code, Some(0), "{}", run_ci.output());
+    assert!(!world.ctx.root().join("no-tokens-here").exists());
+    assert_no_token(
+        &[&run.output(), &run_ci.output()],
+        &[&token, stored(&world.ctx)["access_token"].as_str().unwrap()],
+    );
+}
+
+#[test]
+fn a_protected_ref_without_yes_is_refused_before_anything_is_uploaded() {
+    let world = world();
+    let dir = package(&world.ctx, "notes", true);
+    // Not even logged in: the refusal comes first, from what the server says it protects.
+    let run = simple(&mut push(&world, &dir, &["--branch", "main"]));
+    assert_eq!(run.code, Some(4), "{}", run.output());
+    assert!(
+        run.stderr.contains("main is a protected ref"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("--yes"), "{}", run.stderr);
+    assert_eq!(run.json()["error"]["code"], "push.confirmation_required");
+    assert!(!run.stderr.contains("files to upload"), "{}", run.stderr);
+    let staged = world.server.data_dir().join("staging");
+    assert_eq!(
+        files_under(&staged),
+        Vec::<PathBuf>::new(),
+        "nothing staged"
+    );
+    assert!(
+        !world
+            .server
+            .log_tail(400)
+            .contains("push manifest accepted")
+    );
+}
+
+#[test]
+fn yes_without_the_role_and_force_without_the_elevated_role_are_refused() {
+    let world = world();
+    let dir = package(&world.ctx, "notes", true);
+    login(&world, &bob());
+    let run = simple(&mut push(&world, &dir, &["--branch", "main", "--yes"]));
+    assert_eq!(run.code, Some(4), "{}", run.output());
+    assert_eq!(run.json()["error"]["code"], "push.protected_ref");
+    assert!(run.stderr.contains("protected-write"), "{}", run.stderr);
+
+    simple(world.ctx.stone().args(["logout", "--env", "dev"]));
+    login(&world, &alice());
+    let run = simple(&mut push(
+        &world,
+        &dir,
+        &["--branch", "main", "--yes", "--force"],
+    ));
+    assert_eq!(run.code, Some(4), "{}", run.output());
+    assert_eq!(run.json()["error"]["code"], "push.force_forbidden");
+    assert!(run.stderr.contains("protected-force"), "{}", run.stderr);
+}
+
+#[test]
+fn a_step_up_challenge_runs_pkce_with_the_challenged_values_and_keeps_the_push_id() {
+    let world = world();
+    let dir = package(&world.ctx, "notes", true);
+    login(&world, &alice());
+    assert_eq!(stored(&world.ctx)["env"], "dev");
+
+    // In CI a password-level token cannot step up: exit 3, saying what it lacks.
+    let token = world
+        .provider
+        .login(&alice(), &AuthorizationRequest::new(40_124))["access_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut ci = push(&world, &dir, &["--branch", "main"]);
+    ci.env("CI", "true").env("STONE_TOKEN", &token);
+    let refused = simple(&mut ci);
+    assert_eq!(refused.code, Some(3), "{}", refused.output());
+    assert!(
+        refused
+            .stderr
+            .contains(&format!("{ACR_PASSWORD}, not one of {ACR_MFA}")),
+        "{}",
+        refused.stderr
+    );
+    assert!(refused.authorization_urls.is_empty());
+
+    // A person: the challenge opens a new login with acr_values and max_age, then the same
+    // push goes on.
+    let mut browser = Browser::new();
+    let run = run(
+        &world,
+        &mut push(&world, &dir, &["--branch", "main", "--yes"]),
+        &mut browser,
+        &alice().credentials().with_acr(ACR_MFA),
+    );
+    assert_eq!(run.code, Some(0), "{}", run.output());
+    assert_eq!(run.authorization_urls.len(), 1, "{}", run.stderr);
+    let url = &run.authorization_urls[0];
+    assert_eq!(query_param(url, "acr_values").as_deref(), Some(ACR_MFA));
+    assert_eq!(query_param(url, "max_age").as_deref(), Some("600"));
+    assert_eq!(
+        query_param(url, "code_challenge_method").as_deref(),
+        Some("S256")
+    );
+    let result = run.json();
+    let push_id = result["push_id"].as_str().unwrap();
+    assert!(
+        run.stderr
+            .contains(&format!("push {push_id} needs a fresh authentication")),
+        "the challenged push is the one that succeeded:\n{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(&format!("resuming push {push_id}")),
+        "{}",
+        run.stderr
+    );
+    let after = stored(&world.ctx);
+    let claims = stone_test::services::decode_jwt_claims(after["access_token"].as_str().unwrap());
+    assert_eq!(claims["acr"], ACR_MFA);
+    assert_no_token(
+        &[&run.output(), &refused.output()],
+        &[&token, after["access_token"].as_str().unwrap()],
+    );
+}
+
+#[test]
+fn a_non_public_dataset_is_unreadable_without_a_token() {
+    let world = world();
+    login(&world, &alice());
+    let token = stored(&world.ctx)["access_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let dir = package(&world.ctx, "secret", false);
+    let run = simple(&mut push(&world, &dir, &["--branch", "feature-y"]));
+    assert_eq!(run.code, Some(0), "{}", run.output());
+    let url = format!(
+        "{}/namespaces/secret/datasets/notes?branch=feature-y",
+        world.server.api()
+    );
+    let anonymous = agent().get(&url).call().unwrap();
+    assert_eq!(anonymous.status().as_u16(), 401);
+    let with_token = agent()
+        .get(&url)
+        .header("authorization", &format!("Bearer {token}"))
+        .call()
+        .unwrap();
+    assert_eq!(with_token.status().as_u16(), 200);
+}
+
+#[test]
+fn device_flow_login() {
+    let world = world();
+    let mut cmd = world.ctx.stone();
+    cmd.args(["login", "--env", "dev", "--device"]);
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut shown = String::new();
+    let (uri, code) = loop {
+        let mut line = String::new();
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "no device code shown:\n{shown}"
+        );
+        shown.push_str(&line);
+        if let Some(rest) = line.trim().strip_prefix("To log in, open ") {
+            let (uri, code) = rest.split_once(" and enter the code ").unwrap();
+            break (uri.to_owned(), code.to_owned());
+        }
+    };
+    Browser::new()
+        .approve_device(&uri, &code, &alice().credentials())
+        .unwrap();
+    let status = child.wait().unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    assert!(status.success(), "{shown}{rest}");
+    assert!(rest.contains("as alice"), "{rest}");
+    let who = simple(world.ctx.stone().args(["whoami", "--env", "dev", "--json"]));
+    assert_eq!(who.json()["subject"], "alice");
+}
