@@ -142,6 +142,7 @@ fn leak(code: String) -> &'static str {
 
 fn push_status(e: &PushError) -> ExitStatus {
     match e {
+        PushError::Plugin(_) => ExitStatus::Plugin,
         PushError::Refused {
             problem, status, ..
         } => match problem.code.as_str() {

@@ -15,3 +15,6 @@ pub const CI_HEAD_REF: &str = stone_package::branch::CI_HEAD_REF;
 pub const CI_REF_NAME: &str = stone_package::branch::CI_REF_NAME;
 /// Set (to anything but `false`/`0`) by CI systems: no browser, no prompts.
 pub const CI: &str = "CI";
+/// Seconds a plugin has to answer a call (and, during a push, between two messages)
+/// before it is stopped and reported (default 10).
+pub const STONE_PLUGIN_TIMEOUT: &str = "STONE_PLUGIN_TIMEOUT";

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 
-use crate::cli::{Cli, Command, PackageCommand};
+use crate::cli::{Cli, Command, PackageCommand, PluginCommand};
 use crate::diagnostics::ExitStatus;
 
 /// Runs the CLI and returns the exit code.
@@ -32,6 +32,7 @@ pub fn main() -> ExitCode {
     };
     let json = match &cli.command {
         Command::Package(PackageCommand::Push(args)) => args.json,
+        Command::Plugin(PluginCommand::List(args)) => args.json.json,
         _ => false,
     };
     match run(&cli) {
@@ -51,6 +52,7 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
     match &cli.command {
         Command::Package(PackageCommand::Push(args)) => commands::push::run(args, &cli.global),
         Command::Env(command) => commands::env::run(command, &cli.global),
+        Command::Plugin(command) => commands::plugin::run(command, &cli.global),
         Command::Completions(args) => {
             clap_complete::generate(
                 args.shell,

@@ -8,36 +8,101 @@ use std::sync::Arc;
 use stone_package::digest::HashProgress;
 
 use anyhow::Context as _;
-use stone_package::resolve_branch;
+use stone_package::{Destination, resolve_branch};
 use stone_push::{ProgressEvent, PushOptions, PushProgress, PushResult};
 
 use crate::cli::{GlobalArgs, PushArgs};
-use crate::config::{Config, config_path};
+use crate::config::{Config, DEFAULT_ENV, Environment, EnvironmentOptions, config_path};
 use crate::diagnostics::{CliError, ExitStatus};
 use crate::env_vars;
 use crate::handler;
 use crate::plan::{PlanOptions, PushPlan, build_plan, load_for_push};
-use crate::prepare::{PrepareProgress, prepare};
+use crate::prepare::{Preparation, PrepareProgress, prepare};
 
 pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
-    let (package, to) = load_for_push(&args.path)?;
+    let flag_to = args
+        .to
+        .as_deref()
+        .map(|t| {
+            t.parse::<Destination>().map_err(|e| {
+                CliError::new(
+                    "usage.invalid_destination",
+                    ExitStatus::Usage,
+                    format!("--to: {e}"),
+                )
+            })
+        })
+        .transpose()?;
+    let (package, to) = load_for_push(&args.path, flag_to.as_ref())?;
     let config = Config::load(config_path(global.config.as_deref())?)?;
-    let environment = config.environment(&args.env)?;
+    if let Destination::Stone(_) = to {
+        // The platform needs a configured environment: say so before anything else.
+        config.environment(&args.env)?;
+    }
     let branch = resolve_branch(
         args.branch.as_deref(),
         |name| std::env::var(name).ok(),
         &args.path,
     )?;
     let jobs = args.jobs.map(usize::from).unwrap_or_else(default_jobs);
-    let registry = handler::registry(&config)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
     let destination = to.to_string();
-    let choice = handler::choose(&registry, &destination).ok_or_else(|| {
+    let handlers = runtime.block_on(handler::registry(&config, Some(&destination)))?;
+    handler::warn_skipped(&handlers, global.quiet || args.json);
+    let outcome = push_with(
+        args, global, &config, &package, &to, branch, jobs, &runtime, &handlers,
+    );
+    runtime.block_on(handlers.shutdown());
+    outcome
+}
+
+#[allow(clippy::too_many_arguments)]
+fn push_with(
+    args: &PushArgs,
+    global: &GlobalArgs,
+    config: &Config,
+    package: &stone_package::Package,
+    to: &Destination,
+    branch: stone_package::Branch,
+    jobs: usize,
+    runtime: &tokio::runtime::Runtime,
+    handlers: &handler::Handlers,
+) -> anyhow::Result<()> {
+    let destination = to.to_string();
+    let choice = handler::choose(handlers, &destination).ok_or_else(|| {
         CliError::new(
             "push.no_handler",
             ExitStatus::Failure,
             format!("no handler claims the destination {destination}"),
         )
+        .hint(format!(
+            "push to `stone:<namespace>`, a blob store ({}://…), an https URL, or install a plugin for `{}:` (see `stone plugin list`)",
+            stone_push::blob_store::BLOB_STORE_SCHEMES.join("://…, "),
+            to.scheme()
+        ))
     })?;
+    let is_service = choice.name == handler::SERVICE;
+    let outside = handler::pushes_outside_platform(&choice.name);
+    let environment = if is_service {
+        (config.environment(&args.env)?, false)
+    } else {
+        match config.environment(&args.env) {
+            Ok(env) => (env, false),
+            Err(_) => (unconfigured_environment(&args.env), true),
+        }
+    };
+    let namespace = match to {
+        Destination::Stone(url) => Some(url.namespace.clone()),
+        Destination::Url(url) if is_service => Some(namespace_of(url)?),
+        Destination::Url(_) => None,
+    };
+    if outside && !args.dry_run {
+        prod_guard(&args.env, args.yes, &destination)?;
+    }
 
     let quiet = global.quiet;
     let progress = Progress::new(
@@ -45,8 +110,9 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         package.resources.iter().map(|r| r.size()).sum(),
     );
     let plan = build_plan(
-        &package,
+        package,
         to,
+        namespace,
         choice,
         environment,
         branch,
@@ -84,7 +150,12 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
     }
 
     let lines = Lines { quiet };
-    let push_package = prepare(&plan, &package, &lines)?;
+    let preparation = if outside {
+        Preparation::AsIs
+    } else {
+        Preparation::Converted
+    };
+    let push_package = prepare(&plan, package, preparation, &lines)?;
     let options = PushOptions {
         env: plan.environment.name.clone(),
         branch: plan.branch.name.clone(),
@@ -95,15 +166,11 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         jobs,
         retries: http_retries()?,
     };
-    let handler = registry
+    let handler = handlers
+        .registry
         .select(&plan.destination)
         .expect("the handler chosen above");
     let reporter: Arc<dyn PushProgress> = Arc::new(PushLines::new(quiet));
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
     let result = runtime
         .block_on(handler.push(&push_package, &options, reporter.clone()))
         .with_context(|| {
@@ -118,6 +185,81 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         print!("{}", render_result(&result));
     }
     Ok(())
+}
+
+/// An environment named by `--env` but not in the config: enough for a push outside the
+/// platform, where it only decides which guard applies.
+fn unconfigured_environment(name: &str) -> Environment {
+    Environment {
+        name: name.to_owned(),
+        options: EnvironmentOptions {
+            host: String::new(),
+            api: String::new(),
+            issuer: None,
+            client_id: None,
+            step_up: None,
+        },
+    }
+}
+
+/// The namespace of an https destination on a platform host: `https://HOST/<namespace>`.
+fn namespace_of(url: &str) -> anyhow::Result<stone_package::Label> {
+    let parsed = url::Url::parse(url).ok();
+    let segments: Vec<&str> = parsed
+        .as_ref()
+        .and_then(|u| u.path_segments())
+        .map(|s| s.filter(|p| !p.is_empty()).collect())
+        .unwrap_or_default();
+    let bad = |why: String| {
+        CliError::new("push.destination", ExitStatus::Usage, why).hint(
+            "on a platform host, push to `https://HOST/<namespace>` or write `stone:<namespace>`",
+        )
+    };
+    match segments.as_slice() {
+        [ns] => stone_package::Label::parse(ns)
+            .map_err(|why| bad(format!("{url}: the namespace `{ns}` {why}")).into()),
+        _ => Err(bad(format!(
+            "{url} is on a platform host but does not name one namespace"
+        ))
+        .into()),
+    }
+}
+
+/// The prod guard of pushes outside the platform: a blob store or HTTP server checks no
+/// ref, no role and no confirmation, so stone does, before any upload.
+fn prod_guard(env: &str, yes: bool, destination: &str) -> anyhow::Result<()> {
+    if env != DEFAULT_ENV {
+        return Ok(());
+    }
+    if !yes {
+        return Err(CliError::new(
+            "push.prod_confirmation_required",
+            ExitStatus::Refused,
+            format!(
+                "refusing to push to {destination} with --env {DEFAULT_ENV} without --yes: a blob store or HTTP server has no guard of its own, so stone guards prod itself (nothing was uploaded)"
+            ),
+        )
+        .hint(format!(
+            "confirm with --yes (prod also needs an authentication step-up with the `protected-write` role), or pass --env <other> for a push that is not prod (the default environment is `{DEFAULT_ENV}`)"
+        ))
+        .into());
+    }
+    ensure_prod_identity(env, destination)
+}
+
+/// The second half of the prod guard: a step-up token carrying the `protected-write` role.
+/// The identity work (tokens, step-up) lives on another branch; until it is merged this
+/// refuses, so that no blob-store push to prod goes out unguarded.
+fn ensure_prod_identity(env: &str, destination: &str) -> anyhow::Result<()> {
+    Err(CliError::new(
+        "auth.step_up_unavailable",
+        ExitStatus::Auth,
+        format!(
+            "authentication step-up for blob-store pushes to prod is not available in this build (--env {env}, {destination}; nothing was uploaded)"
+        ),
+    )
+    .hint("push with --env <other> (not prod), or use a build of stone with `stone login`")
+    .into())
 }
 
 fn http_retries() -> anyhow::Result<u32> {
@@ -312,11 +454,19 @@ pub fn render_plan(plan: &PushPlan) -> String {
         .unwrap_or("(unnamed)");
     let _ = writeln!(out, "Package:     {name} ({})", plan.package.root);
     let _ = writeln!(out, "Destination: {}", plan.destination);
-    let _ = writeln!(
-        out,
-        "Environment: {} ({}, API {})",
-        plan.environment.name, plan.environment.options.host, plan.environment.options.api
-    );
+    if plan.environment_unconfigured {
+        let _ = writeln!(
+            out,
+            "Environment: {} (not configured: outside the platform it only decides the prod guard)",
+            plan.environment.name
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "Environment: {} ({}, API {})",
+            plan.environment.name, plan.environment.options.host, plan.environment.options.api
+        );
+    }
     let branch_source = plan.branch.source.describe();
     if plan.branch.given == plan.branch.name {
         let _ = writeln!(
