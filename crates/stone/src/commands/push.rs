@@ -52,7 +52,7 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         .context("cannot start the async runtime")?;
     let destination = to.to_string();
     let handlers = runtime.block_on(handler::registry(&config, Some(&destination)))?;
-    handler::warn_skipped(&handlers, global.quiet || args.json);
+    handler::warn_skipped(&handlers, global.quiet);
     let outcome = push_with(
         args, global, &config, &package, &to, branch, jobs, &runtime, &handlers,
     );

@@ -40,10 +40,12 @@ fn push(ctx: &TestContext, dir: &Path, to: &str, extra: &[(&str, String)]) -> st
     for (k, v) in extra {
         cmd.env(k, v);
     }
-    cmd.args(["package", "push", "--env", "dev", "--json", "--to", to])
-        .arg(dir)
-        .output()
-        .unwrap()
+    cmd.args([
+        "package", "push", "--branch", "b", "--env", "dev", "--json", "--to", to,
+    ])
+    .arg(dir)
+    .output()
+    .unwrap()
 }
 
 fn ok_json(out: &std::process::Output) -> Value {
@@ -156,7 +158,7 @@ fn prod_is_guarded_before_any_upload() {
     // --env prod is the default.
     let out = ctx
         .stone()
-        .args(["package", "push", "--json", "--to", &url])
+        .args(["package", "push", "--branch", "b", "--json", "--to", &url])
         .arg(&dir)
         .output()
         .unwrap();
@@ -168,7 +170,9 @@ fn prod_is_guarded_before_any_upload() {
 
     let out = ctx
         .stone()
-        .args(["package", "push", "--env", "prod", "--yes", "--to", &url])
+        .args([
+            "package", "push", "--branch", "b", "--env", "prod", "--yes", "--to", &url,
+        ])
         .arg(&dir)
         .output()
         .unwrap();
@@ -185,7 +189,15 @@ fn prod_is_guarded_before_any_upload() {
     // A dry run shows the plan, guarded or not.
     let out = ctx
         .stone()
-        .args(["package", "push", "--dry-run", "--to", &url])
+        .args([
+            "package",
+            "push",
+            "--branch",
+            "b",
+            "--dry-run",
+            "--to",
+            &url,
+        ])
         .arg(&dir)
         .output()
         .unwrap();
@@ -212,7 +224,7 @@ fn an_interrupted_push_leaves_the_old_descriptor_in_place() {
     let mut child = ctx
         .stone()
         .args([
-            "package", "push", "--env", "dev", "--jobs", "1", "--to", &url,
+            "package", "push", "--branch", "b", "--env", "dev", "--jobs", "1", "--to", &url,
         ])
         .arg(&dir)
         .stdout(std::process::Stdio::null())
@@ -310,7 +322,17 @@ fn the_http_handler_pushes_to_a_webdav_server() {
 
     let dry = ctx
         .stone()
-        .args(["package", "push", "--env", "dev", "--dry-run", "--to", &url])
+        .args([
+            "package",
+            "push",
+            "--branch",
+            "b",
+            "--env",
+            "dev",
+            "--dry-run",
+            "--to",
+            &url,
+        ])
         .arg(&dir)
         .output()
         .unwrap();

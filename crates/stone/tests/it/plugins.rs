@@ -65,6 +65,8 @@ fn a_python_plugin_on_path_claiming_s3_wins_over_the_blob_store_push() {
         .args([
             "package",
             "push",
+            "--branch",
+            "b",
             "--env",
             "dev",
             "--dry-run",
@@ -88,6 +90,8 @@ fn a_python_plugin_on_path_claiming_s3_wins_over_the_blob_store_push() {
         .args([
             "package",
             "push",
+            "--branch",
+            "b",
             "--env",
             "dev",
             "--json",
@@ -128,12 +132,15 @@ fn misbehaving_plugins_are_reported_by_name_and_skipped() {
     ] {
         install(&mut ctx, name, mode, "file://", &out_dir);
     }
-    ctx.set_var("STONE_PLUGIN_TIMEOUT", "1");
+    // Long enough for five Pythons to start on a busy machine; the stall costs this much.
+    ctx.set_var("STONE_PLUGIN_TIMEOUT", "5");
     let dir = package(&ctx);
     let target = ctx.root().join("store");
     let out = ctx
         .stone()
-        .args(["package", "push", "--env", "dev", "--json", "--to"])
+        .args([
+            "package", "push", "--branch", "b", "--env", "dev", "--json", "--to",
+        ])
         .arg(format!("file://{}", target.display()))
         .arg(&dir)
         .output()
@@ -150,7 +157,7 @@ fn misbehaving_plugins_are_reported_by_name_and_skipped() {
         "the plugin `other`",
         "does not implement PackagePushHandler/1",
         "the plugin `sleepy`",
-        "did not answer `can_handle` within 1 s",
+        "did not answer `can_handle` within 5 s",
         "the plugin `noisy`",
         "not a protocol message",
     ] {
@@ -182,7 +189,16 @@ fn a_plugin_that_crashes_mid_push_fails_the_push_with_exit_6() {
     let dir = package(&ctx);
     let out = ctx
         .stone()
-        .args(["package", "push", "--env", "dev", "--to", "crash://x"])
+        .args([
+            "package",
+            "push",
+            "--branch",
+            "b",
+            "--env",
+            "dev",
+            "--to",
+            "crash://x",
+        ])
         .arg(&dir)
         .output()
         .unwrap();
@@ -204,7 +220,7 @@ fn a_plugin_that_stalls_mid_push_is_stopped_at_the_deadline() {
     let out = ctx
         .stone()
         .args([
-            "package", "push", "--env", "dev", "--json", "--to", "slow://x",
+            "package", "push", "--branch", "b", "--env", "dev", "--json", "--to", "slow://x",
         ])
         .arg(&dir)
         .output()
