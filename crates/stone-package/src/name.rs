@@ -315,9 +315,7 @@ impl FromStr for Destination {
             return s.parse().map(Destination::Stone);
         }
         let Some((scheme, rest)) = s.split_once("://") else {
-            return Err(format!(
-                "`{s}` is neither a `stone:<namespace>` URL nor a URL like `s3://bucket/prefix`, `file:///path` or `https://host/path`"
-            ));
+            return Err(format!("`{s}` has no scheme (`<scheme>://`)"));
         };
         let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_lowercase())
             && scheme
@@ -338,8 +336,14 @@ impl FromStr for Destination {
             None => false,
         };
         if credentials {
+            // Never repeat the secret.
+            let host = authority
+                .rsplit_once('@')
+                .map(|(_, h)| h)
+                .unwrap_or_default();
+            let shown = format!("{scheme}://***@{host}");
             return Err(format!(
-                "`{s}` has credentials in it: datasets.yaml is shared, so credentials belong in the environment (e.g. AWS_ACCESS_KEY_ID) or a plugin's own config"
+                "`{shown}…` has credentials in it: datasets.yaml is shared, so credentials belong in the environment (e.g. AWS_ACCESS_KEY_ID) or a plugin's own config"
             ));
         }
         if authority.is_empty() && scheme != "file" {
