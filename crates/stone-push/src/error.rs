@@ -67,7 +67,7 @@ pub enum PushError {
     Destination(String),
     /// An external plugin failed (it is named in the message).
     #[error(transparent)]
-    Plugin(#[from] crate::external::PluginError),
+    Plugin(Box<crate::external::PluginError>),
     /// A blob store or HTTP server refused or failed a request.
     #[error("{action} {url} failed")]
     Store {

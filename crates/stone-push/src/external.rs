@@ -500,7 +500,7 @@ impl ExternalPlugin {
                 Kind::Response {
                     id: answered,
                     outcome,
-                } if *answered == Value::from(id) => {
+                } if answered.as_u64() == Some(id) => {
                     return match outcome {
                         Ok(result) => Ok(result.clone()),
                         Err(error) => Err(PluginError::Failed {
@@ -612,7 +612,7 @@ impl PackagePushHandler for ExternalHandler {
             self.plugin
                 .push(package, options, progress.as_ref())
                 .await
-                .map_err(PushError::from)
+                .map_err(|e| PushError::Plugin(Box::new(e)))
         })
     }
 }
