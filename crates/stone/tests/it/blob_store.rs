@@ -358,3 +358,84 @@ fn the_http_handler_pushes_to_a_webdav_server() {
     );
     assert_eq!(again["already_staged"], files.len());
 }
+
+#[test]
+fn dry_run_names_the_handler_for_every_kind_of_destination() {
+    let ctx = crate::context_with_prod();
+    let (dir, _) = package(&ctx);
+    for (to, handler, first_dataset) in [
+        ("stone:demo", "service", "stone:demo/cities"),
+        (
+            "https://data.example.org/demo",
+            "service",
+            "stone:demo/cities",
+        ),
+        (
+            "https://elsewhere.example.org/dav",
+            "http",
+            "https://elsewhere.example.org/dav/cities.csv",
+        ),
+        (
+            "s3://bucket/team",
+            "blob-store",
+            "s3://bucket/team/cities.csv",
+        ),
+        (
+            "gs://bucket/team",
+            "blob-store",
+            "gs://bucket/team/cities.csv",
+        ),
+        (
+            "az://container/team",
+            "blob-store",
+            "az://container/team/cities.csv",
+        ),
+        (
+            "file:///srv/team",
+            "blob-store",
+            "file:///srv/team/cities.csv",
+        ),
+    ] {
+        let out = ctx
+            .stone()
+            .args([
+                "package",
+                "push",
+                "--branch",
+                "b",
+                "--dry-run",
+                "--json",
+                "--to",
+                to,
+            ])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{to}: {}", stderr(&out));
+        let plan: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(plan["plan"]["handler"]["name"], handler, "{to}: {plan:#}");
+        assert!(plan["plan"]["handler"]["reason"].as_str().unwrap().len() > 20);
+        assert_eq!(plan["plan"]["datasets"][0]["url"], first_dataset, "{to}");
+    }
+    let out = ctx
+        .stone()
+        .args([
+            "package",
+            "push",
+            "--branch",
+            "b",
+            "--dry-run",
+            "--to",
+            "ftp://host/x",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("no handler claims the destination ftp://host/x"));
+    assert!(
+        stderr(&out).contains("stone plugin list"),
+        "{}",
+        stderr(&out)
+    );
+}
