@@ -14,7 +14,8 @@ MODE:
   stall             answers initialize, then never answers can_handle
   garbage           writes a line that is not JSON-RPC in answer to initialize
   crash-mid-push    claims PREFIX, sends a progress notification in push, then exits 1
-  stall-mid-push    claims PREFIX, then sends nothing during push
+  stall-mid-push    claims PREFIX, then sends nothing during push (writes its pid to
+                    OUTDIR/push-started first)
 """
 import json
 import os
@@ -69,6 +70,10 @@ for line in sys.stdin:
             sys.stderr.flush()
             os._exit(1)
         if mode == "stall-mid-push":
+            if outdir:
+                os.makedirs(outdir, exist_ok=True)
+                with open(os.path.join(outdir, "push-started"), "w") as out:
+                    out.write(str(os.getpid()))
             time.sleep(3600)
         copied = 0
         datasets = []

@@ -486,6 +486,13 @@ pub fn render_plan(plan: &PushPlan) -> String {
         "Handler:     {} ({})",
         plan.handler.name, plan.handler.reason
     );
+    if handler::pushes_outside_platform(&plan.handler.name) && plan.environment.name == DEFAULT_ENV
+    {
+        let _ = writeln!(
+            out,
+            "Guard:       {DEFAULT_ENV}: a push outside the platform needs --yes and an authentication step-up (checked before any upload)"
+        );
+    }
     let mut flags: Vec<&str> = Vec::new();
     for (on, flag) in [
         (plan.options.yes, "--yes"),

@@ -205,6 +205,10 @@ fn prod_is_guarded_before_any_upload() {
     let plan = String::from_utf8_lossy(&out.stdout);
     assert!(plan.contains("Handler:     blob-store"), "{plan}");
     assert!(plan.contains("Environment: prod (not configured"), "{plan}");
+    assert!(
+        plan.contains("Guard:       prod: a push outside the platform needs --yes"),
+        "{plan}"
+    );
 }
 
 #[test]

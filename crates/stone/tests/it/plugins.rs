@@ -277,3 +277,49 @@ fn plugin_list_shows_version_protocols_and_claims() {
         stdout(&text)
     );
 }
+
+#[test]
+fn ctrl_c_during_a_plugin_push_cancels_then_kills_the_plugin() {
+    let mut ctx = crate::context();
+    let out_dir = ctx.root().join("marker");
+    install(&mut ctx, "slow", "stall-mid-push", "slow://", &out_dir);
+    ctx.set_var("STONE_PLUGIN_TIMEOUT", "60");
+    let dir = package(&ctx);
+    let child = ctx
+        .stone()
+        .args([
+            "package", "push", "--branch", "b", "--env", "dev", "--to", "slow://x",
+        ])
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let marker = out_dir.join("push-started");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !marker.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the plugin never got the push"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let plugin_pid = std::fs::read_to_string(&marker).unwrap();
+    let started = std::time::Instant::now();
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(6), "{err}");
+    assert!(err.contains("the push by the plugin `slow`"), "{err}");
+    assert!(err.contains("was cancelled"), "{err}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    // The plugin ignored the cancel (it sleeps): its process group was killed.
+    assert!(
+        !Path::new(&format!("/proc/{}", plugin_pid.trim())).exists(),
+        "the plugin (pid {plugin_pid}) is still running"
+    );
+}
