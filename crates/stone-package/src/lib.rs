@@ -14,7 +14,7 @@ pub use descriptor::{DESCRIPTOR_FILE, DescriptorError, Location};
 pub use digest::{DigestError, FileDigest, HashProgress, HashStats, hash_files};
 pub use format::Format;
 pub use kind::{AssetKind, Engine};
-pub use name::{Label, StoneUrl, sanitize_slug};
+pub use name::{Destination, Label, StoneUrl, sanitize_slug};
 pub use package::{
     Dialect, Package, PackageError, PackageFile, Publish, Quoting, Resource, load_package,
 };

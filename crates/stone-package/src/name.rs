@@ -277,3 +277,146 @@ mod tests {
         }
     }
 }
+
+/// Where `publish.to` (or `stone package push --to`) sends a package: the platform
+/// (`stone:<ns>`) or any other URL with a scheme and `//` — a blob store (`s3://bucket/prefix`,
+/// `gs://`, `az://`, `abfs://`, `file:///path`), an https server, or whatever scheme a plugin
+/// claims. Which handler takes a URL is decided at push time, not here.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum Destination {
+    Stone(StoneUrl),
+    Url(String),
+}
+
+impl Destination {
+    /// The `stone:` URL, when the destination is the platform by name.
+    pub fn stone(&self) -> Option<&StoneUrl> {
+        match self {
+            Destination::Stone(url) => Some(url),
+            Destination::Url(_) => None,
+        }
+    }
+
+    /// The URL scheme (`stone`, `s3`, `https`, …).
+    pub fn scheme(&self) -> &str {
+        match self {
+            Destination::Stone(_) => "stone",
+            Destination::Url(url) => url.split_once(':').map(|(s, _)| s).unwrap_or_default(),
+        }
+    }
+}
+
+impl FromStr for Destination {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s.starts_with(SCHEME) {
+            return s.parse().map(Destination::Stone);
+        }
+        let Some((scheme, rest)) = s.split_once("://") else {
+            return Err(format!("`{s}` has no scheme (`<scheme>://`)"));
+        };
+        let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_lowercase())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "+-.".contains(c));
+        if !scheme_ok {
+            return Err(format!(
+                "`{s}`: the scheme `{scheme}` must be lowercase letters, digits, `+`, `-` or `.`"
+            ));
+        }
+        if s.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(format!("`{s}` has spaces or control characters"));
+        }
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+        // `abfs://container@account.dfs.core.windows.net/…` names a container before `@`.
+        let credentials = match authority.split_once('@') {
+            Some((user, _)) => !matches!(scheme, "abfs" | "abfss") || user.contains(':'),
+            None => false,
+        };
+        if credentials {
+            // Never repeat the secret.
+            let host = authority
+                .rsplit_once('@')
+                .map(|(_, h)| h)
+                .unwrap_or_default();
+            let shown = format!("{scheme}://***@{host}");
+            return Err(format!(
+                "`{shown}…` has credentials in it: datasets.yaml is shared, so credentials belong in the environment (e.g. AWS_ACCESS_KEY_ID) or a plugin's own config"
+            ));
+        }
+        if authority.is_empty() && scheme != "file" {
+            return Err(format!("`{s}` has no bucket or host after `{scheme}://`"));
+        }
+        if scheme == "file" && !rest.starts_with('/') {
+            return Err(format!(
+                "`{s}`: a `file://` URL needs an absolute path, as in `file:///srv/data`"
+            ));
+        }
+        Ok(Destination::Url(s.trim_end_matches('/').to_owned()))
+    }
+}
+
+impl TryFrom<String> for Destination {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        s.parse()
+    }
+}
+
+impl From<Destination> for String {
+    fn from(d: Destination) -> String {
+        d.to_string()
+    }
+}
+
+impl fmt::Display for Destination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Destination::Stone(url) => url.fmt(f),
+            Destination::Url(url) => f.write_str(url),
+        }
+    }
+}
+
+#[cfg(test)]
+mod destination_tests {
+    use super::*;
+
+    #[test]
+    fn destinations() {
+        for ok in [
+            "s3://bucket/prefix",
+            "gs://b",
+            "az://container/p",
+            "abfs://c@acct.dfs.core.windows.net/p",
+            "file:///srv/data",
+            "https://example.org/dav/",
+            "hf://datasets/x",
+        ] {
+            let parsed: Result<Destination, _> = ok.parse();
+            assert!(matches!(parsed, Ok(Destination::Url(_))), "{ok}");
+        }
+        assert!(matches!(
+            "stone:t".parse::<Destination>(),
+            Ok(Destination::Stone(_))
+        ));
+        for bad in [
+            "data.example.org/t",
+            "https://u:p@host/x",
+            "s3:///nobucket",
+            "file://relative",
+            "HTTPS://x",
+        ] {
+            assert!(bad.parse::<Destination>().is_err(), "{bad}");
+        }
+        assert_eq!(
+            "file:///srv/data/"
+                .parse::<Destination>()
+                .unwrap()
+                .to_string(),
+            "file:///srv/data"
+        );
+    }
+}

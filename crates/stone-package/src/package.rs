@@ -15,7 +15,7 @@ use crate::descriptor::{
 };
 use crate::format::{Format, detect_kind};
 use crate::kind::AssetKind;
-use crate::name::{Label, StoneUrl, sanitize_slug};
+use crate::name::{Destination, Label, sanitize_slug};
 
 /// The zone only `stone data import` writes; pushes refuse it.
 pub const EXT_ZONE: &str = "ext";
@@ -78,8 +78,9 @@ pub struct Package {
 /// Package-level publish settings.
 #[derive(Debug, Clone, Serialize)]
 pub struct Publish {
-    /// The target namespace (`stone:<ns>`); `None` when `publish.to` is not set.
-    pub to: Option<StoneUrl>,
+    /// Where to push (`stone:<ns>`, a blob-store or https URL); `None` when `publish.to` is
+    /// not set.
+    pub to: Option<Destination>,
     /// Where `publish.to` is (or `publish`, when it is missing).
     #[serde(skip)]
     pub location: Option<Location>,
@@ -417,15 +418,23 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
     })
 }
 
-fn parse_publish_to(file: &Path, to: &Spanned<String>) -> Result<StoneUrl, DescriptorError> {
+fn parse_publish_to(file: &Path, to: &Spanned<String>) -> Result<Destination, DescriptorError> {
     let location = location_of(to.span());
-    let url: StoneUrl = to.parse().map_err(|e: String| {
+    let destination: Destination = to.parse().map_err(|e: String| {
+        let expected = if to.starts_with(crate::name::SCHEME) {
+            "`stone:<namespace>`"
+        } else {
+            "`stone:<namespace>` or a URL (`s3://bucket/prefix`, `file:///path`, `https://host/path`)"
+        };
         DescriptorError::at(
             file,
             location,
-            format!("`publish.to` must be `stone:<namespace>`: {e}"),
+            format!("`publish.to` must be {expected}: {e}"),
         )
     })?;
+    let Destination::Stone(url) = &destination else {
+        return Ok(destination);
+    };
     if let Some(name) = &url.name {
         return Err(DescriptorError::at(
             file,
@@ -434,7 +443,7 @@ fn parse_publish_to(file: &Path, to: &Spanned<String>) -> Result<StoneUrl, Descr
         )
         .with_hint(format!("each resource becomes `stone:{}/<slug>`; to choose the name `{name}`, set `publish.as_name`", url.namespace)));
     }
-    Ok(url)
+    Ok(destination)
 }
 
 /// Checks a resource path as written and returns it normalized.

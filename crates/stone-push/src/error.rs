@@ -68,6 +68,19 @@ pub enum PushError {
     /// Obtaining a token failed (login, refresh, step-up).
     #[error("authentication failed")]
     Auth(#[from] stone_auth::AuthError),
+    /// An external plugin failed (it is named in the message).
+    #[error(transparent)]
+    Plugin(Box<crate::external::PluginError>),
+    /// A blob store or HTTP server refused or failed a request.
+    #[error("{action} {url} failed")]
+    Store {
+        action: String,
+        url: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+        /// Whether running again resumes (a network error, a 5xx).
+        transient: bool,
+    },
     #[error("cannot read or write {}", path.display())]
     Io {
         path: PathBuf,
@@ -86,6 +99,8 @@ impl PushError {
             PushError::Failed { .. } => "push.failed".into(),
             PushError::Protocol { .. } => "push.protocol".into(),
             PushError::Destination(_) => "push.destination".into(),
+            PushError::Plugin(e) => e.code(),
+            PushError::Store { .. } => "push.store".into(),
             PushError::Io { .. } => "push.io".into(),
             PushError::Auth(e) => e.code().into(),
         }
@@ -95,7 +110,12 @@ impl PushError {
     pub fn resumable(&self) -> bool {
         matches!(
             self,
-            PushError::Unavailable { .. } | PushError::Upload { .. }
+            PushError::Unavailable { .. }
+                | PushError::Upload { .. }
+                | PushError::Store {
+                    transient: true,
+                    ..
+                }
         )
     }
 }

@@ -79,6 +79,19 @@ impl Registry {
         self.handlers.push(handler);
     }
 
+    /// Puts `handler` in the place of the registered handler of the same name (keeping the
+    /// order); adds it last if there is none.
+    pub fn replace(&mut self, handler: Box<dyn PackagePushHandler>) {
+        match self
+            .handlers
+            .iter()
+            .position(|h| h.name() == handler.name())
+        {
+            Some(i) => self.handlers[i] = handler,
+            None => self.handlers.push(handler),
+        }
+    }
+
     /// The first handler that claims `destination`.
     pub fn select(&self, destination: &str) -> Option<&dyn PackagePushHandler> {
         self.handlers

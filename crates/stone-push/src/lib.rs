@@ -2,9 +2,12 @@
 //! [`PushOptions`], [`PushResult`]), the [`PackagePushHandler`] trait every handler
 //! implements (bundled ones in-process, external plugins through an adapter), the
 //! [`Registry`] that picks one for a destination, and the bundled service handler that talks
-//! to the platform's push API.
+//! to the platform's push API; external plugins ([`external`]) and the built-in blob-store
+//! and HTTP handlers ([`blob_store`]).
 
+pub mod blob_store;
 pub mod error;
+pub mod external;
 pub mod handler;
 pub mod identity;
 pub mod record;
@@ -12,6 +15,7 @@ pub mod resume;
 pub mod retry;
 pub mod service;
 
+pub use blob_store::{BlobStoreHandler, HttpHandler, store_from_url};
 pub use error::{Phase, PushError};
 pub use handler::{NoProgress, PackagePushHandler, ProgressEvent, PushProgress, Registry};
 pub use identity::TokenSource;

@@ -54,6 +54,10 @@ pub enum Command {
     Logout(LogoutArgs),
     /// Show who the stored login (or STONE_TOKEN) is: subject, roles, level, expiry.
     Whoami(WhoamiArgs),
+    /// List the plugins stone finds (`stone-plugin-<name>` on PATH, `[plugins.<name>]` in the
+    /// config) and which destinations they claim.
+    #[command(subcommand)]
+    Plugin(PluginCommand),
     /// Print a shell completion script: `stone completions bash > /etc/bash_completion.d/stone`.
     Completions(CompletionsArgs),
 }
@@ -110,9 +114,18 @@ pub struct PushArgs {
     #[arg(default_value = ".")]
     pub path: PathBuf,
 
-    /// The environment to push to, as configured with `stone env`.
+    /// The environment to push to, as configured with `stone env`. For a destination outside
+    /// the platform (blob store, HTTP server) it need not be configured, but `prod` (the
+    /// default) is guarded there too: such a push needs --yes and an authentication step-up.
     #[arg(long, default_value = "prod", value_name = "ENV")]
     pub env: String,
+
+    /// Push somewhere else than `publish.to` of datasets.yaml, without editing the shared
+    /// file: `stone:<namespace>`, a blob store (`s3://bucket/prefix`, `gs://…`, `az://…`,
+    /// `abfs://…`, `file:///path`), an https URL (HTTP PUT, WebDAV-style), or any URL a
+    /// plugin claims. Handy for a copy to a scratch bucket or a test namespace.
+    #[arg(long, value_name = "URL")]
+    pub to: Option<String>,
 
     /// The branch to push to. Default: $CI_HEAD_REF, else $CI_REF_NAME, else the current git
     /// branch; never `main` by default. Characters outside [A-Za-z0-9_.-] become `-`.
@@ -143,6 +156,24 @@ pub struct PushArgs {
     /// How many files to hash and upload at once [default: the number of cores].
     #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=512))]
     pub jobs: Option<u16>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PluginCommand {
+    /// Start every plugin found, show its path, version and protocols, and, with
+    /// --destination, whether it would claim that destination. A plugin that fails to start
+    /// or answer is listed with the reason.
+    List(PluginListArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PluginListArgs {
+    /// Ask each plugin whether it claims this destination, and show which handler would
+    /// push to it.
+    #[arg(long, value_name = "URL")]
+    pub destination: Option<String>,
+    #[command(flatten)]
+    pub json: JsonArg,
 }
 
 #[derive(Debug, Subcommand)]

@@ -46,6 +46,15 @@ pub struct StepUpOptions {
 struct ConfigFile {
     #[serde(default)]
     environments: BTreeMap<String, EnvironmentOptions>,
+    #[serde(default)]
+    plugins: BTreeMap<String, PluginOptions>,
+}
+
+/// A plugin listed in the config file: `[plugins.<name>] command = ["program", "arg", …]`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PluginOptions {
+    pub command: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -117,6 +126,7 @@ impl ConfigError {
 pub struct Config {
     pub path: PathBuf,
     environments: BTreeMap<String, EnvironmentOptions>,
+    plugins: BTreeMap<String, PluginOptions>,
 }
 
 /// The config file's path: `--config`, else `$STONE_CONFIG`, else the user config dir.
@@ -151,14 +161,33 @@ impl Config {
                 message: format!("environment `{name}`: {e}"),
             })?;
         }
+        for (name, plugin) in &file.plugins {
+            if plugin.command.first().is_none_or(|p| p.is_empty()) {
+                return Err(ConfigError::Invalid {
+                    path: path.clone(),
+                    message: format!(
+                        "plugin `{name}`: `command` must name a program, as in `command = [\"python3\", \"/path/plugin.py\"]`"
+                    ),
+                });
+            }
+        }
         Ok(Config {
             path,
             environments: file.environments,
+            plugins: file.plugins,
         })
     }
 
     pub fn environments(&self) -> &BTreeMap<String, EnvironmentOptions> {
         &self.environments
+    }
+
+    /// The plugins listed in the config: name → command.
+    pub fn plugins(&self) -> BTreeMap<String, Vec<String>> {
+        self.plugins
+            .iter()
+            .map(|(name, p)| (name.clone(), p.command.clone()))
+            .collect()
     }
 
     /// The environment `name`, or an error with the `stone env add` command to create it.

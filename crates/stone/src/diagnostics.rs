@@ -146,6 +146,7 @@ fn leak(code: String) -> &'static str {
 fn push_status(e: &PushError) -> ExitStatus {
     match e {
         PushError::Auth(_) => ExitStatus::Auth,
+        PushError::Plugin(_) => ExitStatus::Plugin,
         PushError::Refused {
             problem, status, ..
         } => match problem.code.as_str() {

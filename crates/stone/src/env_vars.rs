@@ -25,3 +25,6 @@ pub const STONE_TOKEN_DIR: &str = "STONE_TOKEN_DIR";
 /// Set to `1` to never open a browser for a login: the URL is printed on stderr (it always
 /// is) for you to open.
 pub const STONE_NO_BROWSER: &str = "STONE_NO_BROWSER";
+/// Seconds a plugin has to answer a call (and, during a push, between two messages)
+/// before it is stopped and reported (default 10).
+pub const STONE_PLUGIN_TIMEOUT: &str = "STONE_PLUGIN_TIMEOUT";

@@ -1,13 +1,18 @@
-//! The handler registry of the CLI: plugins first (none yet), then the bundled service
-//! handler, which claims `stone:` destinations and https URLs on a configured
-//! environment's host.
+//! The handler registry of the CLI, in priority order: external plugins (`stone-plugin-<name>`
+//! on `PATH` and `[plugins.<name>]` in the config), the bundled service handler (`stone:`
+//! and https URLs of configured environment hosts), then the built-ins: the generic HTTP
+//! handler (other https URLs) and, last, the blob-store push.
+
+use std::sync::Arc;
+use std::time::Duration;
 
 use serde::Serialize;
-use std::sync::Arc;
-
-use stone_push::{Registry, ServiceHandler, ServiceTarget, TokenSource};
+use stone_push::external::{self, ExternalHandler, ExternalPlugin, PluginError, PluginSpec};
+use stone_push::{BlobStoreHandler, HttpHandler, Registry, ServiceHandler, ServiceTarget};
 
 use crate::config::Config;
+use crate::diagnostics::{CliError, ExitStatus};
+use crate::env_vars;
 
 /// The handler chosen for a destination, and why.
 #[derive(Debug, Clone, Serialize)]
@@ -16,10 +21,129 @@ pub struct HandlerChoice {
     pub reason: String,
 }
 
-/// Every handler, in priority order. `tokens`: the bearer tokens of the service handler
-/// (a server in `oidc` mode).
-pub fn registry(config: &Config, tokens: Option<Arc<dyn TokenSource>>) -> anyhow::Result<Registry> {
-    let targets = config
+/// Handler names of the built-ins that push outside the platform.
+pub const BLOB_STORE: &str = "blob-store";
+pub const HTTP: &str = "http";
+pub const SERVICE: &str = "service";
+
+/// The registry for one destination, and the plugins started to build it (shut them down
+/// with [`Handlers::shutdown`]).
+pub struct Handlers {
+    pub registry: Registry,
+    pub plugins: Vec<Arc<ExternalPlugin>>,
+    /// Plugins that could not be asked, each with why (shown as warnings).
+    pub skipped: Vec<(PluginSpec, PluginError)>,
+    /// What each started plugin answered about the destination (by name).
+    pub claims: std::collections::BTreeMap<String, bool>,
+}
+
+impl Handlers {
+    pub async fn shutdown(&self) {
+        futures::future::join_all(self.plugins.iter().map(|p| p.shutdown())).await;
+    }
+
+    /// The plugin behind a handler name, if it is one.
+    pub fn plugin(&self, name: &str) -> Option<&ExternalPlugin> {
+        self.plugins
+            .iter()
+            .map(|p| p.as_ref())
+            .find(|p| p.spec.name == name)
+    }
+}
+
+/// How long a plugin has to answer (`STONE_PLUGIN_TIMEOUT`, seconds).
+pub fn plugin_timeout() -> anyhow::Result<Duration> {
+    match std::env::var(env_vars::STONE_PLUGIN_TIMEOUT) {
+        Err(_) => Ok(external::DEFAULT_TIMEOUT),
+        Ok(v) => v
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|s| s.is_finite() && *s > 0.0 && *s <= 86_400.0)
+            .map(Duration::from_secs_f64)
+            .ok_or_else(|| {
+                CliError::new(
+                    "usage.invalid_env",
+                    ExitStatus::Usage,
+                    format!(
+                        "${} must be a number of seconds between 0 and 86400, not `{v}`",
+                        env_vars::STONE_PLUGIN_TIMEOUT
+                    ),
+                )
+                .into()
+            }),
+    }
+}
+
+/// Every plugin found on `PATH` and in the config.
+pub fn plugin_specs(config: &Config) -> Vec<PluginSpec> {
+    external::discover(std::env::var_os("PATH").as_ref(), &config.plugins())
+}
+
+/// Starts one plugin and, given a destination, asks it whether it claims it.
+pub async fn probe(
+    spec: PluginSpec,
+    timeout: Duration,
+    destination: Option<&str>,
+) -> Result<(Arc<ExternalPlugin>, Option<bool>), PluginError> {
+    let plugin = Arc::new(ExternalPlugin::start(spec, timeout).await?);
+    let claims = match destination {
+        Some(d) => Some(plugin.can_handle(d).await?),
+        None => None,
+    };
+    Ok((plugin, claims))
+}
+
+/// Every handler, in priority order, with the plugins asked about `destination` up front.
+/// A plugin that fails to start or answer is skipped (see [`Handlers::skipped`]).
+pub async fn registry(config: &Config, destination: Option<&str>) -> anyhow::Result<Handlers> {
+    let timeout = plugin_timeout()?;
+    let specs = plugin_specs(config);
+    let probes = futures::future::join_all(
+        specs
+            .iter()
+            .cloned()
+            .map(|s| probe(s, timeout, destination)),
+    )
+    .await;
+    let mut registry = Registry::new();
+    let mut plugins = Vec::new();
+    let mut skipped = Vec::new();
+    let mut answers = std::collections::BTreeMap::new();
+    for (spec, probe) in specs.into_iter().zip(probes) {
+        match probe {
+            Ok((plugin, claims)) => {
+                let claims = claims.unwrap_or(false);
+                answers.insert(spec.name.clone(), claims);
+                registry.register(Box::new(ExternalHandler::new(
+                    plugin.clone(),
+                    destination.unwrap_or_default(),
+                    claims,
+                )));
+                plugins.push(plugin);
+            }
+            Err(e) => skipped.push((spec, e)),
+        }
+    }
+    registry.register(Box::new(service_handler(config)?));
+    registry.register(Box::new(HttpHandler));
+    registry.register(Box::new(BlobStoreHandler));
+    Ok(Handlers {
+        registry,
+        plugins,
+        skipped,
+        claims: answers,
+    })
+}
+
+/// The bundled service handler for every configured environment (without tokens: the push
+/// adds them once it knows the server wants them).
+pub fn service_handler(config: &Config) -> anyhow::Result<ServiceHandler> {
+    Ok(ServiceHandler::new(service_targets(config))?)
+}
+
+fn service_targets(config: &Config) -> Vec<ServiceTarget> {
+    config
         .environments()
         .iter()
         .map(|(name, env)| ServiceTarget {
@@ -27,31 +151,57 @@ pub fn registry(config: &Config, tokens: Option<Arc<dyn TokenSource>>) -> anyhow
             host: env.host.clone(),
             api: env.api.clone(),
         })
-        .collect();
-    let mut registry = Registry::new();
-    let mut service = ServiceHandler::new(targets)?;
-    if let Some(tokens) = tokens {
-        service = service.with_tokens(tokens);
-    }
-    registry.register(Box::new(service));
-    Ok(registry)
+        .collect()
 }
 
 /// Which handler takes `destination`, and why.
-pub fn choose(registry: &Registry, destination: &str) -> Option<HandlerChoice> {
-    let handler = registry.select(destination)?;
-    let reason = match handler.name() {
-        "service" if destination.starts_with(stone_package::name::SCHEME) => {
+pub fn choose(handlers: &Handlers, destination: &str) -> Option<HandlerChoice> {
+    let handler = handlers.registry.select(destination)?;
+    let name = handler.name();
+    let scheme = destination.split(':').next().unwrap_or_default();
+    let reason = match name {
+        SERVICE if destination.starts_with(stone_package::name::SCHEME) => {
             "the bundled service handler claims `stone:` destinations".to_owned()
         }
-        "service" => {
-            "the bundled service handler claims https URLs of configured environment hosts"
-                .to_owned()
-        }
-        other => format!("the handler `{other}` claims {destination}"),
+        SERVICE => "the bundled service handler claims https URLs of configured environment hosts"
+            .to_owned(),
+        HTTP => format!(
+            "no plugin claims it and its host is no configured environment's: the built-in HTTP handler pushes to {scheme} URLs by PUT"
+        ),
+        BLOB_STORE => format!(
+            "no plugin claims it: `{scheme}://` is a blob store, pushed to by the built-in blob-store push"
+        ),
+        other => match handlers.plugin(other) {
+            Some(p) => format!(
+                "the plugin `{other}` {} ({}) claims it; plugins come before the bundled handlers",
+                p.info.version,
+                p.spec
+                    .command
+                    .first()
+                    .map(String::as_str)
+                    .unwrap_or_default()
+            ),
+            None => format!("the handler `{other}` claims it"),
+        },
     };
     Some(HandlerChoice {
-        name: handler.name().to_owned(),
+        name: name.to_owned(),
         reason,
     })
+}
+
+/// Whether a handler pushes outside the platform (a blob store or an HTTP server): stone
+/// itself then guards prod, as no server does.
+pub fn pushes_outside_platform(name: &str) -> bool {
+    matches!(name, BLOB_STORE | HTTP)
+}
+
+/// Tells the user about every plugin that was skipped.
+pub fn warn_skipped(handlers: &Handlers, quiet: bool) {
+    if quiet {
+        return;
+    }
+    for (_, e) in &handlers.skipped {
+        eprintln!("warning: {e}; skipping it");
+    }
 }

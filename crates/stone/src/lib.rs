@@ -15,7 +15,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 
-use crate::cli::{Cli, Command, PackageCommand};
+use crate::cli::{Cli, Command, PackageCommand, PluginCommand};
 use crate::diagnostics::ExitStatus;
 
 /// Runs the CLI and returns the exit code.
@@ -34,6 +34,7 @@ pub fn main() -> ExitCode {
     let json = match &cli.command {
         Command::Package(PackageCommand::Push(args)) => args.json,
         Command::Whoami(args) => args.json,
+        Command::Plugin(PluginCommand::List(args)) => args.json.json,
         _ => false,
     };
     match run(&cli) {
@@ -56,6 +57,7 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
         Command::Login(args) => commands::login::login(args, &cli.global),
         Command::Logout(args) => commands::login::logout(args, &cli.global),
         Command::Whoami(args) => commands::login::whoami(args, &cli.global),
+        Command::Plugin(command) => commands::plugin::run(command, &cli.global),
         Command::Completions(args) => {
             clap_complete::generate(
                 args.shell,

@@ -8,8 +8,8 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use stone_package::digest::HashProgress;
 use stone_package::{
-    AssetKind, Branch, Engine, FileDigest, Format, HashStats, Label, Package, StoneUrl, hash_files,
-    load_package,
+    AssetKind, Branch, Destination, Engine, FileDigest, Format, HashStats, Label, Package,
+    StoneUrl, hash_files, load_package,
 };
 
 use crate::config::Environment;
@@ -20,9 +20,14 @@ use crate::handler::HandlerChoice;
 #[derive(Debug, Serialize)]
 pub struct PushPlan {
     pub package: PackageSummary,
-    /// The destination: `stone:<ns>`.
+    /// The destination: `stone:<ns>`, or a URL (blob store, https, a plugin's scheme).
     pub destination: String,
+    /// The environment (`--env`). Configured for pushes to the platform; for other
+    /// destinations it may be absent, and only names the guard that applies (prod).
     pub environment: Environment,
+    /// Whether `environment` is in the config file.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub environment_unconfigured: bool,
     pub branch: Branch,
     pub handler: HandlerChoice,
     pub options: PlanOptions,
@@ -81,13 +86,15 @@ pub struct Totals {
 }
 
 /// Loads the package and checks what the push needs before any file is read.
-pub fn load_for_push(path: &Path) -> anyhow::Result<(Package, StoneUrl)> {
+pub fn load_for_push(
+    path: &Path,
+    to: Option<&Destination>,
+) -> anyhow::Result<(Package, Destination)> {
     let package = load_package(path)
         .with_context(|| format!("cannot load the package in {}", path.display()))?;
-    let to = package
-        .publish
-        .as_ref()
-        .and_then(|p| p.to.clone())
+    let to = to
+        .cloned()
+        .or_else(|| package.publish.as_ref().and_then(|p| p.to.clone()))
         .ok_or_else(|| {
             let location = package.publish.as_ref().and_then(|p| p.location);
             let at = match location {
@@ -99,7 +106,7 @@ pub fn load_for_push(path: &Path) -> anyhow::Result<(Package, StoneUrl)> {
                 ExitStatus::Failure,
                 format!("{at}: the package has no `publish.to`: nowhere to push it"),
             )
-            .hint("add `publish: {to: \"stone:<namespace>\"}` to datasets.yaml")
+            .hint("add `publish: {to: \"stone:<namespace>\"}` to datasets.yaml, or pass --to")
         })?;
     Ok((package, to))
 }
@@ -108,9 +115,10 @@ pub fn load_for_push(path: &Path) -> anyhow::Result<(Package, StoneUrl)> {
 #[allow(clippy::too_many_arguments)]
 pub fn build_plan(
     package: &Package,
-    to: StoneUrl,
+    to: &Destination,
+    namespace: Option<Label>,
     handler: HandlerChoice,
-    environment: Environment,
+    (environment, environment_unconfigured): (Environment, bool),
     branch: Branch,
     options: PlanOptions,
     jobs: usize,
@@ -125,15 +133,26 @@ pub fn build_plan(
         .with_context(|| format!("cannot hash the files of {}", package.root.display()))?;
     let mut digests = digests.into_iter();
     let host = environment.options.host.clone();
+    // On the platform: `stone:<ns>/<slug>` and its IRI; elsewhere: the URL of the resource.
+    let place = |slug: &Label, path: &str| match &namespace {
+        Some(ns) => {
+            let url = StoneUrl::dataset(ns.clone(), slug.clone());
+            (url.to_string(), url.iri(&host))
+        }
+        None => {
+            let url = format!("{to}/{path}");
+            (url.clone(), url)
+        }
+    };
     let datasets = package
         .resources
         .iter()
         .map(|r| {
             let files: Vec<FileDigest> = digests.by_ref().take(r.files.len()).collect();
-            let url = StoneUrl::dataset(to.namespace.clone(), r.slug.clone());
+            let (url, iri) = place(&r.slug, &r.path);
             PlannedDataset {
-                url: url.to_string(),
-                iri: url.iri(&host),
+                url,
+                iri,
                 slug: r.slug.clone(),
                 path: r.path.clone(),
                 kind: r.kind,
@@ -145,7 +164,22 @@ pub fn build_plan(
             }
         })
         .collect::<Vec<_>>();
-    let node = StoneUrl::namespace(to.namespace.clone());
+    let package_node = match &namespace {
+        Some(ns) => {
+            let node = StoneUrl::namespace(ns.clone());
+            PackageNode {
+                url: node.to_string(),
+                iri: node.iri(&host),
+            }
+        }
+        None => {
+            let url = format!("{to}/{}", stone_push::blob_store::DESCRIPTOR);
+            PackageNode {
+                url: url.clone(),
+                iri: url,
+            }
+        }
+    };
     Ok(PushPlan {
         package: PackageSummary {
             root: package.root.display().to_string(),
@@ -157,12 +191,10 @@ pub fn build_plan(
         destination: to.to_string(),
         handler,
         environment,
+        environment_unconfigured,
         branch,
         options,
-        package_node: PackageNode {
-            url: node.to_string(),
-            iri: node.iri(&host),
-        },
+        package_node,
         totals: Totals {
             datasets: datasets.len(),
             files: datasets.iter().map(|d| d.files.len()).sum(),

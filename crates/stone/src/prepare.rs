@@ -33,14 +33,27 @@ pub trait PrepareProgress {
     fn converting(&self, resource: &str, bytes: u64);
 }
 
+/// How resources are handed to the handler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Preparation {
+    /// For the platform and plugins: tables as Parquet, graphs validated.
+    Converted,
+    /// For blob stores and HTTP servers: every file as it is in the package.
+    AsIs,
+}
+
 pub fn prepare(
     plan: &PushPlan,
     package: &Package,
+    preparation: Preparation,
     progress: &dyn PrepareProgress,
 ) -> anyhow::Result<PushPackage> {
     let mut resources = Vec::with_capacity(package.resources.len());
     for (resource, planned) in package.resources.iter().zip(&plan.datasets) {
         let (files, schema) = match resource.kind {
+            _ if preparation == Preparation::AsIs => {
+                (as_pushed(package, resource, &planned.files), None)
+            }
             AssetKind::Tabular => tabular(package, resource, &planned.files, progress)?,
             AssetKind::Graph => (graph(package, resource, &planned.files)?, None),
             _ => (as_pushed(package, resource, &planned.files), None),
@@ -63,7 +76,8 @@ pub fn prepare(
         namespace: plan
             .package_node
             .url
-            .trim_start_matches(stone_package::name::SCHEME)
+            .strip_prefix(stone_package::name::SCHEME)
+            .unwrap_or_default()
             .to_owned(),
         metadata: PackageMetadata {
             name: package.name.clone(),

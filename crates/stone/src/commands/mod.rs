@@ -1,3 +1,4 @@
 pub mod env;
 pub mod login;
+pub mod plugin;
 pub mod push;

@@ -9,49 +9,117 @@ use stone_package::digest::HashProgress;
 
 use anyhow::Context as _;
 use stone_package::branch::protecting_pattern;
-use stone_package::resolve_branch;
+use stone_package::{Destination, resolve_branch};
 use stone_push::{ProgressEvent, PushOptions, PushProgress, PushResult, TokenSource as _};
 
 use crate::cli::{GlobalArgs, PushArgs};
-use crate::config::{Config, config_path};
+use crate::config::{Config, DEFAULT_ENV, Environment, EnvironmentOptions, config_path};
 use crate::diagnostics::{CliError, ExitStatus};
 use crate::env_vars;
 use crate::handler;
 use crate::identity;
 use crate::plan::{PlanOptions, PushPlan, build_plan, load_for_push};
-use crate::prepare::{PrepareProgress, prepare};
+use crate::prepare::{Preparation, PrepareProgress, prepare};
 
 pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
-    let (package, to) = load_for_push(&args.path)?;
+    let flag_to = args
+        .to
+        .as_deref()
+        .map(|t| {
+            t.parse::<Destination>().map_err(|e| {
+                CliError::new(
+                    "usage.invalid_destination",
+                    ExitStatus::Usage,
+                    format!("--to: {e}"),
+                )
+            })
+        })
+        .transpose()?;
+    let (package, to) = load_for_push(&args.path, flag_to.as_ref())?;
     let config = Config::load(config_path(global.config.as_deref())?)?;
-    let environment = config.environment(&args.env)?;
+    if let Destination::Stone(_) = to {
+        // The platform needs a configured environment: say so before anything else.
+        config.environment(&args.env)?;
+    }
     let branch = resolve_branch(
         args.branch.as_deref(),
         |name| std::env::var(name).ok(),
         &args.path,
     )?;
     let jobs = args.jobs.map(usize::from).unwrap_or_else(default_jobs);
-    let mut registry = handler::registry(&config, None)?;
-    let destination = to.to_string();
-    let choice = handler::choose(&registry, &destination).ok_or_else(|| {
-        CliError::new(
-            "push.no_handler",
-            ExitStatus::Failure,
-            format!("no handler claims the destination {destination}"),
-        )
-    })?;
-
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
+    let destination = to.to_string();
+    let mut handlers = runtime.block_on(handler::registry(&config, Some(&destination)))?;
+    handler::warn_skipped(&handlers, global.quiet);
+    let outcome = push_with(
+        args,
+        global,
+        &config,
+        &package,
+        &to,
+        branch,
+        jobs,
+        &runtime,
+        &mut handlers,
+    );
+    runtime.block_on(handlers.shutdown());
+    outcome
+}
+
+#[allow(clippy::too_many_arguments)]
+fn push_with(
+    args: &PushArgs,
+    global: &GlobalArgs,
+    config: &Config,
+    package: &stone_package::Package,
+    to: &Destination,
+    branch: stone_package::Branch,
+    jobs: usize,
+    runtime: &tokio::runtime::Runtime,
+    handlers: &mut handler::Handlers,
+) -> anyhow::Result<()> {
+    let destination = to.to_string();
+    let choice = handler::choose(&*handlers, &destination).ok_or_else(|| {
+        CliError::new(
+            "push.no_handler",
+            ExitStatus::Failure,
+            format!("no handler claims the destination {destination}"),
+        )
+        .hint(format!(
+            "push to `stone:<namespace>`, a blob store ({}://…), an https URL, or install a plugin for `{}:` (see `stone plugin list`)",
+            stone_push::blob_store::BLOB_STORE_SCHEMES.join("://…, "),
+            to.scheme()
+        ))
+    })?;
+    let is_service = choice.name == handler::SERVICE;
+    let outside = handler::pushes_outside_platform(&choice.name);
+    let environment = if is_service {
+        (config.environment(&args.env)?, false)
+    } else {
+        match config.environment(&args.env) {
+            Ok(env) => (env, false),
+            Err(_) => (unconfigured_environment(&args.env), true),
+        }
+    };
+    let namespace = match to {
+        Destination::Stone(url) => Some(url.namespace.clone()),
+        Destination::Url(url) if is_service => Some(namespace_of(url)?),
+        Destination::Url(_) => None,
+    };
+    if outside && !args.dry_run {
+        prod_guard(&environment, args.yes, &destination, runtime)?;
+    }
+
     // Before hashing anything: what the server protects, and whether it wants a token.
     // A server that does not answer here is left to the push itself, which retries and
     // reports it (resumable); the server enforces the same rules in any case.
-    let info = if !args.dry_run && choice.name == "service" {
+    let info = if !args.dry_run && is_service {
         runtime
-            .block_on(identity::fetch_info(&environment.options.api))
+            .block_on(identity::fetch_info(&environment.0.options.api))
             .ok()
     } else {
         None
@@ -66,18 +134,20 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
                 ExitStatus::Refused,
                 format!(
                     "{} is a protected ref of `{}` (pattern `{pattern}`): a manual push to it needs --yes",
-                    branch.name, environment.name
+                    branch.name, environment.0.name
                 ),
             )
             .hint("check that this is the branch you mean, then run the same command with --yes")
             .into());
         }
         if identity::needs_token(info) {
-            let tokens = identity::CliTokens::new(identity::identity_of(&environment, Some(info))?);
+            let tokens =
+                identity::CliTokens::new(identity::identity_of(&environment.0, Some(info))?);
             // Log in or refresh now, not after hashing.
-            runtime.block_on(tokens.token(&environment.name))?;
-            registry =
-                handler::registry(&config, Some(tokens as Arc<dyn stone_push::TokenSource>))?;
+            runtime.block_on(tokens.token(&environment.0.name))?;
+            handlers.registry.replace(Box::new(
+                handler::service_handler(config)?.with_tokens(tokens),
+            ));
         }
     }
 
@@ -87,8 +157,9 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         package.resources.iter().map(|r| r.size()).sum(),
     );
     let plan = build_plan(
-        &package,
+        package,
         to,
+        namespace,
         choice,
         environment,
         branch,
@@ -126,7 +197,12 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
     }
 
     let lines = Lines { quiet };
-    let push_package = prepare(&plan, &package, &lines)?;
+    let preparation = if outside {
+        Preparation::AsIs
+    } else {
+        Preparation::Converted
+    };
+    let push_package = prepare(&plan, package, preparation, &lines)?;
     let options = PushOptions {
         env: plan.environment.name.clone(),
         branch: plan.branch.name.clone(),
@@ -137,7 +213,8 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         jobs,
         retries: http_retries()?,
     };
-    let handler = registry
+    let handler = handlers
+        .registry
         .select(&plan.destination)
         .expect("the handler chosen above");
     let reporter: Arc<dyn PushProgress> = Arc::new(PushLines::new(quiet));
@@ -153,6 +230,140 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&result)?);
     } else {
         print!("{}", render_result(&result));
+    }
+    Ok(())
+}
+
+/// An environment named by `--env` but not in the config: enough for a push outside the
+/// platform, where it only decides which guard applies.
+fn unconfigured_environment(name: &str) -> Environment {
+    Environment {
+        name: name.to_owned(),
+        options: EnvironmentOptions {
+            host: String::new(),
+            api: String::new(),
+            issuer: None,
+            client_id: None,
+            step_up: None,
+        },
+    }
+}
+
+/// The namespace of an https destination on a platform host: `https://HOST/<namespace>`.
+fn namespace_of(url: &str) -> anyhow::Result<stone_package::Label> {
+    let parsed = url::Url::parse(url).ok();
+    let segments: Vec<&str> = parsed
+        .as_ref()
+        .and_then(|u| u.path_segments())
+        .map(|s| s.filter(|p| !p.is_empty()).collect())
+        .unwrap_or_default();
+    let bad = |why: String| {
+        CliError::new("push.destination", ExitStatus::Usage, why).hint(
+            "on a platform host, push to `https://HOST/<namespace>` or write `stone:<namespace>`",
+        )
+    };
+    match segments.as_slice() {
+        [ns] => stone_package::Label::parse(ns)
+            .map_err(|why| bad(format!("{url}: the namespace `{ns}` {why}")).into()),
+        _ => Err(bad(format!(
+            "{url} is on a platform host but does not name one namespace"
+        ))
+        .into()),
+    }
+}
+
+/// The prod guard of pushes outside the platform: a blob store or HTTP server checks no
+/// ref, no role and no confirmation, so stone does, before any upload.
+fn prod_guard(
+    environment: &(Environment, bool),
+    yes: bool,
+    destination: &str,
+    runtime: &tokio::runtime::Runtime,
+) -> anyhow::Result<()> {
+    let env = environment.0.name.as_str();
+    if env != DEFAULT_ENV {
+        return Ok(());
+    }
+    if !yes {
+        return Err(CliError::new(
+            "push.prod_confirmation_required",
+            ExitStatus::Refused,
+            format!(
+                "refusing to push to {destination} with --env {DEFAULT_ENV} without --yes: a blob store or HTTP server has no guard of its own, so stone guards prod itself (nothing was uploaded)"
+            ),
+        )
+        .hint(format!(
+            "confirm with --yes (prod also needs an authentication step-up with the `{PROD_WRITE_ROLE}` role), or pass --env <other> for a push that is not prod (the default environment is `{DEFAULT_ENV}`)"
+        ))
+        .into());
+    }
+    ensure_prod_identity(environment, destination, runtime)
+}
+
+/// The role a token needs for a push outside the platform with `--env prod`.
+const PROD_WRITE_ROLE: &str = "protected-write";
+/// How fresh the authentication of such a push must be when the environment's config names
+/// no step-up `max_age` (`stone env add prod … --max-age`).
+const PROD_DEFAULT_MAX_AGE: u64 = 600;
+
+/// The second half of the prod guard: a token from prod's identity provider with a fresh
+/// step-up (the environment's `acr_values`/`max_age`) that carries the `protected-write`
+/// role. `STONE_TOKEN` is taken as it is (CI: it must already have both); otherwise the
+/// stored login is used when it is enough, else a new login with the step-up runs.
+fn ensure_prod_identity(
+    environment: &(Environment, bool),
+    destination: &str,
+    runtime: &tokio::runtime::Runtime,
+) -> anyhow::Result<()> {
+    let (env, unconfigured) = environment;
+    if *unconfigured || env.options.issuer.is_none() {
+        return Err(CliError::new(
+            "auth.no_issuer",
+            ExitStatus::Auth,
+            format!(
+                "a push to {destination} with --env {} needs an authentication step-up, but the environment `{}` names no identity provider (nothing was uploaded)",
+                env.name, env.name
+            ),
+        )
+        .hint(format!(
+            "configure it: `stone env add {} --host HOST --api URL --issuer URL [--client-id ID] [--acr-values …] [--max-age SECONDS]` (add --replace if it exists), or push with --env <other>",
+            env.name
+        ))
+        .into());
+    }
+    let identity = identity::identity_of(env, None)?;
+    let mut step_up = identity::step_up_of(env);
+    step_up.max_age.get_or_insert(PROD_DEFAULT_MAX_AGE);
+    let claims = match identity::static_token() {
+        Some(token) => {
+            let claims = stone_auth::TokenClaims::of(&token, &identity.roles_claim);
+            if let Some(lack) = step_up.lack(&claims, stone_auth::oidc::now(), 0) {
+                return Err(stone_auth::AuthError::StepUpRequired {
+                    env: env.name.clone(),
+                    lack,
+                }
+                .into());
+            }
+            claims
+        }
+        None => {
+            runtime
+                .block_on(identity.token_with_step_up(&step_up, &identity::interaction(false)))?
+                .claims
+        }
+    };
+    if !claims.roles.iter().any(|r| r == PROD_WRITE_ROLE) {
+        return Err(CliError::new(
+            "push.protected_ref",
+            ExitStatus::Refused,
+            format!(
+                "{} may not push to {destination} with --env {}: the token lacks the `{PROD_WRITE_ROLE}` role (nothing was uploaded)",
+                claims.subject.as_deref().unwrap_or("this login"),
+                env.name
+            ),
+        )
+        .hint("ask the platform's administrators for the role, then log in again with `stone login --env prod`")
+        .into());
     }
     Ok(())
 }
@@ -344,11 +555,19 @@ pub fn render_plan(plan: &PushPlan) -> String {
         .unwrap_or("(unnamed)");
     let _ = writeln!(out, "Package:     {name} ({})", plan.package.root);
     let _ = writeln!(out, "Destination: {}", plan.destination);
-    let _ = writeln!(
-        out,
-        "Environment: {} ({}, API {})",
-        plan.environment.name, plan.environment.options.host, plan.environment.options.api
-    );
+    if plan.environment_unconfigured {
+        let _ = writeln!(
+            out,
+            "Environment: {} (not configured: outside the platform it only decides the prod guard)",
+            plan.environment.name
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "Environment: {} ({}, API {})",
+            plan.environment.name, plan.environment.options.host, plan.environment.options.api
+        );
+    }
     let branch_source = plan.branch.source.describe();
     if plan.branch.given == plan.branch.name {
         let _ = writeln!(
@@ -368,6 +587,13 @@ pub fn render_plan(plan: &PushPlan) -> String {
         "Handler:     {} ({})",
         plan.handler.name, plan.handler.reason
     );
+    if handler::pushes_outside_platform(&plan.handler.name) && plan.environment.name == DEFAULT_ENV
+    {
+        let _ = writeln!(
+            out,
+            "Guard:       {DEFAULT_ENV}: a push outside the platform needs --yes and an authentication step-up (checked before any upload)"
+        );
+    }
     let mut flags: Vec<&str> = Vec::new();
     for (on, flag) in [
         (plan.options.yes, "--yes"),

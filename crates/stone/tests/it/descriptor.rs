@@ -74,8 +74,13 @@ fn publish_to_must_be_a_namespace() {
         &[CSV],
     );
     check(
-        "publish_to_https",
-        "publish: {to: \"https://data.example.org/t\"}\nresources: [{path: a.csv}]\n",
+        "publish_to_not_a_url",
+        "publish: {to: \"data.example.org/t\"}\nresources: [{path: a.csv}]\n",
+        &[CSV],
+    );
+    check(
+        "publish_to_with_credentials",
+        "publish: {to: \"s3://key:secret@bucket/t\"}\nresources: [{path: a.csv}]\n",
         &[CSV],
     );
     check(

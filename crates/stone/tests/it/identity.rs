@@ -610,3 +610,110 @@ fn device_flow_login() {
     let who = simple(world.ctx.stone().args(["whoami", "--env", "dev", "--json"]));
     assert_eq!(who.json()["subject"], "alice");
 }
+
+/// The prod guard of pushes outside the platform (spec 4.3): a blob-store push with
+/// `--env prod` needs `--yes`, a step-up (the environment's `acr_values`/`max_age`) and the
+/// `protected-write` role, all checked by the CLI before anything is written.
+#[test]
+fn a_blob_store_push_to_prod_needs_yes_a_step_up_and_the_role() {
+    let world = world();
+    let ctx = &world.ctx;
+    let add = simple(ctx.stone().args([
+        "env",
+        "add",
+        "prod",
+        "--host",
+        "prod.test",
+        "--api",
+        &world.server.api(),
+        "--issuer",
+        world.provider.issuer(),
+        "--acr-values",
+        ACR_MFA,
+        "--max-age",
+        "600",
+    ]));
+    assert_eq!(add.code, Some(0), "{}", add.output());
+    let dir = package(ctx, "notes", true);
+    let store = ctx.root().join("store");
+    let to = format!("file://{}", store.display());
+    let blob_push = |yes: bool| {
+        let mut cmd = ctx.stone();
+        cmd.args(["package", "push", "--branch", "b", "--json", "--to", &to]);
+        if yes {
+            cmd.arg("--yes");
+        }
+        cmd.arg(&dir);
+        cmd
+    };
+
+    // In CI, a password-level token of a user with the role: the step-up is missing.
+    let password_token = world
+        .provider
+        .login(&alice(), &AuthorizationRequest::new(40_125))["access_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut ci = blob_push(true);
+    ci.env("CI", "true").env("STONE_TOKEN", &password_token);
+    let refused = simple(&mut ci);
+    assert_eq!(refused.code, Some(3), "{}", refused.output());
+    assert!(
+        refused
+            .stderr
+            .contains(&format!("{ACR_PASSWORD}, not one of {ACR_MFA}")),
+        "{}",
+        refused.stderr
+    );
+    assert!(!store.exists(), "written before the guard");
+
+    // A person with a fresh MFA login but without the role.
+    let run_bob = run(
+        &world,
+        &mut blob_push(true),
+        &mut Browser::new(),
+        &bob().credentials().with_acr(ACR_MFA),
+    );
+    assert_eq!(run_bob.code, Some(4), "{}", run_bob.output());
+    assert_eq!(run_bob.authorization_urls.len(), 1, "{}", run_bob.stderr);
+    let url = &run_bob.authorization_urls[0];
+    assert_eq!(query_param(url, "acr_values").as_deref(), Some(ACR_MFA));
+    assert_eq!(query_param(url, "max_age").as_deref(), Some("600"));
+    assert!(
+        run_bob.stderr.contains("lacks the `protected-write` role"),
+        "{}",
+        run_bob.stderr
+    );
+    assert!(!store.exists(), "written before the guard");
+    let logout = simple(ctx.stone().args(["logout", "--env", "prod"]));
+    assert_eq!(logout.code, Some(0), "{}", logout.output());
+
+    // Without --yes nothing is asked at all.
+    let unconfirmed = simple(&mut blob_push(false));
+    assert_eq!(unconfirmed.code, Some(4), "{}", unconfirmed.output());
+    assert_eq!(
+        unconfirmed.json()["error"]["code"],
+        "push.prod_confirmation_required"
+    );
+
+    // Alice, stepped up, with the role: the push lands.
+    let run_alice = run(
+        &world,
+        &mut blob_push(true),
+        &mut Browser::new(),
+        &alice().credentials().with_acr(ACR_MFA),
+    );
+    assert_eq!(run_alice.code, Some(0), "{}", run_alice.output());
+    assert_eq!(
+        run_alice.authorization_urls.len(),
+        1,
+        "{}",
+        run_alice.stderr
+    );
+    assert!(store.join("datapackage.json").is_file());
+    let token = stored(ctx)["access_token"].as_str().unwrap().to_owned();
+    assert_no_token(
+        &[&refused.output(), &run_bob.output(), &run_alice.output()],
+        &[&password_token, &token],
+    );
+}

@@ -1,11 +1,13 @@
 //! Integration tests of the `stone` binary, each in its own [`TestContext`].
 
+mod blob_store;
 mod branch;
 mod descriptor;
 mod env;
 mod features;
 mod help;
 mod identity;
+mod plugins;
 mod push_dry_run;
 mod push_e2e;
 

@@ -1,0 +1,618 @@
+//! External plugins: `stone-plugin-<name>` executables on `PATH` and plugins listed in the
+//! config, spoken to with the stone plugin protocol (JSON-RPC 2.0 over stdio, see the
+//! `stone-plugin-protocol` crate). Each runs in its own process group with a scrubbed
+//! environment (no `STONE_*` variable: never our tokens); every call has a deadline.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+use stone_plugin_protocol::{
+    CanHandleParams, CancelParams, ErrorObject, HostInfo, InitializeParams, InitializeResult, Kind,
+    LogLevel, LogParams, Message, PACKAGE_PUSH_HANDLER, PROTOCOL_VERSION, ProgressParams,
+    PushParams, method,
+};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+use crate::handler::BoxFuture;
+use crate::{
+    PackagePushHandler, ProgressEvent, PushError, PushOptions, PushPackage, PushProgress,
+    PushResult,
+};
+
+/// The prefix of plugin executables on `PATH`.
+pub const EXECUTABLE_PREFIX: &str = "stone-plugin-";
+/// The default deadline of a call, and of silence during a push.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Variables never passed to a plugin: every one starting with this prefix.
+const SCRUBBED_PREFIX: &str = "STONE_";
+/// How long a cancelled plugin gets before its process group is killed.
+const CANCEL_GRACE: Duration = Duration::from_secs(2);
+/// stderr lines kept to explain a failure.
+const STDERR_TAIL: usize = 20;
+
+/// Where a plugin was found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PluginSource {
+    Path,
+    Config,
+}
+
+/// A plugin found, not yet started.
+#[derive(Debug, Clone, Serialize)]
+pub struct PluginSpec {
+    pub name: String,
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    pub source: PluginSource,
+}
+
+impl PluginSpec {
+    /// `name (program)`, for messages.
+    pub fn describe(&self) -> String {
+        format!(
+            "`{}` ({})",
+            self.name,
+            self.command.first().map(String::as_str).unwrap_or("")
+        )
+    }
+}
+
+/// Every plugin: `stone-plugin-<name>` executables on `path` (the first per name wins), then
+/// the configured ones (a configured name replaces one found on `PATH`). Sorted by name.
+pub fn discover(
+    path: Option<&OsString>,
+    configured: &BTreeMap<String, Vec<String>>,
+) -> Vec<PluginSpec> {
+    let mut found: BTreeMap<String, PluginSpec> = BTreeMap::new();
+    for dir in path.map(std::env::split_paths).into_iter().flatten() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut names: Vec<(String, PathBuf)> = entries
+            .filter_map(|e| e.ok())
+            .filter_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                let plugin = name.strip_prefix(EXECUTABLE_PREFIX)?.to_owned();
+                (!plugin.is_empty() && is_executable(&e.path())).then(|| (plugin, e.path()))
+            })
+            .collect();
+        names.sort();
+        for (name, program) in names {
+            found.entry(name.clone()).or_insert(PluginSpec {
+                name,
+                command: vec![program.display().to_string()],
+                source: PluginSource::Path,
+            });
+        }
+    }
+    for (name, command) in configured {
+        found.insert(
+            name.clone(),
+            PluginSpec {
+                name: name.clone(),
+                command: command.clone(),
+                source: PluginSource::Config,
+            },
+        );
+    }
+    found.into_values().collect()
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// What went wrong with a plugin. Every message names the plugin.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PluginError {
+    #[error("the plugin {plugin} has an empty command")]
+    NoCommand { plugin: String },
+    #[error("cannot start the plugin {plugin}")]
+    Spawn {
+        plugin: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "the plugin {plugin} exited during `{during}` ({status}){}",
+        tail(stderr)
+    )]
+    Exited {
+        plugin: String,
+        during: String,
+        status: String,
+        stderr: Vec<String>,
+    },
+    #[error("the plugin {plugin} did not answer `{during}` within {} s{}", timeout.as_secs_f32(), tail(stderr))]
+    Timeout {
+        plugin: String,
+        during: String,
+        timeout: Duration,
+        stderr: Vec<String>,
+    },
+    #[error(
+        "the plugin {plugin} answered `{during}` with something that is not a protocol message ({reason}): {line}"
+    )]
+    Garbage {
+        plugin: String,
+        during: String,
+        reason: String,
+        line: String,
+    },
+    #[error(
+        "the plugin {plugin} speaks protocol version {theirs}, this stone speaks version {ours}"
+    )]
+    Version {
+        plugin: String,
+        theirs: u32,
+        ours: u32,
+    },
+    #[error(
+        "the plugin {plugin} does not implement {} (it lists {protocols:?})",
+        PACKAGE_PUSH_HANDLER
+    )]
+    NotAHandler {
+        plugin: String,
+        protocols: Vec<String>,
+    },
+    #[error("the plugin {plugin} failed `{during}`: {}{}", error.message, causes(error))]
+    Failed {
+        plugin: String,
+        during: String,
+        error: ErrorObject,
+    },
+    #[error("the push by the plugin {plugin} was cancelled")]
+    Cancelled { plugin: String },
+}
+
+fn tail(stderr: &[String]) -> String {
+    if stderr.is_empty() {
+        String::new()
+    } else {
+        format!("; its last words on stderr: {}", stderr.join(" | "))
+    }
+}
+
+fn causes(error: &ErrorObject) -> String {
+    match &error.data {
+        Some(data) if !data.causes.is_empty() => {
+            format!(" (caused by: {})", data.causes.join("; "))
+        }
+        _ => String::new(),
+    }
+}
+
+impl PluginError {
+    /// Stable, dotted code.
+    pub fn code(&self) -> String {
+        match self {
+            PluginError::NoCommand { .. } | PluginError::Spawn { .. } => "plugin.start".into(),
+            PluginError::Exited { .. } => "plugin.exited".into(),
+            PluginError::Timeout { .. } => "plugin.timeout".into(),
+            PluginError::Garbage { .. } => "plugin.protocol".into(),
+            PluginError::Version { .. } => "plugin.version".into(),
+            PluginError::NotAHandler { .. } => "plugin.not_a_handler".into(),
+            PluginError::Failed { error, .. } => error
+                .data
+                .as_ref()
+                .and_then(|d| d.code.clone())
+                .unwrap_or_else(|| "plugin.failed".into()),
+            PluginError::Cancelled { .. } => "plugin.cancelled".into(),
+        }
+    }
+}
+
+struct Connection {
+    stdin: ChildStdin,
+    lines: Lines<BufReader<ChildStdout>>,
+    next_id: u64,
+}
+
+/// A started plugin that passed the handshake.
+pub struct ExternalPlugin {
+    pub spec: PluginSpec,
+    pub info: InitializeResult,
+    timeout: Duration,
+    connection: tokio::sync::Mutex<Connection>,
+    child: tokio::sync::Mutex<Child>,
+    pid: Option<u32>,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+}
+
+impl ExternalPlugin {
+    /// Starts the plugin and does the handshake: same protocol version, and
+    /// `PackagePushHandler/1` among its protocols.
+    pub async fn start(spec: PluginSpec, timeout: Duration) -> Result<ExternalPlugin, PluginError> {
+        let plugin = spec.describe();
+        let (program, args) = spec
+            .command
+            .split_first()
+            .ok_or_else(|| PluginError::NoCommand {
+                plugin: plugin.clone(),
+            })?;
+        let mut cmd = Command::new(program);
+        cmd.args(args)
+            .env_clear()
+            .envs(std::env::vars_os().filter(|(k, _)| {
+                !k.to_string_lossy()
+                    .to_ascii_uppercase()
+                    .starts_with(SCRUBBED_PREFIX)
+            }))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true);
+        let mut child = cmd.spawn().map_err(|source| PluginError::Spawn {
+            plugin: plugin.clone(),
+            source,
+        })?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            unreachable!("all three are piped");
+        };
+        let tail = Arc::new(Mutex::new(VecDeque::new()));
+        let keep = tail.clone();
+        tokio::spawn(async move {
+            let mut lines = BufReader::new(stderr).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                if let Ok(mut t) = keep.lock() {
+                    if t.len() == STDERR_TAIL {
+                        t.pop_front();
+                    }
+                    t.push_back(line);
+                }
+            }
+        });
+        let pid = child.id();
+        let mut started = ExternalPlugin {
+            spec,
+            info: InitializeResult {
+                name: String::new(),
+                version: String::new(),
+                protocol_version: 0,
+                protocols: Vec::new(),
+            },
+            timeout,
+            connection: tokio::sync::Mutex::new(Connection {
+                stdin,
+                lines: BufReader::new(stdout).lines(),
+                next_id: 1,
+            }),
+            child: tokio::sync::Mutex::new(child),
+            pid,
+            stderr: tail,
+        };
+        let params = InitializeParams {
+            protocol_version: PROTOCOL_VERSION,
+            host: HostInfo {
+                name: "stone".into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+            },
+        };
+        let answer = started
+            .call(method::INITIALIZE, to_value(&params), None)
+            .await?;
+        let info: InitializeResult =
+            serde_json::from_value(answer.clone()).map_err(|e| PluginError::Garbage {
+                plugin: plugin.clone(),
+                during: method::INITIALIZE.into(),
+                reason: e.to_string(),
+                line: answer.to_string(),
+            })?;
+        if info.protocol_version != PROTOCOL_VERSION {
+            return Err(PluginError::Version {
+                plugin,
+                theirs: info.protocol_version,
+                ours: PROTOCOL_VERSION,
+            });
+        }
+        if !info.protocols.iter().any(|p| p == PACKAGE_PUSH_HANDLER) {
+            return Err(PluginError::NotAHandler {
+                plugin,
+                protocols: info.protocols,
+            });
+        }
+        started.info = info;
+        Ok(started)
+    }
+
+    /// Asks whether the plugin claims `destination`.
+    pub async fn can_handle(&self, destination: &str) -> Result<bool, PluginError> {
+        let params = CanHandleParams {
+            destination: destination.to_owned(),
+        };
+        let answer = self
+            .call(method::CAN_HANDLE, to_value(&params), None)
+            .await?;
+        answer.as_bool().ok_or_else(|| PluginError::Garbage {
+            plugin: self.spec.describe(),
+            during: method::CAN_HANDLE.into(),
+            reason: "expected true or false".into(),
+            line: answer.to_string(),
+        })
+    }
+
+    /// Has the plugin push; its notifications become progress events.
+    pub async fn push(
+        &self,
+        package: &PushPackage,
+        options: &PushOptions,
+        progress: &dyn PushProgress,
+    ) -> Result<PushResult, PluginError> {
+        let params = PushParams {
+            package: to_value(package).unwrap_or_default(),
+            options: to_value(options).unwrap_or_default(),
+        };
+        let answer = self
+            .call(method::PUSH, to_value(&params), Some(progress))
+            .await?;
+        serde_json::from_value(answer.clone()).map_err(|e| PluginError::Garbage {
+            plugin: self.spec.describe(),
+            during: method::PUSH.into(),
+            reason: format!("not a PushResult: {e}"),
+            line: answer.to_string(),
+        })
+    }
+
+    /// Asks the plugin to exit, then makes sure it has.
+    pub async fn shutdown(&self) {
+        let _ = tokio::time::timeout(self.timeout, self.call(method::SHUTDOWN, None, None)).await;
+        {
+            let mut connection = self.connection.lock().await;
+            let _ = connection.stdin.shutdown().await;
+        }
+        let mut child = self.child.lock().await;
+        if tokio::time::timeout(Duration::from_secs(1), child.wait())
+            .await
+            .is_err()
+        {
+            self.kill_group();
+        }
+    }
+
+    fn kill_group(&self) {
+        if let Some(pid) = self.pid.and_then(|p| i32::try_from(p).ok()) {
+            // SAFETY: killpg only sends a signal to the group we created with process_group(0).
+            unsafe {
+                libc::killpg(pid, libc::SIGKILL);
+            }
+        }
+    }
+
+    fn stderr_tail(&self) -> Vec<String> {
+        self.stderr
+            .lock()
+            .map(|t| t.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// The exit status once the plugin's stdout closed.
+    async fn exited(&self, during: &str) -> PluginError {
+        let status = {
+            let mut child = self.child.lock().await;
+            match tokio::time::timeout(Duration::from_secs(2), child.wait()).await {
+                Ok(Ok(status)) => status.to_string(),
+                _ => "its output closed".into(),
+            }
+        };
+        // Give the stderr reader a moment to catch the last lines.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        PluginError::Exited {
+            plugin: self.spec.describe(),
+            during: during.into(),
+            status,
+            stderr: self.stderr_tail(),
+        }
+    }
+
+    /// One request and its response. Notifications on the way are handled; during `push`
+    /// each one restarts the deadline, and Ctrl-C sends `$/cancel`, then kills the plugin.
+    async fn call(
+        &self,
+        name: &str,
+        params: Option<Value>,
+        progress: Option<&dyn PushProgress>,
+    ) -> Result<Value, PluginError> {
+        let mut connection = self.connection.lock().await;
+        let id = connection.next_id;
+        connection.next_id += 1;
+        let line = Message::request(id, name, params).to_line() + "\n";
+        let written = async {
+            connection.stdin.write_all(line.as_bytes()).await?;
+            connection.stdin.flush().await
+        };
+        if written.await.is_err() {
+            drop(connection);
+            return Err(self.exited(name).await);
+        }
+        let mut interrupt = std::pin::pin!(async {
+            if progress.is_some() {
+                let _ = tokio::signal::ctrl_c().await;
+            } else {
+                std::future::pending::<()>().await;
+            }
+        });
+        loop {
+            let next = tokio::select! {
+                next = tokio::time::timeout(self.timeout, connection.lines.next_line()) => next,
+                () = &mut interrupt => {
+                    let cancel = Message::notification(method::CANCEL, to_value(&CancelParams { id: id.into() }));
+                    let _ = connection.stdin.write_all((cancel.to_line() + "\n").as_bytes()).await;
+                    let _ = connection.stdin.flush().await;
+                    let _ = tokio::time::timeout(CANCEL_GRACE, async {
+                        while let Ok(Some(line)) = connection.lines.next_line().await {
+                            if Message::parse(&line).is_ok_and(|m| m.id == Some(id.into())) {
+                                break;
+                            }
+                        }
+                    }).await;
+                    self.kill_group();
+                    return Err(PluginError::Cancelled { plugin: self.spec.describe() });
+                }
+            };
+            let line = match next {
+                Err(_) => {
+                    self.kill_group();
+                    return Err(PluginError::Timeout {
+                        plugin: self.spec.describe(),
+                        during: name.into(),
+                        timeout: self.timeout,
+                        stderr: self.stderr_tail(),
+                    });
+                }
+                Ok(Ok(Some(line))) => line,
+                Ok(Ok(None) | Err(_)) => {
+                    drop(connection);
+                    return Err(self.exited(name).await);
+                }
+            };
+            if line.trim().is_empty() {
+                continue;
+            }
+            let garbage = |reason: String| {
+                self.kill_group();
+                PluginError::Garbage {
+                    plugin: self.spec.describe(),
+                    during: name.into(),
+                    reason,
+                    line: shorten(&line),
+                }
+            };
+            let message = Message::parse(&line).map_err(garbage)?;
+            match message.kind().map_err(garbage)? {
+                Kind::Notification { method, params } => {
+                    if let Some(progress) = progress {
+                        self.notified(method, params, progress);
+                    }
+                }
+                Kind::Response {
+                    id: answered,
+                    outcome,
+                } if answered.as_u64() == Some(id) => {
+                    return match outcome {
+                        Ok(result) => Ok(result.clone()),
+                        Err(error) => Err(PluginError::Failed {
+                            plugin: self.spec.describe(),
+                            during: name.into(),
+                            error: error.clone(),
+                        }),
+                    };
+                }
+                Kind::Response { id: other, .. } => {
+                    return Err(garbage(format!("a response to id {other}, expected {id}")));
+                }
+                Kind::Request { method, .. } => {
+                    return Err(garbage(format!(
+                        "a request `{method}`; plugins send only responses and notifications"
+                    )));
+                }
+            }
+        }
+    }
+
+    fn notified(&self, name: &str, params: Option<&Value>, progress: &dyn PushProgress) {
+        let params = params.cloned().unwrap_or_default();
+        match name {
+            method::PROGRESS => {
+                if let Ok(p) = serde_json::from_value::<ProgressParams>(params) {
+                    if let Some(bytes) = p.bytes {
+                        progress.event(ProgressEvent::Uploaded { bytes });
+                    }
+                    if let Some(message) = p.message {
+                        progress.event(ProgressEvent::Note(format!(
+                            "{}: {message}",
+                            self.spec.name
+                        )));
+                    }
+                }
+            }
+            method::LOG => {
+                if let Ok(p) = serde_json::from_value::<LogParams>(params)
+                    && p.level != LogLevel::Debug
+                {
+                    let level = serde_json::to_value(p.level).ok();
+                    let level = level.as_ref().and_then(Value::as_str).unwrap_or("info");
+                    progress.event(ProgressEvent::Note(format!(
+                        "{} [{level}]: {}",
+                        self.spec.name, p.message
+                    )));
+                }
+            }
+            _ => {} // unknown notifications are tolerated
+        }
+    }
+}
+
+impl Drop for ExternalPlugin {
+    fn drop(&mut self) {
+        // Whatever happened, no plugin outlives the host.
+        self.kill_group();
+    }
+}
+
+fn to_value<T: Serialize>(value: &T) -> Option<Value> {
+    serde_json::to_value(value).ok()
+}
+
+fn shorten(line: &str) -> String {
+    const MAX: usize = 200;
+    match line.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}…", &line[..at]),
+        None => line.to_owned(),
+    }
+}
+
+/// A plugin as a registry handler, for one destination it was already asked about.
+pub struct ExternalHandler {
+    plugin: Arc<ExternalPlugin>,
+    destination: String,
+    claims: bool,
+}
+
+impl ExternalHandler {
+    /// A handler for `plugin`, which answered `claims` when asked about `destination` (so
+    /// that `can_handle` needs no I/O).
+    pub fn new(plugin: Arc<ExternalPlugin>, destination: &str, claims: bool) -> ExternalHandler {
+        ExternalHandler {
+            plugin,
+            destination: destination.to_owned(),
+            claims,
+        }
+    }
+}
+
+impl PackagePushHandler for ExternalHandler {
+    fn name(&self) -> &str {
+        &self.plugin.spec.name
+    }
+
+    fn can_handle(&self, destination: &str) -> bool {
+        self.claims && destination == self.destination
+    }
+
+    fn push<'a>(
+        &'a self,
+        package: &'a PushPackage,
+        options: &'a PushOptions,
+        progress: Arc<dyn PushProgress>,
+    ) -> BoxFuture<'a, Result<PushResult, PushError>> {
+        Box::pin(async move {
+            self.plugin
+                .push(package, options, progress.as_ref())
+                .await
+                .map_err(|e| PushError::Plugin(Box::new(e)))
+        })
+    }
+}

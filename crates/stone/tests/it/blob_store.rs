@@ -1,0 +1,445 @@
+//! The built-in blob-store push (`file://`, and `s3://` against a real SeaweedFS), the prod
+//! guard, an interrupted push, and the generic HTTP handler against a real WebDAV server.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use stone_test::TestContext;
+use stone_test::services::{SeaweedFs, WebDavServer};
+
+use crate::stderr;
+
+fn sha256(bytes: &[u8]) -> String {
+    format!("{:x}", Sha256::digest(bytes))
+}
+
+/// A package with a table, a directory of blobs and a nested file; every path => bytes.
+fn package(ctx: &TestContext) -> (PathBuf, BTreeMap<&'static str, Vec<u8>>) {
+    let files: BTreeMap<&str, Vec<u8>> = [
+        ("cities.csv", b"city,code\nParis,075\nLyon,069\n".to_vec()),
+        ("tiles/a.bin", vec![1u8; 3000]),
+        ("tiles/deep/b.bin", vec![2u8; 10]),
+        ("docs/readme.txt", b"hello".to_vec()),
+    ]
+    .into_iter()
+    .collect();
+    let list: Vec<(&str, &[u8])> = files.iter().map(|(k, v)| (*k, v.as_slice())).collect();
+    let dir = ctx.package(
+        "pkg",
+        "name: demo\nversion: \"1.0.0\"\nlicense: CC-BY-4.0\npublish: {to: \"stone:demo\"}\nresources:\n  - path: cities.csv\n  - path: tiles\n  - path: docs/readme.txt\n",
+        &list,
+    );
+    (dir, files)
+}
+
+fn push(ctx: &TestContext, dir: &Path, to: &str, extra: &[(&str, String)]) -> std::process::Output {
+    let mut cmd = ctx.stone();
+    for (k, v) in extra {
+        cmd.env(k, v);
+    }
+    cmd.args([
+        "package", "push", "--branch", "b", "--env", "dev", "--json", "--to", to,
+    ])
+    .arg(dir)
+    .output()
+    .unwrap()
+}
+
+fn ok_json(out: &std::process::Output) -> Value {
+    assert!(
+        out.status.success(),
+        "push failed ({:?}):\n{}",
+        out.status,
+        stderr(out)
+    );
+    serde_json::from_slice(&out.stdout).expect("a JSON result")
+}
+
+/// Checks the descriptor lists every file with its hash and size, and each object holds
+/// exactly those bytes.
+fn check_landed(
+    descriptor: &[u8],
+    files: &BTreeMap<&str, Vec<u8>>,
+    get: impl Fn(&str) -> Option<Vec<u8>>,
+) {
+    let descriptor: Value = serde_json::from_slice(descriptor).expect("datapackage.json is JSON");
+    assert_eq!(descriptor["name"], "demo");
+    assert_eq!(descriptor["resources"].as_array().unwrap().len(), 3);
+    let mut listed = BTreeMap::new();
+    for r in descriptor["resources"].as_array().unwrap() {
+        assert!(r["hash"].as_str().unwrap().starts_with("sha256:"));
+        for f in r["stone:files"].as_array().unwrap() {
+            listed.insert(
+                f["path"].as_str().unwrap().to_owned(),
+                (
+                    f["hash"].as_str().unwrap().to_owned(),
+                    f["bytes"].as_u64().unwrap(),
+                ),
+            );
+        }
+    }
+    assert_eq!(listed.len(), files.len(), "{listed:?}");
+    for (path, bytes) in files {
+        let (hash, size) = &listed[*path];
+        assert_eq!(*hash, format!("sha256:{}", sha256(bytes)), "{path}");
+        assert_eq!(*size, bytes.len() as u64, "{path}");
+        let stored = get(path).unwrap_or_else(|| panic!("{path} is not in the store"));
+        assert_eq!(
+            sha256(&stored),
+            sha256(bytes),
+            "{path}: the stored bytes differ"
+        );
+    }
+}
+
+#[test]
+fn a_file_url_push_lands_every_file_and_a_repush_uploads_nothing() {
+    let ctx = crate::context();
+    let (dir, files) = package(&ctx);
+    let store = ctx.root().join("store/demo");
+    let url = format!("file://{}", store.display());
+
+    let first = ok_json(&push(&ctx, &dir, &url, &[]));
+    assert_eq!(first["handler"], "blob-store");
+    assert_eq!(first["already_staged"], 0);
+    let total: u64 = files.values().map(|b| b.len() as u64).sum();
+    assert_eq!(first["uploaded_bytes"], total);
+    assert_eq!(first["package_node"]["status"], "created");
+    let descriptor = std::fs::read(store.join("datapackage.json")).unwrap();
+    check_landed(&descriptor, &files, |p| std::fs::read(store.join(p)).ok());
+    assert!(!store.join(".stone-push-pending.json").exists());
+
+    let mtimes = |paths: &[&str]| -> Vec<_> {
+        paths
+            .iter()
+            .map(|p| {
+                std::fs::metadata(store.join(p))
+                    .unwrap()
+                    .modified()
+                    .unwrap()
+            })
+            .collect()
+    };
+    let mut all: Vec<&str> = files.keys().copied().collect();
+    all.push("datapackage.json");
+    let before = mtimes(&all);
+    std::thread::sleep(Duration::from_millis(20));
+
+    let again = ok_json(&push(&ctx, &dir, &url, &[]));
+    assert_eq!(again["uploaded_bytes"], 0, "{again:#}");
+    assert_eq!(again["already_staged"], files.len());
+    assert_eq!(again["package_node"]["status"], "unchanged");
+    assert!(
+        again["datasets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|d| d["status"] == "unchanged")
+    );
+    assert_eq!(mtimes(&all), before, "a re-push rewrote objects");
+
+    // One file changes: only it goes up.
+    std::fs::write(dir.join("tiles/a.bin"), vec![9u8; 3000]).unwrap();
+    let third = ok_json(&push(&ctx, &dir, &url, &[]));
+    assert_eq!(third["uploaded_bytes"], 3000);
+    assert_eq!(third["already_staged"], files.len() - 1);
+}
+
+#[test]
+fn prod_is_guarded_before_any_upload() {
+    let ctx = crate::context();
+    let (dir, _) = package(&ctx);
+    let store = ctx.root().join("store");
+    let url = format!("file://{}", store.display());
+
+    // --env prod is the default.
+    let out = ctx
+        .stone()
+        .args(["package", "push", "--branch", "b", "--json", "--to", &url])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["error"]["code"], "push.prod_confirmation_required");
+    assert!(stderr(&out).contains("--yes"), "{}", stderr(&out));
+    assert!(!store.exists(), "something was written before the guard");
+
+    let out = ctx
+        .stone()
+        .args([
+            "package", "push", "--branch", "b", "--env", "prod", "--yes", "--to", &url,
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    // With --yes, prod still needs a step-up from its identity provider: here prod is not
+    // configured, so there is none to ask (the step-up itself: identity.rs).
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("names no identity provider"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!store.exists(), "something was written before the guard");
+
+    // A dry run shows the plan, guarded or not.
+    let out = ctx
+        .stone()
+        .args([
+            "package",
+            "push",
+            "--branch",
+            "b",
+            "--dry-run",
+            "--to",
+            &url,
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let plan = String::from_utf8_lossy(&out.stdout);
+    assert!(plan.contains("Handler:     blob-store"), "{plan}");
+    assert!(plan.contains("Environment: prod (not configured"), "{plan}");
+    assert!(
+        plan.contains("Guard:       prod: a push outside the platform needs --yes"),
+        "{plan}"
+    );
+}
+
+#[test]
+fn an_interrupted_push_leaves_the_old_descriptor_in_place() {
+    let ctx = crate::context();
+    let (dir, mut files) = package(&ctx);
+    let store = ctx.root().join("store");
+    let url = format!("file://{}", store.display());
+    ok_json(&push(&ctx, &dir, &url, &[]));
+    let old = std::fs::read(store.join("datapackage.json")).unwrap();
+
+    // A second version, big enough to be killed mid-upload.
+    let big: Vec<u8> = (0..48 * 1024 * 1024u32).map(|i| (i % 251) as u8).collect();
+    for i in 0..8 {
+        std::fs::write(dir.join(format!("tiles/big-{i}.bin")), &big).unwrap();
+    }
+    let mut child = ctx
+        .stone()
+        .args([
+            "package", "push", "--branch", "b", "--env", "dev", "--jobs", "1", "--to", &url,
+        ])
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Uploads have begun once the pending marker is there.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !store.join(".stone-push-pending.json").exists() {
+        assert!(
+            Instant::now() < deadline,
+            "the push never started uploading"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the push ended before it could be killed"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    std::thread::sleep(Duration::from_millis(30));
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert_eq!(
+        std::fs::read(store.join("datapackage.json")).unwrap(),
+        old,
+        "the descriptor changed although the push was killed"
+    );
+
+    // Running again completes it, with correct hashes everywhere.
+    let done = ok_json(&push(&ctx, &dir, &url, &[]));
+    assert!(done["uploaded_bytes"].as_u64().unwrap() > 0);
+    for i in 0..8 {
+        files.insert(
+            Box::leak(format!("tiles/big-{i}.bin").into_boxed_str()),
+            big.clone(),
+        );
+    }
+    let descriptor = std::fs::read(store.join("datapackage.json")).unwrap();
+    check_landed(&descriptor, &files, |p| std::fs::read(store.join(p)).ok());
+}
+
+#[test]
+fn an_s3_push_to_seaweedfs_lands_every_file_and_a_repush_uploads_nothing() {
+    let ctx = crate::context();
+    let (dir, files) = package(&ctx);
+    let s3 = SeaweedFs::shared();
+    let bucket = format!("blob-{}", std::process::id());
+    s3.create_bucket(&bucket);
+    let url = format!("s3://{bucket}/team/demo");
+    let env: Vec<(&str, String)> = s3.aws_env();
+
+    let first = ok_json(&push(&ctx, &dir, &url, &env));
+    assert_eq!(first["handler"], "blob-store");
+    let descriptor = s3
+        .get_object(&bucket, "team/demo/datapackage.json")
+        .expect("the descriptor is in the bucket");
+    check_landed(&descriptor, &files, |p| {
+        s3.get_object(&bucket, &format!("team/demo/{p}"))
+    });
+    assert_eq!(
+        s3.list_objects(&bucket, "team/demo/").len(),
+        files.len() + 1,
+        "{:?}",
+        s3.list_objects(&bucket, "team/demo/")
+    );
+
+    let again = ok_json(&push(&ctx, &dir, &url, &env));
+    assert_eq!(again["uploaded_bytes"], 0, "{again:#}");
+    assert_eq!(again["already_staged"], files.len());
+    assert_eq!(again["package_node"]["status"], "unchanged");
+
+    // Without credentials the store refuses, and the message names the blob store.
+    let denied = push(
+        &ctx,
+        &dir,
+        &url,
+        &[
+            ("AWS_ENDPOINT", s3.endpoint().to_owned()),
+            ("AWS_ALLOW_HTTP", "true".into()),
+            ("AWS_REGION", "us-east-1".into()),
+            ("AWS_ACCESS_KEY_ID", "nobody".into()),
+            ("AWS_SECRET_ACCESS_KEY", "wrong".into()),
+        ],
+    );
+    assert!(!denied.status.success());
+    assert!(stderr(&denied).contains(&url), "{}", stderr(&denied));
+}
+
+#[test]
+fn the_http_handler_pushes_to_a_webdav_server() {
+    let ctx = crate::context();
+    let (dir, files) = package(&ctx);
+    let dav = WebDavServer::start();
+    let url = format!("{}/shared/demo", dav.base_url().trim_end_matches('/'));
+
+    let dry = ctx
+        .stone()
+        .args([
+            "package",
+            "push",
+            "--branch",
+            "b",
+            "--env",
+            "dev",
+            "--dry-run",
+            "--to",
+            &url,
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(dry.status.success(), "{}", stderr(&dry));
+    assert!(
+        String::from_utf8_lossy(&dry.stdout).contains("Handler:     http (no plugin claims it"),
+        "{}",
+        String::from_utf8_lossy(&dry.stdout)
+    );
+
+    let first = ok_json(&push(&ctx, &dir, &url, &[]));
+    assert_eq!(first["handler"], "http", "{first:#}");
+    let root = dav.root().join("shared/demo");
+    let descriptor = std::fs::read(root.join("datapackage.json")).unwrap();
+    check_landed(&descriptor, &files, |p| std::fs::read(root.join(p)).ok());
+
+    let again = ok_json(&push(&ctx, &dir, &url, &[]));
+    assert_eq!(
+        again["uploaded_bytes"],
+        0,
+        "{again:#}\n{}",
+        dav.log_tail(30)
+    );
+    assert_eq!(again["already_staged"], files.len());
+}
+
+#[test]
+fn dry_run_names_the_handler_for_every_kind_of_destination() {
+    let ctx = crate::context_with_prod();
+    let (dir, _) = package(&ctx);
+    for (to, handler, first_dataset) in [
+        ("stone:demo", "service", "stone:demo/cities"),
+        (
+            "https://data.example.org/demo",
+            "service",
+            "stone:demo/cities",
+        ),
+        (
+            "https://elsewhere.example.org/dav",
+            "http",
+            "https://elsewhere.example.org/dav/cities.csv",
+        ),
+        (
+            "s3://bucket/team",
+            "blob-store",
+            "s3://bucket/team/cities.csv",
+        ),
+        (
+            "gs://bucket/team",
+            "blob-store",
+            "gs://bucket/team/cities.csv",
+        ),
+        (
+            "az://container/team",
+            "blob-store",
+            "az://container/team/cities.csv",
+        ),
+        (
+            "file:///srv/team",
+            "blob-store",
+            "file:///srv/team/cities.csv",
+        ),
+    ] {
+        let out = ctx
+            .stone()
+            .args([
+                "package",
+                "push",
+                "--branch",
+                "b",
+                "--dry-run",
+                "--json",
+                "--to",
+                to,
+            ])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{to}: {}", stderr(&out));
+        let plan: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(plan["plan"]["handler"]["name"], handler, "{to}: {plan:#}");
+        assert!(plan["plan"]["handler"]["reason"].as_str().unwrap().len() > 20);
+        assert_eq!(plan["plan"]["datasets"][0]["url"], first_dataset, "{to}");
+    }
+    let out = ctx
+        .stone()
+        .args([
+            "package",
+            "push",
+            "--branch",
+            "b",
+            "--dry-run",
+            "--to",
+            "ftp://host/x",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("no handler claims the destination ftp://host/x"));
+    assert!(
+        stderr(&out).contains("stone plugin list"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -1,0 +1,325 @@
+//! External plugins: found on PATH, chosen before the built-ins, misbehaving ones reported
+//! and survived; the plugins are Python scripts (stone_test asset `stone_plugin.py`), which
+//! also proves a plugin can be written in any language.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use stone_test::TestContext;
+use stone_test::tools::asset;
+
+use crate::{stderr, stdout};
+
+/// Puts `stone-plugin-<name>` running the Python plugin in `mode` into the context's bin
+/// directory, which is put first on PATH.
+fn install(ctx: &mut TestContext, name: &str, mode: &str, prefix: &str, outdir: &Path) {
+    let bin = ctx.root().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let script = bin.join(format!("stone-plugin-{name}"));
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nexec python3 '{}' '{name}' '{mode}' '{prefix}' '{}'\n",
+            asset("stone_plugin.py").display(),
+            outdir.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = std::env::var("PATH").unwrap_or_default();
+    ctx.set_var("PATH", format!("{}:{path}", bin.display()));
+}
+
+fn package(ctx: &TestContext) -> PathBuf {
+    ctx.package(
+        "pkg",
+        "name: demo\npublish: {to: \"stone:demo\"}\nresources:\n  - path: cities.csv\n  - path: tiles\n",
+        &[
+            ("cities.csv", b"city,code\nParis,075\nLyon,069\n"),
+            ("tiles/a.bin", &[1u8; 3000]),
+            ("tiles/b.bin", &[2u8; 10]),
+        ],
+    )
+}
+
+fn json(out: &std::process::Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "no JSON on stdout ({e}):\n{}\n--- stderr ---\n{}",
+            stdout(out),
+            stderr(out)
+        )
+    })
+}
+
+#[test]
+fn a_python_plugin_on_path_claiming_s3_wins_over_the_blob_store_push() {
+    let mut ctx = crate::context();
+    let out_dir = ctx.root().join("plugin-out");
+    install(&mut ctx, "pycopy", "good", "s3://", &out_dir);
+    let dir = package(&ctx);
+
+    let dry = ctx
+        .stone()
+        .args([
+            "package",
+            "push",
+            "--branch",
+            "b",
+            "--env",
+            "dev",
+            "--dry-run",
+            "--to",
+            "s3://bucket/demo",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(dry.status.success(), "{}", stderr(&dry));
+    assert!(
+        stdout(&dry).contains("Handler:     pycopy (the plugin `pycopy` 0.3.1"),
+        "{}",
+        stdout(&dry)
+    );
+
+    let mut cmd = ctx.stone();
+    // A token in our environment must not reach the plugin.
+    cmd.env("STONE_TOKEN", "secret-token-value");
+    let out = cmd
+        .args([
+            "package",
+            "push",
+            "--branch",
+            "b",
+            "--env",
+            "dev",
+            "--json",
+            "--to",
+            "s3://bucket/demo",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let result = json(&out);
+    assert_eq!(result["handler"], "pycopy");
+    // Plugins get the package as the platform does: tables converted to Parquet.
+    assert!(result["uploaded_bytes"].as_u64().unwrap() > 3000 + 10);
+    assert_eq!(result["datasets"][0]["kind"], "TABULAR");
+    assert_eq!(
+        std::fs::read(out_dir.join("tiles/a.bin")).unwrap(),
+        vec![1u8; 3000]
+    );
+    let env: Vec<String> =
+        serde_json::from_slice(&std::fs::read(out_dir.join("plugin-env.json")).unwrap()).unwrap();
+    assert!(
+        !env.iter().any(|k| k.starts_with("STONE_")),
+        "the plugin saw {env:?}"
+    );
+}
+
+#[test]
+fn misbehaving_plugins_are_reported_by_name_and_skipped() {
+    let mut ctx = crate::context();
+    let out_dir = ctx.root().join("unused");
+    for (name, mode) in [
+        ("early", "exit-before-hello"),
+        ("future", "wrong-version"),
+        ("other", "not-a-handler"),
+        ("sleepy", "stall"),
+        ("noisy", "garbage"),
+    ] {
+        install(&mut ctx, name, mode, "file://", &out_dir);
+    }
+    // Long enough for five Pythons to start on a busy machine; the stall costs this much.
+    ctx.set_var("STONE_PLUGIN_TIMEOUT", "5");
+    let dir = package(&ctx);
+    let target = ctx.root().join("store");
+    let out = ctx
+        .stone()
+        .args([
+            "package", "push", "--branch", "b", "--env", "dev", "--json", "--to",
+        ])
+        .arg(format!("file://{}", target.display()))
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(json(&out)["handler"], "blob-store");
+    for expected in [
+        "the plugin `early`",
+        "exited during `initialize`",
+        "missing configuration",
+        "the plugin `future`",
+        "speaks protocol version 99",
+        "the plugin `other`",
+        "does not implement PackagePushHandler/1",
+        "the plugin `sleepy`",
+        "did not answer `can_handle` within 5 s",
+        "the plugin `noisy`",
+        "not a protocol message",
+    ] {
+        assert!(err.contains(expected), "missing `{expected}` in:\n{err}");
+    }
+    assert!(target.join("datapackage.json").exists());
+
+    let list = ctx
+        .stone()
+        .args(["plugin", "list", "--json", "--destination", "file:///tmp/x"])
+        .output()
+        .unwrap();
+    assert!(list.status.success(), "{}", stderr(&list));
+    let listing = json(&list);
+    let plugins = listing["plugins"].as_array().unwrap();
+    assert_eq!(plugins.len(), 5);
+    assert!(
+        plugins.iter().all(|p| p["error"].is_string()),
+        "{listing:#}"
+    );
+    assert_eq!(listing["handler"]["name"], "blob-store");
+}
+
+#[test]
+fn a_plugin_that_crashes_mid_push_fails_the_push_with_exit_6() {
+    let mut ctx = crate::context();
+    let out_dir = ctx.root().join("unused");
+    install(&mut ctx, "crashy", "crash-mid-push", "crash://", &out_dir);
+    let dir = package(&ctx);
+    let out = ctx
+        .stone()
+        .args([
+            "package",
+            "push",
+            "--branch",
+            "b",
+            "--env",
+            "dev",
+            "--to",
+            "crash://x",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(6), "{err}");
+    assert!(err.contains("the plugin `crashy`"), "{err}");
+    assert!(err.contains("exited during `push`"), "{err}");
+    assert!(err.contains("segmentation fault"), "{err}");
+}
+
+#[test]
+fn a_plugin_that_stalls_mid_push_is_stopped_at_the_deadline() {
+    let mut ctx = crate::context();
+    let out_dir = ctx.root().join("unused");
+    install(&mut ctx, "slow", "stall-mid-push", "slow://", &out_dir);
+    ctx.set_var("STONE_PLUGIN_TIMEOUT", "1");
+    let dir = package(&ctx);
+    let started = std::time::Instant::now();
+    let out = ctx
+        .stone()
+        .args([
+            "package", "push", "--branch", "b", "--env", "dev", "--json", "--to", "slow://x",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
+    assert_eq!(json(&out)["error"]["code"], "plugin.timeout");
+    assert!(
+        stderr(&out).contains("the plugin `slow`"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+}
+
+#[test]
+fn plugin_list_shows_version_protocols_and_claims() {
+    let mut ctx = crate::context();
+    let out_dir = ctx.root().join("unused");
+    install(&mut ctx, "alpha", "good", "alpha://", &out_dir);
+    // A configured plugin, with arguments.
+    std::fs::create_dir_all(ctx.config.parent().unwrap()).unwrap();
+    std::fs::write(
+        &ctx.config,
+        format!(
+            "[plugins.beta]\ncommand = [\"python3\", \"{}\", \"beta\", \"good\", \"beta://\"]\n",
+            asset("stone_plugin.py").display()
+        ),
+    )
+    .unwrap();
+    let out = ctx
+        .stone()
+        .args(["plugin", "list", "--json", "--destination", "beta://b/x"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let listing = json(&out);
+    let plugins = listing["plugins"].as_array().unwrap();
+    assert_eq!(plugins.len(), 2, "{listing:#}");
+    assert_eq!(plugins[0]["name"], "alpha");
+    assert_eq!(plugins[0]["source"], "path");
+    assert_eq!(plugins[0]["version"], "0.3.1");
+    assert_eq!(plugins[0]["protocols"][0], "PackagePushHandler/1");
+    assert_eq!(plugins[0]["claims"], false);
+    assert_eq!(plugins[1]["name"], "beta");
+    assert_eq!(plugins[1]["source"], "config");
+    assert_eq!(plugins[1]["claims"], true);
+    assert_eq!(listing["handler"]["name"], "beta");
+
+    let text = ctx.stone().args(["plugin", "list"]).output().unwrap();
+    assert!(text.status.success());
+    assert!(
+        stdout(&text).contains("alpha 0.3.1 (PATH:"),
+        "{}",
+        stdout(&text)
+    );
+}
+
+#[test]
+fn ctrl_c_during_a_plugin_push_cancels_then_kills_the_plugin() {
+    let mut ctx = crate::context();
+    let out_dir = ctx.root().join("marker");
+    install(&mut ctx, "slow", "stall-mid-push", "slow://", &out_dir);
+    ctx.set_var("STONE_PLUGIN_TIMEOUT", "60");
+    let dir = package(&ctx);
+    let child = ctx
+        .stone()
+        .args([
+            "package", "push", "--branch", "b", "--env", "dev", "--to", "slow://x",
+        ])
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let marker = out_dir.join("push-started");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !marker.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the plugin never got the push"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let plugin_pid = std::fs::read_to_string(&marker).unwrap();
+    let started = std::time::Instant::now();
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(6), "{err}");
+    assert!(err.contains("the push by the plugin `slow`"), "{err}");
+    assert!(err.contains("was cancelled"), "{err}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    // The plugin ignored the cancel (it sleeps): its process group was killed.
+    assert!(
+        !Path::new(&format!("/proc/{}", plugin_pid.trim())).exists(),
+        "the plugin (pid {plugin_pid}) is still running"
+    );
+}
