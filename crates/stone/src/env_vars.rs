@@ -15,3 +15,6 @@ pub const CI_HEAD_REF: &str = stone_package::branch::CI_HEAD_REF;
 pub const CI_REF_NAME: &str = stone_package::branch::CI_REF_NAME;
 /// Set (to anything but `false`/`0`) by CI systems: no browser, no prompts.
 pub const CI: &str = "CI";
+/// A bearer token for reading non-public datasets with `stone data import`: sent to the
+/// environment's API host only, never to another host. Never printed.
+pub const STONE_TOKEN: &str = "STONE_TOKEN";

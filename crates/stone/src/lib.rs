@@ -6,6 +6,7 @@ pub mod config;
 pub mod diagnostics;
 pub mod env_vars;
 pub mod handler;
+pub mod import;
 pub mod plan;
 pub mod prepare;
 
@@ -14,7 +15,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 
-use crate::cli::{Cli, Command, PackageCommand};
+use crate::cli::{Cli, Command, DataCommand, PackageCommand};
 use crate::diagnostics::ExitStatus;
 
 /// Runs the CLI and returns the exit code.
@@ -32,6 +33,7 @@ pub fn main() -> ExitCode {
     };
     let json = match &cli.command {
         Command::Package(PackageCommand::Push(args)) => args.json,
+        Command::Data(DataCommand::Import(args)) => args.json,
         _ => false,
     };
     match run(&cli) {
@@ -50,6 +52,7 @@ pub fn main() -> ExitCode {
 fn run(cli: &Cli) -> anyhow::Result<()> {
     match &cli.command {
         Command::Package(PackageCommand::Push(args)) => commands::push::run(args, &cli.global),
+        Command::Data(DataCommand::Import(args)) => commands::import::run(args, &cli.global),
         Command::Env(command) => commands::env::run(command, &cli.global),
         Command::Completions(args) => {
             clap_complete::generate(

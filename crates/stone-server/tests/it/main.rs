@@ -9,6 +9,7 @@ mod support;
 mod api_contract;
 mod api_guards;
 mod api_push;
+mod api_read;
 mod api_restart;
 mod api_s3;
 mod api_staging;

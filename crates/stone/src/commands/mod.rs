@@ -1,2 +1,3 @@
 pub mod env;
+pub mod import;
 pub mod push;

@@ -5,6 +5,7 @@ mod descriptor;
 mod env;
 mod features;
 mod help;
+mod import;
 mod push_dry_run;
 mod push_e2e;
 
