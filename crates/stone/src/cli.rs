@@ -107,7 +107,7 @@ pub enum DataCommand {
     /// Import a dataset or a file into the package's `ext/<slug>/` zone, with its provenance
     /// in `ext/stone-lock.json`. Pushes refuse `ext/`; this is the only command that writes
     /// it. Running it again with nothing changed downloads nothing.
-    #[command(after_help = IMPORT_HELP)]
+    #[command(after_help = IMPORT_HELP, disable_version_flag = true)]
     Import(ImportArgs),
 }
 
