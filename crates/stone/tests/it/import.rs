@@ -521,7 +521,7 @@ fn an_interrupted_or_cut_import_leaves_nothing_in_ext() {
 
     // Interrupted (SIGTERM) mid-download: the temporary file and the folders go.
     let (url, requests) = stalling_server(10_000_000, 65_536, true);
-    let mut child = ctx
+    let child = ctx
         .stone()
         .args(["data", "import"])
         .arg(&url)
