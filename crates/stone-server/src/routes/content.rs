@@ -240,6 +240,7 @@ pub async fn iri_dataset(
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
+    reserved(&namespace)?;
     authorize_read(&app, &namespace, &headers).await?;
     if wants_json(&headers, &query) {
         let branch = branch_or_main(&query);
@@ -256,6 +257,7 @@ pub async fn iri_package(
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
+    reserved(&namespace)?;
     authorize_read(&app, &namespace, &headers).await?;
     let branch = branch_or_main(&query);
     let node = app
@@ -266,6 +268,19 @@ pub async fn iri_package(
             not_found_dataset(format!("namespace {namespace} has no package on {branch}"))
         })?;
     Ok(Json(node).into_response())
+}
+
+/// `/v1/…` is the API, never a namespace: unknown API paths stay `request.not_found`.
+fn reserved(namespace: &str) -> ApiResult<()> {
+    if namespace == "v1" {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            codes::REQUEST_NOT_FOUND,
+            "Not found",
+            "no such endpoint under /v1",
+        ));
+    }
+    Ok(())
 }
 
 async fn serve_content(
