@@ -42,32 +42,13 @@ impl Source {
 pub fn last_segment(url: &Url) -> Option<String> {
     let segment = url.path_segments()?.rev().find(|s| !s.is_empty())?;
     Some(
-        percent_decode(segment)
+        percent_encoding::percent_decode_str(segment)
+            .decode_utf8_lossy()
             .chars()
             .filter(|c| !c.is_control() && !matches!(c, '/' | '\\'))
             .collect(),
     )
     .filter(|s: &String| !s.is_empty() && s != "." && s != "..")
-}
-
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && i + 2 < bytes.len()
-            && let Ok(hex) = std::str::from_utf8(&bytes[i + 1..i + 3])
-            && let Ok(value) = u8::from_str_radix(hex, 16)
-        {
-            out.push(value);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn usage(message: String) -> CliError {
