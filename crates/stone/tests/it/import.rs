@@ -346,11 +346,56 @@ fn unknown_datasets_and_formats_fail_clearly_and_write_nothing() {
     let (ctx, server, _data) = with_server();
     let source = ctx.package(
         "source",
-        "name: source\npublish: {to: \"stone:shared\", public: true}\nresources:\n  - path: capitals.ttl\n",
-        &[("capitals.ttl", CAPITALS)],
+        "name: source\nversion: \"1.0.0\"\npublish: {to: \"stone:shared\", public: true}\nresources:\n  - path: capitals.ttl\n  - path: cities.csv\n",
+        &[("capitals.ttl", CAPITALS), ("cities.csv", CITIES)],
     );
     push(&ctx, &source, &["--branch", "dev"]);
     let dir = consumer(&ctx);
+
+    // A named version is the Iceberg tag the push set; an unknown one is not found.
+    let tagged = import_ok(
+        &ctx,
+        &dir,
+        &[
+            "stone:shared/cities",
+            "--env",
+            "local",
+            "--branch",
+            "dev",
+            "--version",
+            "1.0.0",
+        ],
+    );
+    assert_eq!(tagged["entry"]["version"], "1.0.0", "{tagged:#}");
+    assert_eq!(
+        read_parquet(&dir.join("ext/cities/cities.parquet"))["rows"][0]["city"],
+        "Paris"
+    );
+    std::fs::remove_dir_all(dir.join("ext")).unwrap();
+    let untagged = import(
+        &ctx,
+        &dir,
+        &[
+            "stone:shared/cities",
+            "--env",
+            "local",
+            "--branch",
+            "dev",
+            "--version",
+            "2.0.0",
+        ],
+    );
+    assert_eq!(
+        untagged.status.code(),
+        Some(1),
+        "{}",
+        crate::stderr(&untagged)
+    );
+    assert!(
+        crate::stderr(&untagged).contains("no version 2.0.0"),
+        "{}",
+        crate::stderr(&untagged)
+    );
 
     let missing = import(
         &ctx,
