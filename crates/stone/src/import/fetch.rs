@@ -55,7 +55,7 @@ pub struct Remote {
 pub enum Fetch {
     /// The source still holds what was imported; nothing was downloaded.
     Unchanged,
-    Changed(Remote),
+    Changed(Box<Remote>),
 }
 
 /// Asks the source, conditionally on `previous`.
@@ -304,7 +304,7 @@ async fn service(
     }
     let headers = response.headers().clone();
     let etag = header_text(&headers, header::ETAG);
-    Ok(Fetch::Changed(Remote {
+    Ok(Fetch::Changed(Box::new(Remote {
         resolved,
         kind: Some(info.kind),
         file_name,
@@ -317,7 +317,7 @@ async fn service(
         version: wanted.version.clone(),
         snapshot_id: header_text(&headers, "stone-snapshot-id").and_then(|s| s.parse().ok()),
         body: body_stream(response),
-    }))
+    })))
 }
 
 fn no_options(source: &str, wanted: &Wanted) -> anyhow::Result<()> {
@@ -388,7 +388,7 @@ async fn http(url: &Url, wanted: &Wanted, previous: Option<&Previous>) -> anyhow
         return Err(refused(&resolved, response, false).await);
     }
     let headers = response.headers().clone();
-    Ok(Fetch::Changed(Remote {
+    Ok(Fetch::Changed(Box::new(Remote {
         resolved,
         kind: None,
         file_name: last_segment(response.url())
@@ -402,7 +402,7 @@ async fn http(url: &Url, wanted: &Wanted, previous: Option<&Previous>) -> anyhow
         version: None,
         snapshot_id: None,
         body: body_stream(response),
-    }))
+    })))
 }
 
 /// Options of the object store from the cloud's usual environment variables (`AWS_*`,
@@ -484,7 +484,7 @@ async fn object(url: &Url, wanted: &Wanted, previous: Option<&Previous>) -> anyh
         .into_stream()
         .map_err(|e| anyhow::Error::new(e).context("the download was cut"))
         .boxed();
-    Ok(Fetch::Changed(Remote {
+    Ok(Fetch::Changed(Box::new(Remote {
         resolved,
         kind: None,
         file_name: last_segment(url).unwrap_or_else(|| "data".to_owned()),
@@ -496,7 +496,7 @@ async fn object(url: &Url, wanted: &Wanted, previous: Option<&Previous>) -> anyh
         version: meta.version,
         snapshot_id: None,
         body,
-    }))
+    })))
 }
 
 #[cfg(test)]

@@ -201,7 +201,7 @@ pub async fn import(request: &ImportRequest) -> anyhow::Result<ImportOutcome> {
                 entry,
             });
         }
-        Fetch::Changed(remote) => remote,
+        Fetch::Changed(remote) => *remote,
     };
 
     let created_dirs: Vec<PathBuf> = [&dir, &ext]
