@@ -37,6 +37,13 @@ fn consumer(ctx: &TestContext) -> PathBuf {
     )
 }
 
+/// `SOURCE --env local --branch dev EXTRA…`.
+fn from_dev<'a>(source: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![source, "--env", "local", "--branch", "dev"];
+    args.extend_from_slice(extra);
+    args
+}
+
 fn import(ctx: &TestContext, dir: &Path, args: &[&str]) -> Output {
     ctx.stone()
         .args(["data", "import", "--json"])
@@ -156,11 +163,7 @@ resources:
     let dir = consumer(&ctx);
 
     // TABULAR as Parquet: same schema and rows as the CSV pushed.
-    let cities = import_ok(
-        &ctx,
-        &dir,
-        &["stone:shared/cities", "--env", "local", "--branch", "dev"],
-    );
+    let cities = import_ok(&ctx, &dir, &from_dev("stone:shared/cities", &[]));
     assert_eq!(cities["status"], "imported", "{cities:#}");
     assert_eq!(cities["entry"]["path"], "ext/cities/cities.parquet");
     assert_eq!(cities["entry"]["kind"], "TABULAR");
@@ -189,17 +192,10 @@ resources:
     let csv = import_ok(
         &ctx,
         &dir,
-        &[
+        &from_dev(
             "stone:shared/cities",
-            "--env",
-            "local",
-            "--branch",
-            "dev",
-            "--format",
-            "csv",
-            "--as",
-            "Cities CSV",
-        ],
+            &["--format", "csv", "--as", "Cities CSV"],
+        ),
     );
     assert_eq!(csv["entry"]["path"], "ext/cities-csv/cities.csv");
     assert_eq!(
@@ -227,17 +223,10 @@ resources:
     let nt = import_ok(
         &ctx,
         &dir,
-        &[
+        &from_dev(
             "stone:shared/capitals",
-            "--env",
-            "local",
-            "--branch",
-            "dev",
-            "--format",
-            "nt",
-            "--as",
-            "capitals-nt",
-        ],
+            &["--format", "nt", "--as", "capitals-nt"],
+        ),
     );
     assert!(isomorphic(
         &source.join("capitals.ttl"),
@@ -245,11 +234,7 @@ resources:
     ));
 
     // BLOB: identical bytes, the sha256 the server stated.
-    let blob = import_ok(
-        &ctx,
-        &dir,
-        &["stone:shared/readings", "--env", "local", "--branch", "dev"],
-    );
+    let blob = import_ok(&ctx, &dir, &from_dev("stone:shared/readings", &[]));
     assert_eq!(blob["entry"]["path"], "ext/readings/readings.bin");
     assert_eq!(
         std::fs::read(dir.join("ext/readings/readings.bin")).unwrap(),
@@ -290,13 +275,13 @@ resources:
         .modified()
         .unwrap();
     for args in [
-        vec!["stone:shared/cities", "--env", "local", "--branch", "dev"],
+        from_dev("stone:shared/cities", &[]),
         vec![
             &format!("https://{HOST}/shared/capitals") as &str,
             "--branch",
             "dev",
         ],
-        vec!["stone:shared/readings", "--env", "local", "--branch", "dev"],
+        from_dev("stone:shared/readings", &[]),
     ] {
         let again = import_ok(&ctx, &dir, &args);
         assert_eq!(again["status"], "unchanged", "{args:?}: {again:#}");
@@ -311,11 +296,7 @@ resources:
     // A changed source is downloaded again.
     std::fs::write(source.join("readings.bin"), b"new readings").unwrap();
     push(&ctx, &source, &["--branch", "dev", "--replace"]);
-    let updated = import_ok(
-        &ctx,
-        &dir,
-        &["stone:shared/readings", "--env", "local", "--branch", "dev"],
-    );
+    let updated = import_ok(&ctx, &dir, &from_dev("stone:shared/readings", &[]));
     assert_eq!(updated["status"], "updated", "{updated:#}");
     assert_eq!(
         std::fs::read(dir.join("ext/readings/readings.bin")).unwrap(),
@@ -356,15 +337,7 @@ fn unknown_datasets_and_formats_fail_clearly_and_write_nothing() {
     let tagged = import_ok(
         &ctx,
         &dir,
-        &[
-            "stone:shared/cities",
-            "--env",
-            "local",
-            "--branch",
-            "dev",
-            "--version",
-            "1.0.0",
-        ],
+        &from_dev("stone:shared/cities", &["--version", "1.0.0"]),
     );
     assert_eq!(tagged["entry"]["version"], "1.0.0", "{tagged:#}");
     assert_eq!(
@@ -375,15 +348,7 @@ fn unknown_datasets_and_formats_fail_clearly_and_write_nothing() {
     let untagged = import(
         &ctx,
         &dir,
-        &[
-            "stone:shared/cities",
-            "--env",
-            "local",
-            "--branch",
-            "dev",
-            "--version",
-            "2.0.0",
-        ],
+        &from_dev("stone:shared/cities", &["--version", "2.0.0"]),
     );
     assert_eq!(
         untagged.status.code(),
@@ -397,11 +362,7 @@ fn unknown_datasets_and_formats_fail_clearly_and_write_nothing() {
         crate::stderr(&untagged)
     );
 
-    let missing = import(
-        &ctx,
-        &dir,
-        &["stone:shared/nope", "--env", "local", "--branch", "dev"],
-    );
+    let missing = import(&ctx, &dir, &from_dev("stone:shared/nope", &[]));
     assert_eq!(
         missing.status.code(),
         Some(1),
@@ -414,15 +375,7 @@ fn unknown_datasets_and_formats_fail_clearly_and_write_nothing() {
     let wrong = import(
         &ctx,
         &dir,
-        &[
-            "stone:shared/capitals",
-            "--env",
-            "local",
-            "--branch",
-            "dev",
-            "--format",
-            "csv",
-        ],
+        &from_dev("stone:shared/capitals", &["--format", "csv"]),
     );
     assert_eq!(wrong.status.code(), Some(2), "{}", crate::stderr(&wrong));
     assert!(
