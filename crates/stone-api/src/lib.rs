@@ -38,7 +38,7 @@ pub use push::{
     PushOptions, PushResult, PushState, PushStatus, ResultCounts, SchemaField, TableSchema, Upload,
     UploadCompleted, UploadPart,
 };
-pub use read::{DatasetInfo, PackageNode, PackageResource};
+pub use read::{ColumnInfo, DatasetInfo, FileInfo, PackageNode, PackageResource};
 pub use stone_package::{AssetKind, Engine};
 
 /// Version of this API; the path prefix is `/v{API_VERSION}`.

@@ -100,6 +100,13 @@ pub mod codes {
     pub const REQUEST_INVALID: &str = "request.invalid";
     /// 404: no such endpoint.
     pub const REQUEST_NOT_FOUND: &str = "request.not_found";
+    /// 406: the dataset cannot be served in the asked format (`format=` or `Accept`).
+    /// Extra: `formats`, the formats it can be served in.
+    pub const REQUEST_NOT_ACCEPTABLE: &str = "request.not_acceptable";
+    /// 416: the `Range` lies outside the content. Extra: `size`.
+    pub const REQUEST_RANGE_NOT_SATISFIABLE: &str = "request.range_not_satisfiable";
+    /// 404: no such dataset, branch or version to read.
+    pub const DATASET_NOT_FOUND: &str = "dataset.not_found";
     /// 404: no such push (or not yours).
     pub const PUSH_NOT_FOUND: &str = "push.not_found";
     /// 409: the push cannot be resumed with this manifest (another namespace or branch, or

@@ -67,6 +67,50 @@ pub struct DatasetInfo {
     /// `bytes`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<DatasetDetail>,
+    /// Named versions a reader may ask for with `version=` (Iceberg tags for TABULAR; the
+    /// package's current version for the other kinds, whose engines keep one state per
+    /// branch), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub versions: Vec<String>,
+    /// TABULAR: the columns of the snapshot on the branch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<Vec<ColumnInfo>>,
+    /// Object storage: the files of the dataset, sorted by path.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<FileInfo>,
+    /// Object storage: total bytes of the files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
+    /// Object storage with exactly one file: its sha256 (the content's `ETag`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    /// The `format=` values the content endpoint serves for this dataset, the default
+    /// first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub formats: Vec<String>,
+}
+
+/// A column of a TABULAR dataset.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ColumnInfo {
+    /// Column name.
+    pub name: String,
+    /// Iceberg type as Iceberg prints it (`long`, `string`, `decimal(10, 2)`).
+    #[serde(rename = "type")]
+    pub data_type: String,
+    /// Whether the column is never null.
+    pub required: bool,
+}
+
+/// A file of an object-storage dataset.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileInfo {
+    /// Path inside the resource (`a/b.tif`).
+    pub path: String,
+    /// sha256, 64 lowercase hex digits.
+    pub sha256: String,
+    /// Size in bytes.
+    pub size: u64,
 }
 
 #[cfg(test)]
@@ -152,6 +196,12 @@ pub(crate) mod tests {
                 total_triples: Some(12),
                 ..DatasetDetail::default()
             }),
+            versions: Vec::new(),
+            schema: None,
+            files: Vec::new(),
+            size: None,
+            sha256: None,
+            formats: Vec::new(),
         };
         let expected = json!({
             "name": "g", "url": "stone:demo/g", "iri": "https://h/demo/g", "branch": "dev",

@@ -44,6 +44,9 @@ pub enum Command {
     /// Work with a data package (a folder with a datasets.yaml).
     #[command(subcommand)]
     Package(PackageCommand),
+    /// Bring data into a package (`ext/`) from a stone dataset, a URL or an object store.
+    #[command(subcommand)]
+    Data(DataCommand),
     /// Configure the environments stone pushes to (prod, dev, …).
     #[command(subcommand)]
     Env(EnvCommand),
@@ -174,6 +177,75 @@ pub struct PluginListArgs {
     pub destination: Option<String>,
     #[command(flatten)]
     pub json: JsonArg,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DataCommand {
+    /// Import a dataset or a file into the package's `ext/<slug>/` zone, with its provenance
+    /// in `ext/stone-lock.json`. Pushes refuse `ext/`; this is the only command that writes
+    /// it. Running it again with nothing changed downloads nothing.
+    #[command(after_help = IMPORT_HELP, disable_version_flag = true)]
+    Import(ImportArgs),
+}
+
+const IMPORT_HELP: &str = "\
+Sources:
+  stone:<ns>/<name>            a dataset of the environment --env (default prod)
+  https://<host>/<ns>/<name>   a dataset IRI on a configured environment's host
+  https://…                    any other URL: one GET (plain http only to loopback)
+  file:///path                 a local file
+  s3://bucket/key              S3 (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION,
+                               AWS_ENDPOINT_URL, … from the environment)
+  gs://bucket/key              Google Cloud Storage (GOOGLE_SERVICE_ACCOUNT, …)
+  az://container/path          Azure Blob Storage (AZURE_STORAGE_ACCOUNT_NAME, …)
+
+Formats of stone datasets: TABULAR parquet (default), csv, tsv (written with the source
+package's publish.dialect); GRAPH ttl (default), nt, jsonld; other kinds: their bytes.
+A non-public dataset needs a login (`stone login --env ENV`; in CI $STONE_TOKEN): its token
+goes to the environment's API only, never to any other host.
+
+Exit codes:
+  0    imported, or unchanged
+  1    the import failed (nothing was written)
+  2    usage error (bad source, option or environment)
+  3    the source needs a token, or refused it
+  5    the source is unavailable: run the same command again
+  101  a bug in stone: please report it";
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// What to import: stone:<ns>/<name>, an https URL, file://, s3://, gs:// or az://.
+    pub source: String,
+
+    /// The package directory (holding datasets.yaml).
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+
+    /// The name of the import: its folder is `ext/<slug of NAME>/`. Default: the source's
+    /// dataset or file name.
+    #[arg(long = "as", value_name = "NAME")]
+    pub as_name: Option<String>,
+
+    /// The format of a stone dataset: parquet, csv, tsv (TABULAR); ttl, nt, jsonld (GRAPH).
+    #[arg(long, value_name = "FORMAT", value_parser = ["parquet", "csv", "tsv", "ttl", "nt", "jsonld", "bytes"])]
+    pub format: Option<String>,
+
+    /// The branch of a stone dataset to read [default: main].
+    #[arg(long, value_name = "BRANCH")]
+    pub branch: Option<String>,
+
+    /// A named version of a stone dataset (the package version it was pushed with).
+    #[arg(long, value_name = "VERSION")]
+    pub version: Option<String>,
+
+    /// The environment of a stone: source [default: prod; for an https IRI, the
+    /// environment whose host it is on].
+    #[arg(long, value_name = "ENV")]
+    pub env: Option<String>,
+
+    /// Print the result as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]

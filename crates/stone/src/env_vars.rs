@@ -16,7 +16,7 @@ pub const CI_REF_NAME: &str = stone_package::branch::CI_REF_NAME;
 /// Set (to anything but `false`/`0`) by CI systems: no browser, no prompts.
 pub const CI: &str = "CI";
 /// An access token to use as-is for every API call (CI): no stored login, no refresh, no
-/// browser. It must come from the environment's issuer for the server's audience; a push
+/// browser; `stone data import` sends it to the environment's API host only. It must come from the environment's issuer for the server's audience; a push
 /// that needs a step-up the token lacks fails (exit 3) and says what it lacks.
 pub const STONE_TOKEN: &str = "STONE_TOKEN";
 /// The directory of stored logins (default: `<user data dir>/stone/tokens`, e.g.

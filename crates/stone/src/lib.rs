@@ -7,6 +7,7 @@ pub mod diagnostics;
 pub mod env_vars;
 pub mod handler;
 pub mod identity;
+pub mod import;
 pub mod plan;
 pub mod prepare;
 
@@ -15,7 +16,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 
-use crate::cli::{Cli, Command, PackageCommand, PluginCommand};
+use crate::cli::{Cli, Command, DataCommand, PackageCommand, PluginCommand};
 use crate::diagnostics::ExitStatus;
 
 /// Runs the CLI and returns the exit code.
@@ -35,6 +36,7 @@ pub fn main() -> ExitCode {
         Command::Package(PackageCommand::Push(args)) => args.json,
         Command::Whoami(args) => args.json,
         Command::Plugin(PluginCommand::List(args)) => args.json.json,
+        Command::Data(DataCommand::Import(args)) => args.json,
         _ => false,
     };
     match run(&cli) {
@@ -53,6 +55,7 @@ pub fn main() -> ExitCode {
 fn run(cli: &Cli) -> anyhow::Result<()> {
     match &cli.command {
         Command::Package(PackageCommand::Push(args)) => commands::push::run(args, &cli.global),
+        Command::Data(DataCommand::Import(args)) => commands::import::run(args, &cli.global),
         Command::Env(command) => commands::env::run(command, &cli.global),
         Command::Login(args) => commands::login::login(args, &cli.global),
         Command::Logout(args) => commands::login::logout(args, &cli.global),

@@ -900,6 +900,32 @@ impl IcebergEngine {
         Ok(stream.map_err(scan_error).boxed())
     }
 
+    /// The Arrow schema of the snapshot a branch or tag points at (the schema of the
+    /// batches a scan yields); `None` if the table or the ref does not exist.
+    pub async fn arrow_schema(
+        &self,
+        namespace: &str,
+        table: &str,
+        reference: &str,
+    ) -> Result<Option<arrow_schema::SchemaRef>, IcebergError> {
+        let name = qualified(namespace, table);
+        let ident = TableIdent::new(NamespaceIdent::new(namespace.to_owned()), table.to_owned());
+        let Some(loaded) = self.load(&ident, &name).await? else {
+            return Ok(None);
+        };
+        let metadata = loaded.metadata();
+        let schema = match metadata.snapshot_for_ref(reference) {
+            Some(snapshot) => snapshot.schema(metadata).map_err(|error| {
+                IcebergError::iceberg(&name, "reading the snapshot schema", error)
+            })?,
+            None if reference == MAIN_BRANCH => metadata.current_schema().clone(),
+            None => return Ok(None),
+        };
+        let arrow = ::iceberg::arrow::schema_to_arrow_schema(&schema)
+            .map_err(|error| IcebergError::iceberg(&name, "converting the schema", error))?;
+        Ok(Some(Arc::new(arrow)))
+    }
+
     /// [`Self::scan`], collected.
     pub async fn read_batches(
         &self,

@@ -1,8 +1,10 @@
-//! The HTTP API (`/v1`): pushes, staging uploads (local store), and read access.
+//! The HTTP API (`/v1`): pushes, staging uploads (local store), and read access; plus the
+//! dataset IRIs (`/{ns}`, `/{ns}/{name}`) on the server itself.
 //!
 //! See `crates/stone-api/openapi.yaml` for the contract; every error is an RFC 9457 problem
 //! with a stable code ([`crate::error::ApiError`]).
 
+mod content;
 mod pushes;
 mod read;
 mod staging;
@@ -63,7 +65,14 @@ pub fn router(app: Arc<App>) -> Router {
             "/v1/namespaces/{namespace}/datasets/{name}",
             get(read::dataset),
         )
+        .route(
+            "/v1/namespaces/{namespace}/datasets/{name}/content",
+            get(content::content),
+        )
         .route("/v1/sparql", get(read::sparql).post(read::sparql_post))
+        // What `https://{host}/{ns}` and `https://{host}/{ns}/{name}` resolve to.
+        .route("/{namespace}", get(content::iri_package))
+        .route("/{namespace}/{name}", get(content::iri_dataset))
         .layer(DefaultBodyLimit::max(MAX_MANIFEST_BYTES));
     let uploads = Router::new()
         .route("/v1/staging/{sha256}", put(staging::put_content))

@@ -9,12 +9,14 @@ use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use stone_api::{
-    API_VERSION, AssetKind, AuthMode, DatasetInfo, Identity, OPENAPI_YAML, OidcInfo, PackageNode,
-    ServerInfo, StagingInfo, StepUp, codes,
+    API_VERSION, AssetKind, AuthMode, ColumnInfo, DatasetInfo, Engine, FileInfo, Identity,
+    OPENAPI_YAML, OidcInfo, PackageNode, ServerInfo, StagingInfo, StepUp, codes,
 };
 
 use super::App;
+use super::content;
 use crate::auth::Caller;
+use crate::engines::iceberg::RefKind;
 use crate::error::{ApiError, ApiResult};
 use crate::jobs::dataset_urls;
 
@@ -92,12 +94,13 @@ pub async fn authorize_read(
     }
 }
 
-fn branch_of(query: &HashMap<String, String>) -> ApiResult<String> {
+/// The `branch` query parameter; `main` when absent.
+pub(super) fn branch_of(query: &HashMap<String, String>) -> String {
     query
         .get("branch")
         .filter(|b| !b.is_empty())
         .cloned()
-        .ok_or_else(|| ApiError::invalid_field("branch", "the query parameter branch is required"))
+        .unwrap_or_else(|| "main".to_owned())
 }
 
 fn not_found(detail: String) -> ApiError {
@@ -109,14 +112,24 @@ fn not_found(detail: String) -> ApiError {
     )
 }
 
-/// `GET /v1/namespaces/{namespace}/package?branch=…`.
+/// 404 `dataset.not_found`.
+pub(super) fn not_found_dataset(detail: String) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        codes::DATASET_NOT_FOUND,
+        "No such dataset",
+        detail,
+    )
+}
+
+/// `GET /v1/namespaces/{namespace}/package[?branch=…]`.
 pub async fn package_node(
     State(app): State<Arc<App>>,
     caller: Caller,
     Path(namespace): Path<String>,
     Query(query): Query<HashMap<String, String>>,
 ) -> ApiResult<Json<PackageNode>> {
-    let branch = branch_of(&query)?;
+    let branch = branch_of(&query);
     authorize_read(&app, &caller, &namespace, &branch).await?;
     app.db
         .package_node(&namespace, &branch)
@@ -125,57 +138,154 @@ pub async fn package_node(
         .ok_or_else(|| not_found(format!("namespace {namespace} has no package on {branch}")))
 }
 
-/// `GET /v1/namespaces/{namespace}/datasets/{name}?branch=…[&kind=…]`.
+/// The kind of a dataset on a branch: from the package node, else from the last write's
+/// head. `None` when neither knows it.
+pub(super) async fn kind_of(
+    app: &App,
+    namespace: &str,
+    name: &str,
+    branch: &str,
+) -> ApiResult<Option<AssetKind>> {
+    let from_node = app
+        .db
+        .package_node(namespace, branch)
+        .await?
+        .and_then(|node| node.resources.into_iter().find(|r| r.name == name))
+        .map(|r| r.kind);
+    Ok(match from_node {
+        Some(kind) => Some(kind),
+        None => app
+            .db
+            .dataset_head(namespace, name, branch)
+            .await?
+            .map(|(kind, _)| kind),
+    })
+}
+
+/// `GET /v1/namespaces/{namespace}/datasets/{name}[?branch=…][&kind=…]`.
 pub async fn dataset(
     State(app): State<Arc<App>>,
     caller: Caller,
     Path((namespace, name)): Path<(String, String)>,
     Query(query): Query<HashMap<String, String>>,
 ) -> ApiResult<Json<DatasetInfo>> {
-    let branch = branch_of(&query)?;
+    let branch = branch_of(&query);
     authorize_read(&app, &caller, &namespace, &branch).await?;
-    let kind = match query.get("kind") {
-        Some(kind) => kind
-            .parse::<AssetKind>()
-            .map_err(|why| ApiError::invalid_field("kind", why))?,
-        None => {
-            let from_node = app
-                .db
-                .package_node(&namespace, &branch)
-                .await?
-                .and_then(|node| node.resources.into_iter().find(|r| r.name == name))
-                .map(|r| r.kind);
-            let from_head = match from_node {
-                Some(kind) => Some(kind),
-                None => app
-                    .db
-                    .dataset_head(&namespace, &name, &branch)
-                    .await?
-                    .map(|(kind, _)| kind),
-            };
-            from_head.ok_or_else(|| {
-                not_found(format!(
-                    "no dataset {namespace}/{name} is known on {branch} (pass kind= to ask the engine)"
-                ))
-            })?
-        }
+    let kind = query
+        .get("kind")
+        .map(|kind| {
+            kind.parse::<AssetKind>()
+                .map_err(|why| ApiError::invalid_field("kind", why))
+        })
+        .transpose()?;
+    dataset_info(&app, &namespace, &name, &branch, kind)
+        .await
+        .map(Json)
+}
+
+/// What the engine holds for a dataset on a branch, with its versions, schema, files and
+/// the formats it is served in.
+pub(super) async fn dataset_info(
+    app: &App,
+    namespace: &str,
+    name: &str,
+    branch: &str,
+    kind: Option<AssetKind>,
+) -> ApiResult<DatasetInfo> {
+    let kind = match kind {
+        Some(kind) => kind,
+        None => kind_of(app, namespace, name, branch).await?.ok_or_else(|| {
+            not_found(format!(
+                "no dataset {namespace}/{name} is known on {branch} (pass kind= to ask the engine)"
+            ))
+        })?,
     };
+    let public_host = &app.settings.public_host;
     let detail = app
         .engines
-        .describe(kind, &namespace, &name, &branch, &app.settings.public_host)
+        .describe(kind, namespace, name, branch, public_host)
         .await
         .map_err(ApiError::internal)?;
-    let (url, iri) = dataset_urls(&app.settings.public_host, &namespace, &name);
-    Ok(Json(DatasetInfo {
-        name,
+    let (url, iri) = dataset_urls(public_host, namespace, name);
+    let mut info = DatasetInfo {
+        name: name.to_owned(),
         url,
         iri,
-        branch,
+        branch: branch.to_owned(),
         kind,
         engine: kind.engine(),
         exists: detail.is_some(),
         detail,
-    }))
+        versions: Vec::new(),
+        schema: None,
+        files: Vec::new(),
+        size: None,
+        sha256: None,
+        formats: content::format_names(kind),
+    };
+    if !info.exists {
+        return Ok(info);
+    }
+    match kind.engine() {
+        Engine::Iceberg => {
+            let iceberg = &app.engines.iceberg;
+            info.versions = iceberg
+                .refs(namespace, name)
+                .await
+                .map_err(ApiError::internal)?
+                .into_iter()
+                .filter(|r| r.kind == RefKind::Tag)
+                .map(|r| r.name)
+                .collect();
+            info.schema = iceberg
+                .snapshot_of(namespace, name, branch)
+                .await
+                .map_err(ApiError::internal)?
+                .map(|snapshot| {
+                    snapshot
+                        .schema
+                        .into_iter()
+                        .map(|column| ColumnInfo {
+                            name: column.name,
+                            data_type: column.data_type,
+                            required: column.required,
+                        })
+                        .collect()
+                });
+        }
+        Engine::Graph | Engine::ObjectStorage => {
+            info.versions = app
+                .db
+                .package_node(namespace, branch)
+                .await?
+                .and_then(|node| node.package.version)
+                .into_iter()
+                .collect();
+            if kind.engine() == Engine::ObjectStorage
+                && let Some(head) = app
+                    .engines
+                    .blob
+                    .head(namespace, name, branch)
+                    .await
+                    .map_err(ApiError::internal)?
+            {
+                info.size = Some(head.files.iter().map(|f| f.size).sum());
+                if let [one] = head.files.as_slice() {
+                    info.sha256 = Some(one.sha256.clone());
+                }
+                info.files = head
+                    .files
+                    .into_iter()
+                    .map(|f| FileInfo {
+                        path: f.path,
+                        sha256: f.sha256,
+                        size: f.size,
+                    })
+                    .collect();
+            }
+        }
+    }
+    Ok(info)
 }
 
 async fn run_query(app: &App, sparql: &str) -> ApiResult<Response> {

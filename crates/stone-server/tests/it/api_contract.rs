@@ -9,13 +9,13 @@ use crate::api_support::{
     people_with_string_ids, turtle, upload_all,
 };
 
-struct Contract {
+pub(crate) struct Contract {
     components: Value,
     checked: Vec<String>,
 }
 
 impl Contract {
-    fn load() -> Contract {
+    pub(crate) fn load() -> Contract {
         let path =
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../stone-api/openapi.yaml");
         let text = std::fs::read_to_string(&path).unwrap();
@@ -31,7 +31,7 @@ impl Contract {
         }
     }
 
-    fn check(&mut self, schema: &str, instance: &Value) {
+    pub(crate) fn check(&mut self, schema: &str, instance: &Value) {
         assert!(
             !self.components["schemas"][schema].is_null(),
             "no schema {schema}"
@@ -53,7 +53,7 @@ impl Contract {
         self.checked.push(schema.to_owned());
     }
 
-    fn answer(&mut self, answer: &Answer, status: u16, schema: &str) {
+    pub(crate) fn answer(&mut self, answer: &Answer, status: u16, schema: &str) {
         assert_eq!(answer.status.as_u16(), status, "{:#}", answer.body);
         if schema == "Problem" {
             assert_eq!(answer.content_type, "application/problem+json");

@@ -10,6 +10,7 @@ mod api_contract;
 mod api_guards;
 mod api_oidc;
 mod api_push;
+mod api_read;
 mod api_restart;
 mod api_s3;
 mod api_staging;

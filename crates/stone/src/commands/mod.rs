@@ -1,4 +1,5 @@
 pub mod env;
+pub mod import;
 pub mod login;
 pub mod plugin;
 pub mod push;

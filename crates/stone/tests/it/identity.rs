@@ -573,6 +573,41 @@ fn a_non_public_dataset_is_unreadable_without_a_token() {
         .call()
         .unwrap();
     assert_eq!(with_token.status().as_u16(), 200);
+
+    // `stone data import` reads it with the stored login, and is refused without one.
+    let importer = world.ctx.package(
+        "importer",
+        "name: importer\npublish: {to: \"stone:importer\"}\nresources:\n  - path: a.bin\n",
+        &[("a.bin", b"x")],
+    );
+    let import = |name: &str| {
+        let mut cmd = world.ctx.stone();
+        cmd.args([
+            "data",
+            "import",
+            "--json",
+            "--env",
+            "dev",
+            "--branch",
+            "feature-y",
+        ])
+        .args(["stone:secret/notes", "--as", name])
+        .arg(&importer);
+        simple(&mut cmd)
+    };
+    let imported = import("with-login");
+    assert_eq!(imported.code, Some(0), "{}", imported.output());
+    assert_eq!(
+        std::fs::read(importer.join("ext/with-login/notes.bin")).unwrap(),
+        vec![42u8; 3000]
+    );
+    let logout = simple(world.ctx.stone().args(["logout", "--env", "dev"]));
+    assert_eq!(logout.code, Some(0), "{}", logout.output());
+    let refused = import("without-login");
+    assert_eq!(refused.code, Some(3), "{}", refused.output());
+    assert!(refused.stderr.contains("stone login"), "{}", refused.stderr);
+    assert!(!importer.join("ext/without-login").exists());
+    assert_no_token(&[&imported.output(), &refused.output()], &[&token]);
 }
 
 #[test]

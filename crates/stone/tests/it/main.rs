@@ -7,6 +7,7 @@ mod env;
 mod features;
 mod help;
 mod identity;
+mod import;
 mod plugins;
 mod push_dry_run;
 mod push_e2e;

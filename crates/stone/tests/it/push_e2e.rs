@@ -9,10 +9,10 @@ use stone_test::TestContext;
 use stone_test::services::StoneServer;
 use stone_test::tools::{asset, python};
 
-const HOST: &str = "data.test";
+pub(crate) const HOST: &str = "data.test";
 
 /// A context with `local` configured against a fresh server.
-fn with_server() -> (TestContext, StoneServer, tempfile::TempDir) {
+pub(crate) fn with_server() -> (TestContext, StoneServer, tempfile::TempDir) {
     let data = tempfile::Builder::new()
         .prefix("stone-server-data-")
         .tempdir()
@@ -65,7 +65,7 @@ resources:
     dir
 }
 
-fn push(ctx: &TestContext, dir: &Path, extra: &[&str]) -> Value {
+pub(crate) fn push(ctx: &TestContext, dir: &Path, extra: &[&str]) -> Value {
     let out = ctx
         .stone()
         .args(["package", "push", "--env", "local", "--json"])

@@ -1,0 +1,113 @@
+//! `stone data import`.
+
+use anyhow::Context as _;
+
+use crate::cli::{GlobalArgs, ImportArgs};
+use crate::config::{Config, config_path};
+use crate::diagnostics::{CliError, ExitStatus};
+use crate::identity;
+use crate::import::{ImportRequest, ImportStatus, Source, Wanted, import, parse_source, slug_for};
+
+/// The token of the stored login (`stone login --env ENV`) for a dataset of an environment
+/// whose server wants tokens: refreshed silently when it expired; `None` without a login
+/// (public datasets need none; a private one is then refused with a hint).
+async fn stored_login(source: &Source) -> anyhow::Result<Option<String>> {
+    let Source::Service { environment, .. } = source else {
+        return Ok(None);
+    };
+    let Ok(info) = identity::fetch_info(&environment.options.api).await else {
+        // The import itself reports a server that does not answer.
+        return Ok(None);
+    };
+    if !identity::needs_token(&info) {
+        return Ok(None);
+    }
+    let identity = identity::identity_of(environment, Some(&info))?;
+    if identity.stored()?.is_none() {
+        return Ok(None);
+    }
+    let token = identity.access_token(&identity::interaction(false)).await?;
+    Ok(Some(token.expose().clone()))
+}
+
+pub fn run(args: &ImportArgs, global: &GlobalArgs) -> anyhow::Result<()> {
+    let config = Config::load(config_path(global.config.as_deref())?)?;
+    let source = parse_source(&args.source, &config, args.env.as_deref())?;
+    let slug = slug_for(args.as_name.as_deref().unwrap_or(&source.default_name()))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let token = match identity::static_token() {
+        Some(token) => Some(token.expose().clone()),
+        None => runtime.block_on(stored_login(&source))?,
+    };
+    let request = ImportRequest {
+        source_text: args.source.clone(),
+        source,
+        slug,
+        wanted: Wanted {
+            format: args.format.clone(),
+            branch: args.branch.clone(),
+            version: args.version.clone(),
+            token,
+        },
+        package: args.path.clone(),
+    };
+    // Ctrl-C or SIGTERM drops the import, whose temporary file removes itself.
+    let outcome = runtime.block_on(async {
+        tokio::select! {
+            outcome = import(&request) => outcome.map(Some),
+            () = interrupted() => Ok(None),
+        }
+    })?;
+    let Some(outcome) = outcome else {
+        return Err(CliError::new(
+            "import.interrupted",
+            ExitStatus::Failure,
+            format!(
+                "the import of {} was interrupted; nothing was written",
+                args.source
+            ),
+        )
+        .into());
+    };
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&outcome)?);
+    } else if !global.quiet || outcome.status != ImportStatus::Unchanged {
+        let what = match outcome.status {
+            ImportStatus::Imported => "imported",
+            ImportStatus::Updated => "updated",
+            ImportStatus::Unchanged => "unchanged",
+        };
+        println!(
+            "{what} {} → {} ({} bytes, sha256 {})",
+            args.source, outcome.entry.path, outcome.entry.size, outcome.entry.sha256
+        );
+    }
+    Ok(())
+}
+
+async fn interrupted() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let (Ok(mut term), Ok(mut hangup)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::hangup()),
+        ) else {
+            let _ = tokio::signal::ctrl_c().await;
+            return;
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+            _ = hangup.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

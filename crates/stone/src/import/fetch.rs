@@ -1,0 +1,526 @@
+//! Reaching a source: the server's content endpoint, a plain GET, or an object store. Each
+//! answers [`Fetch::Unchanged`] when the remote still has what the lock file recorded
+//! (conditional GET with the recorded `ETag`, or the object's `ETag` from a HEAD), so a
+//! second import downloads nothing.
+
+use bytes::Bytes;
+use futures::stream::{BoxStream, StreamExt, TryStreamExt};
+use reqwest::StatusCode;
+use reqwest::header::{self, HeaderMap, HeaderValue};
+use stone_api::{AssetKind, DatasetInfo, Engine};
+use url::Url;
+
+use super::source::{Source, last_segment};
+use crate::config::is_loopback;
+use crate::diagnostics::{CliError, ExitStatus};
+
+/// What the lock file recorded of the previous import of this source.
+#[derive(Debug, Clone, Default)]
+pub struct Previous {
+    pub resolved: String,
+    pub etag: Option<String>,
+}
+
+/// What to ask for.
+#[derive(Debug, Clone, Default)]
+pub struct Wanted {
+    pub format: Option<String>,
+    pub branch: Option<String>,
+    pub version: Option<String>,
+    /// The bearer token (`$STONE_TOKEN`, else the stored login): sent to the environment's
+    /// API only.
+    pub token: Option<String>,
+}
+
+/// A download about to be streamed, and what the source says about it.
+pub struct Remote {
+    /// The URL read (no credentials in it).
+    pub resolved: String,
+    pub kind: Option<AssetKind>,
+    /// The file name in `ext/<slug>/`.
+    pub file_name: String,
+    pub etag: Option<String>,
+    /// sha256 the source states (server `ETag` of graphs and objects, S3 metadata
+    /// `sha256`): the download must match it.
+    pub sha256: Option<String>,
+    /// Length the source states: the download must match it.
+    pub size: Option<u64>,
+    pub format: Option<String>,
+    pub branch: Option<String>,
+    pub version: Option<String>,
+    pub snapshot_id: Option<i64>,
+    pub body: BoxStream<'static, anyhow::Result<Bytes>>,
+}
+
+/// The outcome of asking.
+pub enum Fetch {
+    /// The source still holds what was imported; nothing was downloaded.
+    Unchanged,
+    Changed(Box<Remote>),
+}
+
+/// Asks the source, conditionally on `previous`.
+pub async fn fetch(
+    source: &Source,
+    wanted: &Wanted,
+    previous: Option<&Previous>,
+) -> anyhow::Result<Fetch> {
+    match source {
+        Source::Service {
+            environment,
+            namespace,
+            name,
+        } => {
+            service(
+                &environment.options.api,
+                namespace.as_str(),
+                name.as_str(),
+                wanted,
+                previous,
+            )
+            .await
+        }
+        Source::Http(url) => http(url, wanted, previous).await,
+        Source::Object(url) => object(url, wanted, previous).await,
+    }
+}
+
+fn failure(code: &'static str, status: ExitStatus, message: String) -> CliError {
+    CliError::new(code, status, message)
+}
+
+/// An https (or loopback http) client; redirects stay on https (or loopback) and never
+/// carry the token (reqwest drops `Authorization` on a redirect to another host, and the
+/// service client follows none).
+fn client(follow_redirects: bool) -> anyhow::Result<reqwest::Client> {
+    let policy = if follow_redirects {
+        reqwest::redirect::Policy::custom(|attempt| {
+            let url = attempt.url();
+            if url.scheme() == "https" || (url.scheme() == "http" && is_loopback(url)) {
+                if attempt.previous().len() >= 10 {
+                    attempt.error("too many redirects")
+                } else {
+                    attempt.follow()
+                }
+            } else {
+                attempt.error("a redirect left https")
+            }
+        })
+    } else {
+        reqwest::redirect::Policy::none()
+    };
+    Ok(reqwest::Client::builder()
+        .redirect(policy)
+        .user_agent(concat!("stone/", env!("CARGO_PKG_VERSION")))
+        .connect_timeout(std::time::Duration::from_secs(30))
+        .build()?)
+}
+
+/// A problem's `detail` (or the body's start) for an error message.
+async fn problem_text(response: reqwest::Response) -> String {
+    let text = response.text().await.unwrap_or_default();
+    match serde_json::from_str::<serde_json::Value>(&text) {
+        Ok(value) => value["detail"]
+            .as_str()
+            .or(value["title"].as_str())
+            .unwrap_or_default()
+            .to_owned(),
+        Err(_) => text.chars().take(200).collect(),
+    }
+}
+
+/// An error for a refused answer: 401/403 exit 3, 404 exit 1, 5xx exit 5.
+async fn refused(what: &str, response: reqwest::Response, token_sent: bool) -> anyhow::Error {
+    let status = response.status();
+    let detail = problem_text(response).await;
+    let message = format!("{what} answered {status}: {detail}");
+    let error = match status {
+        StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => {
+            let error = failure("import.unauthorized", ExitStatus::Auth, message);
+            if token_sent {
+                error.hint("the token (of `stone login`, or $STONE_TOKEN) may not read this dataset: log in as a user who may")
+            } else {
+                error.hint(
+                    "this dataset is not public: log in with `stone login --env ENV` (in CI: set $STONE_TOKEN)",
+                )
+            }
+        }
+        StatusCode::NOT_FOUND => failure("import.not_found", ExitStatus::Failure, message),
+        StatusCode::NOT_ACCEPTABLE => failure("import.format", ExitStatus::Usage, message)
+            .hint("pick another --format (see the dataset's formats)"),
+        s if s.is_server_error() || s == StatusCode::TOO_MANY_REQUESTS => {
+            failure("import.unavailable", ExitStatus::Unavailable, message)
+                .hint("run the same command again")
+        }
+        _ => failure("import.failed", ExitStatus::Failure, message),
+    };
+    error.into()
+}
+
+fn unreachable(what: &str, error: reqwest::Error) -> anyhow::Error {
+    anyhow::Error::new(error).context(
+        failure(
+            "import.unavailable",
+            ExitStatus::Unavailable,
+            format!("cannot reach {what}"),
+        )
+        .hint("check the network and the URL, then run the same command again"),
+    )
+}
+
+fn body_stream(response: reqwest::Response) -> BoxStream<'static, anyhow::Result<Bytes>> {
+    response
+        .bytes_stream()
+        .map_err(|e| anyhow::Error::new(e).context("the download was cut"))
+        .boxed()
+}
+
+/// A quoted `ETag` holding 64 hex digits is the content's sha256 (the server's contract
+/// for graphs and objects).
+fn sha256_of_etag(etag: Option<&str>) -> Option<String> {
+    let inner = etag?.trim_start_matches("W/").trim_matches('"');
+    (inner.len() == 64 && inner.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| inner.to_ascii_lowercase())
+}
+
+fn header_text(headers: &HeaderMap, name: impl header::AsHeaderName) -> Option<String> {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+}
+
+async fn service(
+    api: &str,
+    namespace: &str,
+    name: &str,
+    wanted: &Wanted,
+    previous: Option<&Previous>,
+) -> anyhow::Result<Fetch> {
+    let client = client(false)?;
+    let base = format!(
+        "{}/namespaces/{namespace}/datasets/{name}",
+        api.trim_end_matches('/')
+    );
+    let branch = wanted.branch.clone().unwrap_or_else(|| "main".to_owned());
+    let authorized = |request: reqwest::RequestBuilder| match &wanted.token {
+        Some(token) => request.bearer_auth(token),
+        None => request,
+    };
+    let token_sent = wanted.token.is_some();
+
+    let mut info_url = Url::parse(&base)?;
+    info_url.query_pairs_mut().append_pair("branch", &branch);
+    let what = format!("the server ({api})");
+    let response = authorized(client.get(info_url.clone()))
+        .send()
+        .await
+        .map_err(|e| unreachable(&what, e))?;
+    if !response.status().is_success() {
+        return Err(refused(
+            &format!("stone:{namespace}/{name} on {branch}: {what}"),
+            response,
+            token_sent,
+        )
+        .await);
+    }
+    let info: DatasetInfo = response.json().await.map_err(|e| {
+        anyhow::Error::new(e).context(format!("{what} sent unreadable dataset metadata"))
+    })?;
+    if !info.exists {
+        return Err(failure(
+            "import.not_found",
+            ExitStatus::Failure,
+            format!("stone:{namespace}/{name} has no content on branch {branch}"),
+        )
+        .into());
+    }
+    let format = match &wanted.format {
+        Some(format) => format.clone(),
+        None => match info.engine {
+            Engine::Iceberg => "parquet".to_owned(),
+            Engine::Graph => "ttl".to_owned(),
+            Engine::ObjectStorage => "bytes".to_owned(),
+        },
+    };
+    if !info.formats.is_empty() && !info.formats.contains(&format) {
+        return Err(failure(
+            "import.format",
+            ExitStatus::Usage,
+            format!(
+                "stone:{namespace}/{name} is {} and is served as {}, not {format}",
+                info.kind,
+                info.formats.join(", ")
+            ),
+        )
+        .into());
+    }
+    let file_name = match info.engine {
+        Engine::ObjectStorage => match info.files.as_slice() {
+            [one] => one.path.rsplit('/').next().unwrap_or(&one.path).to_owned(),
+            files => {
+                return Err(failure(
+                    "import.many_files",
+                    ExitStatus::Failure,
+                    format!(
+                        "stone:{namespace}/{name} holds {} files; stone data import takes datasets of one file",
+                        files.len()
+                    ),
+                )
+                .into());
+            }
+        },
+        _ => format!("{name}.{format}"),
+    };
+
+    let mut content_url = Url::parse(&format!("{base}/content"))?;
+    {
+        let mut query = content_url.query_pairs_mut();
+        query
+            .append_pair("branch", &branch)
+            .append_pair("format", &format);
+        if let Some(version) = &wanted.version {
+            query.append_pair("version", version);
+        }
+    }
+    let resolved = content_url.to_string();
+    let mut request = authorized(client.get(content_url));
+    if let Some(previous) = previous.filter(|p| p.resolved == resolved)
+        && let Some(etag) = &previous.etag
+        && let Ok(value) = HeaderValue::from_str(etag)
+    {
+        request = request.header(header::IF_NONE_MATCH, value);
+    }
+    let response = request.send().await.map_err(|e| unreachable(&what, e))?;
+    if response.status() == StatusCode::NOT_MODIFIED {
+        return Ok(Fetch::Unchanged);
+    }
+    if !response.status().is_success() {
+        return Err(refused(
+            &format!("stone:{namespace}/{name}: {what}"),
+            response,
+            token_sent,
+        )
+        .await);
+    }
+    let headers = response.headers().clone();
+    let etag = header_text(&headers, header::ETAG);
+    Ok(Fetch::Changed(Box::new(Remote {
+        resolved,
+        kind: Some(info.kind),
+        file_name,
+        sha256: sha256_of_etag(etag.as_deref())
+            .or(info.sha256.filter(|_| info.engine == Engine::ObjectStorage)),
+        size: response.content_length(),
+        etag,
+        format: Some(format),
+        branch: Some(branch),
+        version: wanted.version.clone(),
+        snapshot_id: header_text(&headers, "stone-snapshot-id").and_then(|s| s.parse().ok()),
+        body: body_stream(response),
+    })))
+}
+
+fn no_options(source: &str, wanted: &Wanted) -> anyhow::Result<()> {
+    if wanted.branch.is_some() || wanted.version.is_some() || wanted.format.is_some() {
+        return Err(failure(
+            "import.invalid_option",
+            ExitStatus::Usage,
+            format!("--branch, --version and --format apply to stone datasets, not to {source}"),
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// A URL fit for the lock file: query values that look like signatures or tokens are
+/// replaced by `REDACTED`.
+pub fn redacted(url: &Url) -> String {
+    let secret = |key: &str| {
+        let key = key.to_ascii_lowercase();
+        [
+            "sig",
+            "signature",
+            "token",
+            "credential",
+            "key",
+            "secret",
+            "password",
+        ]
+        .iter()
+        .any(|s| key.contains(s))
+    };
+    if url.query().is_none() {
+        return url.to_string();
+    }
+    let pairs: Vec<(String, String)> = url
+        .query_pairs()
+        .map(|(k, v)| {
+            let v = if secret(&k) {
+                "REDACTED".into()
+            } else {
+                v.into_owned()
+            };
+            (k.into_owned(), v)
+        })
+        .collect();
+    let mut clean = url.clone();
+    clean.query_pairs_mut().clear().extend_pairs(pairs);
+    clean.to_string()
+}
+
+async fn http(url: &Url, wanted: &Wanted, previous: Option<&Previous>) -> anyhow::Result<Fetch> {
+    no_options("an https URL", wanted)?;
+    let client = client(true)?;
+    let resolved = redacted(url);
+    let mut request = client.get(url.clone());
+    if let Some(previous) = previous.filter(|p| p.resolved == resolved)
+        && let Some(etag) = &previous.etag
+        && let Ok(value) = HeaderValue::from_str(etag)
+    {
+        request = request.header(header::IF_NONE_MATCH, value);
+    }
+    let what = url.host_str().unwrap_or("the server").to_owned();
+    let response = request.send().await.map_err(|e| unreachable(&what, e))?;
+    if response.status() == StatusCode::NOT_MODIFIED {
+        return Ok(Fetch::Unchanged);
+    }
+    if !response.status().is_success() {
+        return Err(refused(&resolved, response, false).await);
+    }
+    let headers = response.headers().clone();
+    Ok(Fetch::Changed(Box::new(Remote {
+        resolved,
+        kind: None,
+        file_name: last_segment(response.url())
+            .or_else(|| last_segment(url))
+            .unwrap_or_else(|| "data".to_owned()),
+        etag: header_text(&headers, header::ETAG),
+        sha256: None,
+        size: response.content_length(),
+        format: None,
+        branch: None,
+        version: None,
+        snapshot_id: None,
+        body: body_stream(response),
+    })))
+}
+
+/// Options of the object store from the cloud's usual environment variables (`AWS_*`,
+/// `GOOGLE_*`, `AZURE_*`, lowercased as object_store's config keys). A plain-http
+/// endpoint is allowed on a loopback address only.
+fn cloud_options() -> Vec<(String, String)> {
+    let mut options: Vec<(String, String)> = std::env::vars()
+        .filter(|(k, _)| {
+            k.starts_with("AWS_") || k.starts_with("GOOGLE_") || k.starts_with("AZURE_")
+        })
+        .map(|(k, v)| (k.to_ascii_lowercase(), v))
+        .collect();
+    let loopback_http = options.iter().any(|(k, v)| {
+        k.starts_with("aws_endpoint")
+            && Url::parse(v).is_ok_and(|u| u.scheme() == "http" && is_loopback(&u))
+    });
+    options.retain(|(k, _)| k != "aws_allow_http" && k != "allow_http");
+    if loopback_http {
+        options.push(("allow_http".into(), "true".into()));
+    }
+    options
+}
+
+async fn object(url: &Url, wanted: &Wanted, previous: Option<&Previous>) -> anyhow::Result<Fetch> {
+    use object_store::{Attribute, ObjectStore, ObjectStoreExt};
+    no_options("an object store", wanted)?;
+    let resolved = redacted(url);
+    let (store, path): (Box<dyn ObjectStore>, object_store::path::Path) = if url.scheme() == "file"
+    {
+        let local = url.to_file_path().map_err(|()| {
+            failure(
+                "import.invalid_source",
+                ExitStatus::Usage,
+                format!("`{url}` is not a local file path"),
+            )
+        })?;
+        let path = object_store::path::Path::from_filesystem_path(&local).map_err(|e| {
+            anyhow::Error::new(e).context(failure(
+                "import.not_found",
+                ExitStatus::Failure,
+                format!("cannot read {}", local.display()),
+            ))
+        })?;
+        (Box::new(object_store::local::LocalFileSystem::new()), path)
+    } else {
+        object_store::parse_url_opts(url, cloud_options()).map_err(|e| {
+            anyhow::Error::new(e).context(failure(
+                "import.invalid_source",
+                ExitStatus::Usage,
+                format!("cannot open the object store of {resolved}"),
+            ))
+        })?
+    };
+    let store_error = |e: object_store::Error| -> anyhow::Error {
+        let (code, status) = match &e {
+            object_store::Error::NotFound { .. } => ("import.not_found", ExitStatus::Failure),
+            object_store::Error::PermissionDenied { .. }
+            | object_store::Error::Unauthenticated { .. } => {
+                ("import.unauthorized", ExitStatus::Auth)
+            }
+            _ => ("import.unavailable", ExitStatus::Unavailable),
+        };
+        anyhow::Error::new(e).context(failure(code, status, format!("cannot read {resolved}")))
+    };
+    let meta = store.head(&path).await.map_err(store_error)?;
+    if let Some(previous) = previous.filter(|p| p.resolved == resolved)
+        && previous.etag.is_some()
+        && previous.etag == meta.e_tag
+    {
+        return Ok(Fetch::Unchanged);
+    }
+    let result = store.get(&path).await.map_err(store_error)?;
+    let sha256 = result
+        .attributes
+        .get(&Attribute::Metadata("sha256".into()))
+        .map(|v| v.as_ref().to_ascii_lowercase());
+    let meta = result.meta.clone();
+    let body = result
+        .into_stream()
+        .map_err(|e| anyhow::Error::new(e).context("the download was cut"))
+        .boxed();
+    Ok(Fetch::Changed(Box::new(Remote {
+        resolved,
+        kind: None,
+        file_name: last_segment(url).unwrap_or_else(|| "data".to_owned()),
+        etag: meta.e_tag,
+        sha256,
+        size: Some(meta.size),
+        format: None,
+        branch: None,
+        version: meta.version,
+        snapshot_id: None,
+        body,
+    })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_quoted_sha256_etag_states_a_digest() {
+        let sha = "ab".repeat(32);
+        assert_eq!(
+            sha256_of_etag(Some(&format!("\"{sha}\""))),
+            Some(sha.clone())
+        );
+        assert_eq!(sha256_of_etag(Some("\"123-parquet-abc\"")), None);
+        assert_eq!(sha256_of_etag(None), None);
+    }
+
+    #[test]
+    fn signatures_do_not_reach_the_lock_file() {
+        let url = Url::parse("https://h/x.csv?X-Amz-Signature=abc&part=1&token=t").unwrap();
+        assert_eq!(
+            redacted(&url),
+            "https://h/x.csv?X-Amz-Signature=REDACTED&part=1&token=REDACTED"
+        );
+    }
+}
