@@ -19,7 +19,7 @@ mod seaweedfs;
 mod stone_server;
 mod webdav;
 
-pub use fault_proxy::{Fault, FaultProxy};
+pub use fault_proxy::{Fault, FaultProxy, SplitMix64};
 pub use http::{HttpResponse, agent};
 pub use oidc::{
     ACR_MFA, ACR_PASSWORD, AuthorizationRedirect, AuthorizationRequest, Browser, BrowserError,

@@ -4,6 +4,7 @@ mod blob_store;
 mod branch;
 mod descriptor;
 mod env;
+mod faults;
 mod features;
 mod help;
 mod identity;
