@@ -19,6 +19,9 @@ pub enum BranchSource {
     CiHeadRef,
     CiRefName,
     Git,
+    /// None was needed: a push outside the platform (a blob store, an HTTP server) has no
+    /// branches. The name is empty.
+    Unused,
 }
 
 impl BranchSource {
@@ -28,6 +31,7 @@ impl BranchSource {
             BranchSource::CiHeadRef => "$CI_HEAD_REF",
             BranchSource::CiRefName => "$CI_REF_NAME",
             BranchSource::Git => "the current git branch",
+            BranchSource::Unused => "nowhere: the destination has no branches",
         }
     }
 }

@@ -41,11 +41,12 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         // The platform needs a configured environment: say so before anything else.
         config.environment(&args.env)?;
     }
+    // Asked for only when the destination has branches (see push_with).
     let branch = resolve_branch(
         args.branch.as_deref(),
         |name| std::env::var(name).ok(),
         &args.path,
-    )?;
+    );
     let jobs = args.jobs.map(usize::from).unwrap_or_else(default_jobs);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -77,7 +78,7 @@ fn push_with(
     config: &Config,
     package: &stone_package::Package,
     to: &Destination,
-    branch: stone_package::Branch,
+    branch: Result<stone_package::Branch, stone_package::BranchError>,
     jobs: usize,
     runtime: &tokio::runtime::Runtime,
     handlers: &mut handler::Handlers,
@@ -109,6 +110,16 @@ fn push_with(
         Destination::Stone(url) => Some(url.namespace.clone()),
         Destination::Url(url) if is_service => Some(namespace_of(url)?),
         Destination::Url(_) => None,
+    };
+    let branch = match branch {
+        Ok(branch) => branch,
+        // A blob store or an HTTP server has no branches: nothing to ask for.
+        Err(_) if outside => stone_package::Branch {
+            name: String::new(),
+            given: String::new(),
+            source: stone_package::branch::BranchSource::Unused,
+        },
+        Err(e) => return Err(e.into()),
     };
     if outside && !args.dry_run {
         prod_guard(&environment, args.yes, &destination, runtime)?;
@@ -569,7 +580,9 @@ pub fn render_plan(plan: &PushPlan) -> String {
         );
     }
     let branch_source = plan.branch.source.describe();
-    if plan.branch.given == plan.branch.name {
+    if plan.branch.source == stone_package::branch::BranchSource::Unused {
+        let _ = writeln!(out, "Branch:      none (the destination has no branches)");
+    } else if plan.branch.given == plan.branch.name {
         let _ = writeln!(
             out,
             "Branch:      {} (from {branch_source})",
