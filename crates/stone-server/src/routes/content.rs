@@ -229,9 +229,9 @@ pub async fn iri_dataset(
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     reserved(&namespace)?;
-    authorize_read(&app, &caller, &namespace, &branch_of(&query)).await?;
+    let branch = branch_of(&query);
+    authorize_read(&app, &caller, &namespace, &branch).await?;
     if wants_json(&headers, &query) {
-        let branch = branch_of(&query);
         let info = dataset_info(&app, &namespace, &name, &branch, None).await?;
         return Ok(Json(info).into_response());
     }
