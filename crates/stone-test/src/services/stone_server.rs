@@ -46,7 +46,18 @@ impl StoneServer {
             std::fs::write(&path, config).expect("the server config");
             command.arg("--config").arg(path);
         }
-        command.env_remove("CI").env("RUST_LOG", "info");
+        // The same server whatever the test runner's environment (CI sets CI=true): only
+        // what the test passes in `env` reaches it of the variables stone reads.
+        command
+            .env_remove("CI")
+            .env_remove("CI_HEAD_REF")
+            .env_remove("CI_REF_NAME")
+            .env("RUST_LOG", "info");
+        for (key, _) in std::env::vars_os() {
+            if key.to_str().is_some_and(|k| k.starts_with("STONE_")) {
+                command.env_remove(key);
+            }
+        }
         for (k, v) in env {
             command.env(k, v);
         }
