@@ -356,7 +356,22 @@ async fn mirror(
             }
         })
         .collect();
-    let uploaded_bytes: u64 = futures::stream::iter(transfers)
+    // An HTTP (WebDAV) server needs each parent collection before a PUT into it, and
+    // object_store's HTTP store makes them on demand (MKCOL after a 409): two uploads racing
+    // to make the same collection fail for the one that loses (405). So there, the first
+    // file of each folder goes up alone, in order; the rest in parallel.
+    let mut folders = std::collections::HashSet::new();
+    let (leaders, others): (Vec<_>, Vec<_>) =
+        uploads.iter().zip(transfers).partition(|(upload, _)| {
+            handler == "http"
+                && folders.insert(upload.key.rsplit_once('/').map_or("", |(folder, _)| folder))
+        });
+    let mut uploaded_bytes = 0u64;
+    for (_, transfer) in leaders {
+        uploaded_bytes += transfer.await?;
+    }
+    let others: Vec<_> = others.into_iter().map(|(_, transfer)| transfer).collect();
+    uploaded_bytes += futures::stream::iter(others)
         .buffer_unordered(options.jobs.max(1))
         .try_fold(0u64, |sum, n| async move { Ok(sum + n) })
         .await?;

@@ -297,7 +297,7 @@ fn ctrl_c_during_a_plugin_push_cancels_then_kills_the_plugin() {
         .unwrap();
     let marker = out_dir.join("push-started");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while !marker.exists() {
+    while std::fs::read_to_string(&marker).map_or(true, |pid| pid.trim().is_empty()) {
         assert!(
             std::time::Instant::now() < deadline,
             "the plugin never got the push"
@@ -317,9 +317,18 @@ fn ctrl_c_during_a_plugin_push_cancels_then_kills_the_plugin() {
     assert!(err.contains("the push by the plugin `slow`"), "{err}");
     assert!(err.contains("was cancelled"), "{err}");
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
-    // The plugin ignored the cancel (it sleeps): its process group was killed.
-    assert!(
-        !Path::new(&format!("/proc/{}", plugin_pid.trim())).exists(),
-        "the plugin (pid {plugin_pid}) is still running"
-    );
+    // The plugin ignored the cancel (it sleeps): its process group was killed. Until its
+    // new parent reaps it, a killed process stays a zombie (state Z) in /proc.
+    let stat = format!("/proc/{}/stat", plugin_pid.trim());
+    let running = || {
+        std::fs::read_to_string(&stat).is_ok_and(|s| {
+            s.rsplit_once(')')
+                .is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z'))
+        })
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while running() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(!running(), "the plugin (pid {plugin_pid}) is still running");
 }
