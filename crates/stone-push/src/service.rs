@@ -690,7 +690,8 @@ pub fn redact(url: &str) -> String {
 }
 
 /// A reqwest error without its URL (which may be presigned), with its causes.
-fn short_error(e: &reqwest::Error) -> String {
+/// A reqwest error in a few words, with its causes (`cannot connect: …`).
+pub fn short_error(e: &reqwest::Error) -> String {
     let mut message = String::from(if e.is_connect() {
         "cannot connect"
     } else if e.is_timeout() {

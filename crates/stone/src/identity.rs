@@ -57,6 +57,17 @@ pub fn token_dir() -> anyhow::Result<PathBuf> {
 
 /// The server's `GET /v1/info`.
 pub async fn fetch_info(api: &str) -> Result<ServerInfo, PushError> {
+    fetch_info_retrying(api, 0, |_| {}).await
+}
+
+/// The server's `GET /v1/info`, retried up to `retries` times with backoff on connection
+/// errors, 429 and 5xx (a server briefly away at the start must not make a push look
+/// unauthorized later); `note` hears of each retry.
+pub async fn fetch_info_retrying(
+    api: &str,
+    retries: u32,
+    note: impl Fn(String),
+) -> Result<ServerInfo, PushError> {
     let url = format!("{}/info", api.trim_end_matches('/'));
     let unavailable = |message: String| PushError::Unavailable {
         phase: Phase::Stage,
@@ -69,14 +80,36 @@ pub async fn fetch_info(api: &str) -> Result<ServerInfo, PushError> {
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .map_err(|e| unavailable(e.to_string()))?;
-    let response = client
-        .get(&url)
-        .send()
-        .await
-        .map_err(|e| unavailable(e.to_string()))?;
-    if !response.status().is_success() {
-        return Err(unavailable(format!("HTTP {}", response.status())));
-    }
+    let mut attempt = 0;
+    let response = loop {
+        let (message, retry_after) = match client.get(&url).send().await {
+            Ok(response) if response.status().is_success() => break response,
+            Ok(response) if stone_push::retry::retryable_status(response.status().as_u16()) => {
+                let after = stone_push::retry::retry_after(response.headers());
+                (format!("HTTP {}", response.status()), after)
+            }
+            Ok(response) => {
+                return Err(PushError::Protocol {
+                    phase: Phase::Stage,
+                    url: url.clone(),
+                    message: format!(
+                        "answered HTTP {}: is this the push API of a stone server?",
+                        response.status()
+                    ),
+                });
+            }
+            Err(e) => (stone_push::service::short_error(&e), None),
+        };
+        if attempt >= retries {
+            return Err(unavailable(message));
+        }
+        let wait = stone_push::retry::backoff(attempt, retry_after);
+        note(format!(
+            "server information: {message} — retrying in {wait:.1?}"
+        ));
+        tokio::time::sleep(wait).await;
+        attempt += 1;
+    };
     response.json().await.map_err(|e| PushError::Protocol {
         phase: Phase::Stage,
         url: url.clone(),

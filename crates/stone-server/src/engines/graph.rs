@@ -53,12 +53,14 @@ mod embedded;
 mod error;
 mod parse;
 mod remote;
+mod spool;
 
 use std::path::Path;
 
 use serde_json::Value;
 
 pub use error::GraphError;
+pub use spool::Exported;
 
 use embedded::EmbeddedGraphs;
 use remote::RemoteGraphs;
@@ -282,7 +284,7 @@ impl GraphEngine {
     }
 
     /// The named graph serialized in `format` (empty document when it does not exist).
-    pub async fn export(&self, graph_iri: &str, format: RdfFormat) -> Result<Vec<u8>, GraphError> {
+    pub async fn export(&self, graph_iri: &str, format: RdfFormat) -> Result<Exported, GraphError> {
         let graph = parse::graph_name(graph_iri)?;
         match &self.backend {
             Backend::Embedded(e) => e.export(graph, format).await,

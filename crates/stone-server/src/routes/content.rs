@@ -621,20 +621,26 @@ async fn serve_graph(
             "dataset {namespace}/{name} has no content on branch {branch}"
         )));
     }
-    let document = app
+    // Spooled to disk by the engine, then streamed: no copy of the document in memory.
+    let exported = app
         .engines
         .graph
         .export(&iri, rdf)
         .await
         .map_err(ApiError::internal)?;
-    let sha256 = hex::encode(Sha256::digest(&document));
-    let etag = format!("\"{sha256}\"");
+    let etag = format!("\"{}\"", exported.sha256);
     if etag_matches(headers, &etag) {
         return Ok(not_modified(&etag));
     }
-    let mut response = document.into_response();
+    let file = tokio::fs::File::from_std(exported.file);
+    let body = Body::from_stream(tokio_util::io::ReaderStream::with_capacity(file, 1 << 16));
+    let mut response = body.into_response();
     let h = response.headers_mut();
     h.insert(header::CONTENT_TYPE, header_value(rdf.media_type())?);
+    h.insert(
+        header::CONTENT_LENGTH,
+        header::HeaderValue::from(exported.size),
+    );
     h.insert(header::ETAG, header_value(&etag)?);
     Ok(response)
 }

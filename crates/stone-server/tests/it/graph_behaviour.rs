@@ -11,6 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+use sha2::Digest as _;
 use stone_server::engines::graph::{GraphEngine, GraphError, GraphOutcome, RdfFile, RdfFormat};
 use stone_test::services::OxigraphServer;
 use stone_test::tools;
@@ -273,12 +274,25 @@ pub async fn graph_behaviour(target: &Target) {
 
     // Export and query through the engine.
     let exported = engine.export(MAIN, RdfFormat::NTriples).await.unwrap();
-    let text = String::from_utf8(exported).unwrap();
+    let sha256 = exported.sha256.clone();
+    let size = exported.size;
+    let bytes = exported.into_bytes().unwrap();
+    assert_eq!(bytes.len() as u64, size);
+    assert_eq!(hex::encode(sha2::Sha256::digest(&bytes)), sha256);
+    let text = String::from_utf8(bytes).unwrap();
     assert_eq!(text.lines().filter(|l| !l.trim().is_empty()).count(), 7);
     for format in [RdfFormat::Turtle, RdfFormat::JsonLd] {
         let exported = staged.file(
             &format!("export.{}", format.extension()),
-            &String::from_utf8(engine.export(MAIN, format).await.unwrap()).unwrap(),
+            &String::from_utf8(
+                engine
+                    .export(MAIN, format)
+                    .await
+                    .unwrap()
+                    .into_bytes()
+                    .unwrap(),
+            )
+            .unwrap(),
         );
         // Exported documents load back as the same graph.
         assert_eq!(

@@ -81,8 +81,12 @@ pub fn run(args: &ImportArgs, global: &GlobalArgs) -> anyhow::Result<()> {
             ImportStatus::Updated => "updated",
             ImportStatus::Unchanged => "unchanged",
         };
+        let files = match outcome.entry.files.len() {
+            0 => String::new(),
+            n => format!("{n} files, "),
+        };
         println!(
-            "{what} {} → {} ({} bytes, sha256 {})",
+            "{what} {} → {} ({files}{} bytes, sha256 {})",
             args.source, outcome.entry.path, outcome.entry.size, outcome.entry.sha256
         );
     }

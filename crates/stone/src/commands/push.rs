@@ -126,14 +126,27 @@ fn push_with(
     }
 
     // Before hashing anything: what the server protects, and whether it wants a token.
-    // A server that does not answer here is left to the push itself, which retries and
-    // reports it (resumable); the server enforces the same rules in any case.
-    let info = if !args.dry_run && is_service {
-        runtime
-            .block_on(identity::fetch_info(&environment.0.options.api))
-            .ok()
+    // The request is retried; a server that still does not answer fails the push before
+    // anything is sent (running the command again is all it takes), rather than later as
+    // a push without the token the server wants.
+    // (That error waits until the package is checked and converted: a mistake in the
+    // package is worth hearing about even while the server is away.)
+    let (info, info_error) = if !args.dry_run && is_service {
+        let quiet = global.quiet;
+        match runtime.block_on(identity::fetch_info_retrying(
+            &environment.0.options.api,
+            http_retries()?,
+            |line| {
+                if !quiet {
+                    eprintln!("{line}");
+                }
+            },
+        )) {
+            Ok(info) => (Some(info), None),
+            Err(e) => (None, Some(e)),
+        }
     } else {
-        None
+        (None, None)
     };
     if let Some(info) = &info {
         if !identity::in_ci()
@@ -214,6 +227,9 @@ fn push_with(
         Preparation::Converted
     };
     let push_package = prepare(&plan, package, preparation, &lines)?;
+    if let Some(e) = info_error {
+        return Err(e.into());
+    }
     let options = PushOptions {
         env: plan.environment.name.clone(),
         branch: plan.branch.name.clone(),

@@ -7,7 +7,7 @@ use bytes::Bytes;
 use futures::stream::{BoxStream, StreamExt, TryStreamExt};
 use reqwest::StatusCode;
 use reqwest::header::{self, HeaderMap, HeaderValue};
-use stone_api::{AssetKind, DatasetInfo, Engine};
+use stone_api::{AssetKind, DatasetInfo, Engine, FileInfo};
 use url::Url;
 
 use super::source::{Source, last_segment};
@@ -52,11 +52,61 @@ pub struct Remote {
     pub body: BoxStream<'static, anyhow::Result<Bytes>>,
 }
 
+/// An object-storage dataset of several files: its file list, each file fetched on its own
+/// (the content endpoint's `path=`).
+pub struct RemoteFiles {
+    /// The content URL read, without `path=` (no credentials in it).
+    pub resolved: String,
+    pub kind: AssetKind,
+    pub branch: String,
+    pub version: Option<String>,
+    /// Path inside the dataset, sha256 and size of each file, as the server states them.
+    pub files: Vec<FileInfo>,
+    client: reqwest::Client,
+    content_url: Url,
+    token: Option<String>,
+    /// `stone:<ns>/<name>`, for messages.
+    label: String,
+    /// `the server (<api>)`, for messages.
+    what: String,
+}
+
+impl RemoteFiles {
+    /// The bytes of one file of the dataset.
+    pub async fn get(
+        &self,
+        path: &str,
+    ) -> anyhow::Result<BoxStream<'static, anyhow::Result<Bytes>>> {
+        let mut url = self.content_url.clone();
+        url.query_pairs_mut().append_pair("path", path);
+        let mut request = self.client.get(url);
+        if let Some(token) = &self.token {
+            request = request.bearer_auth(token);
+        }
+        let response = request
+            .send()
+            .await
+            .map_err(|e| unreachable(&self.what, e))?;
+        if !response.status().is_success() {
+            return Err(refused(
+                &format!("{} (file {path}): {}", self.label, self.what),
+                response,
+                self.token.is_some(),
+            )
+            .await);
+        }
+        Ok(body_stream(response))
+    }
+}
+
 /// The outcome of asking.
 pub enum Fetch {
     /// The source still holds what was imported; nothing was downloaded.
     Unchanged,
     Changed(Box<Remote>),
+    /// A dataset of several files: the caller compares the list with what it has and
+    /// fetches the files that changed.
+    Files(Box<RemoteFiles>),
 }
 
 /// Asks the source, conditionally on `previous`.
@@ -255,22 +305,12 @@ async fn service(
         )
         .into());
     }
-    let file_name = match info.engine {
+    let single = match info.engine {
         Engine::ObjectStorage => match info.files.as_slice() {
-            [one] => one.path.rsplit('/').next().unwrap_or(&one.path).to_owned(),
-            files => {
-                return Err(failure(
-                    "import.many_files",
-                    ExitStatus::Failure,
-                    format!(
-                        "stone:{namespace}/{name} holds {} files; stone data import takes datasets of one file",
-                        files.len()
-                    ),
-                )
-                .into());
-            }
+            [one] => Some(one.path.rsplit('/').next().unwrap_or(&one.path).to_owned()),
+            _ => None,
         },
-        _ => format!("{name}.{format}"),
+        _ => Some(format!("{name}.{format}")),
     };
 
     let mut content_url = Url::parse(&format!("{base}/content"))?;
@@ -284,6 +324,20 @@ async fn service(
         }
     }
     let resolved = content_url.to_string();
+    let Some(file_name) = single else {
+        return Ok(Fetch::Files(Box::new(RemoteFiles {
+            resolved,
+            kind: info.kind,
+            branch,
+            version: wanted.version.clone(),
+            files: info.files,
+            client,
+            content_url,
+            token: wanted.token.clone(),
+            label: format!("stone:{namespace}/{name}"),
+            what,
+        })));
+    };
     let mut request = authorized(client.get(content_url));
     if let Some(previous) = previous.filter(|p| p.resolved == resolved)
         && let Some(etag) = &previous.etag

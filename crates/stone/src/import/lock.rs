@@ -17,6 +17,9 @@
 //! }
 //! ```
 //!
+//! A BLOB (object-storage) dataset of several files keeps its layout under `ext/<slug>/`;
+//! its entry's `path` is that folder and `files` lists each file with its sha256 and size.
+//!
 //! Keys are the slugs (`ext/<slug>/`). `resolved` is the URL read, with signature and token
 //! query values redacted; `version` is the named version asked for (or the object
 //! store's version id); `etag` makes the next import conditional. Readers ignore fields
@@ -72,13 +75,29 @@ pub struct LockEntry {
     pub snapshot_id: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub etag: Option<String>,
-    /// The file, relative to the package (`ext/<slug>/<file>`).
+    /// The file, relative to the package (`ext/<slug>/<file>`); for a dataset of several
+    /// files, its folder (`ext/<slug>`).
     pub path: String,
-    /// sha256 of the file, lowercase hex.
+    /// sha256 of the file, lowercase hex. For a dataset of several files, the sha256 of
+    /// its listing: one line `<sha256>  <path in the dataset>\n` per file, sorted by path
+    /// (what `sha256sum` prints in the folder).
     pub sha256: String,
+    /// Bytes of the file (of all files).
     pub size: u64,
+    /// A dataset of several files: each of them (path relative to the package).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<LockedFile>,
     /// When it was downloaded (RFC 3339, UTC).
     pub imported_at: String,
+}
+
+/// One file of an import of several files.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockedFile {
+    /// Relative to the package (`ext/<slug>/<path in the dataset>`).
+    pub path: String,
+    pub sha256: String,
+    pub size: u64,
 }
 
 impl LockFile {

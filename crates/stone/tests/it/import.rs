@@ -323,6 +323,94 @@ resources:
 }
 
 #[test]
+fn a_blob_dataset_of_several_files_comes_back_as_a_folder_and_only_changed_files_are_downloaded() {
+    let (ctx, _server, _data) = with_server();
+    let big: Vec<u8> = (0..300_000u32).map(|i| (i % 253) as u8).collect();
+    let source = ctx.package(
+        "source",
+        "name: source\npublish: {to: \"stone:shared\", public: true}\nresources:\n  - path: scans\n",
+        &[
+            ("scans/a/one.bin", &big),
+            ("scans/b.txt", b"bee\n"),
+            ("scans/c/d/e.dat", b"deep"),
+        ],
+    );
+    push(&ctx, &source, &["--branch", "dev"]);
+    let dir = consumer(&ctx);
+
+    let first = import_ok(&ctx, &dir, &from_dev("stone:shared/scans", &[]));
+    assert_eq!(first["status"], "imported", "{first:#}");
+    assert_eq!(first["entry"]["path"], "ext/scans");
+    assert_eq!(first["entry"]["kind"], "BLOB");
+    assert_eq!(first["downloaded_bytes"], big.len() + 4 + 4, "{first:#}");
+    assert_eq!(
+        files_under(&dir.join("ext/scans")),
+        ["a/one.bin", "b.txt", "c/d/e.dat"]
+    );
+    assert_eq!(std::fs::read(dir.join("ext/scans/a/one.bin")).unwrap(), big);
+    assert_eq!(
+        std::fs::read(dir.join("ext/scans/c/d/e.dat")).unwrap(),
+        b"deep"
+    );
+    // The entry's sha256 is what `sha256sum` prints in the folder, hashed.
+    let listing = format!(
+        "{}  a/one.bin\n{}  b.txt\n{}  c/d/e.dat\n",
+        sha256(&big),
+        sha256(b"bee\n"),
+        sha256(b"deep")
+    );
+    assert_eq!(first["entry"]["sha256"], sha256(listing.as_bytes()));
+    let files = first["entry"]["files"]
+        .as_array()
+        .expect("files in the entry");
+    assert_eq!(files.len(), 3, "{first:#}");
+    assert_eq!(files[0]["path"], "ext/scans/a/one.bin");
+    assert_eq!(files[0]["sha256"], sha256(&big));
+
+    // Unchanged: nothing downloaded, nothing rewritten.
+    let again = import_ok(&ctx, &dir, &from_dev("stone:shared/scans", &[]));
+    assert_eq!(again["status"], "unchanged", "{again:#}");
+    assert_eq!(again["downloaded_bytes"], 0);
+
+    // One file changes, one goes, one comes: only the changed and the new bytes travel,
+    // and the folder matches the dataset exactly.
+    std::fs::write(source.join("scans/b.txt"), b"bee, changed\n").unwrap();
+    std::fs::remove_file(source.join("scans/c/d/e.dat")).unwrap();
+    std::fs::write(source.join("scans/new.txt"), b"new").unwrap();
+    push(&ctx, &source, &["--branch", "dev", "--replace"]);
+    let updated = import_ok(&ctx, &dir, &from_dev("stone:shared/scans", &[]));
+    assert_eq!(updated["status"], "updated", "{updated:#}");
+    assert_eq!(updated["downloaded_bytes"], 13 + 3, "{updated:#}");
+    assert_eq!(
+        files_under(&dir.join("ext/scans")),
+        ["a/one.bin", "b.txt", "new.txt"]
+    );
+    assert_eq!(std::fs::read(dir.join("ext/scans/a/one.bin")).unwrap(), big);
+    assert_eq!(
+        std::fs::read(dir.join("ext/scans/b.txt")).unwrap(),
+        b"bee, changed\n"
+    );
+    // No temporary folder is left in ext/.
+    let leftovers: Vec<String> = std::fs::read_dir(dir.join("ext"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+
+    // A file damaged on disk is downloaded again (and only that one).
+    std::fs::write(dir.join("ext/scans/new.txt"), b"NEW").unwrap();
+    let repaired = import_ok(&ctx, &dir, &from_dev("stone:shared/scans", &[]));
+    assert_eq!(repaired["status"], "updated", "{repaired:#}");
+    assert_eq!(repaired["downloaded_bytes"], 3, "{repaired:#}");
+    assert_eq!(
+        std::fs::read(dir.join("ext/scans/new.txt")).unwrap(),
+        b"new"
+    );
+}
+
+#[test]
 fn unknown_datasets_and_formats_fail_clearly_and_write_nothing() {
     let (ctx, server, _data) = with_server();
     let source = ctx.package(

@@ -29,6 +29,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::content::Content;
+use super::spool::{Exported, spool};
 use super::{GraphError, GraphOutcome, RdfFormat};
 
 const GRAPHS_DIR: &str = "graphs";
@@ -99,7 +100,11 @@ impl EmbeddedGraphs {
         self.blocking(move |inner| inner.drop_graph(&graph)).await
     }
 
-    pub async fn export(&self, graph: NamedNode, format: RdfFormat) -> Result<Vec<u8>, GraphError> {
+    pub async fn export(
+        &self,
+        graph: NamedNode,
+        format: RdfFormat,
+    ) -> Result<Exported, GraphError> {
         self.blocking(move |inner| inner.export(&graph, format))
             .await
     }
@@ -258,18 +263,20 @@ impl Inner {
         sync_dir(&self.graphs_dir)
     }
 
-    fn export(&self, graph: &NamedNode, format: RdfFormat) -> Result<Vec<u8>, GraphError> {
-        let mut serializer =
-            RdfSerializer::from_format(format.to_oxigraph()).for_writer(Vec::new());
-        for triple in self.graph_triples(graph) {
-            serializer
-                .serialize_triple(&triple?)
-                .map_err(|e| GraphError::Task {
-                    message: e.to_string(),
-                })?;
-        }
-        serializer.finish().map_err(|e| GraphError::Task {
-            message: e.to_string(),
+    fn export(&self, graph: &NamedNode, format: RdfFormat) -> Result<Exported, GraphError> {
+        spool(|out| {
+            let mut serializer = RdfSerializer::from_format(format.to_oxigraph()).for_writer(out);
+            for triple in self.graph_triples(graph) {
+                serializer
+                    .serialize_triple(&triple?)
+                    .map_err(|e| GraphError::Task {
+                        message: e.to_string(),
+                    })?;
+            }
+            serializer.finish().map_err(|e| GraphError::Task {
+                message: e.to_string(),
+            })?;
+            Ok(())
         })
     }
 

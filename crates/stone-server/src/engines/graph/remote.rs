@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use super::content::Content;
 use super::embedded::GraphLocks;
+use super::spool::{Exported, spool};
 use super::{GraphError, GraphOutcome, RdfFormat, RemoteGraphSettings};
 
 const N_TRIPLES: &str = "application/n-triples";
@@ -168,29 +169,65 @@ impl RemoteGraphs {
         Ok(true)
     }
 
+    /// The graph in `format`, spooled to disk: the server's N-Triples are streamed into a
+    /// temporary file, then copied (N-Triples) or converted from it triple by triple.
     pub async fn export(
         &self,
         graph: &NamedNode,
         format: RdfFormat,
-    ) -> Result<Vec<u8>, GraphError> {
-        let current = self.get_graph(graph).await?.unwrap_or_default();
-        if format == RdfFormat::NTriples {
-            return Ok(current);
-        }
+    ) -> Result<Exported, GraphError> {
+        use futures::TryStreamExt as _;
+        use tokio::io::AsyncWriteExt as _;
+
         let url = graph_url(&self.settings.store_url, graph);
-        tokio::task::spawn_blocking(move || {
-            let triples = parse_n_triples(&current, &url)?;
-            let mut serializer =
-                RdfSerializer::from_format(format.to_oxigraph()).for_writer(Vec::new());
-            for triple in &triples {
-                serializer
-                    .serialize_triple(triple)
-                    .map_err(|e| GraphError::Task {
-                        message: e.to_string(),
-                    })?;
+        let temp_error = |e: std::io::Error| GraphError::persist(std::env::temp_dir())(e);
+        let mut download = tokio::fs::File::from_std(tempfile::tempfile().map_err(temp_error)?);
+        let response = self.send(Method::GET, graph, None).await?;
+        if response.status() != StatusCode::NOT_FOUND {
+            let response = expect_success(response, "GET").await?;
+            let mut body = response.bytes_stream();
+            while let Some(chunk) =
+                body.try_next()
+                    .await
+                    .map_err(|source| GraphError::Unavailable {
+                        url: url.clone(),
+                        source,
+                    })?
+            {
+                download.write_all(&chunk).await.map_err(temp_error)?;
             }
-            serializer.finish().map_err(|e| GraphError::Task {
-                message: e.to_string(),
+        }
+        download.flush().await.map_err(temp_error)?;
+        let mut download = download.into_std().await;
+        tokio::task::spawn_blocking(move || {
+            use std::io::{Seek, SeekFrom};
+            download.seek(SeekFrom::Start(0)).map_err(temp_error)?;
+            let reader = std::io::BufReader::with_capacity(1 << 16, download);
+            if format == RdfFormat::NTriples {
+                return spool(|out| {
+                    let mut reader = reader;
+                    std::io::copy(&mut reader, out).map_err(temp_error)?;
+                    Ok(())
+                });
+            }
+            spool(|out| {
+                let mut serializer =
+                    RdfSerializer::from_format(format.to_oxigraph()).for_writer(out);
+                for quad in RdfParser::from_format(OxFormat::NTriples).for_reader(reader) {
+                    let triple = Triple::from(quad.map_err(|e| GraphError::RemoteData {
+                        url: url.clone(),
+                        message: e.to_string(),
+                    })?);
+                    serializer
+                        .serialize_triple(&triple)
+                        .map_err(|e| GraphError::Task {
+                            message: e.to_string(),
+                        })?;
+                }
+                serializer.finish().map_err(|e| GraphError::Task {
+                    message: e.to_string(),
+                })?;
+                Ok(())
             })
         })
         .await
