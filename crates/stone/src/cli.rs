@@ -159,6 +159,11 @@ pub struct PushArgs {
     /// How many files to hash and upload at once [default: the number of cores].
     #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=512))]
     pub jobs: Option<u16>,
+
+    /// When the push needs a login or a step-up, use the device flow (RFC 8628: a code to
+    /// enter on another machine) instead of a browser here.
+    #[arg(long)]
+    pub device: bool,
 }
 
 #[derive(Debug, Subcommand)]

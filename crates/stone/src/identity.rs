@@ -227,13 +227,16 @@ pub fn interaction(device: bool) -> Interaction<'static> {
 pub struct CliTokens {
     pub identity: Identity,
     pub fixed: Option<Secret<String>>,
+    /// Logins and step-ups use the device flow (`--device`).
+    pub device: bool,
 }
 
 impl CliTokens {
-    pub fn new(identity: Identity) -> Arc<CliTokens> {
+    pub fn new(identity: Identity, device: bool) -> Arc<CliTokens> {
         Arc::new(CliTokens {
             identity,
             fixed: static_token(),
+            device,
         })
     }
 }
@@ -247,7 +250,11 @@ impl TokenSource for CliTokens {
             if let Some(fixed) = &self.fixed {
                 return Ok(Some(fixed.clone()));
             }
-            Ok(Some(self.identity.access_token(&interaction(false)).await?))
+            Ok(Some(
+                self.identity
+                    .access_token(&interaction(self.device))
+                    .await?,
+            ))
         })
     }
 
@@ -275,7 +282,7 @@ impl TokenSource for CliTokens {
     ) -> BoxFuture<'a, Result<Secret<String>, PushError>> {
         Box::pin(async move {
             let claims = refused.map(|t| TokenClaims::of(t, &self.identity.roles_claim));
-            let mut ui = interaction(false);
+            let mut ui = interaction(self.device);
             // A token given as-is is never replaced by a login.
             ui.interactive &= self.fixed.is_none();
             Ok(self

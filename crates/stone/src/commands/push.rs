@@ -122,7 +122,7 @@ fn push_with(
         Err(e) => return Err(e.into()),
     };
     if outside && !args.dry_run {
-        prod_guard(&environment, args.yes, &destination, runtime)?;
+        prod_guard(&environment, args.yes, args.device, &destination, runtime)?;
     }
 
     // Before hashing anything: what the server protects, and whether it wants a token.
@@ -165,8 +165,10 @@ fn push_with(
             .into());
         }
         if identity::needs_token(info) {
-            let tokens =
-                identity::CliTokens::new(identity::identity_of(&environment.0, Some(info))?);
+            let tokens = identity::CliTokens::new(
+                identity::identity_of(&environment.0, Some(info))?,
+                args.device,
+            );
             // Log in or refresh now, not after hashing.
             runtime.block_on(tokens.token(&environment.0.name))?;
             handlers.registry.replace(Box::new(
@@ -304,6 +306,7 @@ fn namespace_of(url: &str) -> anyhow::Result<stone_package::Label> {
 fn prod_guard(
     environment: &(Environment, bool),
     yes: bool,
+    device: bool,
     destination: &str,
     runtime: &tokio::runtime::Runtime,
 ) -> anyhow::Result<()> {
@@ -324,7 +327,7 @@ fn prod_guard(
         ))
         .into());
     }
-    ensure_prod_identity(environment, destination, runtime)
+    ensure_prod_identity(environment, device, destination, runtime)
 }
 
 /// The role a token needs for a push outside the platform with `--env prod`.
@@ -339,6 +342,7 @@ const PROD_DEFAULT_MAX_AGE: u64 = 600;
 /// stored login is used when it is enough, else a new login with the step-up runs.
 fn ensure_prod_identity(
     environment: &(Environment, bool),
+    device: bool,
     destination: &str,
     runtime: &tokio::runtime::Runtime,
 ) -> anyhow::Result<()> {
@@ -375,7 +379,7 @@ fn ensure_prod_identity(
         }
         None => {
             runtime
-                .block_on(identity.token_with_step_up(&step_up, &identity::interaction(false)))?
+                .block_on(identity.token_with_step_up(&step_up, &identity::interaction(device)))?
                 .claims
         }
     };

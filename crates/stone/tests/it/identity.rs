@@ -646,6 +646,56 @@ fn device_flow_login() {
     assert_eq!(who.json()["subject"], "alice");
 }
 
+#[test]
+fn a_step_up_with_device_shows_a_code_and_the_same_push_goes_on() {
+    let world = world();
+    let dir = package(&world.ctx, "notes", true);
+    login(&world, &alice());
+    let mut cmd = push(&world, &dir, &["--branch", "main", "--yes", "--device"]);
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut shown = String::new();
+    let (uri, code) = loop {
+        let mut line = String::new();
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "no device code shown:\n{shown}"
+        );
+        shown.push_str(&line);
+        assert!(
+            !line.contains(&world.provider.endpoint("authorization_endpoint")),
+            "--device opened a browser login:\n{shown}"
+        );
+        if let Some(rest) = line.trim().strip_prefix("To log in, open ") {
+            let (uri, code) = rest.split_once(" and enter the code ").unwrap();
+            break (uri.to_owned(), code.to_owned());
+        }
+    };
+    Browser::new()
+        .approve_device(&uri, &code, &alice().credentials().with_acr(ACR_MFA))
+        .unwrap();
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut stdout).unwrap();
+    let status = child.wait().unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    assert!(status.success(), "{shown}{rest}");
+    let result: Value = serde_json::from_str(&stdout).expect("the push result");
+    let push_id = result["push_id"].as_str().unwrap();
+    assert!(
+        shown.contains(&format!("push {push_id} needs a fresh authentication")),
+        "the challenged push is the one that succeeded:\n{shown}{rest}"
+    );
+    let claims = stone_test::services::decode_jwt_claims(
+        stored(&world.ctx)["access_token"].as_str().unwrap(),
+    );
+    assert_eq!(claims["acr"], ACR_MFA);
+}
+
 /// The prod guard of pushes outside the platform (spec 4.3): a blob-store push with
 /// `--env prod` needs `--yes`, a step-up (the environment's `acr_values`/`max_age`) and the
 /// `protected-write` role, all checked by the CLI before anything is written.
