@@ -177,6 +177,31 @@ fn safe_file_name(name: &str) -> String {
     }
 }
 
+/// Writes a download to a new file at `path` (fsynced); its sha256 and size.
+async fn stream_to_file(
+    mut body: futures::stream::BoxStream<'static, anyhow::Result<bytes::Bytes>>,
+    path: &Path,
+    what: &str,
+) -> anyhow::Result<(String, u64)> {
+    let mut file = tokio::fs::File::create(path)
+        .await
+        .with_context(|| format!("cannot create {}", path.display()))?;
+    let mut hash = Sha256::new();
+    let mut size = 0u64;
+    while let Some(chunk) = body.next().await {
+        let chunk = chunk.with_context(|| format!("cannot download {what}"))?;
+        hash.update(&chunk);
+        size += chunk.len() as u64;
+        file.write_all(&chunk)
+            .await
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    file.sync_all()
+        .await
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok((hex::encode(hash.finalize()), size))
+}
+
 /// Runs one import.
 pub async fn import(request: &ImportRequest) -> anyhow::Result<ImportOutcome> {
     let package = &request.package;
@@ -243,25 +268,7 @@ pub async fn import(request: &ImportRequest) -> anyhow::Result<ImportOutcome> {
         created_dirs,
         keep: false,
     };
-    let mut file = tokio::fs::File::create(&part_path)
-        .await
-        .with_context(|| format!("cannot create {}", part_path.display()))?;
-    let mut hash = Sha256::new();
-    let mut size = 0u64;
-    let mut body = remote.body;
-    while let Some(chunk) = body.next().await {
-        let chunk = chunk.with_context(|| format!("cannot download {}", remote.resolved))?;
-        hash.update(&chunk);
-        size += chunk.len() as u64;
-        file.write_all(&chunk)
-            .await
-            .with_context(|| format!("cannot write {}", part_path.display()))?;
-    }
-    file.sync_all()
-        .await
-        .with_context(|| format!("cannot write {}", part_path.display()))?;
-    drop(file);
-    let sha256 = hex::encode(hash.finalize());
+    let (sha256, size) = stream_to_file(remote.body, &part_path, &remote.resolved).await?;
     if let Some(expected) = remote.size.filter(|expected| *expected != size) {
         return Err(CliError::new(
             "import.size_mismatch",
@@ -424,24 +431,8 @@ async fn download_file(
     file: &stone_api::FileInfo,
     dest: &Path,
 ) -> anyhow::Result<u64> {
-    let mut body = remote.get(&file.path).await?;
-    let mut out = tokio::fs::File::create(dest)
-        .await
-        .with_context(|| format!("cannot create {}", dest.display()))?;
-    let mut hash = Sha256::new();
-    let mut size = 0u64;
-    while let Some(chunk) = body.next().await {
-        let chunk = chunk.with_context(|| format!("cannot download {}", file.path))?;
-        hash.update(&chunk);
-        size += chunk.len() as u64;
-        out.write_all(&chunk)
-            .await
-            .with_context(|| format!("cannot write {}", dest.display()))?;
-    }
-    out.sync_all()
-        .await
-        .with_context(|| format!("cannot write {}", dest.display()))?;
-    let sha256 = hex::encode(hash.finalize());
+    let body = remote.get(&file.path).await?;
+    let (sha256, size) = stream_to_file(body, dest, &file.path).await?;
     if size != file.size {
         return Err(CliError::new(
             "import.size_mismatch",

@@ -610,6 +610,27 @@ fn a_non_public_dataset_is_unreadable_without_a_token() {
     assert_no_token(&[&imported.output(), &refused.output()], &[&token]);
 }
 
+/// Reads stone's stderr up to the device flow's instruction: the verification URI and the
+/// user code (no browser login may show up before it).
+fn device_code(world: &World, stderr: &mut impl BufRead, shown: &mut String) -> (String, String) {
+    loop {
+        let mut line = String::new();
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "no device code shown:\n{shown}"
+        );
+        shown.push_str(&line);
+        assert!(
+            !line.contains(&world.provider.endpoint("authorization_endpoint")),
+            "a browser login instead of the device flow:\n{shown}"
+        );
+        if let Some(rest) = line.trim().strip_prefix("To log in, open ") {
+            let (uri, code) = rest.split_once(" and enter the code ").unwrap();
+            return (uri.to_owned(), code.to_owned());
+        }
+    }
+}
+
 #[test]
 fn device_flow_login() {
     let world = world();
@@ -622,18 +643,7 @@ fn device_flow_login() {
         .unwrap();
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
     let mut shown = String::new();
-    let (uri, code) = loop {
-        let mut line = String::new();
-        assert!(
-            stderr.read_line(&mut line).unwrap() > 0,
-            "no device code shown:\n{shown}"
-        );
-        shown.push_str(&line);
-        if let Some(rest) = line.trim().strip_prefix("To log in, open ") {
-            let (uri, code) = rest.split_once(" and enter the code ").unwrap();
-            break (uri.to_owned(), code.to_owned());
-        }
-    };
+    let (uri, code) = device_code(&world, &mut stderr, &mut shown);
     Browser::new()
         .approve_device(&uri, &code, &alice().credentials())
         .unwrap();
@@ -659,22 +669,7 @@ fn a_step_up_with_device_shows_a_code_and_the_same_push_goes_on() {
         .unwrap();
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
     let mut shown = String::new();
-    let (uri, code) = loop {
-        let mut line = String::new();
-        assert!(
-            stderr.read_line(&mut line).unwrap() > 0,
-            "no device code shown:\n{shown}"
-        );
-        shown.push_str(&line);
-        assert!(
-            !line.contains(&world.provider.endpoint("authorization_endpoint")),
-            "--device opened a browser login:\n{shown}"
-        );
-        if let Some(rest) = line.trim().strip_prefix("To log in, open ") {
-            let (uri, code) = rest.split_once(" and enter the code ").unwrap();
-            break (uri.to_owned(), code.to_owned());
-        }
-    };
+    let (uri, code) = device_code(&world, &mut stderr, &mut shown);
     Browser::new()
         .approve_device(&uri, &code, &alice().credentials().with_acr(ACR_MFA))
         .unwrap();

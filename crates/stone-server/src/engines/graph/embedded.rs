@@ -29,7 +29,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::content::Content;
-use super::spool::{Exported, spool};
+use super::spool::{Exported, spool_triples};
 use super::{GraphError, GraphOutcome, RdfFormat};
 
 const GRAPHS_DIR: &str = "graphs";
@@ -264,20 +264,7 @@ impl Inner {
     }
 
     fn export(&self, graph: &NamedNode, format: RdfFormat) -> Result<Exported, GraphError> {
-        spool(|out| {
-            let mut serializer = RdfSerializer::from_format(format.to_oxigraph()).for_writer(out);
-            for triple in self.graph_triples(graph) {
-                serializer
-                    .serialize_triple(&triple?)
-                    .map_err(|e| GraphError::Task {
-                        message: e.to_string(),
-                    })?;
-            }
-            serializer.finish().map_err(|e| GraphError::Task {
-                message: e.to_string(),
-            })?;
-            Ok(())
-        })
+        spool_triples(format, self.graph_triples(graph))
     }
 
     fn query(&self, sparql: &str) -> Result<Value, GraphError> {

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::content::Content;
 use super::embedded::GraphLocks;
-use super::spool::{Exported, spool};
+use super::spool::{Exported, spool, spool_triples};
 use super::{GraphError, GraphOutcome, RdfFormat, RemoteGraphSettings};
 
 const N_TRIPLES: &str = "application/n-triples";
@@ -210,25 +210,18 @@ impl RemoteGraphs {
                     Ok(())
                 });
             }
-            spool(|out| {
-                let mut serializer =
-                    RdfSerializer::from_format(format.to_oxigraph()).for_writer(out);
-                for quad in RdfParser::from_format(OxFormat::NTriples).for_reader(reader) {
-                    let triple = Triple::from(quad.map_err(|e| GraphError::RemoteData {
-                        url: url.clone(),
-                        message: e.to_string(),
-                    })?);
-                    serializer
-                        .serialize_triple(&triple)
-                        .map_err(|e| GraphError::Task {
+            let url = url.clone();
+            spool_triples(
+                format,
+                RdfParser::from_format(OxFormat::NTriples)
+                    .for_reader(reader)
+                    .map(move |quad| {
+                        quad.map(Triple::from).map_err(|e| GraphError::RemoteData {
+                            url: url.clone(),
                             message: e.to_string(),
-                        })?;
-                }
-                serializer.finish().map_err(|e| GraphError::Task {
-                    message: e.to_string(),
-                })?;
-                Ok(())
-            })
+                        })
+                    }),
+            )
         })
         .await
         .map_err(GraphError::task)?

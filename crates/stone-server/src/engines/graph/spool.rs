@@ -52,6 +52,26 @@ fn io_error(error: std::io::Error) -> GraphError {
     GraphError::persist(std::env::temp_dir())(error)
 }
 
+/// Serializes `triples` in `format` into a temporary file: [`spool`] with an RDF
+/// serializer.
+pub(super) fn spool_triples(
+    format: super::RdfFormat,
+    triples: impl IntoIterator<Item = Result<oxigraph::model::Triple, GraphError>>,
+) -> Result<Exported, GraphError> {
+    let task = |e: std::io::Error| GraphError::Task {
+        message: e.to_string(),
+    };
+    spool(|out| {
+        let mut serializer =
+            oxigraph::io::RdfSerializer::from_format(format.to_oxigraph()).for_writer(out);
+        for triple in triples {
+            serializer.serialize_triple(&triple?).map_err(task)?;
+        }
+        serializer.finish().map_err(task)?;
+        Ok(())
+    })
+}
+
 /// Runs `write` into a temporary file and returns it with its sha256 and size.
 pub(super) fn spool(
     write: impl FnOnce(&mut dyn Write) -> Result<(), GraphError>,
