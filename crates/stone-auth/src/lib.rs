@@ -24,7 +24,7 @@ use serde::Serialize;
 
 pub use oidc::{AuthorizationParams, Notify, OidcClient, TokenSet, jwt_claims, now};
 pub use secret::Secret;
-pub use store::{StoredTokens, TokenStore};
+pub use store::{Location, StoredTokens, TokenStore};
 
 /// An access token this close to its expiry is refreshed before use (seconds).
 pub const EXPIRY_MARGIN: u64 = 30;
@@ -329,8 +329,8 @@ impl Identity {
         Ok(stored)
     }
 
-    /// Removes the stored tokens of this environment; the files removed.
-    pub fn logout(&self) -> Result<Vec<PathBuf>, AuthError> {
+    /// Removes the stored tokens of this environment; what was removed.
+    pub fn logout(&self) -> Result<Vec<Location>, AuthError> {
         self.store.remove(&self.env)
     }
 

@@ -1,10 +1,17 @@
-//! The token store: one JSON file per environment and issuer, mode 0600, in a directory of
-//! mode 0700, written atomically (a temporary file in the same directory, then a rename).
+//! The token store: the OS keyring when there is one (cargo feature `keyring`: the Secret
+//! Service on Linux, the Keychain on macOS, the Credential Manager on Windows), else one
+//! JSON file per environment and issuer, mode 0600, in a directory of mode 0700, written
+//! atomically (a temporary file in the same directory, then a rename).
 //!
 //! Files are keyed by environment name AND issuer (`<env>-<sha256(issuer)[..16]>.json`), so
 //! dev and prod never share tokens, and an environment that moves to another issuer does not
-//! send the old issuer's tokens. (No OS keyring: its crates bring D-Bus or platform
-//! bindings to the build; the file is what the issue asks for when there is none.)
+//! send the old issuer's tokens. In the keyring the entry is service `stone`, account
+//! `<env>`; it holds the same JSON, whose `issuer` must match to be used.
+//!
+//! The keyring is used when [`TokenStore::with_os_keyring`] asked for it and it answers:
+//! on Linux only with a session bus (`DBUS_SESSION_BUS_ADDRESS`) whose Secret Service
+//! stores the entry. Anything else (no bus, no service, a locked collection) falls back to
+//! the files, silently: a login must work on a headless machine.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -28,15 +35,65 @@ pub struct StoredTokens {
     pub expires_at: Option<u64>,
 }
 
-/// The directory of token files.
+/// The keyring entries' service name.
+pub const KEYRING_SERVICE: &str = "stone";
+
+/// Where a login is kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// The OS keyring: service [`KEYRING_SERVICE`], account the environment's name.
+    Keyring {
+        account: String,
+    },
+    File(PathBuf),
+}
+
+impl std::fmt::Display for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Location::Keyring { account } => write!(
+                f,
+                "the OS keyring (service `{KEYRING_SERVICE}`, account `{account}`)"
+            ),
+            Location::File(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
+/// The token store: the OS keyring when asked for and available, else the directory of
+/// token files.
 #[derive(Debug, Clone)]
 pub struct TokenStore {
     dir: PathBuf,
+    keyring: bool,
 }
 
 impl TokenStore {
+    /// Files only, in `dir`.
     pub fn new(dir: impl Into<PathBuf>) -> Self {
-        TokenStore { dir: dir.into() }
+        TokenStore {
+            dir: dir.into(),
+            keyring: false,
+        }
+    }
+
+    /// The OS keyring when there is one (and this build has the `keyring` feature), else
+    /// files in `dir`.
+    pub fn with_os_keyring(dir: impl Into<PathBuf>) -> Self {
+        TokenStore {
+            dir: dir.into(),
+            keyring: cfg!(feature = "keyring"),
+        }
+    }
+
+    /// Where the tokens of `env` at `issuer` are (or would be written).
+    pub fn location(&self, env: &str, issuer: &str) -> Location {
+        if self.keyring && keyring::get(env).is_ok_and(|t| t.is_some()) {
+            return Location::Keyring {
+                account: env.to_owned(),
+            };
+        }
+        Location::File(self.path(env, issuer))
     }
 
     pub fn dir(&self) -> &Path {
@@ -59,8 +116,20 @@ impl TokenStore {
         self.dir.join(format!("{env}-{}.json", &digest[..16]))
     }
 
-    /// The tokens of `env` at `issuer`, if stored.
+    /// The tokens of `env` at `issuer`, if stored (the keyring first).
     pub fn load(&self, env: &str, issuer: &str) -> Result<Option<StoredTokens>, AuthError> {
+        if self.keyring
+            && let Ok(Some(json)) = keyring::get(env)
+        {
+            if let Ok(tokens) = serde_json::from_str::<StoredTokens>(&json)
+                && tokens.env == env
+                && tokens.issuer == issuer
+            {
+                return Ok(Some(tokens));
+            }
+            // Another issuer's login, or not ours: as if absent.
+            return Ok(None);
+        }
         let path = self.path(env, issuer);
         let bytes = match std::fs::read(&path) {
             Ok(bytes) => bytes,
@@ -74,9 +143,26 @@ impl TokenStore {
         }
     }
 
-    /// Writes the tokens: the directory 0700, the file 0600, atomically.
-    pub fn save(&self, tokens: &StoredTokens) -> Result<PathBuf, AuthError> {
+    /// Writes the tokens: into the keyring when there is one (and removes a file of the
+    /// same login), else a file (the directory 0700, the file 0600, atomically).
+    pub fn save(&self, tokens: &StoredTokens) -> Result<Location, AuthError> {
         let path = self.path(&tokens.env, &tokens.issuer);
+        if self.keyring {
+            let json = serde_json::to_string(tokens).map_err(|e| AuthError::Store {
+                path: path.clone(),
+                source: std::io::Error::other(e),
+            })?;
+            if keyring::set(&tokens.env, &json).is_ok() {
+                let _ = std::fs::remove_file(&path);
+                return Ok(Location::Keyring {
+                    account: tokens.env.clone(),
+                });
+            }
+        }
+        self.save_file(tokens, path).map(Location::File)
+    }
+
+    fn save_file(&self, tokens: &StoredTokens, path: PathBuf) -> Result<PathBuf, AuthError> {
         let store_error = |source| AuthError::Store {
             path: self.dir.clone(),
             source,
@@ -108,8 +194,20 @@ impl TokenStore {
         Ok(path)
     }
 
-    /// Removes every token file of `env` (any issuer); the paths removed.
-    pub fn remove(&self, env: &str) -> Result<Vec<PathBuf>, AuthError> {
+    /// Removes the keyring entry and every token file of `env` (any issuer); what was
+    /// removed.
+    pub fn remove(&self, env: &str) -> Result<Vec<Location>, AuthError> {
+        let mut removed = Vec::new();
+        if self.keyring && keyring::delete(env).unwrap_or(false) {
+            removed.push(Location::Keyring {
+                account: env.to_owned(),
+            });
+        }
+        removed.extend(self.remove_files(env)?.into_iter().map(Location::File));
+        Ok(removed)
+    }
+
+    fn remove_files(&self, env: &str) -> Result<Vec<PathBuf>, AuthError> {
         let prefix = self
             .path(env, "")
             .file_name()
@@ -144,6 +242,85 @@ impl TokenStore {
             }
         }
         Ok(removed)
+    }
+}
+
+/// The OS keyring, off the async runtime's threads (the Secret Service client runs its own
+/// calls): `Err` when there is none or it fails, `Ok(None)` for no entry.
+#[cfg(feature = "keyring")]
+mod keyring {
+    use super::KEYRING_SERVICE;
+
+    /// Whether a keyring may be there at all: on Linux, only with a session bus.
+    fn present() -> bool {
+        if cfg!(target_os = "linux") {
+            return std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some_and(|v| !v.is_empty());
+        }
+        true
+    }
+
+    fn run<T: Send>(
+        work: impl FnOnce(keyring::Entry) -> Result<T, keyring::Error> + Send,
+        account: &str,
+    ) -> Result<T, keyring::Error> {
+        if !present() {
+            return Err(keyring::Error::NoStorageAccess(
+                "no keyring here".to_owned().into(),
+            ));
+        }
+        std::thread::scope(|scope| {
+            scope
+                .spawn(|| work(keyring::Entry::new(KEYRING_SERVICE, account)?))
+                .join()
+                .unwrap_or_else(|_| {
+                    Err(keyring::Error::PlatformFailure(
+                        "the keyring client failed".to_owned().into(),
+                    ))
+                })
+        })
+    }
+
+    pub fn get(account: &str) -> Result<Option<String>, keyring::Error> {
+        run(
+            |entry| match entry.get_password() {
+                Ok(secret) => Ok(Some(secret)),
+                Err(keyring::Error::NoEntry) => Ok(None),
+                Err(e) => Err(e),
+            },
+            account,
+        )
+    }
+
+    pub fn set(account: &str, secret: &str) -> Result<(), keyring::Error> {
+        run(|entry| entry.set_password(secret), account)
+    }
+
+    /// `Ok(true)` when an entry was removed.
+    pub fn delete(account: &str) -> Result<bool, keyring::Error> {
+        run(
+            |entry| match entry.delete_credential() {
+                Ok(()) => Ok(true),
+                Err(keyring::Error::NoEntry) => Ok(false),
+                Err(e) => Err(e),
+            },
+            account,
+        )
+    }
+}
+
+/// Without the `keyring` feature there is never one.
+#[cfg(not(feature = "keyring"))]
+mod keyring {
+    pub fn get(_account: &str) -> Result<Option<String>, ()> {
+        Err(())
+    }
+
+    pub fn set(_account: &str, _secret: &str) -> Result<(), ()> {
+        Err(())
+    }
+
+    pub fn delete(_account: &str) -> Result<bool, ()> {
+        Err(())
     }
 }
 
@@ -224,7 +401,9 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let store = TokenStore::new(dir.path().join("tokens"));
-        let path = store.save(&tokens("dev", "https://id")).unwrap();
+        let Location::File(path) = store.save(&tokens("dev", "https://id")).unwrap() else {
+            panic!("a file store writes files");
+        };
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&path), 0o600);
         assert_eq!(mode(store.dir()), 0o700);

@@ -19,9 +19,14 @@ pub const CI: &str = "CI";
 /// browser; `stone data import` sends it to the environment's API host only. It must come from the environment's issuer for the server's audience; a push
 /// that needs a step-up the token lacks fails (exit 3) and says what it lacks.
 pub const STONE_TOKEN: &str = "STONE_TOKEN";
-/// The directory of stored logins (default: `<user data dir>/stone/tokens`, e.g.
-/// `~/.local/share/stone/tokens`): one 0600 file per environment and issuer.
+/// The directory of stored logins when there is no OS keyring (default: `<user data
+/// dir>/stone/tokens`, e.g. `~/.local/share/stone/tokens`): one 0600 file per environment
+/// and issuer.
 pub const STONE_TOKEN_DIR: &str = "STONE_TOKEN_DIR";
+/// Set to `0` (or `off`, `false`) to keep logins in files even where there is an OS keyring
+/// (the Secret Service of the desktop session on Linux, the Keychain, the Credential
+/// Manager).
+pub const STONE_KEYRING: &str = "STONE_KEYRING";
 /// Set to `1` to never open a browser for a login: the URL is printed on stderr (it always
 /// is) for you to open.
 pub const STONE_NO_BROWSER: &str = "STONE_NO_BROWSER";

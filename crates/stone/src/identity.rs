@@ -55,6 +55,18 @@ pub fn token_dir() -> anyhow::Result<PathBuf> {
     Ok(data.join("stone").join("tokens"))
 }
 
+/// Where logins are kept: the OS keyring when there is one (unless `STONE_KEYRING=0`),
+/// else 0600 files in [`token_dir`].
+pub fn token_store() -> anyhow::Result<TokenStore> {
+    let off = std::env::var(env_vars::STONE_KEYRING)
+        .is_ok_and(|v| matches!(v.trim(), "0" | "off" | "false"));
+    Ok(if off {
+        TokenStore::new(token_dir()?)
+    } else {
+        TokenStore::with_os_keyring(token_dir()?)
+    })
+}
+
 /// The server's `GET /v1/info`.
 pub async fn fetch_info(api: &str) -> Result<ServerInfo, PushError> {
     fetch_info_retrying(api, 0, |_| {}).await
@@ -152,7 +164,7 @@ pub fn identity_of(env: &Environment, info: Option<&ServerInfo>) -> anyhow::Resu
         roles_claim: oidc
             .map(|o| o.roles_claim.clone())
             .unwrap_or_else(|| DEFAULT_ROLES_CLAIM.to_owned()),
-        store: TokenStore::new(token_dir()?),
+        store: token_store()?,
     })
 }
 

@@ -1,6 +1,6 @@
 //! Real external services started by tests: SeaweedFS (S3), the Oxigraph server (SPARQL,
 //! Graph Store Protocol), an OpenID provider (npm `oidc-provider`) and a WebDAV server
-//! (wsgidav).
+//! (wsgidav), and an OS keyring (a D-Bus session bus with GNOME Keyring's Secret Service).
 //!
 //! Each service runs the real program from `scripts/install-tools` on free loopback ports
 //! (127.0.0.1 only), in its own temporary directory and process group. `start()` returns
@@ -16,6 +16,7 @@ mod oxigraph;
 mod process;
 mod s3;
 mod seaweedfs;
+mod secret_service;
 mod stone_server;
 mod webdav;
 
@@ -29,6 +30,7 @@ pub use oxigraph::{OxigraphOptions, OxigraphServer};
 pub use process::{ServiceProcess, free_port, start_with_retries};
 pub use s3::S3Client;
 pub use seaweedfs::SeaweedFs;
+pub use secret_service::SecretService;
 pub use stone_server::StoneServer;
 pub use webdav::WebDavServer;
 

@@ -83,10 +83,7 @@ pub fn login(args: &LoginArgs, global: &GlobalArgs) -> anyhow::Result<()> {
             } else {
                 format!(" (roles: {})", claims.roles.join(", "))
             },
-            identity
-                .store
-                .path(&identity.env, &identity.issuer)
-                .display()
+            identity.store.location(&identity.env, &identity.issuer)
         );
     }
     Ok(())
@@ -95,7 +92,7 @@ pub fn login(args: &LoginArgs, global: &GlobalArgs) -> anyhow::Result<()> {
 pub fn logout(args: &LogoutArgs, global: &GlobalArgs) -> anyhow::Result<()> {
     let config = Config::load(config_path(global.config.as_deref())?)?;
     let environment = config.environment(&args.env)?;
-    let store = stone_auth::TokenStore::new(crate::identity::token_dir()?);
+    let store = crate::identity::token_store()?;
     let removed = store
         .remove(&environment.name)
         .with_context(|| format!("cannot remove the login of `{}`", environment.name))?;

@@ -335,6 +335,94 @@ fn login_whoami_refresh_logout() {
     );
 }
 
+/// With an OS keyring (a real Secret Service on a private session bus), the login goes
+/// there and nowhere on disk; `STONE_KEYRING=0` and a machine without a bus use the file.
+#[test]
+fn a_login_goes_to_the_os_keyring_when_there_is_one() {
+    let world = world();
+    let ctx = &world.ctx;
+    let keyring = stone_test::services::SecretService::start();
+    let on_bus = |cmd: &mut Command| {
+        cmd.env("DBUS_SESSION_BUS_ADDRESS", keyring.address());
+    };
+    let mut cmd = ctx.stone();
+    on_bus(&mut cmd);
+    let run = run(
+        &world,
+        cmd.args(["login", "--env", "dev"]),
+        &mut Browser::new(),
+        &alice().credentials(),
+    );
+    assert_eq!(run.code, Some(0), "{}", run.output());
+    assert!(
+        run.stderr
+            .contains("stored in the OS keyring (service `stone`, account `dev`)"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        files_under(&token_dir(ctx)).is_empty(),
+        "no token file next to the keyring: {:?}",
+        files_under(&token_dir(ctx))
+    );
+    let secret = keyring
+        .lookup(&["service", "stone", "username", "dev"])
+        .expect("the login is in the keyring");
+    let entry: Value = serde_json::from_str(&secret).expect("the entry is the stored JSON");
+    assert_eq!(entry["env"], "dev");
+    let access = entry["access_token"].as_str().unwrap().to_owned();
+
+    // The keyring's login serves whoami and pushes.
+    let mut cmd = ctx.stone();
+    on_bus(&mut cmd);
+    let who = simple(cmd.args(["whoami", "--env", "dev", "--json"]));
+    assert_eq!(who.code, Some(0), "{}", who.output());
+    assert_eq!(who.json()["subject"], "alice");
+    let dir = package(ctx, "notes", true);
+    let mut cmd = push(&world, &dir, &["--branch", "feature"]);
+    on_bus(&mut cmd);
+    let pushed = simple(&mut cmd);
+    assert_eq!(pushed.code, Some(0), "{}", pushed.output());
+
+    // Without a bus (a headless machine) there is no keyring: not logged in there.
+    let alone = simple(ctx.stone().args(["whoami", "--env", "dev", "--json"]));
+    assert_ne!(alone.code, Some(0), "{}", alone.output());
+
+    // STONE_KEYRING=0: files even with a keyring.
+    let mut cmd = ctx.stone();
+    on_bus(&mut cmd);
+    cmd.env("STONE_KEYRING", "0");
+    let filed = run_with(&world, cmd.args(["login", "--env", "dev"]), |url| {
+        Browser::new()
+            .authorize(url, &alice().credentials())
+            .expect("login")
+            .deliver()
+            .expect("stone's loopback listener answers");
+    });
+    assert_eq!(filed.code, Some(0), "{}", filed.output());
+    assert_eq!(stored(ctx)["env"], "dev");
+
+    // Logout removes the keyring entry (and the file).
+    let mut cmd = ctx.stone();
+    on_bus(&mut cmd);
+    let out = simple(cmd.args(["logout", "--env", "dev"]));
+    assert_eq!(out.code, Some(0), "{}", out.output());
+    assert_eq!(
+        keyring.lookup(&["service", "stone", "username", "dev"]),
+        None
+    );
+    assert!(files_under(&token_dir(ctx)).is_empty());
+    assert_no_token(
+        &[
+            &run.output(),
+            &who.output(),
+            &pushed.output(),
+            &out.output(),
+        ],
+        &[&access],
+    );
+}
+
 #[test]
 fn a_wrong_code_verifier_is_refused_by_the_provider() {
     let world = world();
