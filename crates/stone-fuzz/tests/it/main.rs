@@ -2,4 +2,5 @@
 //! stable Rust: every file goes through the same function its fuzz target calls; none may
 //! panic. Crashes the fuzzer found are in the corpus too, so this is their regression test.
 
+mod properties;
 mod replay;
