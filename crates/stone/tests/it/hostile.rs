@@ -386,6 +386,33 @@ fn info() -> String {
     .to_string()
 }
 
+/// The fake push API: `GET /info` answered as an OIDC server's, every other request by
+/// `other`.
+fn fake_api(other: impl Fn(&Seen, &mut TcpStream) + Send + Sync + 'static) -> FakeServer {
+    FakeServer::start(
+        "127.0.0.1",
+        Arc::new(move |seen: &Seen, s: &mut TcpStream| {
+            if seen.path.ends_with("/info") {
+                respond(
+                    s,
+                    "200 OK",
+                    &[("content-type", "application/json")],
+                    info().as_bytes(),
+                );
+            } else {
+                other(seen, s);
+            }
+        }),
+    )
+}
+
+/// Answers every request with `status` and the JSON `body`.
+fn json_answer(status: &'static str, body: Vec<u8>) -> impl Fn(&Seen, &mut TcpStream) {
+    move |_: &Seen, s: &mut TcpStream| {
+        respond(s, status, &[("content-type", "application/json")], &body)
+    }
+}
+
 /// A `POST /pushes` answer asking for `upload_url`.
 fn created(sha256: &str, size: u64, upload_url: &str) -> String {
     serde_json::json!({
@@ -446,21 +473,9 @@ fn a_redirect_to_another_host_is_not_followed_with_the_token() {
         Arc::new(|_: &Seen, s: &mut TcpStream| respond(s, "200 OK", &[], b"{}")),
     );
     let target = format!("http://127.0.0.2:{}/steal", elsewhere.port);
-    let api = FakeServer::start(
-        "127.0.0.1",
-        Arc::new(move |seen: &Seen, s: &mut TcpStream| {
-            if seen.path.ends_with("/info") {
-                respond(
-                    s,
-                    "200 OK",
-                    &[("content-type", "application/json")],
-                    info().as_bytes(),
-                );
-            } else {
-                respond(s, "307 Temporary Redirect", &[("location", &target)], b"");
-            }
-        }),
-    );
+    let api = fake_api(move |_: &Seen, s: &mut TcpStream| {
+        respond(s, "307 Temporary Redirect", &[("location", &target)], b"")
+    });
     let (ctx, dir) = against(&api);
     let out = push(&ctx, &dir);
     assert_clear_error(&out, "does not follow");
@@ -487,31 +502,19 @@ fn a_redirect_to_another_host_is_not_followed_with_the_token() {
 
 #[test]
 fn a_huge_answer_is_refused_in_bounded_memory() {
-    let api = FakeServer::start(
-        "127.0.0.1",
-        Arc::new(|seen: &Seen, s: &mut TcpStream| {
-            if seen.path.ends_with("/info") {
-                respond(
-                    s,
-                    "200 OK",
-                    &[("content-type", "application/json")],
-                    info().as_bytes(),
-                );
+    let api = fake_api(|_: &Seen, s: &mut TcpStream| {
+        // 200 MB of JSON, streamed without a length: the client must stop reading.
+        let _ = s.write_all(
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n[",
+        );
+        let chunk = "1,".repeat(1 << 19);
+        for _ in 0..200 {
+            if s.write_all(chunk.as_bytes()).is_err() {
                 return;
             }
-            // 200 MB of JSON, streamed without a length: the client must stop reading.
-            let _ = s.write_all(
-                b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n[",
-            );
-            let chunk = "1,".repeat(1 << 19);
-            for _ in 0..200 {
-                if s.write_all(chunk.as_bytes()).is_err() {
-                    return;
-                }
-            }
-            let _ = s.write_all(b"1]");
-        }),
-    );
+        }
+        let _ = s.write_all(b"1]");
+    });
     let (ctx, dir) = against(&api);
     let out = push(&ctx, &dir);
     assert_clear_error(&out, "larger than 16 MiB");
@@ -520,26 +523,10 @@ fn a_huge_answer_is_refused_in_bounded_memory() {
 
 #[test]
 fn malformed_json_is_an_error_naming_the_server() {
-    let api = FakeServer::start(
-        "127.0.0.1",
-        Arc::new(|seen: &Seen, s: &mut TcpStream| {
-            if seen.path.ends_with("/info") {
-                respond(
-                    s,
-                    "200 OK",
-                    &[("content-type", "application/json")],
-                    info().as_bytes(),
-                );
-            } else {
-                respond(
-                    s,
-                    "201 Created",
-                    &[("content-type", "application/json")],
-                    b"{\"push_id\": \"p-1\", \"uploads\": [tru",
-                );
-            }
-        }),
-    );
+    let api = fake_api(json_answer(
+        "201 Created",
+        b"{\"push_id\": \"p-1\", \"uploads\": [tru".to_vec(),
+    ));
     let (ctx, dir) = against(&api);
     let out = push(&ctx, &dir);
     assert_clear_error(&out, &format!("127.0.0.1:{}", api.port));
@@ -564,26 +551,7 @@ fn staging_urls_on_unexpected_schemes_are_refused_before_upload() {
         ("not a url".to_owned(), "not a URL"),
     ] {
         let answer = created(&sha256, 27, &url);
-        let api = FakeServer::start(
-            "127.0.0.1",
-            Arc::new(move |seen: &Seen, s: &mut TcpStream| {
-                if seen.path.ends_with("/info") {
-                    respond(
-                        s,
-                        "200 OK",
-                        &[("content-type", "application/json")],
-                        info().as_bytes(),
-                    );
-                } else {
-                    respond(
-                        s,
-                        "201 Created",
-                        &[("content-type", "application/json")],
-                        answer.as_bytes(),
-                    );
-                }
-            }),
-        );
+        let api = fake_api(json_answer("201 Created", answer.into_bytes()));
         let (ctx, dir) = against(&api);
         let start = Instant::now();
         let out = push(&ctx, &dir);
