@@ -1,6 +1,7 @@
 //! Wire types of the stone push API, shared by the client and `stone-server`.
 //!
-//! Serde only, no I/O. The same types are described by `openapi.yaml` (OpenAPI 3.1) in this
+//! No I/O: serde types, plus the pure checks the server applies to requests ([`validate`],
+//! [`signature`]), which the fuzz targets reach. The same types are described by `openapi.yaml` (OpenAPI 3.1) in this
 //! crate ([`OPENAPI_YAML`]); the server's contract tests validate its responses against it.
 //!
 //! Conventions every type follows, which either side may rely on:
@@ -27,6 +28,8 @@ pub mod info;
 pub mod problem;
 pub mod push;
 pub mod read;
+pub mod signature;
+pub mod validate;
 
 pub use info::{
     AuthMode, Identity, OidcInfo, ServerInfo, StagingInfo, StagingStoreKind, StepUp, roles_of,

@@ -54,11 +54,14 @@ pub enum BranchError {
     Empty(BranchSource),
 }
 
-/// Each character outside `[A-Za-z0-9_.-]` becomes `-`, one for one; case is kept.
+/// Each character outside `[A-Za-z0-9_.-]` becomes `-`, one for one, and so does a leading
+/// `.` (the server refuses hidden names); case is kept.
 pub fn normalize_branch(name: &str) -> String {
     name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+        .enumerate()
+        .map(|(i, c)| {
+            // A leading '.' would name a hidden ref, which the server refuses.
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-') || (c == '.' && i > 0) {
                 c
             } else {
                 '-'

@@ -461,15 +461,44 @@ impl Session<'_> {
                         )));
                         tokio::time::sleep(wait).await;
                     } else if status.is_success() {
-                        let bytes = response
-                            .bytes()
-                            .await
-                            .map_err(|e| unavailable(short_error(&e)))?;
+                        let bytes = match read_capped(response, MAX_ANSWER).await {
+                            Ok(bytes) => bytes,
+                            Err(Capped::Failed(e)) => return Err(unavailable(short_error(&e))),
+                            Err(Capped::TooLarge) => {
+                                return Err(PushError::Protocol {
+                                    phase,
+                                    url: url.to_owned(),
+                                    message: format!(
+                                        "HTTP {status} with an answer larger than {} MiB: refused \
+                                         (a push API answer is a small JSON document)",
+                                        MAX_ANSWER >> 20
+                                    ),
+                                });
+                            }
+                        };
                         return serde_json::from_slice(&bytes).map_err(|e| PushError::Protocol {
                             phase,
                             url: url.to_owned(),
                             message: format!(
                                 "HTTP {status} with a body that is not the expected JSON: {e}"
+                            ),
+                        });
+                    } else if status.is_redirection() {
+                        // Not followed: the request carries the bearer token.
+                        let location = response
+                            .headers()
+                            .get(reqwest::header::LOCATION)
+                            .and_then(|v| v.to_str().ok())
+                            .map(redact)
+                            .unwrap_or_else(|| "nowhere".into());
+                        return Err(PushError::Protocol {
+                            phase,
+                            url: url.to_owned(),
+                            message: format!(
+                                "HTTP {status}, a redirect to {location}: stone does not follow \
+                                 redirects of the push API (the request carries your token); set \
+                                 the environment's API URL to the final address \
+                                 (stone env add … --api)"
                             ),
                         });
                     } else if retryable_status(status.as_u16()) {
@@ -536,6 +565,16 @@ impl Session<'_> {
                     }));
                 }
             }
+        }
+        // Every URL is checked before the first byte is read from disk and sent.
+        for unit in &units {
+            check_staging_url(unit.url).map_err(|message| {
+                UploadFailure::Failed(PushError::Protocol {
+                    phase: Phase::Upload,
+                    url: self.api.clone(),
+                    message,
+                })
+            })?;
         }
         let jobs = self.options.jobs.max(1);
         let uploads: Vec<_> = units.iter().map(|u| self.upload_unit(u)).collect();
@@ -665,7 +704,7 @@ fn is_stale_push(problem: &Problem) -> bool {
 /// The problem document of an error response, or one made from its status.
 async fn read_problem(response: reqwest::Response) -> Problem {
     let status = response.status();
-    let body = response.bytes().await.unwrap_or_default();
+    let body = read_capped(response, MAX_PROBLEM).await.unwrap_or_default();
     serde_json::from_slice::<Problem>(&body).unwrap_or_else(|_| {
         let text: String = String::from_utf8_lossy(&body).chars().take(200).collect();
         Problem::new(
@@ -679,6 +718,66 @@ async fn read_problem(response: reqwest::Response) -> Problem {
             text
         })
     })
+}
+
+/// The largest push API answer read: more is refused, not buffered.
+const MAX_ANSWER: usize = 16 << 20;
+/// The largest error body read (a problem document, or a proxy's error page).
+const MAX_PROBLEM: usize = 64 << 10;
+
+enum Capped {
+    Failed(reqwest::Error),
+    TooLarge,
+}
+
+/// The body of `response`, read only up to `limit` bytes.
+async fn read_capped(mut response: reqwest::Response, limit: usize) -> Result<Vec<u8>, Capped> {
+    if response
+        .content_length()
+        .is_some_and(|length| length > limit as u64)
+    {
+        return Err(Capped::TooLarge);
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(Capped::Failed)? {
+        if body.len() + chunk.len() > limit {
+            return Err(Capped::TooLarge);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// A staging URL the server handed out: https, or plain http to a loopback address (a
+/// local server). Anything else (`file://`, `ftp://`, http to another host) is refused
+/// before a byte of the file is read.
+fn check_staging_url(url: &str) -> Result<(), String> {
+    let parsed = url::Url::parse(url).map_err(|e| {
+        format!(
+            "the server gave an upload URL that is not a URL ({e}): {}",
+            redact(url)
+        )
+    })?;
+    let loopback = match parsed.host() {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    };
+    match parsed.scheme() {
+        "https" if parsed.host().is_some() => Ok(()),
+        "http" if loopback => Ok(()),
+        "http" => Err(format!(
+            "the server gave a plain http upload URL to a host that is not a loopback address: {}; \
+             stone uploads over https only (plain http to loopback only)",
+            redact(url)
+        )),
+        scheme => Err(format!(
+            "the server gave an upload URL with the scheme `{scheme}`: {}; stone uploads over https \
+             only (plain http to loopback only)",
+            redact(url)
+        )),
+    }
 }
 
 /// A URL without its query (presigned URLs carry their signature there).

@@ -29,7 +29,6 @@ use stone_server::routes::{App, router};
 use stone_server::staging::StagingStore;
 use stone_server::staging::local::LocalStaging;
 use stone_server::staging::s3::S3Staging;
-use stone_server::staging::signature::SigningKey;
 use stone_server::state::StateDb;
 use tokio::sync::watch;
 
@@ -132,8 +131,9 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
     let (staging, local_staging): (Arc<dyn StagingStore>, Option<Arc<LocalStaging>>) =
         match staging_options.store {
             StoreKind::Local => {
-                let key = SigningKey::load_or_create(&settings.path("staging.key"))
-                    .context("cannot read or create the staging key")?;
+                let key =
+                    stone_server::staging::signature::load_or_create(&settings.path("staging.key"))
+                        .context("cannot read or create the staging key")?;
                 let base_url = staging_options
                     .base_url
                     .clone()

@@ -1,7 +1,7 @@
 //! `POST /v1/pushes`, `GET /v1/pushes/{id}`, `POST /v1/pushes/{id}/commit`,
 //! `POST /v1/pushes/{id}/uploads/{sha256}/complete`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,14 +11,12 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use stone_api::{
-    AssetKind, CommitAccepted, CreatePush, DatasetProgress, PackageNodeProgress, PushCreated,
-    PushState, PushStatus, UploadCompleted, codes, is_sha256,
+    CommitAccepted, CreatePush, DatasetProgress, PackageNodeProgress, PushCreated, PushState,
+    PushStatus, UploadCompleted, codes,
 };
-use stone_package::Label;
 
 use super::App;
 use crate::auth::Caller;
-use crate::engines::graph::RdfFormat;
 use crate::error::{ApiError, ApiResult};
 use crate::guards::{Principal, force_violations, removed_datasets, violations_problem};
 use crate::jobs::{dataset_urls, namespace_urls};
@@ -238,162 +236,11 @@ async fn reserve(
     Ok(id)
 }
 
-/// Checks the manifest; returns its distinct contents (sha256 → size).
+/// Checks the manifest; returns its distinct contents (sha256 → size). The checks live in
+/// `stone_api::validate`, where the fuzz target `push_manifest` reaches them.
 fn validate(manifest: &CreatePush) -> ApiResult<BTreeMap<String, u64>> {
-    Label::parse(&manifest.namespace).map_err(|why| {
-        ApiError::invalid_field(
-            "namespace",
-            format!("namespace {:?} {why}", manifest.namespace),
-        )
-    })?;
-    check_branch(&manifest.branch)?;
-    if let Some(version) = &manifest.package.version {
-        check_version(version, &manifest.branch)?;
-    }
-    if manifest.datasets.is_empty() {
-        return Err(ApiError::invalid_field(
-            "datasets",
-            "the push has no datasets",
-        ));
-    }
-    let mut names = BTreeSet::new();
-    let mut contents: BTreeMap<String, u64> = BTreeMap::new();
-    for dataset in &manifest.datasets {
-        let field = format!("datasets[{}]", dataset.name);
-        Label::parse(&dataset.name).map_err(|why| {
-            ApiError::invalid_field(&field, format!("dataset name {:?} {why}", dataset.name))
-        })?;
-        if !names.insert(dataset.name.as_str()) {
-            return Err(ApiError::invalid_field(
-                &field,
-                format!("dataset {} is listed twice", dataset.name),
-            ));
-        }
-        if dataset.files.is_empty() {
-            return Err(ApiError::invalid_field(
-                &field,
-                format!("dataset {} has no files", dataset.name),
-            ));
-        }
-        if dataset.schema.is_some() && dataset.kind != AssetKind::Tabular {
-            return Err(ApiError::invalid_field(
-                &field,
-                format!(
-                    "dataset {} is {}: only TABULAR datasets have a schema",
-                    dataset.name, dataset.kind
-                ),
-            ));
-        }
-        let mut paths = BTreeSet::new();
-        for file in &dataset.files {
-            check_path(&dataset.name, &file.path)?;
-            if !paths.insert(file.path.as_str()) {
-                return Err(ApiError::invalid_field(
-                    &field,
-                    format!("{}: file {} is listed twice", dataset.name, file.path),
-                ));
-            }
-            if !is_sha256(&file.sha256) {
-                return Err(ApiError::invalid_field(
-                    &field,
-                    format!(
-                        "{}: {}: sha256 {:?} is not 64 lowercase hex digits",
-                        dataset.name, file.path, file.sha256
-                    ),
-                ));
-            }
-            if dataset.kind == AssetKind::Graph
-                && RdfFormat::from_path(std::path::Path::new(&file.path)).is_none()
-            {
-                return Err(ApiError::invalid_field(
-                    &field,
-                    format!(
-                        "{}: {}: a GRAPH file must be .ttl, .nt or .jsonld",
-                        dataset.name, file.path
-                    ),
-                ));
-            }
-            match contents.get(&file.sha256) {
-                Some(size) if *size != file.size => {
-                    return Err(ApiError::invalid_field(
-                        &field,
-                        format!(
-                            "sha256 {} is given with two sizes ({size} and {})",
-                            file.sha256, file.size
-                        ),
-                    ));
-                }
-                _ => {
-                    contents.insert(file.sha256.clone(), file.size);
-                }
-            }
-        }
-    }
-    Ok(contents)
-}
-
-fn check_branch(branch: &str) -> ApiResult<()> {
-    let valid = !branch.is_empty()
-        && branch.len() <= 255
-        && !branch.starts_with('.')
-        && branch
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
-    if valid {
-        Ok(())
-    } else {
-        Err(ApiError::invalid_field(
-            "branch",
-            format!(
-                "branch {branch:?} is not a normalized branch name ([A-Za-z0-9_.-], not starting with '.')"
-            ),
-        ))
-    }
-}
-
-fn check_version(version: &str, branch: &str) -> ApiResult<()> {
-    let valid = !version.is_empty()
-        && version.len() <= 255
-        && !version.starts_with('.')
-        && version
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | '+'));
-    if !valid {
-        return Err(ApiError::invalid_field(
-            "package.version",
-            format!(
-                "version {version:?} may only hold A-Z, a-z, 0-9, '_', '.', '-', '+' and not start with '.'"
-            ),
-        ));
-    }
-    if version == branch || version == "main" {
-        return Err(ApiError::invalid_field(
-            "package.version",
-            format!(
-                "version {version:?} is also a branch name; versions and branches share one name space"
-            ),
-        ));
-    }
-    Ok(())
-}
-
-fn check_path(dataset: &str, path: &str) -> ApiResult<()> {
-    let bad = path.is_empty()
-        || path.starts_with('/')
-        || path.contains('\\')
-        || path.contains('\0')
-        || path
-            .split('/')
-            .any(|segment| segment.is_empty() || segment == "." || segment == "..");
-    if bad {
-        return Err(ApiError::invalid_field(
-            &format!("datasets[{dataset}]"),
-            format!(
-                "{dataset}: file path {path:?} must be relative, '/'-separated, without '.' or '..'"
-            ),
-        ));
-    }
-    Ok(())
+    stone_api::validate::validate_manifest(manifest)
+        .map_err(|invalid| ApiError::invalid_field(&invalid.field, invalid.message))
 }
 
 fn state_text(state: PushState) -> &'static str {

@@ -59,9 +59,8 @@ fn local(app: &App) -> ApiResult<&Arc<LocalStaging>> {
     })
 }
 
-/// Refusals every upload shares: no API credentials, a digest in the path, a declared
-/// length equal to the signed size.
-fn check_request(headers: &HeaderMap, sha256: &str, size: u64) -> ApiResult<()> {
+/// First refusal of every upload: API credentials sent to a signed URL.
+fn refuse_credentials(headers: &HeaderMap) -> ApiResult<()> {
     if headers.contains_key(header::AUTHORIZATION) {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -70,6 +69,13 @@ fn check_request(headers: &HeaderMap, sha256: &str, size: u64) -> ApiResult<()> 
             "upload URLs carry their own signature; do not send an Authorization header with them",
         ));
     }
+    Ok(())
+}
+
+/// Refusals every upload shares once its signature is checked (an unsigned request learns
+/// nothing more than that): a digest in the path, a declared length equal to the signed
+/// size.
+fn check_request(headers: &HeaderMap, sha256: &str, size: u64) -> ApiResult<()> {
     if !is_sha256(sha256) {
         return Err(ApiError::invalid(format!("{sha256:?} is not a sha256")));
     }
@@ -130,10 +136,11 @@ pub async fn put_content(
     let size = number(&query, "size")?;
     let expires = number(&query, "expires")?;
     let signature = text(&query, "sig")?;
-    check_request(&headers, &sha256, size)?;
+    refuse_credentials(&headers)?;
     staging
         .check_content_url(&sha256, size, expires, signature)
         .map_err(refusal)?;
+    check_request(&headers, &sha256, size)?;
     staging
         .receive(&sha256, size, body.into_data_stream())
         .await
@@ -159,10 +166,11 @@ pub async fn put_part(
     let size = number(&query, "size")?;
     let expires = number(&query, "expires")?;
     let signature = text(&query, "sig")?;
-    check_request(&headers, &sha256, size)?;
+    refuse_credentials(&headers)?;
     staging
         .check_part_url(&sha256, part, upload, offset, size, expires, signature)
         .map_err(refusal)?;
+    check_request(&headers, &sha256, size)?;
     staging
         .receive_part(&sha256, upload, part, offset, size, body.into_data_stream())
         .await

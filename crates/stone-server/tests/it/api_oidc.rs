@@ -228,7 +228,26 @@ async fn tokens_are_checked_signature_issuer_audience_expiry() {
     let forged_payload = sign(&mallory).split('.').nth(1).unwrap().to_owned();
     let parts: Vec<&str> = valid.split('.').collect();
     let tampered = format!("{}.{}.{}", parts[0], forged_payload, parts[2]);
+    // Unsigned (`alg: none`), and HS256 "signed" with the public key's modulus as the HMAC
+    // secret (the algorithm confusion attack): neither is an accepted algorithm.
+    let b64 = |bytes: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
+    let payload = b64(good.to_string().as_bytes());
+    let unsigned = format!(
+        "{}.{payload}.",
+        b64(format!(r#"{{"alg":"none","typ":"JWT","kid":"{KID}"}}"#).as_bytes())
+    );
+    let hs256 = jsonwebtoken::encode(
+        &Header {
+            kid: Some(KID.into()),
+            ..Header::new(Algorithm::HS256)
+        },
+        &good,
+        &EncodingKey::from_secret(TEST_KEY_N.as_bytes()),
+    )
+    .unwrap();
     for (token, reason) in [
+        (unsigned, "malformed"),
+        (hs256, "invalid"),
         (sign(&expired), "expired"),
         (sign(&other_audience), "audience"),
         (sign(&other_issuer), "issuer"),

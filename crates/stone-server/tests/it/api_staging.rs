@@ -115,6 +115,19 @@ async fn upload_urls_are_signed_and_take_no_credentials() {
     let (status, text) = put(client(), longer, BTreeMap::new(), bytes.clone()).await;
     assert_eq!(status.as_u16(), 403, "{text}");
     assert!(text.contains("staging.invalid_signature"), "{text}");
+    // Another content, another size, a signature with one digit changed.
+    let sha = sha256_hex(&bytes);
+    let other_hash = url.replace(&sha, &sha256_hex(b"something else"));
+    let smaller = url.replace("size=1000", "size=999");
+    let mut forged = url.clone();
+    let last = forged.pop().unwrap();
+    forged.push(if last == '0' { '1' } else { '0' });
+    for tampered in [other_hash, smaller, forged] {
+        assert_ne!(tampered, url);
+        let (status, text) = put(client(), tampered.clone(), BTreeMap::new(), bytes.clone()).await;
+        assert_eq!(status.as_u16(), 403, "{tampered}: {text}");
+        assert!(text.contains("staging.invalid_signature"), "{text}");
+    }
     let unsigned = url.split("&sig=").next().unwrap().to_owned();
     let (status, text) = put(client(), unsigned, BTreeMap::new(), bytes.clone()).await;
     assert_eq!(status.as_u16(), 403, "{text}");

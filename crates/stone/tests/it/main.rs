@@ -7,6 +7,7 @@ mod env;
 mod faults;
 mod features;
 mod help;
+mod hostile;
 mod identity;
 mod import;
 mod plugins;

@@ -1,0 +1,191 @@
+//! The server's checks of a push manifest (`POST /pushes`), without I/O: names, branch,
+//! version, file paths, digests. `stone-server` answers 400 with the field they name; the
+//! fuzz target `push_manifest` (`fuzz/`) runs them on arbitrary JSON.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use stone_package::Label;
+
+use crate::{AssetKind, CreatePush, is_sha256};
+
+/// A field of the manifest that is not acceptable, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidField {
+    /// `namespace`, `branch`, `package.version`, `datasets[<name>]`, …
+    pub field: String,
+    pub message: String,
+}
+
+impl InvalidField {
+    fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        InvalidField {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Whether a GRAPH file's extension names an RDF format the server reads: `.ttl`, `.nt`,
+/// `.jsonld` (case-insensitive).
+fn is_rdf_path(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    match name.rsplit_once('.') {
+        Some((stem, extension)) if !stem.is_empty() => {
+            ["ttl", "nt", "jsonld"].contains(&extension.to_ascii_lowercase().as_str())
+        }
+        _ => false,
+    }
+}
+
+/// Checks the manifest; returns its distinct contents (sha256 → size).
+pub fn validate_manifest(manifest: &CreatePush) -> Result<BTreeMap<String, u64>, InvalidField> {
+    Label::parse(&manifest.namespace).map_err(|why| {
+        InvalidField::new(
+            "namespace",
+            format!("namespace {:?} {why}", manifest.namespace),
+        )
+    })?;
+    check_branch(&manifest.branch)?;
+    if let Some(version) = &manifest.package.version {
+        check_version(version, &manifest.branch)?;
+    }
+    if manifest.datasets.is_empty() {
+        return Err(InvalidField::new("datasets", "the push has no datasets"));
+    }
+    let mut names = BTreeSet::new();
+    let mut contents: BTreeMap<String, u64> = BTreeMap::new();
+    for dataset in &manifest.datasets {
+        let field = format!("datasets[{}]", dataset.name);
+        Label::parse(&dataset.name).map_err(|why| {
+            InvalidField::new(&field, format!("dataset name {:?} {why}", dataset.name))
+        })?;
+        if !names.insert(dataset.name.as_str()) {
+            return Err(InvalidField::new(
+                &field,
+                format!("dataset {} is listed twice", dataset.name),
+            ));
+        }
+        if dataset.files.is_empty() {
+            return Err(InvalidField::new(
+                &field,
+                format!("dataset {} has no files", dataset.name),
+            ));
+        }
+        if dataset.schema.is_some() && dataset.kind != AssetKind::Tabular {
+            return Err(InvalidField::new(
+                &field,
+                format!(
+                    "dataset {} is {}: only TABULAR datasets have a schema",
+                    dataset.name, dataset.kind
+                ),
+            ));
+        }
+        let mut paths = BTreeSet::new();
+        for file in &dataset.files {
+            check_path(&dataset.name, &file.path)?;
+            if !paths.insert(file.path.as_str()) {
+                return Err(InvalidField::new(
+                    &field,
+                    format!("{}: file {} is listed twice", dataset.name, file.path),
+                ));
+            }
+            if !is_sha256(&file.sha256) {
+                return Err(InvalidField::new(
+                    &field,
+                    format!(
+                        "{}: {}: sha256 {:?} is not 64 lowercase hex digits",
+                        dataset.name, file.path, file.sha256
+                    ),
+                ));
+            }
+            if dataset.kind == AssetKind::Graph && !is_rdf_path(&file.path) {
+                return Err(InvalidField::new(
+                    &field,
+                    format!(
+                        "{}: {}: a GRAPH file must be .ttl, .nt or .jsonld",
+                        dataset.name, file.path
+                    ),
+                ));
+            }
+            match contents.get(&file.sha256) {
+                Some(size) if *size != file.size => {
+                    return Err(InvalidField::new(
+                        &field,
+                        format!(
+                            "sha256 {} is given with two sizes ({size} and {})",
+                            file.sha256, file.size
+                        ),
+                    ));
+                }
+                _ => {
+                    contents.insert(file.sha256.clone(), file.size);
+                }
+            }
+        }
+    }
+    Ok(contents)
+}
+
+fn check_branch(branch: &str) -> Result<(), InvalidField> {
+    let valid = !branch.is_empty()
+        && branch.len() <= 255
+        && !branch.starts_with('.')
+        && branch
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+    if valid {
+        Ok(())
+    } else {
+        Err(InvalidField::new(
+            "branch",
+            format!(
+                "branch {branch:?} is not a normalized branch name ([A-Za-z0-9_.-], not starting with '.')"
+            ),
+        ))
+    }
+}
+
+fn check_version(version: &str, branch: &str) -> Result<(), InvalidField> {
+    let valid = !version.is_empty()
+        && version.len() <= 255
+        && !version.starts_with('.')
+        && version
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | '+'));
+    if !valid {
+        return Err(InvalidField::new(
+            "package.version",
+            format!(
+                "version {version:?} may only hold A-Z, a-z, 0-9, '_', '.', '-', '+' and not start with '.'"
+            ),
+        ));
+    }
+    if version == branch || version == "main" {
+        return Err(InvalidField::new(
+            "package.version",
+            format!(
+                "version {version:?} is also a branch name; versions and branches share one name space"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn check_path(dataset: &str, path: &str) -> Result<(), InvalidField> {
+    let bad = path.is_empty()
+        || path.starts_with('/')
+        || path.contains('\\')
+        || path.contains('\0')
+        || path
+            .split('/')
+            .any(|segment| segment.is_empty() || segment == "." || segment == "..");
+    if bad {
+        return Err(InvalidField::new(
+            format!("datasets[{dataset}]"),
+            format!(
+                "{dataset}: file path {path:?} must be relative, '/'-separated, without '.' or '..'"
+            ),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,226 @@
+//! What each fuzz target does with its input, as plain functions: `fuzz/fuzz_targets/<target>.rs`
+//! (cargo-fuzz, libFuzzer) calls [`run`] with its name, and this crate's test replays
+//! every file of `fuzz/corpus/<target>/` through the same call on stable Rust.
+//!
+//! A target may return early or get an error from the code under test; what it must never
+//! do is panic (the fuzzer reports a panic, or an abort, as a crash). Where a property is
+//! cheap to check (a parsed message prints back to itself, a signed URL verifies), the
+//! target asserts it too.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use stone_api::signature::{SigningKey, content_message, part_message};
+use stone_formats::CsvOptions;
+use stone_package::{Dialect, Format};
+use stone_plugin_protocol::message::{
+    CanHandleParams, InitializeParams, InitializeResult, Kind, LogParams, Message, ProgressParams,
+};
+
+/// The fuzz targets, by name (`cargo fuzz run <name>`, `fuzz/corpus/<name>/`).
+pub const TARGETS: &[&str] = &[
+    "datasets_yaml",
+    "csv_to_parquet",
+    "rdf",
+    "plugin_message",
+    "push_manifest",
+    "staging_url",
+];
+
+/// Runs the target `name` on `data`. Panics only if the code under test does (or breaks a
+/// property the target checks), or if `name` is not one of [`TARGETS`].
+pub fn run(name: &str, data: &[u8]) {
+    match name {
+        "datasets_yaml" => datasets_yaml(data),
+        "csv_to_parquet" => csv_to_parquet(data),
+        "rdf" => rdf(data),
+        "plugin_message" => plugin_message(data),
+        "push_manifest" => push_manifest(data),
+        "staging_url" => staging_url(data),
+        other => panic!("no fuzz target {other:?}; the targets are {TARGETS:?}"),
+    }
+}
+
+/// A scratch directory for the whole process (one fuzzing process runs one input at a time).
+fn scratch() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::Builder::new()
+            .prefix("stone-fuzz-")
+            .tempdir()
+            .expect("a temporary directory");
+        // What the descriptors of the datasets_yaml corpus point at.
+        let root = dir.path().join("package");
+        std::fs::create_dir_all(root.join("dir/sub")).expect("scratch package");
+        std::fs::create_dir_all(root.join("ext")).expect("scratch package");
+        for (path, text) in [
+            ("a.csv", "x,y\n1,2\n"),
+            ("b.tsv", "x\ty\n1\t2\n"),
+            ("g.ttl", "<urn:a> <urn:b> <urn:c> .\n"),
+            ("dir/f.bin", "f"),
+            ("dir/sub/g.txt", "g"),
+            ("ext/e.parquet", "not parquet"),
+        ] {
+            std::fs::write(root.join(path), text).expect("scratch package");
+        }
+        dir
+    })
+    .path()
+}
+
+fn scratch_file(name: &str, data: &[u8]) -> PathBuf {
+    let path = scratch().join(name);
+    std::fs::write(&path, data).expect("scratch file");
+    path
+}
+
+/// The `datasets.yaml` loader: parse, resolve paths against a small package, kinds, slugs.
+pub fn datasets_yaml(data: &[u8]) {
+    let root = scratch().join("package");
+    let text = String::from_utf8_lossy(data);
+    let _ = stone_package::package::resolve(&root, &root.join("datasets.yaml"), &text);
+}
+
+/// CSV/TSV → Parquet. The first byte picks the dialect (format, delimiter, header, quote,
+/// comment, null sequence); the rest is the file.
+pub fn csv_to_parquet(data: &[u8]) {
+    let Some((&flags, body)) = data.split_first() else {
+        return;
+    };
+    let format = if flags & 1 == 0 {
+        Format::Csv
+    } else {
+        Format::Tsv
+    };
+    let dialect = Dialect {
+        delimiter: match (flags >> 1) & 3 {
+            0 => None,
+            1 => Some(';'),
+            2 => Some('|'),
+            _ => Some('\t'),
+        },
+        header: Some(flags & 8 == 0),
+        quote_char: (flags & 16 != 0).then_some('\''),
+        comment_char: (flags & 32 != 0).then_some('#'),
+        null_sequence: (flags & 64 != 0).then(|| "NA".to_owned()),
+        escape_char: (flags & 128 != 0).then_some('\\'),
+        ..Dialect::default()
+    };
+    let src = scratch_file("input.csv", body);
+    let dst = scratch().join("output.parquet");
+    let Ok(options) = CsvOptions::new(&src, format, Some(&dialect)) else {
+        return;
+    };
+    if let Ok(conversion) = stone_formats::csv_to_parquet(&src, &dst, &options, None, &|_| {}) {
+        // What was written reads back with the columns the conversion reported.
+        let columns = stone_formats::parquet_columns(&dst).expect("the Parquet file reads back");
+        assert_eq!(columns.len(), conversion.columns.len());
+    }
+}
+
+/// RDF validation. The first byte picks Turtle, N-Triples or JSON-LD; the rest is the file.
+pub fn rdf(data: &[u8]) {
+    let Some((&which, body)) = data.split_first() else {
+        return;
+    };
+    let (name, format) = match which % 3 {
+        0 => ("input.ttl", Format::Turtle),
+        1 => ("input.nt", Format::NTriples),
+        _ => ("input.jsonld", Format::JsonLd),
+    };
+    let path = scratch_file(name, body);
+    let _ = stone_formats::rdf::validate_rdf(&path, format);
+}
+
+/// The plugin protocol: each line is a message from a peer. A message that parses prints
+/// back to a line that parses to the same message; known methods' params are read into
+/// their types.
+pub fn plugin_message(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    for line in text.split('\n') {
+        let Ok(message) = Message::parse(line) else {
+            continue;
+        };
+        let printed = message.to_line();
+        let again = Message::parse(&printed).expect("a printed message parses");
+        assert_eq!(again.to_line(), printed, "printing is stable");
+        match message.kind() {
+            Ok(Kind::Request { method, params, .. } | Kind::Notification { method, params }) => {
+                let params = params.cloned().unwrap_or_default();
+                let _ = match method {
+                    "initialize" => serde_json::from_value::<InitializeParams>(params).is_ok(),
+                    "can_handle" => serde_json::from_value::<CanHandleParams>(params).is_ok(),
+                    "progress" => serde_json::from_value::<ProgressParams>(params).is_ok(),
+                    "log" => serde_json::from_value::<LogParams>(params).is_ok(),
+                    _ => false,
+                };
+            }
+            Ok(Kind::Response {
+                outcome: Ok(result),
+                ..
+            }) => {
+                let _ = serde_json::from_value::<InitializeResult>(result.clone());
+                let _ = serde_json::from_value::<bool>(result.clone());
+            }
+            Ok(Kind::Response {
+                outcome: Err(_), ..
+            }) => {}
+            Err(_) => panic!("Message::parse accepted a message kind() refuses"),
+        }
+    }
+}
+
+/// `POST /pushes`: the body read into the wire type, then the server's checks. A manifest
+/// that passes prints back to JSON that reads to the same manifest.
+pub fn push_manifest(data: &[u8]) {
+    let Ok(manifest) = serde_json::from_slice::<stone_api::CreatePush>(data) else {
+        return;
+    };
+    if stone_api::validate::validate_manifest(&manifest).is_ok() {
+        let json = serde_json::to_vec(&manifest).expect("a manifest serializes");
+        let again: stone_api::CreatePush =
+            serde_json::from_slice(&json).expect("a printed manifest reads back");
+        assert_eq!(again, manifest);
+    }
+}
+
+/// A local staging upload URL (`/v1/staging/{sha256}[/parts/{n}]?…&sig=…`): the query
+/// read as the server reads it (form-urlencoded pairs, numbers as u64), the signature
+/// checked. An arbitrary URL does not verify; re-signing its parameters does.
+pub fn staging_url(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let (path, query) = text.split_once('?').unwrap_or((&text, ""));
+    let pairs: std::collections::HashMap<String, String> =
+        url::form_urlencoded::parse(query.as_bytes())
+            .into_owned()
+            .collect();
+    let number = |name: &str| pairs.get(name).and_then(|v| v.parse::<u64>().ok());
+    let key = SigningKey::from_bytes(&[0x5a; 32]);
+    let Some(rest) = path.strip_prefix("/v1/staging/") else {
+        return;
+    };
+    let (Some(size), Some(expires), Some(sig)) =
+        (number("size"), number("expires"), pairs.get("sig"))
+    else {
+        return;
+    };
+    let message = match rest.split_once("/parts/") {
+        None => content_message(rest, size, expires),
+        Some((sha256, part)) => {
+            let (Ok(part), Some(upload), Some(offset)) =
+                (part.parse::<u32>(), pairs.get("upload"), number("offset"))
+            else {
+                return;
+            };
+            part_message(sha256, part, upload, offset, size, expires)
+        }
+    };
+    let verified = key.verify(&message, sig);
+    let signature = key.sign(&message);
+    assert!(key.verify(&message, &signature), "a signature verifies");
+    assert_eq!(
+        verified,
+        *sig == signature,
+        "only the exact signature verifies"
+    );
+}

@@ -1,0 +1,80 @@
+use std::path::PathBuf;
+
+fn corpus(target: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/corpus")
+        .join(target)
+}
+
+fn replay(target: &str) {
+    let dir = corpus(target);
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| {
+        panic!(
+            "cannot read the corpus {}: {e} (it is kept in the repository; scripts/fuzz grows it)",
+            dir.display()
+        )
+    });
+    let mut count = 0;
+    for entry in entries {
+        let path = entry.expect("a corpus entry").path();
+        let data = std::fs::read(&path).expect("a corpus file");
+        let outcome = std::panic::catch_unwind(|| stone_fuzz::run(target, &data));
+        assert!(
+            outcome.is_ok(),
+            "{target}: {} makes the target panic",
+            path.display()
+        );
+        count += 1;
+    }
+    assert!(
+        count >= 5,
+        "{target}: only {count} corpus files in {}",
+        dir.display()
+    );
+}
+
+#[test]
+fn every_target_has_a_corpus_and_a_fuzz_target() {
+    let fuzz = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
+    for target in stone_fuzz::TARGETS {
+        assert!(corpus(target).is_dir(), "no corpus for {target}");
+        let source = fuzz.join("fuzz_targets").join(format!("{target}.rs"));
+        let text = std::fs::read_to_string(&source)
+            .unwrap_or_else(|e| panic!("{}: {e}", source.display()));
+        assert!(
+            text.contains(&format!("stone_fuzz::run({target:?}")),
+            "{} does not call stone_fuzz::run({target:?}, …)",
+            source.display()
+        );
+    }
+}
+
+#[test]
+fn datasets_yaml_corpus() {
+    replay("datasets_yaml");
+}
+
+#[test]
+fn csv_to_parquet_corpus() {
+    replay("csv_to_parquet");
+}
+
+#[test]
+fn rdf_corpus() {
+    replay("rdf");
+}
+
+#[test]
+fn plugin_message_corpus() {
+    replay("plugin_message");
+}
+
+#[test]
+fn push_manifest_corpus() {
+    replay("push_manifest");
+}
+
+#[test]
+fn staging_url_corpus() {
+    replay("staging_url");
+}
