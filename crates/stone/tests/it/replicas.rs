@@ -6,7 +6,6 @@
 //! pyiceberg on the PostgreSQL catalog (rows, distinct rows, one snapshot per push), a
 //! SPARQL count per graph on the Oxigraph server, the blob heads and objects in S3.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -193,32 +192,11 @@ fn verify(cluster: &Cluster, all: &[Expected], pushes: usize) {
     let answer = cluster
         .oxigraph
         .query("SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g");
-    let graphs: BTreeMap<String, u64> = answer["results"]["bindings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| {
-            (
-                b["g"]["value"].as_str().unwrap().to_owned(),
-                b["n"]["value"].as_str().unwrap().parse().unwrap(),
-            )
-        })
-        .collect();
+    let graphs = crate::faults::graph_counts(&answer);
 
     for e in all {
-        let table = &tables[&e.branch];
-        assert_eq!(
-            (table["rows"].as_u64(), table["distinct"].as_u64()),
-            (Some(e.rows), Some(e.rows)),
-            "branch {}: every row exactly once: {tables}",
-            e.branch
-        );
-        let graph = format!("https://{HOST}/{NS}/g/branch/{}", e.branch);
-        assert_eq!(
-            graphs.get(&graph).copied(),
-            Some(e.triples),
-            "branch {}: every triple of {graph}",
-            e.branch
+        crate::faults::assert_table_and_graph(
+            &tables, &graphs, HOST, NS, &e.branch, e.rows, e.triples,
         );
         let prefix = format!("datasets/{NS}/b/{}", e.branch);
         let head = cluster
@@ -289,18 +267,21 @@ fn twenty_pushes_through_three_replicas_with_one_killed_mid_commit_land_exactly_
         })
         .collect();
 
+    // The hook writes `<push id> <dataset>\n` (the file may be seen before its line).
     let paused = dirs[2].path().join("test-hooks/paused");
     let deadline = Instant::now() + Duration::from_secs(180);
-    while !paused.exists() {
+    let taken_over = loop {
+        let line = std::fs::read_to_string(&paused).unwrap_or_default();
+        if line.ends_with('\n') {
+            break line.split_whitespace().next().unwrap().to_owned();
+        }
         assert!(
             Instant::now() < deadline,
             "replica C never ran a commit:\n{}",
             c.log_tail(30)
         );
         std::thread::sleep(Duration::from_millis(20));
-    }
-    let taken_over = std::fs::read_to_string(&paused).unwrap();
-    let taken_over = taken_over.split_whitespace().next().unwrap().to_owned();
+    };
     c.kill();
     proxy.set_target(socket(&a));
 
