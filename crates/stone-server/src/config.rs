@@ -45,7 +45,24 @@
 //!
 //! [jobs]
 //! concurrency = 2                        # pushes committed at the same time
+//! lease_seconds = 60                     # a runner's claim on a push; a replica that dies
+//!                                        # mid-commit has its push taken over after this
+//!
+//! [database]                             # push state and the Iceberg SQL catalog
+//! # url = "postgres://stone@127.0.0.1:5432/stone"   # default: SQLite files in the data dir
+//! max_connections = 8
+//!
+//! [iceberg]
+//! catalog_name = "stone"                 # the catalog_name of the SQL catalog's rows
+//! # warehouse = "/srv/stone/warehouse"   # default: <data dir>/iceberg/warehouse
+//! commit_attempts = 10                   # compare-and-swap attempts of a table commit
 //! ```
+//!
+//! Several replicas (see docs/scale-out.md) share one PostgreSQL `[database] url`; then
+//! every engine must be shared too, and the server refuses to start otherwise: `[staging]
+//! store = "s3"` (upload URLs of the local store are signed with one replica's key and
+//! land on its disk), `[blob] store = "s3"`, `[graph] remote_url`, and an `[iceberg]
+//! warehouse` directory every replica reaches at the same path.
 //!
 //! Unknown keys are refused, so that a typo does not silently fall back to a default.
 
@@ -92,6 +109,73 @@ pub struct ConfigFile {
     pub blob: BlobOptions,
     #[serde(default)]
     pub jobs: JobOptions,
+    #[serde(default)]
+    pub database: DatabaseOptions,
+    #[serde(default)]
+    pub iceberg: IcebergOptions,
+}
+
+/// `[database]`: where the push state and the Iceberg SQL catalog live.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DatabaseOptions {
+    /// `postgres://…` (shared by replicas); absent: SQLite files in the data directory.
+    pub url: Option<String>,
+    /// Connections of the push-state pool.
+    #[serde(default = "default_max_connections")]
+    pub max_connections: u32,
+}
+
+impl Default for DatabaseOptions {
+    fn default() -> Self {
+        Self {
+            url: None,
+            max_connections: default_max_connections(),
+        }
+    }
+}
+
+fn default_max_connections() -> u32 {
+    8
+}
+
+impl DatabaseOptions {
+    /// Whether the state is in a shared PostgreSQL database (replicas possible).
+    pub fn is_shared(&self) -> bool {
+        self.url.is_some()
+    }
+}
+
+/// `[iceberg]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IcebergOptions {
+    #[serde(default = "default_catalog_name")]
+    pub catalog_name: String,
+    /// Warehouse directory (absolute path or `file://` URL); absent: under the data dir.
+    pub warehouse: Option<String>,
+    /// Compare-and-swap attempts of one table commit before it fails with a conflict
+    /// (concurrent commits to one table from several replicas retry).
+    #[serde(default = "default_commit_attempts")]
+    pub commit_attempts: u32,
+}
+
+impl Default for IcebergOptions {
+    fn default() -> Self {
+        Self {
+            catalog_name: default_catalog_name(),
+            warehouse: None,
+            commit_attempts: default_commit_attempts(),
+        }
+    }
+}
+
+fn default_commit_attempts() -> u32 {
+    10
+}
+
+fn default_catalog_name() -> String {
+    "stone".to_owned()
 }
 
 /// `[auth]`.
@@ -306,14 +390,22 @@ pub struct BlobOptions {
 pub struct JobOptions {
     #[serde(default = "default_concurrency")]
     pub concurrency: usize,
+    /// Seconds a runner's claim on a push lasts without renewal (renewed every third).
+    #[serde(default = "default_lease_seconds")]
+    pub lease_seconds: u64,
 }
 
 impl Default for JobOptions {
     fn default() -> Self {
         Self {
             concurrency: default_concurrency(),
+            lease_seconds: default_lease_seconds(),
         }
     }
+}
+
+fn default_lease_seconds() -> u64 {
+    60
 }
 
 fn default_concurrency() -> usize {
@@ -424,6 +516,12 @@ impl Settings {
                 "blob.store = \"s3\" needs a [blob.s3] table".into(),
             ));
         }
+        if config.jobs.lease_seconds < 3 {
+            return Err(ConfigError::Invalid(
+                "jobs.lease_seconds must be at least 3 (the lease is renewed every third)".into(),
+            ));
+        }
+        check_shared(&config)?;
         if config.jobs.concurrency == 0 {
             return Err(ConfigError::Invalid(
                 "jobs.concurrency must be positive".into(),
@@ -467,6 +565,50 @@ impl Settings {
     /// The data directory's layout.
     pub fn path(&self, relative: &str) -> PathBuf {
         self.data_dir.join(relative)
+    }
+}
+
+/// With a shared database, every engine must be shared by the replicas too.
+fn check_shared(config: &ConfigFile) -> Result<(), ConfigError> {
+    let Some(url) = &config.database.url else {
+        return Ok(());
+    };
+    if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+        return Err(ConfigError::Invalid(
+            "database.url must be a PostgreSQL URL (postgres://user@host:port/db); leave it out for the embedded SQLite state".into(),
+        ));
+    }
+    if config.database.max_connections == 0 {
+        return Err(ConfigError::Invalid(
+            "database.max_connections must be positive".into(),
+        ));
+    }
+    let mut missing = Vec::new();
+    if config.staging.store != StoreKind::S3 {
+        missing.push("[staging] store = \"s3\" (the local staging store signs upload URLs with one replica's key and keeps the files on its disk)");
+    }
+    if config.blob.store != StoreKind::S3 {
+        missing.push("[blob] store = \"s3\" (the local blob store is one replica's disk)");
+    }
+    if config.graph.remote_url.is_none() {
+        missing.push("[graph] remote_url (the embedded graph store is one replica's memory)");
+    }
+    match &config.iceberg.warehouse {
+        None => missing.push("[iceberg] warehouse, a directory every replica reaches at the same path (the default is under one replica's data directory)"),
+        Some(warehouse) if !(warehouse.starts_with('/') || warehouse.starts_with("file:///")) => {
+            return Err(ConfigError::Invalid(format!(
+                "iceberg.warehouse {warehouse:?} must be an absolute path or a file:/// URL (this build's Iceberg storage is local files)"
+            )));
+        }
+        Some(_) => {}
+    }
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(ConfigError::Invalid(format!(
+            "database.url is a shared PostgreSQL database, so that several replicas can run, but these engines are not shared: {}",
+            missing.join("; ")
+        )))
     }
 }
 
@@ -514,6 +656,46 @@ mod tests {
         assert_eq!(config.local.user, "me");
         let typo = toml_edit::de::from_str::<ConfigFile>("[guards]\nprotected_ref = []\n");
         assert!(typo.is_err());
+    }
+
+    #[test]
+    fn a_shared_database_needs_shared_engines() {
+        let dir = tempfile::tempdir().unwrap();
+        let listen: SocketAddr = "127.0.0.1:0".parse().unwrap();
+        let mut config: ConfigFile =
+            toml_edit::de::from_str("[database]\nurl = \"postgres://s@127.0.0.1:1/s\"\n").unwrap();
+        let error = Settings::resolve(dir.path(), listen, None, config.clone()).unwrap_err();
+        let text = error.to_string();
+        for needed in [
+            "[staging] store",
+            "[blob] store",
+            "[graph] remote_url",
+            "[iceberg] warehouse",
+        ] {
+            assert!(text.contains(needed), "{text}");
+        }
+        let s3 = S3Options {
+            endpoint: None,
+            bucket: "b".into(),
+            prefix: String::new(),
+            region: "r".into(),
+            access_key_id: "a".into(),
+            secret_access_key: "s".into(),
+            allow_http: false,
+        };
+        config.staging.store = StoreKind::S3;
+        config.staging.s3 = Some(s3.clone());
+        config.blob.store = StoreKind::S3;
+        config.blob.s3 = Some(s3);
+        config.graph.remote_url = Some("http://127.0.0.1:7878".into());
+        config.iceberg.warehouse = Some("relative/dir".into());
+        let error = Settings::resolve(dir.path(), listen, None, config.clone()).unwrap_err();
+        assert!(error.to_string().contains("absolute path"), "{error}");
+        config.iceberg.warehouse = Some("/srv/warehouse".into());
+        Settings::resolve(dir.path(), listen, None, config.clone()).unwrap();
+        config.database.url = Some("mysql://x".into());
+        let error = Settings::resolve(dir.path(), listen, None, config).unwrap_err();
+        assert!(error.to_string().contains("PostgreSQL URL"), "{error}");
     }
 
     #[test]

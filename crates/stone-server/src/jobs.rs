@@ -28,6 +28,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -49,8 +50,8 @@ use crate::engines::iceberg::{
 use crate::staging::{LocalContent, StagingError, StagingStore};
 use crate::state::{DatasetRecord, HeadUpdate, Operation, PushRecord, StateDb, now};
 
-/// How long a claim on a push lasts without renewal.
-const LEASE: Duration = Duration::from_secs(60);
+/// How long a claim on a push lasts without renewal, unless `[jobs] lease_seconds` says.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
 /// How often the runner looks for work without being woken.
 const POLL: Duration = Duration::from_secs(2);
 
@@ -67,12 +68,35 @@ impl Engines {
     /// directory (`iceberg/`, `graph/`, `blobs/`).
     pub async fn open(settings: &Settings) -> anyhow::Result<Self> {
         use anyhow::Context;
-        let iceberg = IcebergEngine::open(IcebergSettings::local(
-            settings.path("iceberg/catalog.db"),
-            settings.path("iceberg/warehouse"),
-        ))
-        .await
-        .context("cannot open the Iceberg engine")?;
+        let iceberg_options = &settings.config.iceberg;
+        let warehouse = match &iceberg_options.warehouse {
+            Some(warehouse) => {
+                PathBuf::from(warehouse.strip_prefix("file://").unwrap_or(warehouse))
+            }
+            None => settings.path("iceberg/warehouse"),
+        };
+        let mut iceberg_settings =
+            IcebergSettings::local(settings.path("iceberg/catalog.db"), warehouse);
+        iceberg_settings.catalog_name = iceberg_options.catalog_name.clone();
+        iceberg_settings.commit_attempts = iceberg_options.commit_attempts;
+        if let Some(url) = &settings.config.database.url {
+            // The catalog's tables live beside the push state.
+            iceberg_settings.catalog_uri = url.clone();
+        }
+        // Replicas starting together may race on the catalog's CREATE TABLE IF NOT EXISTS
+        // (PostgreSQL can refuse the loser): try again.
+        let mut attempt = 0;
+        let iceberg = loop {
+            attempt += 1;
+            match IcebergEngine::open(iceberg_settings.clone()).await {
+                Ok(engine) => break engine,
+                Err(error) if attempt < 3 && settings.config.database.is_shared() => {
+                    tracing::warn!(error = ?error, "cannot open the Iceberg catalog yet; retrying");
+                    tokio::time::sleep(Duration::from_millis(500 * attempt)).await;
+                }
+                Err(error) => return Err(error).context("cannot open the Iceberg engine"),
+            }
+        };
         let graph = match &settings.config.graph.remote_url {
             Some(url) => GraphEngine::remote(url)
                 .await
@@ -222,6 +246,7 @@ pub struct JobRunner {
     public_host: String,
     data_dir: PathBuf,
     concurrency: usize,
+    lease: Duration,
     owner: String,
     notify: Notify,
     pause_at: Option<String>,
@@ -253,6 +278,7 @@ impl JobRunner {
             public_host: settings.public_host.clone(),
             data_dir: settings.data_dir.clone(),
             concurrency: settings.config.jobs.concurrency,
+            lease: Duration::from_secs(settings.config.jobs.lease_seconds),
             owner: format!("runner-{}", uuid::Uuid::now_v7().simple()),
             notify: Notify::new(),
             pause_at,
@@ -276,7 +302,7 @@ impl JobRunner {
                 break;
             }
             while let Ok(permit) = permits.clone().try_acquire_owned() {
-                match self.db.claim(&self.owner, LEASE).await {
+                match self.db.claim(&self.owner, self.lease).await {
                     Ok(Some(id)) => {
                         let runner = self.clone();
                         tasks.spawn(async move {
@@ -316,22 +342,35 @@ impl JobRunner {
     }
 
     async fn run_push(self: &Arc<Self>, id: &str) {
+        let lost = Arc::new(AtomicBool::new(false));
         let renewal = {
             let runner = self.clone();
             let id = id.to_owned();
+            let lost = lost.clone();
             tokio::spawn(async move {
                 loop {
-                    tokio::time::sleep(LEASE / 3).await;
-                    if let Err(error) = runner.db.renew(&id, &runner.owner, LEASE).await {
-                        tracing::warn!(push = %id, error = ?error, "cannot renew a lease");
+                    tokio::time::sleep(runner.lease / 3).await;
+                    match runner.db.renew(&id, &runner.owner, runner.lease).await {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            // Another runner took the push over: stop at the next dataset
+                            // boundary and leave the end of the push to it.
+                            tracing::warn!(push = %id, "lease lost to another runner; stopping this job");
+                            lost.store(true, Ordering::SeqCst);
+                            return;
+                        }
+                        Err(error) => {
+                            tracing::warn!(push = %id, error = ?error, "cannot renew a lease")
+                        }
                     }
                 }
             })
         };
-        let result = self.commit(id).await;
+        let result = self.commit(id, &lost).await;
         renewal.abort();
         match result {
             Ok(true) => {}
+            Ok(false) if lost.load(Ordering::SeqCst) => {}
             Ok(false) => {
                 tracing::info!(push = %id, "commit parked; it resumes at the next start");
                 let _ = self.db.release(id, &self.owner).await;
@@ -344,8 +383,8 @@ impl JobRunner {
         }
     }
 
-    /// Runs a push to its end. `Ok(false)`: parked for shutdown.
-    async fn commit(&self, id: &str) -> anyhow::Result<bool> {
+    /// Runs a push to its end. `Ok(false)`: parked for shutdown, or the lease was lost.
+    async fn commit(&self, id: &str, lost: &AtomicBool) -> anyhow::Result<bool> {
         let Some(push) = self.db.push(id).await? else {
             return Ok(true);
         };
@@ -355,7 +394,7 @@ impl JobRunner {
             if record.state == DatasetState::Done {
                 continue;
             }
-            if self.stopping() {
+            if self.stopping() || lost.load(Ordering::SeqCst) {
                 return Ok(false);
             }
             let Some(manifest) = push
@@ -389,7 +428,7 @@ impl JobRunner {
             if record.state == DatasetState::Done {
                 continue;
             }
-            if self.stopping() {
+            if self.stopping() || lost.load(Ordering::SeqCst) {
                 return Ok(false);
             }
             if writes_failed {
@@ -415,6 +454,9 @@ impl JobRunner {
                 }
                 Err(problem) => self.db.dataset_failed(id, &record.name, &problem).await?,
             }
+        }
+        if lost.load(Ordering::SeqCst) {
+            return Ok(false);
         }
         self.finish(&push).await?;
         Ok(true)
@@ -610,7 +652,14 @@ impl JobRunner {
                         format,
                     });
                 }
-                match self.engines.graph.load_files(&iri, &files, replace).await {
+                // Across replicas, one writer per graph: an append is computed against
+                // the graph's current content.
+                let lock = self.db.lock(&format!("graph/{iri}")).await?;
+                let loaded = self.engines.graph.load_files(&iri, &files, replace).await;
+                if let Some(lock) = lock {
+                    lock.release().await;
+                }
+                match loaded {
                     Ok(outcome) => {
                         let before = checkpoint
                             .get("triples")
@@ -690,21 +739,15 @@ impl JobRunner {
         };
         self.test_pause(&push.id, name).await;
 
-        let files: Vec<String> = if replace {
-            new_files.into_iter().collect()
-        } else {
-            let mut union = new_files;
-            if let Some((_, head)) = self.db.dataset_head(ns, name, branch).await? {
-                union.extend(head);
-            }
-            union.into_iter().collect()
-        };
+        // Without `replace` the head gains these files: the union with the head is taken
+        // in the transaction that moves it (another replica may move it meanwhile).
         Ok(Ok((
             status,
             detail,
             HeadUpdate::Set {
                 kind: manifest.kind,
-                files,
+                files: new_files.into_iter().collect(),
+                merge: !replace,
             },
         )))
     }

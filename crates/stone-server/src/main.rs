@@ -7,7 +7,8 @@
 //! The first line on stdout is `stone-server listening on http://ADDR` (the real port when
 //! `--listen` asks for port 0); logs go to stderr (`STONE_SERVER_LOG` sets the filter).
 //! Without configuration everything is embedded under the data directory: the push state
-//! (`state.db`), local staging (`staging/`), the Iceberg SQL catalog and warehouse
+//! (`state.db`; `[database] url` puts it and the Iceberg catalog on PostgreSQL, shared by
+//! replicas: see docs/scale-out.md), local staging (`staging/`), the Iceberg SQL catalog and warehouse
 //! (`iceberg/`), the graph store (`graph/`) and the object store (`blobs/`).
 //!
 //! Exit codes: 0 after a clean shutdown, 1 when the server fails, 2 for a bad command line
@@ -29,7 +30,7 @@ use stone_server::routes::{App, router};
 use stone_server::staging::StagingStore;
 use stone_server::staging::local::LocalStaging;
 use stone_server::staging::s3::S3Staging;
-use stone_server::state::StateDb;
+use stone_server::state::{Backend, StateDb};
 use tokio::sync::watch;
 
 /// The reference stone server: the push API on real engines.
@@ -122,10 +123,20 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         .with_context(|| format!("cannot listen on {}", settings.listen))?;
     let address = listener.local_addr()?;
 
-    let db = StateDb::open(&settings.path("state.db"))
-        .await
-        .context("cannot open the push state")?;
-    let released = db.release_all_leases().await?;
+    let database = &settings.config.database;
+    let db = match &database.url {
+        None => StateDb::open(&settings.path("state.db")).await,
+        Some(url) => StateDb::connect(url, database.max_connections).await,
+    }
+    .context("cannot open the push state")?;
+    // The SQLite state belongs to this process alone (the data directory is locked), so
+    // leases left by a crash are ours to take back now; in a shared database they may be
+    // held by live replicas and run out by themselves.
+    let backend = db.backend();
+    let released = match backend {
+        Backend::Sqlite => db.release_all_leases().await?,
+        Backend::Postgres => 0,
+    };
     let engines = Arc::new(Engines::open(&settings).await?);
     let staging_options = &settings.config.staging;
     let (staging, local_staging): (Arc<dyn StagingStore>, Option<Arc<LocalStaging>>) =
@@ -219,6 +230,7 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         graph = engines.graph.kind(),
         blob = engines.blob.description(),
         staging = ?settings.config.staging.store,
+        state = ?backend,
         resumed_leases = released,
         "stone-server ready"
     );

@@ -8,15 +8,15 @@
 //! Push states: `staging` → `committing` (commit) → `succeeded` | `failed`; a `failed` push
 //! may be committed again. Dataset states: `pending` → `writing` → `done` | `failed`.
 
+use std::collections::BTreeSet;
 use std::path::Path;
-use std::str::FromStr;
 use std::time::Duration;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, SqlitePool};
+use sqlx::any::AnyPoolOptions;
+use sqlx::{AnyPool, Row};
 use stone_api::{
     AssetKind, CreatePush, DatasetDetail, DatasetState, DatasetStatus, NodeStatus, PackageNode,
     Problem, PushResult, PushState,
@@ -156,8 +156,14 @@ pub struct NewDataset {
 /// How a finished dataset write moves the dataset's head.
 #[derive(Debug, Clone)]
 pub enum HeadUpdate {
-    /// The branch now holds these contents (sorted, distinct sha256).
-    Set { kind: AssetKind, files: Vec<String> },
+    /// The branch now holds these contents (sorted, distinct sha256), or with `merge`
+    /// these and the ones it held (the union is taken inside the transaction that moves
+    /// the head, so concurrent writers on other replicas lose nothing).
+    Set {
+        kind: AssetKind,
+        files: Vec<String>,
+        merge: bool,
+    },
     /// The dataset is gone from the branch.
     Delete,
 }
@@ -171,39 +177,149 @@ pub struct MultipartRecord {
     pub upload_id: String,
 }
 
+/// Which database holds the push state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// A SQLite file in the data directory: one server process.
+    Sqlite,
+    /// PostgreSQL: shared by every replica.
+    Postgres,
+}
+
+impl Backend {
+    /// The backend of a database URL (`sqlite:…`, `postgres://…`, `postgresql://…`).
+    pub fn of_url(url: &str) -> Option<Self> {
+        if url.starts_with("sqlite:") {
+            Some(Self::Sqlite)
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Some(Self::Postgres)
+        } else {
+            None
+        }
+    }
+}
+
+/// A PostgreSQL advisory lock held on its own connection (see [`StateDb::lock`]).
+#[derive(Debug)]
+pub struct EngineLock {
+    key: String,
+    connection: Option<sqlx::pool::PoolConnection<sqlx::Any>>,
+}
+
+impl EngineLock {
+    /// Releases the lock.
+    pub async fn release(mut self) {
+        if let Some(mut connection) = self.connection.take() {
+            let unlocked = sqlx::query("SELECT pg_advisory_unlock(hashtext($1)) AS unlocked")
+                .bind(&self.key)
+                .execute(&mut *connection)
+                .await;
+            if unlocked.is_err() {
+                // Closing the session releases it too.
+                drop(connection.detach());
+            }
+        }
+    }
+}
+
+impl Drop for EngineLock {
+    fn drop(&mut self) {
+        // Not released (a cancelled job): close the session, which releases the lock,
+        // rather than hand a locked connection back to the pool.
+        if let Some(connection) = self.connection.take() {
+            drop(connection.detach());
+        }
+    }
+}
+
 /// The state database.
 #[derive(Debug, Clone)]
 pub struct StateDb {
-    pool: SqlitePool,
+    pool: AnyPool,
+    backend: Backend,
 }
 
 impl StateDb {
-    /// Opens (creating it if needed) and migrates the database at `path`.
+    /// Opens (creating it if needed) and migrates the SQLite database at `path`.
     pub async fn open(path: &Path) -> Result<Self> {
-        let shown = path.display().to_string();
-        let options = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))
-            .map_err(|source| StateError::Open {
-                path: shown.clone(),
-                source,
-            })?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Full)
-            .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(10));
-        let pool = SqlitePoolOptions::new()
-            .max_connections(4)
-            .connect_with(options)
+        Self::connect(&format!("sqlite://{}?mode=rwc", path.display()), 4).await
+    }
+
+    /// Opens and migrates the database at `url`: `sqlite://…` or `postgres://…`.
+    /// Several processes may share a PostgreSQL database (replicas); migrations take
+    /// PostgreSQL's advisory lock.
+    pub async fn connect(url: &str, max_connections: u32) -> Result<Self> {
+        sqlx::any::install_default_drivers();
+        let shown = crate::engines::iceberg::redact(url);
+        let backend = Backend::of_url(url).ok_or_else(|| StateError::Open {
+            path: shown.clone(),
+            source: sqlx::Error::Configuration(
+                "the database URL must start with sqlite: or postgres://".into(),
+            ),
+        })?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(max_connections.max(1))
+            .after_connect(move |connection, _| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        // Persistent in the file; the rest is per connection.
+                        sqlx::query("PRAGMA journal_mode = WAL")
+                            .execute(&mut *connection)
+                            .await?;
+                        sqlx::query("PRAGMA busy_timeout = 10000")
+                            .execute(&mut *connection)
+                            .await?;
+                        sqlx::query("PRAGMA foreign_keys = ON")
+                            .execute(&mut *connection)
+                            .await?;
+                        sqlx::query("PRAGMA synchronous = FULL")
+                            .execute(&mut *connection)
+                            .await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(url)
             .await
             .map_err(|source| StateError::Open {
                 path: shown,
                 source,
             })?;
-        sqlx::migrate!("./migrations")
-            .run(&pool)
+        match backend {
+            Backend::Sqlite => sqlx::migrate!("./migrations").run(&pool).await,
+            Backend::Postgres => sqlx::migrate!("./migrations-postgres").run(&pool).await,
+        }
+        .map_err(StateError::Migrate)?;
+        Ok(Self { pool, backend })
+    }
+
+    /// The database this state lives in.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Takes a lock on `key` shared by every replica, held until [`EngineLock::release`]
+    /// (or until this process dies: PostgreSQL drops a dead session's locks). `None` on
+    /// SQLite, where this process is the only writer. For engine writes that read before
+    /// they write (a remote graph's append is computed against its current content).
+    pub async fn lock(&self, key: &str) -> Result<Option<EngineLock>> {
+        if self.backend != Backend::Postgres {
+            return Ok(None);
+        }
+        let mut connection = self
+            .pool
+            .acquire()
             .await
-            .map_err(StateError::Migrate)?;
-        Ok(Self { pool })
+            .map_err(query_error("acquiring a connection for a lock"))?;
+        sqlx::query("SELECT 1 AS locked FROM (SELECT pg_advisory_lock(hashtext($1))) AS l")
+            .bind(key)
+            .execute(&mut *connection)
+            .await
+            .map_err(query_error("taking an advisory lock"))?;
+        Ok(Some(EngineLock {
+            key: key.to_owned(),
+            connection: Some(connection),
+        }))
     }
 
     /// Stores a new push in `staging` with its datasets.
@@ -219,14 +335,14 @@ impl StateDb {
         let now = now();
         sqlx::query(
             "INSERT INTO pushes (id, principal, namespace, branch, state, manifest, protected, created_at, updated_at)
-             VALUES (?, ?, ?, ?, 'staging', ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, 'staging', $5, $6, $7, $8)",
         )
         .bind(id)
         .bind(principal)
         .bind(&manifest.namespace)
         .bind(&manifest.branch)
         .bind(json(manifest))
-        .bind(protected)
+        .bind(i64::from(protected))
         .bind(&now)
         .bind(&now)
         .execute(&mut *tx)
@@ -248,12 +364,12 @@ impl StateDb {
     ) -> Result<bool> {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         let changed = sqlx::query(
-            "UPDATE pushes SET manifest = ?, protected = ?, state = 'staging', updated_at = ?,
+            "UPDATE pushes SET manifest = $1, protected = $2, state = 'staging', updated_at = $3,
                     node_status = NULL, result = NULL, error = NULL
-             WHERE id = ? AND state IN ('staging', 'failed')",
+             WHERE id = $4 AND state IN ('staging', 'failed')",
         )
         .bind(json(manifest))
-        .bind(protected)
+        .bind(i64::from(protected))
         .bind(now())
         .bind(id)
         .execute(&mut *tx)
@@ -263,7 +379,7 @@ impl StateDb {
         if changed == 0 {
             return Ok(false);
         }
-        sqlx::query("DELETE FROM push_datasets WHERE push_id = ?")
+        sqlx::query("DELETE FROM push_datasets WHERE push_id = $1")
             .bind(id)
             .execute(&mut *tx)
             .await
@@ -278,7 +394,7 @@ impl StateDb {
         let row = sqlx::query(
             "SELECT id, principal, namespace, branch, state, manifest, protected, created_at,
                     updated_at, commits, node_status, result, error
-             FROM pushes WHERE id = ?",
+             FROM pushes WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -292,7 +408,7 @@ impl StateDb {
             branch: row.get("branch"),
             state: from_text("push state", row.get::<String, _>("state").as_str())?,
             manifest: from_json("manifest", row.get::<String, _>("manifest").as_str())?,
-            protected: row.get("protected"),
+            protected: row.get::<i64, _>("protected") != 0,
             created_at: row.get("created_at"),
             updated_at: row.get("updated_at"),
             commits: row.get("commits"),
@@ -309,7 +425,7 @@ impl StateDb {
     pub async fn datasets(&self, push_id: &str) -> Result<Vec<DatasetRecord>> {
         let rows = sqlx::query(
             "SELECT position, name, kind, operation, state, status, detail, error, checkpoint
-             FROM push_datasets WHERE push_id = ? ORDER BY position",
+             FROM push_datasets WHERE push_id = $1 ORDER BY position",
         )
         .bind(push_id)
         .fetch_all(&self.pool)
@@ -344,10 +460,10 @@ impl StateDb {
     pub async fn start_commit(&self, id: &str) -> Result<Option<PushState>> {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         let changed = sqlx::query(
-            "UPDATE pushes SET state = 'committing', commits = commits + 1, updated_at = ?,
+            "UPDATE pushes SET state = 'committing', commits = commits + 1, updated_at = $1,
                     lease_owner = NULL, lease_until = NULL, node_status = NULL, result = NULL,
                     error = NULL
-             WHERE id = ? AND state IN ('staging', 'failed')",
+             WHERE id = $2 AND state IN ('staging', 'failed')",
         )
         .bind(now())
         .bind(id)
@@ -358,14 +474,14 @@ impl StateDb {
         if changed > 0 {
             sqlx::query(
                 "UPDATE push_datasets SET state = 'pending', error = NULL
-                 WHERE push_id = ? AND state <> 'done'",
+                 WHERE push_id = $1 AND state <> 'done'",
             )
             .bind(id)
             .execute(&mut *tx)
             .await
             .map_err(query_error("resetting datasets"))?;
         }
-        let state: Option<String> = sqlx::query_scalar("SELECT state FROM pushes WHERE id = ?")
+        let state: Option<String> = sqlx::query_scalar("SELECT state FROM pushes WHERE id = $1")
             .bind(id)
             .fetch_optional(&mut *tx)
             .await
@@ -386,39 +502,55 @@ impl StateDb {
         .rows_affected())
     }
 
-    /// Claims the oldest committing push that no runner holds.
+    /// Claims the oldest committing push that no runner holds (never held, or its lease
+    /// ran out: the runner that held it died or lost the database).
+    ///
+    /// Safe with several processes on one database: the lease condition is checked again
+    /// by the `UPDATE` itself (PostgreSQL re-evaluates it on the row version it locks, so
+    /// of two replicas that picked the same push only one gets it), and on PostgreSQL
+    /// the candidate row is picked with `FOR UPDATE SKIP LOCKED`, so replicas that claim
+    /// at the same time take different pushes instead of queueing on one.
     pub async fn claim(&self, owner: &str, lease: Duration) -> Result<Option<String>> {
-        sqlx::query_scalar(
-            "UPDATE pushes SET lease_owner = ?, lease_until = ?
+        let pick = match self.backend {
+            Backend::Sqlite => "LIMIT 1",
+            Backend::Postgres => "LIMIT 1 FOR UPDATE SKIP LOCKED",
+        };
+        let sql = format!(
+            "UPDATE pushes SET lease_owner = $1, lease_until = $2
              WHERE id = (SELECT id FROM pushes
-                         WHERE state = 'committing' AND (lease_until IS NULL OR lease_until < ?)
-                         ORDER BY updated_at, id LIMIT 1)
-             RETURNING id",
-        )
-        .bind(owner)
-        .bind(later(lease))
-        .bind(now_precise())
-        .fetch_optional(&self.pool)
-        .await
-        .map_err(query_error("claiming a push"))
+                         WHERE state = 'committing' AND (lease_until IS NULL OR lease_until < $3)
+                         ORDER BY updated_at, id {pick})
+               AND state = 'committing' AND (lease_until IS NULL OR lease_until < $3)
+             RETURNING id"
+        );
+        sqlx::query_scalar(&sql)
+            .bind(owner)
+            .bind(later(lease))
+            .bind(now_precise())
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(query_error("claiming a push"))
     }
 
-    /// Extends a lease.
-    pub async fn renew(&self, id: &str, owner: &str, lease: Duration) -> Result<()> {
-        sqlx::query("UPDATE pushes SET lease_until = ? WHERE id = ? AND lease_owner = ?")
-            .bind(later(lease))
-            .bind(id)
-            .bind(owner)
-            .execute(&self.pool)
-            .await
-            .map_err(query_error("renewing a lease"))?;
-        Ok(())
+    /// Extends a lease. `false`: the lease is no longer ours (it ran out and another
+    /// runner claimed the push).
+    pub async fn renew(&self, id: &str, owner: &str, lease: Duration) -> Result<bool> {
+        let changed =
+            sqlx::query("UPDATE pushes SET lease_until = $1 WHERE id = $2 AND lease_owner = $3")
+                .bind(later(lease))
+                .bind(id)
+                .bind(owner)
+                .execute(&self.pool)
+                .await
+                .map_err(query_error("renewing a lease"))?
+                .rows_affected();
+        Ok(changed == 1)
     }
 
     /// Gives a lease back (the push stays committing: another claim resumes it).
     pub async fn release(&self, id: &str, owner: &str) -> Result<()> {
         sqlx::query(
-            "UPDATE pushes SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?",
+            "UPDATE pushes SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2",
         )
         .bind(id)
         .bind(owner)
@@ -436,8 +568,8 @@ impl StateDb {
         checkpoint: Option<&Value>,
     ) -> Result<()> {
         sqlx::query(
-            "UPDATE push_datasets SET state = 'writing', checkpoint = COALESCE(checkpoint, ?)
-             WHERE push_id = ? AND name = ?",
+            "UPDATE push_datasets SET state = 'writing', checkpoint = COALESCE(checkpoint, $1)
+             WHERE push_id = $2 AND name = $3",
         )
         .bind(checkpoint.map(json))
         .bind(push_id)
@@ -460,8 +592,8 @@ impl StateDb {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         let now = now();
         sqlx::query(
-            "UPDATE push_datasets SET state = 'done', status = ?, detail = ?, error = NULL
-             WHERE push_id = ? AND name = ?",
+            "UPDATE push_datasets SET state = 'done', status = $1, detail = $2, error = NULL
+             WHERE push_id = $3 AND name = $4",
         )
         .bind(text(&status))
         .bind(json(detail))
@@ -471,10 +603,41 @@ impl StateDb {
         .await
         .map_err(query_error("marking a dataset done"))?;
         match head {
-            Some(HeadUpdate::Set { kind, files }) => {
+            Some(HeadUpdate::Set { kind, files, merge }) => {
+                // One head writer at a time: SQLite's write lock is already ours (the
+                // UPDATE above); PostgreSQL takes a transaction-scoped advisory lock on
+                // the head's key, released at commit.
+                if self.backend == Backend::Postgres {
+                    sqlx::query(
+                        "SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS l",
+                    )
+                    .bind(format!(
+                        "dataset_head/{}/{}/{}",
+                        push.namespace, name, push.branch
+                    ))
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(query_error("locking a dataset head"))?;
+                }
+                let mut files: BTreeSet<String> = files.into_iter().collect();
+                if merge {
+                    let held: Option<String> = sqlx::query_scalar(
+                        "SELECT files FROM dataset_heads WHERE namespace = $1 AND name = $2 AND branch = $3",
+                    )
+                    .bind(&push.namespace)
+                    .bind(name)
+                    .bind(&push.branch)
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map_err(query_error("reading a dataset head"))?;
+                    if let Some(held) = held {
+                        files.extend(from_json::<Vec<String>>("head files", &held)?);
+                    }
+                }
+                let files: Vec<String> = files.into_iter().collect();
                 sqlx::query(
                     "INSERT INTO dataset_heads (namespace, name, branch, kind, files, push_id, updated_at)
-                     VALUES (?, ?, ?, ?, ?, ?, ?)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)
                      ON CONFLICT (namespace, name, branch) DO UPDATE SET
                         kind = excluded.kind, files = excluded.files,
                         push_id = excluded.push_id, updated_at = excluded.updated_at",
@@ -492,7 +655,7 @@ impl StateDb {
             }
             Some(HeadUpdate::Delete) => {
                 sqlx::query(
-                    "DELETE FROM dataset_heads WHERE namespace = ? AND name = ? AND branch = ?",
+                    "DELETE FROM dataset_heads WHERE namespace = $1 AND name = $2 AND branch = $3",
                 )
                 .bind(&push.namespace)
                 .bind(name)
@@ -503,7 +666,7 @@ impl StateDb {
             }
             None => {}
         }
-        sqlx::query("UPDATE pushes SET updated_at = ? WHERE id = ?")
+        sqlx::query("UPDATE pushes SET updated_at = $1 WHERE id = $2")
             .bind(&now)
             .bind(&push.id)
             .execute(&mut *tx)
@@ -516,8 +679,8 @@ impl StateDb {
     /// A dataset write failed.
     pub async fn dataset_failed(&self, push_id: &str, name: &str, problem: &Problem) -> Result<()> {
         sqlx::query(
-            "UPDATE push_datasets SET state = 'failed', status = NULL, detail = NULL, error = ?
-             WHERE push_id = ? AND name = ?",
+            "UPDATE push_datasets SET state = 'failed', status = NULL, detail = NULL, error = $1
+             WHERE push_id = $2 AND name = $3",
         )
         .bind(json(problem))
         .bind(push_id)
@@ -529,7 +692,7 @@ impl StateDb {
     }
 
     async fn touch(&self, push_id: &str) -> Result<()> {
-        sqlx::query("UPDATE pushes SET updated_at = ? WHERE id = ?")
+        sqlx::query("UPDATE pushes SET updated_at = $1 WHERE id = $2")
             .bind(now())
             .bind(push_id)
             .execute(&self.pool)
@@ -556,7 +719,7 @@ impl StateDb {
         {
             sqlx::query(
                 "INSERT INTO package_nodes (namespace, branch, node, push_id, updated_at)
-                 VALUES (?, ?, ?, ?, ?)
+                 VALUES ($1, $2, $3, $4, $5)
                  ON CONFLICT (namespace, branch) DO UPDATE SET
                     node = excluded.node, push_id = excluded.push_id, updated_at = excluded.updated_at",
             )
@@ -570,9 +733,9 @@ impl StateDb {
             .map_err(query_error("writing a package node"))?;
         }
         sqlx::query(
-            "UPDATE pushes SET state = ?, node_status = ?, result = ?, error = ?, updated_at = ?,
+            "UPDATE pushes SET state = $1, node_status = $2, result = $3, error = $4, updated_at = $5,
                     lease_owner = NULL, lease_until = NULL
-             WHERE id = ?",
+             WHERE id = $6",
         )
         .bind(text(&state))
         .bind(node.map(|(status, _)| text(&status)))
@@ -595,7 +758,7 @@ impl StateDb {
         branch: &str,
     ) -> Result<Option<(AssetKind, Vec<String>)>> {
         let row = sqlx::query(
-            "SELECT kind, files FROM dataset_heads WHERE namespace = ? AND name = ? AND branch = ?",
+            "SELECT kind, files FROM dataset_heads WHERE namespace = $1 AND name = $2 AND branch = $3",
         )
         .bind(namespace)
         .bind(name)
@@ -614,20 +777,21 @@ impl StateDb {
 
     /// The package node of a namespace on a branch.
     pub async fn package_node(&self, namespace: &str, branch: &str) -> Result<Option<PackageNode>> {
-        let node: Option<String> =
-            sqlx::query_scalar("SELECT node FROM package_nodes WHERE namespace = ? AND branch = ?")
-                .bind(namespace)
-                .bind(branch)
-                .fetch_optional(&self.pool)
-                .await
-                .map_err(query_error("reading a package node"))?;
+        let node: Option<String> = sqlx::query_scalar(
+            "SELECT node FROM package_nodes WHERE namespace = $1 AND branch = $2",
+        )
+        .bind(namespace)
+        .bind(branch)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(query_error("reading a package node"))?;
         node.map(|n| from_json("package node", &n)).transpose()
     }
 
     /// Size of a verified content of the S3 staging store.
     pub async fn verified_content(&self, sha256: &str) -> Result<Option<u64>> {
         let size: Option<i64> =
-            sqlx::query_scalar("SELECT size FROM staged_contents WHERE sha256 = ?")
+            sqlx::query_scalar("SELECT size FROM staged_contents WHERE sha256 = $1")
                 .bind(sha256)
                 .fetch_optional(&self.pool)
                 .await
@@ -639,7 +803,7 @@ impl StateDb {
     pub async fn mark_verified(&self, sha256: &str, size: u64) -> Result<()> {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         sqlx::query(
-            "INSERT INTO staged_contents (sha256, size, verified_at) VALUES (?, ?, ?)
+            "INSERT INTO staged_contents (sha256, size, verified_at) VALUES ($1, $2, $3)
              ON CONFLICT (sha256) DO UPDATE SET size = excluded.size, verified_at = excluded.verified_at",
         )
         .bind(sha256)
@@ -648,7 +812,7 @@ impl StateDb {
         .execute(&mut *tx)
         .await
         .map_err(query_error("recording a staged content"))?;
-        sqlx::query("DELETE FROM multipart_uploads WHERE sha256 = ?")
+        sqlx::query("DELETE FROM multipart_uploads WHERE sha256 = $1")
             .bind(sha256)
             .execute(&mut *tx)
             .await
@@ -659,7 +823,7 @@ impl StateDb {
 
     /// Forgets a content (it was found corrupt or missing).
     pub async fn forget_content(&self, sha256: &str) -> Result<()> {
-        sqlx::query("DELETE FROM staged_contents WHERE sha256 = ?")
+        sqlx::query("DELETE FROM staged_contents WHERE sha256 = $1")
             .bind(sha256)
             .execute(&self.pool)
             .await
@@ -670,7 +834,7 @@ impl StateDb {
     /// The multipart upload of a content, if one is in progress.
     pub async fn multipart(&self, sha256: &str) -> Result<Option<MultipartRecord>> {
         let row = sqlx::query(
-            "SELECT sha256, size, part_size, upload_id FROM multipart_uploads WHERE sha256 = ?",
+            "SELECT sha256, size, part_size, upload_id FROM multipart_uploads WHERE sha256 = $1",
         )
         .bind(sha256)
         .fetch_optional(&self.pool)
@@ -688,7 +852,7 @@ impl StateDb {
     pub async fn create_multipart(&self, record: &MultipartRecord) -> Result<MultipartRecord> {
         sqlx::query(
             "INSERT INTO multipart_uploads (sha256, size, part_size, upload_id, created_at)
-             VALUES (?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING",
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (sha256) DO NOTHING",
         )
         .bind(&record.sha256)
         .bind(record.size as i64)
@@ -706,7 +870,7 @@ impl StateDb {
 
     /// Ends a multipart upload without a content (failed verification, aborted).
     pub async fn delete_multipart(&self, sha256: &str) -> Result<()> {
-        sqlx::query("DELETE FROM multipart_uploads WHERE sha256 = ?")
+        sqlx::query("DELETE FROM multipart_uploads WHERE sha256 = $1")
             .bind(sha256)
             .execute(&self.pool)
             .await
@@ -717,7 +881,7 @@ impl StateDb {
     /// Records a part received by the local store.
     pub async fn record_part(&self, sha256: &str, number: u32, size: u64) -> Result<()> {
         sqlx::query(
-            "INSERT INTO multipart_parts (sha256, number, size) VALUES (?, ?, ?)
+            "INSERT INTO multipart_parts (sha256, number, size) VALUES ($1, $2, $3)
              ON CONFLICT (sha256, number) DO UPDATE SET size = excluded.size",
         )
         .bind(sha256)
@@ -732,7 +896,7 @@ impl StateDb {
     /// Part numbers received by the local store.
     pub async fn received_parts(&self, sha256: &str) -> Result<Vec<u32>> {
         let numbers: Vec<i64> = sqlx::query_scalar(
-            "SELECT number FROM multipart_parts WHERE sha256 = ? ORDER BY number",
+            "SELECT number FROM multipart_parts WHERE sha256 = $1 ORDER BY number",
         )
         .bind(sha256)
         .fetch_all(&self.pool)
@@ -743,14 +907,14 @@ impl StateDb {
 }
 
 async fn insert_datasets(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     push_id: &str,
     datasets: &[NewDataset],
 ) -> Result<()> {
     for (position, dataset) in datasets.iter().enumerate() {
         sqlx::query(
             "INSERT INTO push_datasets (push_id, position, name, kind, operation, state)
-             VALUES (?, ?, ?, ?, ?, 'pending')",
+             VALUES ($1, $2, $3, $4, $5, 'pending')",
         )
         .bind(push_id)
         .bind(position as i64)
@@ -852,6 +1016,7 @@ mod tests {
             Some(HeadUpdate::Set {
                 kind: AssetKind::Tabular,
                 files: vec!["aa".into()],
+                merge: true,
             }),
         )
         .await

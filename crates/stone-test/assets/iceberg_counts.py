@@ -6,9 +6,12 @@ of rows and the number of distinct rows, so a test can tell a complete dataset f
 half-applied or duplicated one.
 
     iceberg_counts.py --catalog-db /path/catalog.db --warehouse file:///path/wh \
-        --table ns.name --catalog-name NAME --branches a,b,c
+        --table ns.name --catalog-name NAME --branches a,b,c [--snapshots]
 
 Prints {"branch": {"rows": N, "distinct": D} | null (no such branch), ...}.
+`--catalog-uri URL` replaces `--catalog-db` for a catalog in another database (a
+SQLAlchemy URL, e.g. postgresql+psycopg2://user@host:port/db). `--snapshots` adds
+"_snapshots": the number of snapshots in the table's metadata (all branches).
 """
 
 import argparse
@@ -18,7 +21,10 @@ import sys
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--catalog-db", required=True)
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--catalog-db")
+    source.add_argument("--catalog-uri")
+    parser.add_argument("--snapshots", action="store_true")
     parser.add_argument("--warehouse", required=True)
     parser.add_argument("--table", required=True)
     parser.add_argument("--catalog-name", required=True)
@@ -27,8 +33,8 @@ def main():
 
     from pyiceberg.catalog.sql import SqlCatalog
 
-    catalog = SqlCatalog(args.catalog_name, uri=f"sqlite:///{args.catalog_db}",
-                         warehouse=args.warehouse)
+    uri = args.catalog_uri or f"sqlite:///{args.catalog_db}"
+    catalog = SqlCatalog(args.catalog_name, uri=uri, warehouse=args.warehouse)
     table = catalog.load_table(args.table)
     result = {}
     for branch in args.branches.split(","):
@@ -40,6 +46,8 @@ def main():
         rows = arrow.to_pylist()
         distinct = {json.dumps(r, sort_keys=True, default=str) for r in rows}
         result[branch] = {"rows": len(rows), "distinct": len(distinct)}
+    if args.snapshots:
+        result["_snapshots"] = len(table.metadata.snapshots)
     json.dump(result, sys.stdout)
 
 

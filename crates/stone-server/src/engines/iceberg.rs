@@ -1122,7 +1122,7 @@ fn sqlite_path(uri: &str) -> Option<PathBuf> {
 }
 
 /// A URL without its password.
-fn redact(uri: &str) -> String {
+pub(crate) fn redact(uri: &str) -> String {
     let Some((scheme, rest)) = uri.split_once("://") else {
         return uri.to_owned();
     };

@@ -1,4 +1,4 @@
-//! Real external services started by tests: SeaweedFS (S3), the Oxigraph server (SPARQL,
+//! Real external services started by tests: PostgreSQL, SeaweedFS (S3), the Oxigraph server (SPARQL,
 //! Graph Store Protocol), an OpenID provider (npm `oidc-provider`) and a WebDAV server
 //! (wsgidav), and an OS keyring (a D-Bus session bus with GNOME Keyring's Secret Service).
 //!
@@ -13,6 +13,7 @@ mod fault_proxy;
 mod http;
 mod oidc;
 mod oxigraph;
+mod postgres;
 mod process;
 mod s3;
 mod seaweedfs;
@@ -27,6 +28,7 @@ pub use oidc::{
     Credentials, OidcConfig, OidcProvider, OidcUser, Pkce, TokenError, decode_jwt_claims,
 };
 pub use oxigraph::{OxigraphOptions, OxigraphServer};
+pub use postgres::{POSTGRES_USER, Postgres};
 pub use process::{ServiceProcess, free_port, start_with_retries};
 pub use s3::S3Client;
 pub use seaweedfs::SeaweedFs;

@@ -160,6 +160,46 @@ fn staged_settled(data: &Path) -> BTreeMap<String, u64> {
     last
 }
 
+/// `?g → ?n` of a `SELECT ?g (COUNT(*) AS ?n) … GROUP BY ?g` answer (SPARQL JSON results).
+pub(crate) fn graph_counts(answer: &Value) -> BTreeMap<String, u64> {
+    answer["results"]["bindings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["g"]["value"].as_str().unwrap().to_owned(),
+                b["n"]["value"].as_str().unwrap().parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// A branch's table rows (each exactly once, from `iceberg_counts.py`) and the triples of
+/// its graph `g`.
+pub(crate) fn assert_table_and_graph(
+    tables: &Value,
+    graphs: &BTreeMap<String, u64>,
+    host: &str,
+    ns: &str,
+    branch: &str,
+    rows: u64,
+    triples: u64,
+) {
+    let table = &tables[branch];
+    assert_eq!(
+        (table["rows"].as_u64(), table["distinct"].as_u64()),
+        (Some(rows), Some(rows)),
+        "branch {branch}: every row exactly once: {tables}"
+    );
+    let graph = format!("https://{host}/{ns}/g/branch/{branch}");
+    assert_eq!(
+        graphs.get(&graph).copied(),
+        Some(triples),
+        "branch {branch}: every triple of {graph}"
+    );
+}
+
 /// Checks every package's branch with independent readers.
 fn verify(data: &Path, all: &[Expected]) {
     // Tables: pyiceberg, every branch in one process.
@@ -203,33 +243,10 @@ fn verify(data: &Path, all: &[Expected]) {
         String::from_utf8_lossy(&out.stderr)
     );
     let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let graphs: BTreeMap<String, u64> = answer["results"]["bindings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| {
-            (
-                b["g"]["value"].as_str().unwrap().to_owned(),
-                b["n"]["value"].as_str().unwrap().parse().unwrap(),
-            )
-        })
-        .collect();
+    let graphs = graph_counts(&answer);
 
     for e in all {
-        let table = &tables[&e.branch];
-        assert_eq!(
-            (table["rows"].as_u64(), table["distinct"].as_u64()),
-            (Some(e.rows), Some(e.rows)),
-            "branch {}: every row exactly once",
-            e.branch
-        );
-        let graph = format!("https://{HOST}/{NS}/g/branch/{}", e.branch);
-        assert_eq!(
-            graphs.get(&graph).copied(),
-            Some(e.triples),
-            "branch {}: every triple of {graph}",
-            e.branch
-        );
+        assert_table_and_graph(&tables, &graphs, HOST, NS, &e.branch, e.rows, e.triples);
         for (name, sha) in &e.blobs {
             let dir = data.join("blobs").join(NS).join(name).join(&e.branch);
             let head: Value =

@@ -13,6 +13,7 @@ mod import;
 mod plugins;
 mod push_dry_run;
 mod push_e2e;
+mod replicas;
 
 use stone_test::TestContext;
 
