@@ -46,6 +46,89 @@ pub enum StateError {
 
 type Result<T> = std::result::Result<T, StateError>;
 
+/// How one dataset write ended, for [`StateDb::datasets_finished`].
+#[derive(Debug, Clone)]
+pub enum WriteOutcome {
+    Done {
+        name: String,
+        status: DatasetStatus,
+        detail: DatasetDetail,
+        head: Option<HeadUpdate>,
+    },
+    Failed {
+        name: String,
+        problem: Problem,
+    },
+}
+
+/// Marks a dataset done and moves its head, inside the caller's transaction.
+async fn record_done(
+    tx: &mut sqlx::SqliteConnection,
+    push: &PushRecord,
+    name: &str,
+    status: DatasetStatus,
+    detail: &DatasetDetail,
+    head: Option<&HeadUpdate>,
+    now: &str,
+) -> Result<()> {
+    sqlx::query(
+        "UPDATE push_datasets SET state = 'done', status = ?, detail = ?, error = NULL
+         WHERE push_id = ? AND name = ?",
+    )
+    .bind(text(&status))
+    .bind(json(detail))
+    .bind(&push.id)
+    .bind(name)
+    .execute(&mut *tx)
+    .await
+    .map_err(query_error("marking a dataset done"))?;
+    match head {
+        Some(HeadUpdate::Set { kind, files }) => {
+            sqlx::query(
+                "INSERT INTO dataset_heads (namespace, name, branch, kind, files, push_id, updated_at)
+                 VALUES (?, ?, ?, ?, ?, ?, ?)
+                 ON CONFLICT (namespace, name, branch) DO UPDATE SET
+                    kind = excluded.kind, files = excluded.files,
+                    push_id = excluded.push_id, updated_at = excluded.updated_at",
+            )
+            .bind(&push.namespace)
+            .bind(name)
+            .bind(&push.branch)
+            .bind(text(kind))
+            .bind(json(files))
+            .bind(&push.id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .map_err(query_error("moving a dataset head"))?;
+        }
+        Some(HeadUpdate::Delete) => {
+            sqlx::query(
+                "DELETE FROM dataset_heads WHERE namespace = ? AND name = ? AND branch = ?",
+            )
+            .bind(&push.namespace)
+            .bind(name)
+            .bind(&push.branch)
+            .execute(&mut *tx)
+            .await
+            .map_err(query_error("deleting a dataset head"))?;
+        }
+        None => {}
+    }
+    Ok(())
+}
+
+/// Touches a push inside the caller's transaction.
+async fn touch_in(tx: &mut sqlx::SqliteConnection, push_id: &str, now: &str) -> Result<()> {
+    sqlx::query("UPDATE pushes SET updated_at = ? WHERE id = ?")
+        .bind(now)
+        .bind(push_id)
+        .execute(&mut *tx)
+        .await
+        .map_err(query_error("touching a push"))?;
+    Ok(())
+}
+
 fn query_error(what: &'static str) -> impl FnOnce(sqlx::Error) -> StateError {
     move |source| StateError::Query { what, source }
 }
@@ -459,56 +542,68 @@ impl StateDb {
     ) -> Result<()> {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         let now = now();
-        sqlx::query(
-            "UPDATE push_datasets SET state = 'done', status = ?, detail = ?, error = NULL
-             WHERE push_id = ? AND name = ?",
-        )
-        .bind(text(&status))
-        .bind(json(detail))
-        .bind(&push.id)
-        .bind(name)
-        .execute(&mut *tx)
-        .await
-        .map_err(query_error("marking a dataset done"))?;
-        match head {
-            Some(HeadUpdate::Set { kind, files }) => {
-                sqlx::query(
-                    "INSERT INTO dataset_heads (namespace, name, branch, kind, files, push_id, updated_at)
-                     VALUES (?, ?, ?, ?, ?, ?, ?)
-                     ON CONFLICT (namespace, name, branch) DO UPDATE SET
-                        kind = excluded.kind, files = excluded.files,
-                        push_id = excluded.push_id, updated_at = excluded.updated_at",
-                )
-                .bind(&push.namespace)
-                .bind(name)
-                .bind(&push.branch)
-                .bind(text(&kind))
-                .bind(json(&files))
-                .bind(&push.id)
-                .bind(&now)
-                .execute(&mut *tx)
-                .await
-                .map_err(query_error("moving a dataset head"))?;
-            }
-            Some(HeadUpdate::Delete) => {
-                sqlx::query(
-                    "DELETE FROM dataset_heads WHERE namespace = ? AND name = ? AND branch = ?",
-                )
-                .bind(&push.namespace)
-                .bind(name)
-                .bind(&push.branch)
-                .execute(&mut *tx)
-                .await
-                .map_err(query_error("deleting a dataset head"))?;
-            }
-            None => {}
-        }
-        sqlx::query("UPDATE pushes SET updated_at = ? WHERE id = ?")
-            .bind(&now)
-            .bind(&push.id)
+        record_done(&mut tx, push, name, status, detail, head.as_ref(), &now).await?;
+        touch_in(&mut tx, &push.id, &now).await?;
+        tx.commit().await.map_err(query_error("commit"))?;
+        Ok(())
+    }
+
+    /// Several dataset writes start, in one transaction (one fsync for the lot, where
+    /// [`Self::dataset_writing`] costs one each); each checkpoint is kept from the first
+    /// attempt.
+    pub async fn datasets_writing(&self, push_id: &str, datasets: &[(&str, &Value)]) -> Result<()> {
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        for (name, checkpoint) in datasets {
+            sqlx::query(
+                "UPDATE push_datasets SET state = 'writing', checkpoint = COALESCE(checkpoint, ?)
+                 WHERE push_id = ? AND name = ?",
+            )
+            .bind(json(checkpoint))
+            .bind(push_id)
+            .bind(name)
             .execute(&mut *tx)
             .await
-            .map_err(query_error("touching a push"))?;
+            .map_err(query_error("marking a dataset writing"))?;
+        }
+        touch_in(&mut tx, push_id, &now()).await?;
+        tx.commit().await.map_err(query_error("commit"))?;
+        Ok(())
+    }
+
+    /// The outcomes of several dataset writes, heads included, in one transaction.
+    pub async fn datasets_finished(
+        &self,
+        push: &PushRecord,
+        outcomes: &[WriteOutcome],
+    ) -> Result<()> {
+        if outcomes.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        let now = now();
+        for outcome in outcomes {
+            match outcome {
+                WriteOutcome::Done {
+                    name,
+                    status,
+                    detail,
+                    head,
+                } => record_done(&mut tx, push, name, *status, detail, head.as_ref(), &now).await?,
+                WriteOutcome::Failed { name, problem } => {
+                    sqlx::query(
+                        "UPDATE push_datasets SET state = 'failed', status = NULL, detail = NULL, error = ?
+                         WHERE push_id = ? AND name = ?",
+                    )
+                    .bind(json(problem))
+                    .bind(&push.id)
+                    .bind(name)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(query_error("marking a dataset failed"))?;
+                }
+            }
+        }
+        touch_in(&mut tx, &push.id, &now).await?;
         tx.commit().await.map_err(query_error("commit"))?;
         Ok(())
     }
