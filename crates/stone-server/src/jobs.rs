@@ -369,24 +369,24 @@ impl JobRunner {
             .filter(|d| d.operation == Operation::Write && d.state != DatasetState::Done)
             .filter_map(|d| manifests.get(d.name.as_str()).map(|m| (d, *m)))
             .collect();
-        // Datasets go in batches: the checkpoints of a batch are recorded in one
-        // transaction before any of its engine writes, and the outcomes in another after
-        // them (one fsync each instead of three per dataset). A crash in between leaves the
-        // batch `writing` with its checkpoints, which tell the rerun what the writes did.
-        for batch in pending.chunks(COMMIT_BATCH) {
+        // Object-storage datasets go in batches: the checkpoints of a batch are recorded in
+        // one transaction before any of its engine writes, and the outcomes in another after
+        // them (one fsync each instead of three per dataset), and several write at once
+        // (distinct datasets are independent and mostly wait on the store). A crash in
+        // between leaves the batch `writing` with its checkpoints, which tell the rerun what
+        // the writes did. Tables and graphs go one by one, as slow writes recorded one by one.
+        fn is_blob(manifest: &DatasetManifest) -> bool {
+            manifest.kind.engine() == Engine::ObjectStorage
+        }
+        let batches: Vec<&[(&DatasetRecord, &DatasetManifest)]> = pending
+            .chunk_by(|a, b| is_blob(a.1) && is_blob(b.1))
+            .flat_map(|run| run.chunks(COMMIT_BATCH))
+            .collect();
+        for batch in batches {
             if self.stopping() {
                 return Ok(false);
             }
-            // Object-storage writes of distinct datasets are independent and mostly wait on
-            // the store: several go at once. Tables and graphs go one by one.
-            let concurrency = if batch
-                .iter()
-                .all(|(_, m)| m.kind.engine() == Engine::ObjectStorage)
-            {
-                BLOB_WRITES
-            } else {
-                1
-            };
+            let concurrency = if is_blob(batch[0].1) { BLOB_WRITES } else { 1 };
             let push = &push;
             let mut outcomes = Vec::new();
             let mut ready = Vec::with_capacity(batch.len());
