@@ -32,8 +32,8 @@ use crate::{Phase, PushError};
 
 /// Rounds of create → upload before giving up on URLs that keep expiring.
 const ROUNDS: usize = 5;
-const POLL_FIRST: Duration = Duration::from_millis(100);
-const POLL_MAX: Duration = Duration::from_secs(2);
+const POLL_FIRST: Duration = Duration::from_millis(50);
+const POLL_MAX: Duration = Duration::from_millis(500);
 
 /// An environment the service handler can push to.
 #[derive(Debug, Clone)]

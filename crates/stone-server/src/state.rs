@@ -46,6 +46,121 @@ pub enum StateError {
 
 type Result<T> = std::result::Result<T, StateError>;
 
+/// How one dataset write ended, for [`StateDb::datasets_finished`].
+#[derive(Debug, Clone)]
+pub enum WriteOutcome {
+    Done {
+        name: String,
+        status: DatasetStatus,
+        detail: DatasetDetail,
+        head: Option<HeadUpdate>,
+    },
+    Failed {
+        name: String,
+        problem: Problem,
+    },
+}
+
+/// Marks a dataset done and moves its head, inside the caller's transaction.
+async fn record_done(
+    tx: &mut sqlx::AnyConnection,
+    backend: Backend,
+    push: &PushRecord,
+    name: &str,
+    status: DatasetStatus,
+    detail: &DatasetDetail,
+    head: Option<&HeadUpdate>,
+    now: &str,
+) -> Result<()> {
+    sqlx::query(
+        "UPDATE push_datasets SET state = 'done', status = $1, detail = $2, error = NULL
+         WHERE push_id = $3 AND name = $4",
+    )
+    .bind(text(&status))
+    .bind(json(detail))
+    .bind(&push.id)
+    .bind(name)
+    .execute(&mut *tx)
+    .await
+    .map_err(query_error("marking a dataset done"))?;
+    match head {
+        Some(HeadUpdate::Set { kind, files, merge }) => {
+            // One head writer at a time: SQLite's write lock is already ours (the UPDATE
+            // above); PostgreSQL takes a transaction-scoped advisory lock on the head's
+            // key, released at commit.
+            if backend == Backend::Postgres {
+                sqlx::query(
+                    "SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS l",
+                )
+                .bind(format!(
+                    "dataset_head/{}/{}/{}",
+                    push.namespace, name, push.branch
+                ))
+                .execute(&mut *tx)
+                .await
+                .map_err(query_error("locking a dataset head"))?;
+            }
+            let mut files: BTreeSet<String> = files.iter().cloned().collect();
+            if *merge {
+                let held: Option<String> = sqlx::query_scalar(
+                    "SELECT files FROM dataset_heads WHERE namespace = $1 AND name = $2 AND branch = $3",
+                )
+                .bind(&push.namespace)
+                .bind(name)
+                .bind(&push.branch)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(query_error("reading a dataset head"))?;
+                if let Some(held) = held {
+                    files.extend(from_json::<Vec<String>>("head files", &held)?);
+                }
+            }
+            let files: Vec<String> = files.into_iter().collect();
+            sqlx::query(
+                "INSERT INTO dataset_heads (namespace, name, branch, kind, files, push_id, updated_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)
+                 ON CONFLICT (namespace, name, branch) DO UPDATE SET
+                    kind = excluded.kind, files = excluded.files,
+                    push_id = excluded.push_id, updated_at = excluded.updated_at",
+            )
+            .bind(&push.namespace)
+            .bind(name)
+            .bind(&push.branch)
+            .bind(text(kind))
+            .bind(json(&files))
+            .bind(&push.id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .map_err(query_error("moving a dataset head"))?;
+        }
+        Some(HeadUpdate::Delete) => {
+            sqlx::query(
+                "DELETE FROM dataset_heads WHERE namespace = $1 AND name = $2 AND branch = $3",
+            )
+            .bind(&push.namespace)
+            .bind(name)
+            .bind(&push.branch)
+            .execute(&mut *tx)
+            .await
+            .map_err(query_error("deleting a dataset head"))?;
+        }
+        None => {}
+    }
+    Ok(())
+}
+
+/// Touches a push inside the caller's transaction.
+async fn touch_in(tx: &mut sqlx::AnyConnection, push_id: &str, now: &str) -> Result<()> {
+    sqlx::query("UPDATE pushes SET updated_at = $1 WHERE id = $2")
+        .bind(now)
+        .bind(push_id)
+        .execute(&mut *tx)
+        .await
+        .map_err(query_error("touching a push"))?;
+    Ok(())
+}
+
 fn query_error(what: &'static str) -> impl FnOnce(sqlx::Error) -> StateError {
     move |source| StateError::Query { what, source }
 }
@@ -591,87 +706,90 @@ impl StateDb {
     ) -> Result<()> {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         let now = now();
-        sqlx::query(
-            "UPDATE push_datasets SET state = 'done', status = $1, detail = $2, error = NULL
-             WHERE push_id = $3 AND name = $4",
+        record_done(
+            &mut tx,
+            self.backend,
+            push,
+            name,
+            status,
+            detail,
+            head.as_ref(),
+            &now,
         )
-        .bind(text(&status))
-        .bind(json(detail))
-        .bind(&push.id)
-        .bind(name)
-        .execute(&mut *tx)
-        .await
-        .map_err(query_error("marking a dataset done"))?;
-        match head {
-            Some(HeadUpdate::Set { kind, files, merge }) => {
-                // One head writer at a time: SQLite's write lock is already ours (the
-                // UPDATE above); PostgreSQL takes a transaction-scoped advisory lock on
-                // the head's key, released at commit.
-                if self.backend == Backend::Postgres {
-                    sqlx::query(
-                        "SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS l",
-                    )
-                    .bind(format!(
-                        "dataset_head/{}/{}/{}",
-                        push.namespace, name, push.branch
-                    ))
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(query_error("locking a dataset head"))?;
-                }
-                let mut files: BTreeSet<String> = files.into_iter().collect();
-                if merge {
-                    let held: Option<String> = sqlx::query_scalar(
-                        "SELECT files FROM dataset_heads WHERE namespace = $1 AND name = $2 AND branch = $3",
-                    )
-                    .bind(&push.namespace)
-                    .bind(name)
-                    .bind(&push.branch)
-                    .fetch_optional(&mut *tx)
-                    .await
-                    .map_err(query_error("reading a dataset head"))?;
-                    if let Some(held) = held {
-                        files.extend(from_json::<Vec<String>>("head files", &held)?);
-                    }
-                }
-                let files: Vec<String> = files.into_iter().collect();
-                sqlx::query(
-                    "INSERT INTO dataset_heads (namespace, name, branch, kind, files, push_id, updated_at)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7)
-                     ON CONFLICT (namespace, name, branch) DO UPDATE SET
-                        kind = excluded.kind, files = excluded.files,
-                        push_id = excluded.push_id, updated_at = excluded.updated_at",
-                )
-                .bind(&push.namespace)
-                .bind(name)
-                .bind(&push.branch)
-                .bind(text(&kind))
-                .bind(json(&files))
-                .bind(&push.id)
-                .bind(&now)
-                .execute(&mut *tx)
-                .await
-                .map_err(query_error("moving a dataset head"))?;
-            }
-            Some(HeadUpdate::Delete) => {
-                sqlx::query(
-                    "DELETE FROM dataset_heads WHERE namespace = $1 AND name = $2 AND branch = $3",
-                )
-                .bind(&push.namespace)
-                .bind(name)
-                .bind(&push.branch)
-                .execute(&mut *tx)
-                .await
-                .map_err(query_error("deleting a dataset head"))?;
-            }
-            None => {}
-        }
-        sqlx::query("UPDATE pushes SET updated_at = $1 WHERE id = $2")
-            .bind(&now)
-            .bind(&push.id)
+        .await?;
+        touch_in(&mut tx, &push.id, &now).await?;
+        tx.commit().await.map_err(query_error("commit"))?;
+        Ok(())
+    }
+
+    /// Several dataset writes start, in one transaction (one fsync for the lot, where
+    /// [`Self::dataset_writing`] costs one each); each checkpoint is kept from the first
+    /// attempt.
+    pub async fn datasets_writing(&self, push_id: &str, datasets: &[(&str, &Value)]) -> Result<()> {
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        for (name, checkpoint) in datasets {
+            sqlx::query(
+                "UPDATE push_datasets SET state = 'writing', checkpoint = COALESCE(checkpoint, $1)
+                 WHERE push_id = $2 AND name = $3",
+            )
+            .bind(json(checkpoint))
+            .bind(push_id)
+            .bind(name)
             .execute(&mut *tx)
             .await
-            .map_err(query_error("touching a push"))?;
+            .map_err(query_error("marking a dataset writing"))?;
+        }
+        touch_in(&mut tx, push_id, &now()).await?;
+        tx.commit().await.map_err(query_error("commit"))?;
+        Ok(())
+    }
+
+    /// The outcomes of several dataset writes, heads included, in one transaction.
+    pub async fn datasets_finished(
+        &self,
+        push: &PushRecord,
+        outcomes: &[WriteOutcome],
+    ) -> Result<()> {
+        if outcomes.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        let now = now();
+        for outcome in outcomes {
+            match outcome {
+                WriteOutcome::Done {
+                    name,
+                    status,
+                    detail,
+                    head,
+                } => {
+                    record_done(
+                        &mut tx,
+                        self.backend,
+                        push,
+                        name,
+                        *status,
+                        detail,
+                        head.as_ref(),
+                        &now,
+                    )
+                    .await?
+                }
+                WriteOutcome::Failed { name, problem } => {
+                    sqlx::query(
+                        "UPDATE push_datasets SET state = 'failed', status = NULL, detail = NULL, error = $1
+                         WHERE push_id = $2 AND name = $3",
+                    )
+                    .bind(json(problem))
+                    .bind(&push.id)
+                    .bind(name)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(query_error("marking a dataset failed"))?;
+                }
+            }
+        }
+        touch_in(&mut tx, &push.id, &now).await?;
         tx.commit().await.map_err(query_error("commit"))?;
         Ok(())
     }

@@ -134,6 +134,11 @@ pub struct BlobFile {
     pub sha256: String,
     /// Size in bytes (checked while uploading).
     pub size: u64,
+    /// The staging store already checked `local` against `sha256` and `size`, and never
+    /// changes it afterwards. A local engine then hard-links it into place instead of
+    /// reading, hashing and copying it again (it falls back to the copy when the link is
+    /// not possible, e.g. another file system).
+    pub verified: bool,
 }
 
 /// One file as the head lists it.
@@ -448,11 +453,17 @@ impl BlobEngine {
             let store = Arc::clone(&self.store);
             let options = self.options.clone();
             let object = location.object(&file.sha256);
+            let local_dir = self.local_dir.clone();
             async move {
                 match store.head(&object).await {
                     Ok(meta) if meta.size == file.size => return Ok(None),
                     Ok(_) | Err(object_store::Error::NotFound { .. }) => {}
                     Err(e) => return Err(BlobError::storage("head", &object)(e)),
+                }
+                if let (true, Some(dir)) = (file.verified, local_dir)
+                    && link_verified(&dir, &object, &file).await
+                {
+                    return Ok(Some(file.size));
                 }
                 upload::upload(store.as_ref(), &object, &file, &options).await?;
                 Ok::<_, BlobError>(Some(file.size))
@@ -773,6 +784,48 @@ impl DatasetLocks {
         let mut locks = self.locks.lock().unwrap_or_else(|e| e.into_inner());
         Arc::clone(locks.entry(key.to_owned()).or_default())
     }
+}
+
+/// Local store: hard-links a verified staged file to its object's path; `false` when that
+/// is not possible (the caller copies instead). The object path is used only when every
+/// part is plain (letters, digits, `.`, `_`, `-`), so that it is the path the store itself
+/// uses.
+async fn link_verified(dir: &Path, object: &StorePath, file: &BlobFile) -> bool {
+    let plain = object.parts().all(|part| {
+        let part = part.as_ref();
+        !part.is_empty()
+            && part != "."
+            && part != ".."
+            && part
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+    });
+    if !plain {
+        return false;
+    }
+    let target = object
+        .parts()
+        .fold(dir.to_path_buf(), |p, part| p.join(part.as_ref()));
+    let (source, size) = (file.local.clone(), file.size);
+    tokio::task::spawn_blocking(move || {
+        if std::fs::metadata(&source).map(|m| m.len()).ok() != Some(size) {
+            return false;
+        }
+        if let Some(parent) = target.parent()
+            && std::fs::create_dir_all(parent).is_err()
+        {
+            return false;
+        }
+        match std::fs::hard_link(&source, &target) {
+            Ok(()) => true,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                std::fs::metadata(&target).map(|m| m.len()).ok() == Some(size)
+            }
+            Err(_) => false,
+        }
+    })
+    .await
+    .unwrap_or(false)
 }
 
 #[cfg(test)]

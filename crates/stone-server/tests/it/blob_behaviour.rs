@@ -216,6 +216,7 @@ impl Staging {
             local,
             sha256: sha256_hex(content),
             size: content.len() as u64,
+            verified: false,
         }
     }
 }
@@ -573,4 +574,53 @@ async fn local_blob_large_files() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn s3_blob_large_files() {
     blob_large_files(&Target::s3("large")).await;
+}
+
+/// A file the staging store verified is hard-linked into a local store, not copied: the
+/// object is the staged inode, reads back intact, and a second put finds it in place.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn local_blob_links_verified_files() {
+    use std::os::unix::fs::MetadataExt;
+    let target = Target::local();
+    let engine = target.engine();
+    let staging = Staging::new();
+    let content = bytes(11, 3 << 20);
+    let mut file = staging.file("linked.bin", &content);
+    file.verified = true;
+    let outcome = engine
+        .put(NS, DATASET, "linked", std::slice::from_ref(&file), false)
+        .await
+        .unwrap();
+    assert_eq!(outcome.status, BlobStatus::Created);
+    assert_eq!(outcome.uploaded_bytes, content.len() as u64);
+    let Target::Local { dir } = &target else {
+        unreachable!()
+    };
+    let object = dir
+        .path()
+        .join(target.key("linked", &format!("objects/{}", file.sha256)));
+    assert_eq!(
+        std::fs::metadata(&object).unwrap().ino(),
+        std::fs::metadata(&file.local).unwrap().ino(),
+        "the object is the staged file, linked"
+    );
+    let read = engine
+        .get(NS, DATASET, "linked", "linked.bin")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(read.bytes().await.unwrap().as_ref(), content.as_slice());
+    target.check_objects("linked");
+
+    // The same content under another path: the object is there already.
+    let mut again = file.clone();
+    again.path = "again.bin".into();
+    let outcome = engine
+        .put(NS, DATASET, "linked", &[again], false)
+        .await
+        .unwrap();
+    assert_eq!(
+        (outcome.status, outcome.uploaded_files),
+        (BlobStatus::Updated, 0)
+    );
 }

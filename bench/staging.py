@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Staging upload benchmark: how fast a stone-server receives an upload (issue 3).
+
+One file of 1 GiB, a fresh `stone-server` per run (local staging store, the part size raised
+so that the file is one upload), and in the same run:
+  * stone: `stone package push` of a package holding only that file (hash cache warm, so
+    the time is the manifest and the upload); the client's figure is the time from its
+    start to the moment the server logged the content as staged;
+  * curl: one `curl -T` of the same file to the staging URL the server handed out through
+    `POST /pushes` for the same manifest;
+  * the server's own figure for each upload: from the request's arrival to the content
+    being verified, fsynced and renamed into place (its `content staged` debug line);
+  * limits on this machine, same file: sha256 on one core (`openssl dgst`, the hash the
+    server must do) and writing the file to disk with fsync (`dd conv=fsync`).
+With --s3, a second case stages in S3 (SeaweedFS from the tools venv): stone and curl to
+the same presigned URL, client figures only (the receiving server is SeaweedFS).
+
+Usage: bench/staging.py [--dir DIR] [--runs 3] [--size-mib 1024] [--s3]
+"""
+import argparse, json, os, re, shutil, statistics, subprocess, sys, tempfile, time, urllib.request
+from datetime import datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from push import sha256  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGED = re.compile(r"^(\S+)\s.*content staged.*sha256=(\w+).*size=(\d+)(?:.*elapsed_us=(\d+))?")
+
+
+class Server:
+    """A fresh stone-server whose stderr (debug logs of staging) goes to a file."""
+
+    def __init__(self, binary, base: Path, config: str):
+        self.data = Path(tempfile.mkdtemp(prefix="stone-bench-staging-", dir=base))
+        (self.data / "config.toml").write_text(config)
+        self.out = open(self.data / "server.out", "w+")
+        self.err_path = self.data / "server.err"
+        self.err = open(self.err_path, "w")
+        env = {"PATH": os.environ["PATH"], "STONE_SERVER_LOG": "info,stone_server::staging=debug"}
+        self.proc = subprocess.Popen([binary, "--data-dir", str(self.data / "d"), "--listen", "127.0.0.1:0",
+                                      "--config", str(self.data / "config.toml")],
+                                     stdout=self.out, stderr=self.err, env=env)
+        for _ in range(300):
+            self.out.seek(0)
+            for line in self.out.read().splitlines():
+                if line.startswith("stone-server listening on "):
+                    self.url = line.split("listening on ", 1)[1].strip()
+                    return
+            time.sleep(0.05)
+        sys.exit(f"stone-server did not start: {self.err_path.read_text()[-2000:]}")
+
+    def staged(self, digest):
+        """(wall-clock time the server logged it, seconds the server spent) of a staged content."""
+        for _ in range(100):
+            for line in self.err_path.read_text().splitlines():
+                m = STAGED.match(line)
+                if m and m.group(2) == digest:
+                    at = datetime.fromisoformat(m.group(1).replace("Z", "+00:00")).timestamp()
+                    # Servers before the figure was logged: no server-side time.
+                    return at, int(m.group(4)) / 1e6 if m.group(4) else None
+            time.sleep(0.05)
+        sys.exit(f"the server never logged {digest} as staged: {self.err_path.read_text()[-2000:]}")
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait()
+        shutil.rmtree(self.data, ignore_errors=True)
+
+
+def manifest(path: Path, digest: str, name: str):
+    return {"namespace": "bench", "branch": name, "options": {"yes": False, "force": False, "replace": False, "manual": True},
+            "package": {"public": False, "metadata": {}},
+            "datasets": [{"name": "big", "kind": "BLOB", "metadata": {},
+                          "files": [{"path": path.name, "sha256": digest, "size": path.stat().st_size}]}]}
+
+
+def curl_upload(server: Server, path: Path, digest: str, run: int):
+    body = json.dumps(manifest(path, digest, f"curl-{run}")).encode()
+    req = urllib.request.Request(f"{server.url}/v1/pushes", data=body, headers={"content-type": "application/json"})
+    created = json.load(urllib.request.urlopen(req))
+    (upload,) = created["uploads"]
+    if upload.get("parts"):
+        sys.exit("expected one single upload: raise staging.part_size")
+    cmd = ["curl", "-sS", "--fail", "-o", "/dev/null", "-T", str(path), upload["url"]]
+    for k, v in upload.get("headers", {}).items():
+        cmd += ["-H", f"{k}: {v}"]
+    t = time.perf_counter()
+    subprocess.run(cmd, check=True)
+    return time.perf_counter() - t
+
+
+def stone_upload(stone, server: Server, pkg: Path, base: Path, run: int):
+    """Seconds from stone's start to the content being staged, and the whole push's."""
+    cfg = base / "stone-staging.toml"
+    env = {"PATH": os.environ["PATH"], "HOME": str(base), "STONE_CONFIG": str(cfg), "STONE_NO_PROGRESS": "1"}
+    cfg.unlink(missing_ok=True)
+    subprocess.run([stone, "env", "add", "local", "--host", "bench.localhost", "--api", f"{server.url}/v1", "-q"],
+                   env=env, check=True)
+    shutil.rmtree(pkg / ".stone" / "pushes", ignore_errors=True)
+    start = time.time()
+    t = time.perf_counter()
+    p = subprocess.run([stone, "package", "push", str(pkg), "--env", "local", "--branch", f"stone-{run}", "--json"],
+                       env=env, capture_output=True, text=True)
+    whole = time.perf_counter() - t
+    if p.returncode != 0:
+        sys.exit(f"stone push failed: {p.stderr}")
+    return start, whole
+
+
+def limits(path: Path, base: Path):
+    size = path.stat().st_size
+    t = time.perf_counter()
+    subprocess.run(["openssl", "dgst", "-sha256", str(path)], check=True, stdout=subprocess.DEVNULL)
+    hashing = size / (time.perf_counter() - t)
+    dest = base / "dd-limit.bin"
+    subprocess.run(["sync"])
+    t = time.perf_counter()
+    subprocess.run(["dd", f"if={path}", f"of={dest}", "bs=1M", "conv=fsync"], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    writing = size / (time.perf_counter() - t)
+    dest.unlink()
+    return hashing, writing
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", default=os.environ.get("STONE_BENCH_DIR", "/tmp/stone-bench"))
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--size-mib", type=int, default=1024)
+    ap.add_argument("--s3", action="store_true", help="also stage in S3 on SeaweedFS (tools venv)")
+    ap.add_argument("--stone", default=None, help="stone binary (default: build release)")
+    ap.add_argument("--server", default=None, help="stone-server binary (default: build release)")
+    args = ap.parse_args()
+    for tool in ("curl", "openssl", "dd"):
+        if shutil.which(tool) is None:
+            sys.exit(f"{tool} is needed: apt-get install {tool}")
+    target = Path(os.environ.get("CARGO_TARGET_DIR", Path.home() / ".cache/stone/target"))
+    if args.stone is None or args.server is None:
+        subprocess.run(["cargo", "build", "--release", "-q", "-p", "stone", "-p", "stone-server"], cwd=ROOT, check=True,
+                       env={**os.environ, "CARGO_TARGET_DIR": str(target)})
+    stone = args.stone or str(target / "release/stone")
+    server_bin = args.server or str(target / "release/stone-server")
+
+    base = Path(args.dir)
+    pkg = base / "staging"
+    pkg.mkdir(parents=True, exist_ok=True)
+    path = pkg / "big.bin"
+    size = args.size_mib << 20
+    if not path.exists() or path.stat().st_size != size:
+        print(f"preparing {path} ({args.size_mib} MiB) ...", file=sys.stderr)
+        with open(path, "wb") as f:
+            block = os.urandom(1 << 20)
+            for i in range(args.size_mib):
+                f.write(i.to_bytes(4, "little") + block[4:])
+        old = time.time() - 3600
+        os.utime(path, (old, old))
+    (pkg / "datasets.yaml").write_text('publish: {to: "stone:bench"}\nresources:\n  - path: big.bin\n')
+    digest = sha256(path)
+    config = f"[staging]\npart_size = {2 * size}\n"
+
+    cases = [("local", config, None)]
+    weed = None
+    if args.s3:
+        from blob_store import start_weed
+        wbase = Path(tempfile.mkdtemp(prefix="weed-", dir=base))
+        weed, wenv = start_weed(wbase)
+        endpoint = wenv["AWS_ENDPOINT_URL"]
+        s3 = (f"[staging]\nstore = \"s3\"\npart_size = {2 * size}\n[staging.s3]\nendpoint = \"{endpoint}\"\n"
+              f"bucket = \"bench\"\nprefix = \"staging/\"\nregion = \"us-east-1\"\n"
+              f"access_key_id = \"{wenv['AWS_ACCESS_KEY_ID']}\"\nsecret_access_key = \"{wenv['AWS_SECRET_ACCESS_KEY']}\"\n"
+              f"allow_http = true\n")
+        cases.append(("s3 (SeaweedFS)", s3, wbase))
+
+    mbs = lambda t: size / t / 1e6
+    results = []
+    try:
+        # Warm the page cache and stone's hash cache (a dry run hashes and caches).
+        subprocess.run(["cat", str(path)], stdout=subprocess.DEVNULL, check=True)
+        for name, cfg, _ in cases:
+            stone_client, stone_server, curl_client, curl_server, whole = [], [], [], [], []
+            for run in range(args.runs):
+                subprocess.run(["sync"])
+                s = Server(server_bin, base, cfg)
+                try:
+                    start, w = stone_upload(stone, s, pkg, base, run)
+                    whole.append(w)
+                    if name == "local":
+                        at, spent = s.staged(digest)
+                        stone_client.append(at - start)
+                        stone_server.append(spent)
+                finally:
+                    s.stop()
+                subprocess.run(["sync"])
+                s = Server(server_bin, base, cfg)
+                try:
+                    curl_client.append(curl_upload(s, path, digest, run))
+                    if name == "local":
+                        curl_server.append(s.staged(digest)[1])
+                finally:
+                    s.stop()
+            med = statistics.median
+            known = lambda xs: med(xs) if xs and None not in xs else None
+            results.append((name, known(stone_client), known(stone_server),
+                            med(curl_client), known(curl_server), med(whole)))
+        hashing, writing = limits(path, base)
+    finally:
+        if weed is not None:
+            os.killpg(weed.pid, 9)
+
+    print(f"\nStaging upload of {size / 2**30:.2f} GiB in one request, fresh server per run, median of {args.runs} runs")
+    print(f"{'case':<16} {'what':<44} {'MB/s':>8} {'x curl':>7}")
+    for name, sc, ss, cc, cs, whole in results:
+        if sc:
+            print(f"{name:<16} {'stone client (start -> staged)':<44} {mbs(sc):8.0f} {cc / sc:7.2f}")
+            if ss and cs:
+                print(f"{'':<16} {'server receiving stone':<44} {mbs(ss):8.0f} {cs / ss:7.2f}")
+        print(f"{'' if sc else name:<16} {'stone push, whole (hash cache, commit)':<44} {mbs(whole):8.0f} {cc / whole:7.2f}")
+        print(f"{'':<16} {'curl -T':<44} {mbs(cc):8.0f} {1:7.2f}")
+        if cs:
+            print(f"{'':<16} {'server receiving curl':<44} {mbs(cs):8.0f}")
+    print(f"{'limits':<16} {'sha256, one core (openssl)':<44} {hashing / 1e6:8.0f}")
+    print(f"{'':<16} {'write + fsync (dd conv=fsync)':<44} {writing / 1e6:8.0f}")
+
+
+if __name__ == "__main__":
+    main()
