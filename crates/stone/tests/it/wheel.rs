@@ -111,6 +111,11 @@ fn the_wheel_installs_into_a_fresh_venv_and_pushes_a_dry_run() {
         venv.join("bin").display()
     );
 
+    assert!(
+        venv.join("share/doc/stone-cli/README.md").is_file(),
+        "the wheel's data folder (python/stone-cli/stone_cli.data) is installed under the prefix"
+    );
+
     let ctx = TestContext::new(&stone);
     let version = run(ctx.stone().arg("--version"), "stone --version");
     assert_eq!(
