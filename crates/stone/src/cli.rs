@@ -63,6 +63,9 @@ pub enum Command {
     Plugin(PluginCommand),
     /// Print a shell completion script: `stone completions bash > /etc/bash_completion.d/stone`.
     Completions(CompletionsArgs),
+    /// Print a man page, or write them all with --dir (generated from this CLI at build time).
+    #[command(hide = true)]
+    Man(ManArgs),
 }
 
 const LOGIN_HELP: &str = "\
@@ -316,4 +319,21 @@ pub struct EnvRemoveArgs {
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The page to print, e.g. `stone-package-push` [default: stone].
+    #[arg(conflicts_with_all = ["dir", "list"])]
+    pub page: Option<String>,
+
+    /// Write every man page and completion script into DIR in the `share/` layout
+    /// (`man/man1/`, `bash-completion/completions/`, `zsh/site-functions/`,
+    /// `fish/vendor_completions.d/`), e.g. `--dir ~/.local/share`.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+
+    /// List the generated files.
+    #[arg(long)]
+    pub list: bool,
 }

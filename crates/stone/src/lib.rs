@@ -61,6 +61,7 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
         Command::Logout(args) => commands::login::logout(args, &cli.global),
         Command::Whoami(args) => commands::login::whoami(args, &cli.global),
         Command::Plugin(command) => commands::plugin::run(command, &cli.global),
+        Command::Man(args) => commands::man::run(args),
         Command::Completions(args) => {
             clap_complete::generate(
                 args.shell,

@@ -1,5 +1,6 @@
 pub mod env;
 pub mod import;
 pub mod login;
+pub mod man;
 pub mod plugin;
 pub mod push;

@@ -3,6 +3,7 @@
 mod blob_store;
 mod branch;
 mod descriptor;
+mod docs;
 mod env;
 mod faults;
 mod features;
@@ -10,10 +11,12 @@ mod help;
 mod hostile;
 mod identity;
 mod import;
+mod man;
 mod plugins;
 mod push_dry_run;
 mod push_e2e;
 mod replicas;
+mod wheel;
 
 use stone_test::TestContext;
 
@@ -34,4 +37,18 @@ pub fn stdout(out: &std::process::Output) -> String {
 
 pub fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Copies a directory tree (a package of `examples/` into a test's temporary directory).
+pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
 }
