@@ -443,7 +443,22 @@ impl Session<'_> {
                 url: url.to_owned(),
                 message,
             };
-            match request.send().await {
+            let started = std::time::Instant::now();
+            let sent = request.send().await;
+            match &sent {
+                Ok(response) => tracing::debug!(
+                    "{method} {url} → {} in {:.0?} ({})",
+                    response.status(),
+                    started.elapsed(),
+                    if self.current_token().is_some() {
+                        "with the bearer token"
+                    } else {
+                        "no token"
+                    }
+                ),
+                Err(e) => tracing::debug!("{method} {url} → {}", short_error(e)),
+            }
+            match sent {
                 Err(e) if attempt < self.options.retries => {
                     self.progress.event(ProgressEvent::Note(format!(
                         "{phase}: {} — retrying",
@@ -629,7 +644,19 @@ impl Session<'_> {
             for (name, value) in unit.headers {
                 request = request.header(name, value);
             }
+            let started = std::time::Instant::now();
             let outcome = request.send().await;
+            match &outcome {
+                Ok(response) => tracing::debug!(
+                    "PUT {} ({} bytes at {}) → {} in {:.0?} (no token)",
+                    redact(unit.url),
+                    unit.size,
+                    unit.offset,
+                    response.status(),
+                    started.elapsed()
+                ),
+                Err(e) => tracing::debug!("PUT {} → {}", redact(unit.url), short_error(e)),
+            }
             let retry_wait = match outcome {
                 Ok(response) if response.status().is_success() => return Ok(unit.size),
                 Ok(response) => {
@@ -788,8 +815,8 @@ pub fn redact(url: &str) -> String {
     }
 }
 
-/// A reqwest error without its URL (which may be presigned), with its causes.
-/// A reqwest error in a few words, with its causes (`cannot connect: …`).
+/// A reqwest error in a few words, without its URL (which may be presigned), with its
+/// causes (`cannot connect: …`).
 pub fn short_error(e: &reqwest::Error) -> String {
     let mut message = String::from(if e.is_connect() {
         "cannot connect"

@@ -37,6 +37,12 @@ pub struct GlobalArgs {
     /// Print only errors and the final result.
     #[arg(long, short, global = true)]
     pub quiet: bool,
+
+    /// Diagnostics on stderr: every request to the push API (method, URL, status, time)
+    /// and every upload (host and path; a presigned URL's query is never shown), where
+    /// tokens come from (never the token). STONE_LOG refines it (e.g. `stone_push=trace`).
+    #[arg(long, short, global = true)]
+    pub verbose: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -2,7 +2,8 @@
 
 /// The config file with the environments (default: `<user config dir>/stone/config.toml`).
 pub const STONE_CONFIG: &str = "STONE_CONFIG";
-/// Log filter for `--verbose` diagnostics (tracing `EnvFilter` syntax), e.g. `stone=debug`.
+/// Filter of the `--verbose` diagnostics (tracing `EnvFilter` syntax), e.g.
+/// `stone_push=trace` (default: `stone=debug,stone_push=debug,stone_auth=debug`).
 pub const STONE_LOG: &str = "STONE_LOG";
 /// Set to any value to disable progress bars even on a terminal.
 pub const STONE_NO_PROGRESS: &str = "STONE_NO_PROGRESS";

@@ -260,8 +260,16 @@ impl TokenSource for CliTokens {
     ) -> BoxFuture<'a, Result<Option<Secret<String>>, PushError>> {
         Box::pin(async move {
             if let Some(fixed) = &self.fixed {
+                tracing::debug!("token: ${}", env_vars::STONE_TOKEN);
                 return Ok(Some(fixed.clone()));
             }
+            tracing::debug!(
+                "token: the stored login of `{}` ({})",
+                self.identity.env,
+                self.identity
+                    .store
+                    .location(&self.identity.env, &self.identity.issuer)
+            );
             Ok(Some(
                 self.identity
                     .access_token(&interaction(self.device))

@@ -32,6 +32,9 @@ pub fn main() -> ExitCode {
             };
         }
     };
+    if cli.global.verbose {
+        init_diagnostics();
+    }
     let json = match &cli.command {
         Command::Package(PackageCommand::Push(args)) => args.json,
         Command::Whoami(args) => args.json,
@@ -50,6 +53,22 @@ pub fn main() -> ExitCode {
             report.status.into()
         }
     }
+}
+
+/// `--verbose`: tracing events of stone's crates on stderr, filtered by `STONE_LOG`
+/// (default: debug for stone, stone_push and stone_auth).
+fn init_diagnostics() {
+    use tracing_subscriber::EnvFilter;
+    let filter = std::env::var(env_vars::STONE_LOG)
+        .ok()
+        .and_then(|f| EnvFilter::try_new(f).ok())
+        .unwrap_or_else(|| EnvFilter::new("stone=debug,stone_push=debug,stone_auth=debug"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .without_time()
+        .try_init();
 }
 
 fn run(cli: &Cli) -> anyhow::Result<()> {

@@ -467,7 +467,7 @@ fn push_to_an_unprotected_branch_with_a_plain_token_and_no_cloud_credentials() {
     let world = world();
     login(&world, &alice());
     let dir = package(&world.ctx, "notes", true);
-    let mut cmd = push(&world, &dir, &["--branch", "feature-x"]);
+    let mut cmd = push(&world, &dir, &["--branch", "feature-x", "--verbose"]);
     // The environment of stone holds no cloud credentials at all (TestContext clears
     // AWS_*, GOOGLE_*, AZURE_*): only the identity token and the presigned URLs.
     for (key, _) in cmd.get_envs() {
@@ -485,6 +485,32 @@ fn push_to_an_unprotected_branch_with_a_plain_token_and_no_cloud_credentials() {
     assert!(
         result["uploaded_bytes"].as_u64().unwrap() >= 3000,
         "{result:#}"
+    );
+    // --verbose shows every request, the API calls with the token, the uploads without,
+    // and never a presigned URL's query (its signature) nor the token itself (below).
+    let api_calls: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.contains("/pushes") && l.contains("with the bearer token"))
+        .collect();
+    assert!(
+        api_calls.iter().any(|l| l.contains("POST ")),
+        "{}",
+        run.stderr
+    );
+    let uploads: Vec<&str> = run.stderr.lines().filter(|l| l.contains("PUT ")).collect();
+    assert!(!uploads.is_empty(), "{}", run.stderr);
+    for line in &uploads {
+        assert!(line.contains("(no token)"), "{line}");
+        assert!(
+            !line.contains("sig=") && !line.contains("signature=") && !line.contains("expires="),
+            "a presigned URL's query shows: {line}"
+        );
+    }
+    assert!(
+        run.stderr.contains("token: the stored login of `dev`"),
+        "{}",
+        run.stderr
     );
     // The local staging route refuses any request that carries an Authorization header
     // (staging.credentials_sent): the uploads carried none, the API calls carried the token.
