@@ -748,17 +748,18 @@ async fn read_problem(response: reqwest::Response) -> Problem {
 }
 
 /// The largest push API answer read: more is refused, not buffered.
-const MAX_ANSWER: usize = 16 << 20;
+pub const MAX_ANSWER: usize = 16 << 20;
 /// The largest error body read (a problem document, or a proxy's error page).
 const MAX_PROBLEM: usize = 64 << 10;
 
-enum Capped {
+/// Why a capped read stopped.
+pub enum Capped {
     Failed(reqwest::Error),
     TooLarge,
 }
 
 /// The body of `response`, read only up to `limit` bytes.
-async fn read_capped(mut response: reqwest::Response, limit: usize) -> Result<Vec<u8>, Capped> {
+pub async fn read_capped(mut response: reqwest::Response, limit: usize) -> Result<Vec<u8>, Capped> {
     if response
         .content_length()
         .is_some_and(|length| length > limit as u64)

@@ -122,7 +122,22 @@ pub async fn fetch_info_retrying(
         tokio::time::sleep(wait).await;
         attempt += 1;
     };
-    response.json().await.map_err(|e| PushError::Protocol {
+    use stone_push::service::{Capped, MAX_ANSWER, read_capped};
+    let bytes = match read_capped(response, MAX_ANSWER).await {
+        Ok(bytes) => bytes,
+        Err(Capped::Failed(e)) => return Err(unavailable(stone_push::service::short_error(&e))),
+        Err(Capped::TooLarge) => {
+            return Err(PushError::Protocol {
+                phase: Phase::Stage,
+                url: url.clone(),
+                message: format!(
+                    "the server information is larger than {} MiB",
+                    MAX_ANSWER >> 20
+                ),
+            });
+        }
+    };
+    serde_json::from_slice(&bytes).map_err(|e| PushError::Protocol {
         phase: Phase::Stage,
         url: url.clone(),
         message: format!("not the server information: {e}"),
