@@ -17,7 +17,7 @@ use stone_plugin_protocol::{
     LogLevel, LogParams, Message, PACKAGE_PUSH_HANDLER, PROTOCOL_VERSION, ProgressParams,
     PushParams, method,
 };
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
 use crate::handler::BoxFuture;
@@ -214,8 +214,51 @@ impl PluginError {
 
 struct Connection {
     stdin: ChildStdin,
-    lines: Lines<BufReader<ChildStdout>>,
+    lines: CappedLines<BufReader<ChildStdout>>,
     next_id: u64,
+}
+
+/// The longest line read from a plugin (a message on stdout, a line of stderr).
+const MAX_LINE: usize = 16 << 20;
+
+/// Lines of at most `limit` bytes: a longer one is an `InvalidData` error (stdout) instead
+/// of an ever-growing buffer.
+struct CappedLines<R> {
+    reader: R,
+    limit: usize,
+}
+
+impl<R: AsyncBufRead + Unpin> CappedLines<R> {
+    fn new(reader: R, limit: usize) -> Self {
+        CappedLines { reader, limit }
+    }
+
+    /// The next line without its end, `None` at the end.
+    async fn next_line(&mut self) -> std::io::Result<Option<String>> {
+        let mut buf = Vec::new();
+        let limit = self.limit as u64 + 1;
+        let n = (&mut self.reader)
+            .take(limit)
+            .read_until(b'\n', &mut buf)
+            .await?;
+        if n == 0 {
+            return Ok(None);
+        }
+        if buf.last() == Some(&b'\n') {
+            buf.pop();
+            if buf.last() == Some(&b'\r') {
+                buf.pop();
+            }
+        } else if buf.len() > self.limit {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("a line longer than {} MiB", self.limit >> 20),
+            ));
+        }
+        String::from_utf8(buf)
+            .map(Some)
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+    }
 }
 
 /// A started plugin that passed the handshake.
@@ -265,7 +308,7 @@ impl ExternalPlugin {
         let tail = Arc::new(Mutex::new(VecDeque::new()));
         let keep = tail.clone();
         tokio::spawn(async move {
-            let mut lines = BufReader::new(stderr).lines();
+            let mut lines = CappedLines::new(BufReader::new(stderr), MAX_LINE);
             while let Ok(Some(line)) = lines.next_line().await {
                 if let Ok(mut t) = keep.lock() {
                     if t.len() == STDERR_TAIL {
@@ -287,7 +330,7 @@ impl ExternalPlugin {
             timeout,
             connection: tokio::sync::Mutex::new(Connection {
                 stdin,
-                lines: BufReader::new(stdout).lines(),
+                lines: CappedLines::new(BufReader::new(stdout), MAX_LINE),
                 next_id: 1,
             }),
             child: tokio::sync::Mutex::new(child),
@@ -473,6 +516,15 @@ impl ExternalPlugin {
                     });
                 }
                 Ok(Ok(Some(line))) => line,
+                Ok(Err(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    self.kill_group();
+                    return Err(PluginError::Garbage {
+                        plugin: self.spec.describe(),
+                        during: name.into(),
+                        reason: e.to_string(),
+                        line: String::new(),
+                    });
+                }
                 Ok(Ok(None) | Err(_)) => {
                     drop(connection);
                     return Err(self.exited(name).await);
@@ -614,5 +666,35 @@ impl PackagePushHandler for ExternalHandler {
                 .await
                 .map_err(|e| PushError::Plugin(Box::new(e)))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn lines_longer_than_the_cap_are_refused_not_buffered() {
+        let input = b"{\"a\":1}\r\nshort\n0123456789abcdef-and-more\nlast".to_vec();
+        let mut lines = CappedLines::new(&input[..], 16);
+        assert_eq!(
+            lines.next_line().await.unwrap().as_deref(),
+            Some("{\"a\":1}")
+        );
+        assert_eq!(lines.next_line().await.unwrap().as_deref(), Some("short"));
+        let error = lines.next_line().await.unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
+
+        // A line of exactly the cap, with or without its end, is fine.
+        let mut lines = CappedLines::new(&b"0123456789abcdef\n0123456789abcdef"[..], 16);
+        assert_eq!(
+            lines.next_line().await.unwrap().as_deref(),
+            Some("0123456789abcdef")
+        );
+        assert_eq!(
+            lines.next_line().await.unwrap().as_deref(),
+            Some("0123456789abcdef")
+        );
+        assert_eq!(lines.next_line().await.unwrap(), None);
     }
 }
