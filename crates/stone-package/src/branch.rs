@@ -52,7 +52,12 @@ pub enum BranchError {
     Missing(Option<String>),
     #[error("the branch name given by {} is empty", .0.describe())]
     Empty(BranchSource),
+    #[error("the branch name given by {} has {} bytes; a branch name has at most {MAX_BRANCH_LEN}", .0.describe(), .1)]
+    TooLong(BranchSource, usize),
 }
+
+/// The longest branch name the platform takes (bytes, after normalization: ASCII).
+pub const MAX_BRANCH_LEN: usize = 255;
 
 /// Each character outside `[A-Za-z0-9_.-]` becomes `-`, one for one, and so does a leading
 /// `.` (the server refuses hidden names); case is kept.
@@ -81,8 +86,12 @@ pub fn resolve_branch(
         if given.is_empty() {
             return Err(BranchError::Empty(source));
         }
+        let name = normalize_branch(&given);
+        if name.len() > MAX_BRANCH_LEN {
+            return Err(BranchError::TooLong(source, name.len()));
+        }
         Ok(Branch {
-            name: normalize_branch(&given),
+            name,
             given,
             source,
         })
@@ -227,6 +236,22 @@ mod tests {
         );
         let err = resolve_branch(Some(""), vars(&[]), no_repo.path()).unwrap_err();
         assert_eq!(err, BranchError::Empty(BranchSource::Flag));
+    }
+
+    #[test]
+    fn a_branch_longer_than_the_platform_takes_is_refused_here() {
+        let long = "b".repeat(MAX_BRANCH_LEN + 1);
+        let at_most = "b".repeat(MAX_BRANCH_LEN);
+        let none = |_: &str| None;
+        let dir = std::env::temp_dir();
+        assert!(matches!(
+            resolve_branch(Some(&long), none, &dir),
+            Err(BranchError::TooLong(BranchSource::Flag, 256))
+        ));
+        assert_eq!(
+            resolve_branch(Some(&at_most), none, &dir).unwrap().name,
+            at_most
+        );
     }
 
     proptest! {

@@ -118,6 +118,9 @@ pub fn report(error: &anyhow::Error) -> Report {
                     "pass `--branch NAME` (stone never pushes to `main` by default)".into()
                 }
                 BranchError::Empty(_) => "give a non-empty branch name".into(),
+                BranchError::TooLong(..) => {
+                    "give a shorter branch name with `--branch NAME`".into()
+                }
             });
         } else if let Some(e) = cause.downcast_ref::<PushError>() {
             report.code = leak(e.code());
