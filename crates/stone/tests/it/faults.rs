@@ -41,15 +41,17 @@ struct Expected {
     dir: PathBuf,
 }
 
-/// A package of one table, one graph and a few blobs whose content is unique to `index`
-/// (so nothing is already staged from another package), on branch `branch`.
-fn package(ctx: &TestContext, index: usize, branch: &str, rng: &mut SplitMix64) -> Expected {
-    let rows = 40 + rng.below(200);
+/// `rows` CSV rows `id,label,value` whose labels are unique to package `index`.
+pub(crate) fn random_csv(index: usize, rows: u64, rng: &mut SplitMix64) -> String {
     let mut csv = String::from("id,label,value\n");
     for r in 0..rows {
         csv.push_str(&format!("{r},p{index}-r{r},{}\n", rng.below(1_000_000)));
     }
-    let triples = 10 + rng.below(40);
+    csv
+}
+
+/// `triples` Turtle triples whose subjects are unique to package `index`.
+pub(crate) fn random_ttl(index: usize, triples: u64, rng: &mut SplitMix64) -> String {
     let mut ttl = String::from("@prefix ex: <http://example.org/> .\n");
     for t in 0..triples {
         ttl.push_str(&format!(
@@ -57,6 +59,16 @@ fn package(ctx: &TestContext, index: usize, branch: &str, rng: &mut SplitMix64) 
             rng.below(1000)
         ));
     }
+    ttl
+}
+
+/// A package of one table, one graph and a few blobs whose content is unique to `index`
+/// (so nothing is already staged from another package), on branch `branch`.
+fn package(ctx: &TestContext, index: usize, branch: &str, rng: &mut SplitMix64) -> Expected {
+    let rows = 40 + rng.below(200);
+    let csv = random_csv(index, rows, rng);
+    let triples = 10 + rng.below(40);
+    let ttl = random_ttl(index, triples, rng);
     let mut descriptor = format!(
         "name: faults\npublish: {{to: \"stone:{NS}\"}}\nresources:\n  - path: t.csv\n  - path: g.ttl\n"
     );

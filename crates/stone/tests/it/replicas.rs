@@ -99,18 +99,9 @@ struct Expected {
 /// One table `t`, one graph `g`, one blob `b`, contents unique to `index`.
 fn package(ctx: &TestContext, index: usize, rng: &mut SplitMix64) -> Expected {
     let rows = 30 + rng.below(100);
-    let mut csv = String::from("id,label,value\n");
-    for r in 0..rows {
-        csv.push_str(&format!("{r},p{index}-r{r},{}\n", rng.below(1_000_000)));
-    }
+    let csv = crate::faults::random_csv(index, rows, rng);
     let triples = 5 + rng.below(20);
-    let mut ttl = String::from("@prefix ex: <http://example.org/> .\n");
-    for t in 0..triples {
-        ttl.push_str(&format!(
-            "ex:p{index}-s{t} ex:value {} .\n",
-            rng.below(1000)
-        ));
-    }
+    let ttl = crate::faults::random_ttl(index, triples, rng);
     let mut blob = Vec::new();
     while blob.len() < 32 * 1024 {
         blob.extend_from_slice(&rng.next_u64().to_le_bytes());
