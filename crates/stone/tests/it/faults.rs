@@ -110,10 +110,8 @@ fn push_command(ctx: &TestContext, expected: &Expected) -> Command {
     cmd
 }
 
-/// A finished push: every dataset written (created, or appended to a table that other
-/// branches already have) or unchanged, when an interrupted run had already finished it.
-/// Whether anything was written twice is checked on the server's state, not here.
-fn assert_pushed(out: &Output, what: &str) -> Value {
+/// The `--json` result of a push that succeeded, with `datasets` results.
+pub(crate) fn push_result(out: &Output, what: &str, datasets: usize) -> Value {
     assert!(
         out.status.success(),
         "{what}: the push failed ({:?}):\n{}",
@@ -121,9 +119,17 @@ fn assert_pushed(out: &Output, what: &str) -> Value {
         crate::stderr(out)
     );
     let result: Value = serde_json::from_slice(&out.stdout).expect("a JSON result");
-    let datasets = result["datasets"].as_array().expect("datasets");
-    assert_eq!(datasets.len(), 2 + BLOBS, "{what}: {result}");
-    for d in datasets {
+    let count = result["datasets"].as_array().expect("datasets").len();
+    assert_eq!(count, datasets, "{what}: {result}");
+    result
+}
+
+/// A finished push: every dataset written (created, or appended to a table that other
+/// branches already have) or unchanged, when an interrupted run had already finished it.
+/// Whether anything was written twice is checked on the server's state, not here.
+fn assert_pushed(out: &Output, what: &str) -> Value {
+    let result = push_result(out, what, 2 + BLOBS);
+    for d in result["datasets"].as_array().expect("datasets") {
         let status = d["status"].as_str().unwrap_or_default();
         assert!(
             matches!(status, "created" | "appended" | "unchanged"),

@@ -136,16 +136,8 @@ fn push_command(ctx: &TestContext, env: &str, expected: &Expected) -> Command {
 }
 
 fn assert_pushed(out: &Output, what: &str) {
-    assert!(
-        out.status.success(),
-        "{what}: the push failed ({:?}):\n{}",
-        out.status,
-        crate::stderr(out)
-    );
-    let result: Value = serde_json::from_slice(&out.stdout).expect("a JSON result");
-    let datasets = result["datasets"].as_array().expect("datasets");
-    assert_eq!(datasets.len(), 3, "{what}: {result}");
-    for d in datasets {
+    let result = crate::faults::push_result(out, what, 3);
+    for d in result["datasets"].as_array().expect("datasets") {
         // A new branch of a table other pushes created is `appended` to.
         let status = d["status"].as_str().unwrap_or_default();
         assert!(
