@@ -34,9 +34,20 @@ impl StoneServer {
     /// Starts the server on `data_dir` (created if needed) with an optional config file's
     /// TOML text, and extra environment variables.
     pub fn start(data_dir: &Path, config: Option<&str>, env: &[(&str, &str)]) -> StoneServer {
+        Self::start_binary(&Self::binary(), data_dir, config, env)
+    }
+
+    /// [`StoneServer::start`] with another `stone-server` binary (one installed from a
+    /// wheel, say).
+    pub fn start_binary(
+        binary: &Path,
+        data_dir: &Path,
+        config: Option<&str>,
+        env: &[(&str, &str)],
+    ) -> StoneServer {
         std::fs::create_dir_all(data_dir).expect("a data dir");
         let dir = ServiceProcess::temp_dir("stone-server");
-        let mut command = Command::new(Self::binary());
+        let mut command = Command::new(binary);
         command
             .args(["--data-dir"])
             .arg(data_dir)

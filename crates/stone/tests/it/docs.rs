@@ -1,4 +1,5 @@
-//! Every command shown in `docs/*.md` runs here, so the docs cannot drift from the program.
+//! Every command shown in `docs/*.md` and in `README.md` runs here, so the docs cannot drift
+//! from the program.
 //!
 //! Each docs file starts with a comment naming what its commands need:
 //! `<!-- docs-test: none -->` or `<!-- docs-test: server -->` (a fresh `stone-server`,
@@ -12,7 +13,10 @@
 //!   next `$ ` line, are its expected output (its stdout, then its stderr). `...` alone on
 //!   a line stands for any number of lines, `...` inside a line for any text. A command
 //!   whose shown output has an `error:` line must fail; the others must succeed.
-//! - other blocks (```` ```text ````, ```` ```toml ````, …) are not run.
+//! - other blocks (```` ```text ````, ```` ```toml ````, …) are not run;
+//! - a block right after a line `<!-- docs-test: skip: REASON -->` is not run; the reason
+//!   says which test or job runs those commands instead (the README's first block:
+//!   `scripts/quickstart` runs in `quickstart.rs`, `scripts/test` is `.ci/run`).
 //!
 //! With a server, `http://127.0.0.1:8080` in a command stands for the server's address, and
 //! the server's address in the output is shown as `http://127.0.0.1:8080`.
@@ -74,10 +78,15 @@ fn requirements(file: &Path, text: &str) -> Vec<String> {
 fn blocks(text: &str) -> Vec<Block> {
     let mut blocks = Vec::new();
     let mut lines = text.lines().enumerate();
+    let mut skip = false;
     while let Some((number, line)) = lines.next() {
         let Some(info) = line.trim_start().strip_prefix("```") else {
+            if !line.trim().is_empty() {
+                skip = skip_marker(line, number + 1);
+            }
             continue;
         };
+        let skipped = std::mem::take(&mut skip);
         let lang = info.trim().to_owned();
         let mut body = Vec::new();
         for (_, line) in lines.by_ref() {
@@ -85,6 +94,9 @@ fn blocks(text: &str) -> Vec<Block> {
                 break;
             }
             body.push(line.to_owned());
+        }
+        if skipped {
+            continue;
         }
         match lang.as_str() {
             "sh" => blocks.push(Block::Sh {
@@ -114,6 +126,24 @@ fn blocks(text: &str) -> Vec<Block> {
         }
     }
     blocks
+}
+
+/// `line` is `<!-- docs-test: skip: REASON -->` (the next block is not run). A skip
+/// without a reason fails: the reason tells readers where those commands are tested.
+fn skip_marker(line: &str, number: usize) -> bool {
+    let Some(reason) = line
+        .trim()
+        .strip_prefix("<!-- docs-test: skip")
+        .and_then(|rest| rest.strip_suffix("-->"))
+    else {
+        return false;
+    };
+    let reason = reason.trim().trim_start_matches(':').trim();
+    assert!(
+        !reason.is_empty(),
+        "line {number}: `<!-- docs-test: skip: REASON -->` needs a reason (which test runs these commands)"
+    );
+    true
 }
 
 /// `pattern` (with `...` wildcards) matches `text`.
@@ -217,7 +247,11 @@ fn run_file(file: &Path) -> usize {
     let text = std::fs::read_to_string(file).unwrap();
     let needs = requirements(file, &text);
     let runner = Runner::new(&needs);
-    let name = file.file_name().unwrap().to_string_lossy().into_owned();
+    let name = file
+        .strip_prefix(workspace_root())
+        .unwrap_or(file)
+        .display()
+        .to_string();
     let mut ran = 0;
     for block in blocks(&text) {
         match block {
@@ -225,7 +259,7 @@ fn run_file(file: &Path) -> usize {
                 let out = runner.command(&script).output().unwrap();
                 assert!(
                     out.status.success(),
-                    "docs/{name}:{line}: the sh block failed ({}):\n{script}\n--- stdout ---\n{}\n--- stderr ---\n{}{}",
+                    "{name}:{line}: the sh block failed ({}):\n{script}\n--- stdout ---\n{}\n--- stderr ---\n{}{}",
                     out.status,
                     runner.shown(&String::from_utf8_lossy(&out.stdout)),
                     runner.shown(&String::from_utf8_lossy(&out.stderr)),
@@ -245,7 +279,7 @@ fn run_file(file: &Path) -> usize {
                     assert_eq!(
                         !out.status.success(),
                         should_fail,
-                        "docs/{name}:{line}: `{command}` {} ({}), the docs say it {}:\n{actual}{}",
+                        "{name}:{line}: `{command}` {} ({}), the docs say it {}:\n{actual}{}",
                         if out.status.success() {
                             "succeeded"
                         } else {
@@ -258,7 +292,7 @@ fn run_file(file: &Path) -> usize {
                     let lines: Vec<&str> = actual.lines().collect();
                     assert!(
                         lines_match(&expected, &lines),
-                        "docs/{name}:{line}: the output of `{command}` is not what the docs show\n\
+                        "{name}:{line}: the output of `{command}` is not what the docs show\n\
                          --- docs ---\n{}\n--- actual ---\n{actual}",
                         expected.join("\n"),
                     );
@@ -284,13 +318,20 @@ fn docs_files() -> Vec<PathBuf> {
         .filter(|p| p.extension().is_some_and(|e| e == "md"))
         .collect();
     files.sort();
+    files.push(workspace_root().join("README.md"));
     files
 }
 
 #[test]
 fn every_command_in_the_docs_runs() {
     let files = docs_files();
-    for expected in ["guide.md", "install.md", "plugins.md", "server.md"] {
+    for expected in [
+        "guide.md",
+        "install.md",
+        "plugins.md",
+        "server.md",
+        "README.md",
+    ] {
         assert!(
             files.iter().any(|f| f.ends_with(expected)),
             "docs/{expected} in {files:?}"
@@ -333,10 +374,17 @@ fn the_guide_names_every_package_error_code() {
 
 #[test]
 fn the_runner_reads_blocks_and_wildcards() {
-    let text = "<!-- docs-test: none -->\n```sh\necho a\n```\n```text\nnot run\n```\n```console\n$ echo hi\nhi\n$ true\n```\n";
+    let text = "<!-- docs-test: none -->\n```sh\necho a\n```\n```text\nnot run\n```\n```console\n$ echo hi\nhi\n$ true\n```\n\n<!-- docs-test: skip: run by x.rs -->\n```sh\nnot run either\n```\n```sh\necho b\n```\n";
     assert_eq!(requirements(Path::new("x.md"), text), vec!["none"]);
     let found = blocks(text);
-    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert!(
+        matches!(&found[2], Block::Sh { script, .. } if script == "echo b"),
+        "the block after the skipped one runs: {found:?}"
+    );
+    let no_reason =
+        std::panic::catch_unwind(|| blocks("<!-- docs-test: skip -->\n```sh\nx\n```\n"));
+    assert!(no_reason.is_err(), "a skip without a reason fails");
     assert!(lines_match(
         &["a ... c".into(), "...".into(), "end".into()],
         &["a b c", "x", "y", "end"]

@@ -15,6 +15,7 @@ mod man;
 mod plugins;
 mod push_dry_run;
 mod push_e2e;
+mod quickstart;
 mod replicas;
 mod wheel;
 

@@ -1,5 +1,6 @@
-//! The `stone-cli` binary wheel (python/stone-cli, maturin `bindings = "bin"`): built, installed
-//! into a fresh virtual environment with no index, and run from there.
+//! The binary wheels (maturin `bindings = "bin"`) `stone-cli` (python/stone-cli) and
+//! `stone-server` (python/stone-server): built, installed into a fresh virtual environment
+//! with no index, and run from there.
 //!
 //! The wheel is built with the dev profile, the `rdf` feature and this build's target
 //! directory, so maturin's cargo reuses what is compiled already (docs/install.md builds the
@@ -12,6 +13,7 @@ use std::time::Instant;
 use serde_json::Value;
 use stone_test::TestContext;
 use stone_test::context::isolate;
+use stone_test::services::StoneServer;
 use stone_test::tools::{python, venv_bin, workspace_root};
 
 use crate::copy_dir;
@@ -39,11 +41,12 @@ fn run(command: &mut Command, what: &str) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-fn build_wheel(out_dir: &Path) -> PathBuf {
+/// Builds the wheel of `python/<project>` into `out_dir`.
+fn build_wheel(project: &str, out_dir: &Path) -> PathBuf {
     let maturin = venv_bin("maturin");
     let mut command = Command::new(maturin);
     command
-        .current_dir(workspace_root().join("python/stone-cli"))
+        .current_dir(workspace_root().join("python").join(project))
         .args([
             "build",
             "--profile",
@@ -57,7 +60,7 @@ fn build_wheel(out_dir: &Path) -> PathBuf {
         .env("CARGO_TARGET_DIR", target_dir())
         // Not a release: no man pages copied anywhere.
         .env_remove("STONE_GEN_DIR");
-    run(&mut command, "maturin build (python/stone-cli)");
+    run(&mut command, &format!("maturin build (python/{project})"));
     let wheels: Vec<PathBuf> = std::fs::read_dir(out_dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -72,28 +75,15 @@ fn build_wheel(out_dir: &Path) -> PathBuf {
     wheels.into_iter().next().unwrap()
 }
 
-#[test]
-fn the_wheel_installs_into_a_fresh_venv_and_pushes_a_dry_run() {
-    let started = Instant::now();
-    let temp = tempfile::Builder::new()
-        .prefix("stone-wheel-")
-        .tempdir()
-        .unwrap();
-    let wheel = build_wheel(&temp.path().join("dist"));
-    let name = wheel.file_name().unwrap().to_string_lossy().into_owned();
-    assert!(
-        name.starts_with(&format!("stone_cli-{}-", env!("CARGO_PKG_VERSION"))),
-        "{name}"
-    );
-    let built = started.elapsed();
-
-    // A fresh venv; pip may not reach any index: the wheel has no dependencies.
-    let venv = temp.path().join("venv");
+/// A fresh venv under `dir` with `wheel` installed; pip may not reach any index: the
+/// wheels have no dependencies.
+fn install_into_fresh_venv(dir: &Path, wheel: &Path) -> PathBuf {
+    let venv = dir.join("venv");
     let mut command = Command::new(python());
-    isolate(&mut command, temp.path());
+    isolate(&mut command, dir);
     run(command.arg("-m").arg("venv").arg(&venv), "python -m venv");
     let mut command = Command::new(venv.join("bin/python"));
-    isolate(&mut command, temp.path());
+    isolate(&mut command, dir);
     command
         .args([
             "-m",
@@ -102,8 +92,27 @@ fn the_wheel_installs_into_a_fresh_venv_and_pushes_a_dry_run() {
             "--no-index",
             "--disable-pip-version-check",
         ])
-        .arg(&wheel);
+        .arg(wheel);
     run(&mut command, "pip install <wheel>");
+    venv
+}
+
+#[test]
+fn the_wheel_installs_into_a_fresh_venv_and_pushes_a_dry_run() {
+    let started = Instant::now();
+    let temp = tempfile::Builder::new()
+        .prefix("stone-wheel-")
+        .tempdir()
+        .unwrap();
+    let wheel = build_wheel("stone-cli", &temp.path().join("dist"));
+    let name = wheel.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name.starts_with(&format!("stone_cli-{}-", env!("CARGO_PKG_VERSION"))),
+        "{name}"
+    );
+    let built = started.elapsed();
+
+    let venv = install_into_fresh_venv(temp.path(), &wheel);
     let stone = venv.join("bin/stone");
     assert!(
         stone.is_file(),
@@ -143,6 +152,63 @@ fn the_wheel_installs_into_a_fresh_venv_and_pushes_a_dry_run() {
         "wheel {name}: {} bytes, built in {:.1?}, whole test {:.1?}",
         std::fs::metadata(&wheel).unwrap().len(),
         built,
+        started.elapsed()
+    );
+}
+
+#[test]
+fn the_server_wheel_installs_into_a_fresh_venv_and_takes_a_push() {
+    let started = Instant::now();
+    let temp = tempfile::Builder::new()
+        .prefix("stone-server-wheel-")
+        .tempdir()
+        .unwrap();
+    let wheel = build_wheel("stone-server", &temp.path().join("dist"));
+    let name = wheel.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name.starts_with(&format!("stone_server-{}-", env!("CARGO_PKG_VERSION"))),
+        "{name}"
+    );
+    let venv = install_into_fresh_venv(temp.path(), &wheel);
+    let server = venv.join("bin/stone-server");
+    assert!(
+        server.is_file(),
+        "pip put no stone-server in {}",
+        venv.join("bin").display()
+    );
+    let mut command = Command::new(&server);
+    isolate(&mut command, temp.path());
+    let version = run(command.arg("--version"), "stone-server --version");
+    assert_eq!(
+        version.trim(),
+        format!("stone-server {}", env!("CARGO_PKG_VERSION"))
+    );
+
+    // The installed server takes a real push from this build's stone.
+    let server = StoneServer::start_binary(&server, &temp.path().join("data"), None, &[]);
+    let ctx = crate::context();
+    ctx.add_env("local", "data.test", &server.api());
+    let package = ctx.root().join("quickstart");
+    copy_dir(&workspace_root().join("examples/quickstart"), &package);
+    let result = run(
+        ctx.stone()
+            .args([
+                "package", "push", "--env", "local", "--branch", "wheel", "--json",
+            ])
+            .arg(&package),
+        "stone package push (to the wheel's stone-server)",
+    );
+    let result: Value = serde_json::from_str(&result).unwrap_or_else(|e| panic!("{e}: {result}"));
+    let datasets = result["datasets"]
+        .as_array()
+        .expect("datasets in the result");
+    assert_eq!(datasets.len(), 4, "{result:#}");
+    for dataset in datasets {
+        assert_eq!(dataset["status"], "created", "{result:#}");
+    }
+    eprintln!(
+        "wheel {name}: {} bytes, whole test {:.1?}",
+        std::fs::metadata(&wheel).unwrap().len(),
         started.elapsed()
     );
 }
