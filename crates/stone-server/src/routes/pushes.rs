@@ -52,6 +52,9 @@ pub async fn create(
                 .await?
                 .filter(|record| record.principal == principal.user)
                 .ok_or_else(|| ApiError::push_not_found(id))?;
+            if record.expired {
+                return Err(ApiError::push_expired(id));
+            }
             if record.namespace != manifest.namespace || record.branch != manifest.branch {
                 return Err(ApiError::new(
                     StatusCode::CONFLICT,
@@ -164,6 +167,11 @@ pub async fn create(
                 .map_err(ApiError::internal)?
         };
         if staged {
+            // Reused: the garbage collection keeps it for this push.
+            app.staging
+                .touch(sha256)
+                .await
+                .map_err(ApiError::internal)?;
             already_staged.push(sha256.clone());
         } else {
             uploads.push(
@@ -223,7 +231,7 @@ async fn reserve(
             .db
             .push(id)
             .await?
-            .is_some_and(|record| record.principal == principal.user)
+            .is_some_and(|record| record.principal == principal.user && !record.expired)
     {
         return Ok(id.to_owned());
     }
@@ -282,6 +290,9 @@ async fn load(app: &App, caller: Caller, id: &str) -> ApiResult<(PushRecord, Pri
         .await?
         .filter(|record| record.principal == principal.user)
         .ok_or_else(|| ApiError::push_not_found(id))?;
+    if record.expired {
+        return Err(ApiError::push_expired(id));
+    }
     Ok((record, principal))
 }
 
@@ -352,6 +363,10 @@ pub async fn commit(
             .await
             .map_err(ApiError::internal)?
         {
+            app.staging
+                .touch(sha256)
+                .await
+                .map_err(ApiError::internal)?;
             continue;
         }
         match app.staging.complete(sha256, size).await {

@@ -369,6 +369,116 @@ fn a_push_killed_during_upload_resumes_and_uploads_only_what_is_missing() {
 }
 
 #[test]
+fn a_saved_push_the_server_expired_is_started_anew() {
+    // The server's garbage collection sweeps every second and expires a push left
+    // uncommitted for 2 s, with the contents it staged.
+    let data = tempfile::Builder::new()
+        .prefix("stone-server-data-")
+        .tempdir()
+        .unwrap();
+    let server = StoneServer::start(
+        data.path(),
+        Some(&format!(
+            "public_host = \"{HOST}\"\n[gc]\ninterval_seconds = 1\npush_expiry_seconds = 2\nstaged_content_seconds = 1\nmultipart_seconds = 1\n"
+        )),
+        &[],
+    );
+    let ctx = crate::context();
+    ctx.add_env("local", HOST, &server.api());
+    let blobs: Vec<(String, Vec<u8>)> = (0..40u8)
+        .map(|i| (format!("part-{i:02}.bin"), vec![i; 1 << 20]))
+        .collect();
+    let mut descriptor =
+        String::from("publish: {to: \"stone:expiry\"}\nresources:\n  - path: t.csv\n");
+    for (name, _) in &blobs {
+        descriptor.push_str(&format!("  - path: {name}\n"));
+    }
+    let mut files: Vec<(&str, &[u8])> = blobs
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    files.push(("t.csv", b"x\n1\n2\n3\n"));
+    let dir = ctx.package("big", &descriptor, &files);
+
+    // Interrupted during the uploads: the push ID is saved for a resume.
+    let contents = data.path().join("staging/contents");
+    let staged = || std::fs::read_dir(&contents).map(|d| d.count()).unwrap_or(0);
+    let mut child = ctx
+        .stone()
+        .args([
+            "package", "push", "--env", "local", "--branch", "b", "--jobs", "1", "--quiet",
+        ])
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while staged() < 2 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the push ended before it could be interrupted"
+        );
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no upload arrived:\n{}",
+            server.log_tail(30)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let saved: Value = serde_json::from_slice(
+        &std::fs::read(dir.join(".stone/pushes/local/b.json")).expect("the push ID was saved"),
+    )
+    .unwrap();
+    let push_id = saved["push_id"]
+        .as_str()
+        .expect("a saved push ID")
+        .to_owned();
+
+    // The server expires it and sweeps what it staged.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let answer = stone_test::services::agent()
+            .get(&format!("{}/pushes/{push_id}", server.api()))
+            .call()
+            .unwrap();
+        if answer.status() == 410 && staged() == 0 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "push {push_id} did not expire and go within 30 s ({}, {} staged):\n{}",
+            answer.status(),
+            staged(),
+            server.log_tail(30)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+
+    // The same command again: the saved push is expired, so a new one uploads it all.
+    let result = push(&ctx, &dir, &["--branch", "b"]);
+    assert_ne!(
+        result["push_id"].as_str(),
+        Some(push_id.as_str()),
+        "{result}"
+    );
+    let total: u64 = blobs.iter().map(|(_, b)| b.len() as u64).sum();
+    assert!(
+        result["uploaded_bytes"].as_u64().unwrap() >= total,
+        "everything went up again: {result}"
+    );
+    assert!(
+        statuses(&result).iter().all(|(_, s)| s == "created"),
+        "{result}"
+    );
+    assert!(!dir.join(".stone/pushes/local/b.json").exists());
+    let table = read_table(data.path(), "expiry.t", "b");
+    assert_eq!(table["row_count"], 3, "{table}");
+}
+
+#[test]
 fn a_server_that_fails_for_a_while_is_outlasted() {
     use stone_test::services::{Fault, FaultProxy};
     let (ctx, server, data) = with_server();

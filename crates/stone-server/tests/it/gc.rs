@@ -1,0 +1,375 @@
+//! Garbage collection of staging (issue 3) on the real binary, with ages of seconds set
+//! in `[gc]`: an abandoned push expires (410 `push.expired`) and its staged contents and
+//! multipart uploads go, a live push keeps what it names, and committed datasets stay
+//! readable. Local staging on disk, and S3 staging on SeaweedFS.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use stone_test::services::SeaweedFs;
+
+use crate::api_support::{
+    Contents, Dataset, File, Options, Server, Site, client, manifest, noise, put, upload_all,
+};
+
+/// Sweeps every second; pushes expire after 6 s; unused contents and uploads go after 1 s.
+const GC: &str = "[gc]\ninterval_seconds = 1\npush_expiry_seconds = 6\nstaged_content_seconds = 1\nmultipart_seconds = 1\n";
+
+/// Polls `check` for up to 30 s.
+async fn eventually(what: &str, server: &Server, mut check: impl AsyncFnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !check().await {
+        assert!(
+            Instant::now() < deadline,
+            "{what} within 30 s:\n{}",
+            server.log()
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+fn blob(name: &str, files: Vec<File>) -> Dataset {
+    Dataset::new(name, "BLOB", files)
+}
+
+async fn content(server: &Server, dataset: &str) -> (u16, Vec<u8>) {
+    let response = client()
+        .get(server.url(&format!(
+            "/v1/namespaces/demo/datasets/{dataset}/content?branch=dev"
+        )))
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.bytes().await.unwrap().to_vec())
+}
+
+async fn create(server: &Server, m: &Value, contents: &Contents, upload: bool) -> (String, Value) {
+    let created = server.create_push(m).await.expect(201);
+    if upload {
+        upload_all(server, &created.body, contents).await;
+    }
+    (
+        created.body["push_id"].as_str().unwrap().to_owned(),
+        created.body,
+    )
+}
+
+/// The staged content files of the local store.
+fn staged(data: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(data.join("staging/contents"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn local_staging_an_abandoned_push_expires_and_its_contents_go() {
+    // Parts of 1 MiB: a 1.5 MiB file is a multipart upload.
+    let site = Site::with_config(&format!("[staging]\npart_size = 1048576\n{GC}"));
+    let server = site.start();
+    let data = site.data_dir();
+
+    // A committed dataset.
+    let kept = noise(1, 50_000);
+    let (m, contents) = manifest(
+        "demo",
+        "dev",
+        Options::default(),
+        None,
+        &[blob("kept", vec![File::new("kept.bin", kept.clone())])],
+    );
+    server.push(&m, &contents).await;
+
+    // An abandoned push: one content uploaded, one multipart upload started (one part).
+    let lost = noise(2, 40_000);
+    let large = noise(3, 1_500_000);
+    let (m, contents) = manifest(
+        "demo",
+        "dev",
+        Options::default(),
+        None,
+        &[blob(
+            "abandoned",
+            vec![
+                File::new("lost.bin", lost.clone()),
+                File::new("large.bin", large.clone()),
+            ],
+        )],
+    );
+    let created = server.create_push(&m).await.expect(201);
+    let abandoned = created.body["push_id"].as_str().unwrap().to_owned();
+    let mut part_url = None;
+    for upload in created.body["uploads"].as_array().unwrap() {
+        match upload["parts"].as_array() {
+            None => {
+                let (status, text) = put(
+                    client(),
+                    upload["url"].as_str().unwrap().to_owned(),
+                    Default::default(),
+                    contents[upload["sha256"].as_str().unwrap()].clone(),
+                )
+                .await;
+                assert!(status.is_success(), "{text}");
+            }
+            Some(parts) => {
+                let first = &parts[0];
+                let (offset, size) = (
+                    first["offset"].as_u64().unwrap() as usize,
+                    first["size"].as_u64().unwrap() as usize,
+                );
+                let (status, text) = put(
+                    client(),
+                    first["url"].as_str().unwrap().to_owned(),
+                    Default::default(),
+                    large[offset..offset + size].to_vec(),
+                )
+                .await;
+                assert!(status.is_success(), "{text}");
+                part_url = Some((
+                    parts[1]["url"].as_str().unwrap().to_owned(),
+                    parts[1].clone(),
+                ));
+            }
+        }
+    }
+    let lost_sha = crate::api_support::sha256_hex(&lost);
+    assert!(staged(&data).contains(&lost_sha));
+    assert_eq!(
+        std::fs::read_dir(data.join("staging/parts"))
+            .unwrap()
+            .count(),
+        1
+    );
+
+    // A live push created now keeps its content through the sweeps before it expires.
+    let fresh = noise(4, 30_000);
+    let (live_manifest, live_contents) = manifest(
+        "demo",
+        "dev",
+        Options::default(),
+        None,
+        &[blob("fresh", vec![File::new("fresh.bin", fresh.clone())])],
+    );
+    let (live, _) = create(&server, &live_manifest, &live_contents, true).await;
+
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let fresh_sha = crate::api_support::sha256_hex(&fresh);
+    assert!(
+        staged(&data).contains(&fresh_sha),
+        "a live push's content is kept although older than gc.staged_content_seconds:\n{}",
+        server.log()
+    );
+    // The committed dataset's own staged content is not needed any more: gone.
+    let kept_sha = crate::api_support::sha256_hex(&kept);
+    assert!(!staged(&data).contains(&kept_sha), "{:?}", staged(&data));
+    server.commit(&live).await.expect(202);
+    assert_eq!(server.wait(&live).await["state"], "succeeded");
+
+    // The abandoned push expires; its content and its multipart upload go.
+    eventually("the abandoned push expired", &server, async || {
+        server.get(&format!("/v1/pushes/{abandoned}")).await.status == 410
+    })
+    .await;
+    let gone = server.get(&format!("/v1/pushes/{abandoned}")).await;
+    assert_eq!(gone.code(), "push.expired");
+    assert_eq!(
+        server.commit(&abandoned).await.expect(410).code(),
+        "push.expired"
+    );
+    let mut resumed = m.clone();
+    resumed["push_id"] = json!(abandoned);
+    assert_eq!(
+        server.create_push(&resumed).await.expect(410).code(),
+        "push.expired"
+    );
+    eventually(
+        "the abandoned push's staging is swept",
+        &server,
+        async || {
+            !staged(&data).contains(&lost_sha)
+                && std::fs::read_dir(data.join("staging/parts"))
+                    .unwrap()
+                    .count()
+                    == 0
+        },
+    )
+    .await;
+    // The aborted upload's URLs lead nowhere.
+    let (url, part) = part_url.expect("a multipart upload");
+    let (offset, size) = (
+        part["offset"].as_u64().unwrap() as usize,
+        part["size"].as_u64().unwrap() as usize,
+    );
+    let (status, _) = put(
+        client(),
+        url,
+        Default::default(),
+        large[offset..offset + size].to_vec(),
+    )
+    .await;
+    assert!(status.is_client_error(), "{status}");
+
+    // Committed datasets are untouched.
+    assert_eq!(content(&server, "kept").await, (200, kept.clone()));
+    assert_eq!(content(&server, "fresh").await, (200, fresh));
+
+    // The same package again: a new push, which uploads the swept content anew.
+    let (m, contents) = manifest(
+        "demo",
+        "dev",
+        Options::default(),
+        None,
+        &[blob("kept", vec![File::new("kept.bin", kept.clone())])],
+    );
+    let created = server.create_push(&m).await.expect(201);
+    assert_eq!(created.body["uploads"].as_array().unwrap().len(), 1);
+    upload_all(&server, &created.body, &contents).await;
+    let id = created.body["push_id"].as_str().unwrap();
+    server.commit(id).await.expect(202);
+    let status = server.wait(id).await;
+    assert_eq!(status["state"], "succeeded", "{status:#}");
+    assert!(server.log().contains("gc: staging swept"));
+}
+
+fn s3_config(seaweed: &SeaweedFs, staging_bucket: &str, blob_bucket: &str) -> String {
+    let table = |bucket: &str, prefix: &str| {
+        format!(
+            "endpoint = \"{}\"\nbucket = \"{bucket}\"\nprefix = \"{prefix}\"\nregion = \"{}\"\naccess_key_id = \"{}\"\nsecret_access_key = \"{}\"\nallow_http = true\n",
+            seaweed.endpoint(),
+            seaweed.region(),
+            seaweed.access_key(),
+            seaweed.secret_key()
+        )
+    };
+    format!(
+        "[staging]\nstore = \"s3\"\npart_size = 5242880\n[staging.s3]\n{}[blob]\nstore = \"s3\"\n[blob.s3]\n{}{GC}",
+        table(staging_bucket, "uploads/"),
+        table(blob_bucket, "datasets"),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s3_staging_an_abandoned_push_expires_and_its_objects_and_uploads_go() {
+    let seaweed = SeaweedFs::shared();
+    let suffix = &uuid::Uuid::new_v4().simple().to_string()[..12];
+    let (staging_bucket, blob_bucket) =
+        (format!("gc-staging-{suffix}"), format!("gc-blobs-{suffix}"));
+    seaweed.create_bucket(&staging_bucket);
+    seaweed.create_bucket(&blob_bucket);
+    let site = Site::with_config(&s3_config(seaweed, &staging_bucket, &blob_bucket));
+    let server = site.start();
+
+    let kept = noise(11, 60_000);
+    let (m, contents) = manifest(
+        "demo",
+        "dev",
+        Options::default(),
+        None,
+        &[blob("kept", vec![File::new("kept.bin", kept.clone())])],
+    );
+    server.push(&m, &contents).await;
+
+    // Abandoned: one object uploaded, one multipart upload (6 MiB, parts of 5 MiB) with
+    // its first part only.
+    let lost = noise(12, 40_000);
+    let large = noise(13, 6 * 1024 * 1024);
+    let (m, contents) = manifest(
+        "demo",
+        "dev",
+        Options::default(),
+        None,
+        &[blob(
+            "abandoned",
+            vec![
+                File::new("lost.bin", lost.clone()),
+                File::new("large.bin", large.clone()),
+            ],
+        )],
+    );
+    let created = server.create_push(&m).await.expect(201);
+    let abandoned = created.body["push_id"].as_str().unwrap().to_owned();
+    let mut second_part = None;
+    for upload in created.body["uploads"].as_array().unwrap() {
+        match upload["parts"].as_array() {
+            None => {
+                let headers = serde_json::from_value(upload["headers"].clone()).unwrap();
+                let (status, text) = put(
+                    client(),
+                    upload["url"].as_str().unwrap().to_owned(),
+                    headers,
+                    contents[upload["sha256"].as_str().unwrap()].clone(),
+                )
+                .await;
+                assert!(status.is_success(), "{text}");
+            }
+            Some(parts) => {
+                let first = &parts[0];
+                let size = first["size"].as_u64().unwrap() as usize;
+                let (status, text) = put(
+                    client(),
+                    first["url"].as_str().unwrap().to_owned(),
+                    Default::default(),
+                    large[..size].to_vec(),
+                )
+                .await;
+                assert!(status.is_success(), "{text}");
+                second_part = Some(parts[1].clone());
+            }
+        }
+    }
+    let lost_sha = crate::api_support::sha256_hex(&lost);
+    let lost_key = format!("uploads/{lost_sha}");
+    assert!(seaweed.get_object(&staging_bucket, &lost_key).is_some());
+
+    eventually("the abandoned push expired", &server, async || {
+        server.get(&format!("/v1/pushes/{abandoned}")).await.status == 410
+    })
+    .await;
+    assert_eq!(
+        server.get(&format!("/v1/pushes/{abandoned}")).await.code(),
+        "push.expired"
+    );
+    eventually("the staging bucket is swept", &server, async || {
+        seaweed.get_object(&staging_bucket, &lost_key).is_none()
+            && server.log().contains("gc: multipart upload aborted")
+    })
+    .await;
+    // S3 forgot the upload: its part URLs are refused.
+    let part = second_part.expect("a multipart upload");
+    let offset = part["offset"].as_u64().unwrap() as usize;
+    let (status, text) = put(
+        client(),
+        part["url"].as_str().unwrap().to_owned(),
+        Default::default(),
+        large[offset..].to_vec(),
+    )
+    .await;
+    assert!(
+        status.is_client_error(),
+        "an aborted upload takes no part: {status} {text}"
+    );
+    // Only what no live push names went: nothing of the staging bucket is left.
+    assert_eq!(
+        seaweed.list_objects(&staging_bucket, "uploads/"),
+        Vec::<String>::new()
+    );
+    // The committed dataset is untouched, and pushing it again uploads it anew.
+    assert_eq!(content(&server, "kept").await, (200, kept.clone()));
+    let (m, contents) = manifest(
+        "demo",
+        "dev",
+        Options::default(),
+        None,
+        &[blob("kept", vec![File::new("kept.bin", kept)])],
+    );
+    let created = server.create_push(&m).await.expect(201);
+    assert_eq!(created.body["uploads"].as_array().unwrap().len(), 1);
+    upload_all(&server, &created.body, &contents).await;
+    let id = created.body["push_id"].as_str().unwrap();
+    server.commit(id).await.expect(202);
+    assert_eq!(server.wait(id).await["state"], "succeeded");
+}
