@@ -909,7 +909,9 @@ impl JobRunner {
                 .map_err(|e| iceberg_problem(name, &e)),
             Engine::Graph => {
                 // The same cross-replica lock as loads: a drop must not interleave with an
-                // append another replica computes against the graph's content.
+                // append another replica computes against the graph's content. (No test
+                // provokes that interleaving: it needs a load and a `--replace` deletion of
+                // the same graph landing within the same milliseconds on two replicas.)
                 let iri = graph_iri(&self.public_host, ns, name, branch);
                 let lock = self.db.lock(&format!("graph/{iri}")).await.map_err(|e| {
                     Problem::new(503, codes::ENGINE_FAILED, "Graph engine failed")

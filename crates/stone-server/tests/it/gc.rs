@@ -373,3 +373,90 @@ async fn s3_staging_an_abandoned_push_expires_and_its_objects_and_uploads_go() {
     server.commit(id).await.expect(202);
     assert_eq!(server.wait(id).await["state"], "succeeded");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgresql_one_replica_sweeps_at_a_time_and_pushes_expire() {
+    use std::sync::Arc;
+    use stone_server::config::GcOptions;
+    use stone_server::gc::Sweeper;
+    use stone_server::staging::local::LocalStaging;
+    use stone_server::state::StateDb;
+
+    let postgres = stone_test::services::Postgres::start();
+    // Two replicas' views of one database.
+    let first = StateDb::connect(&postgres.url(), 2).await.unwrap();
+    let second = StateDb::connect(&postgres.url(), 2).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let key = stone_server::staging::signature::load_or_create(&dir.path().join("key")).unwrap();
+    let staging = Arc::new(
+        LocalStaging::open(
+            &dir.path().join("staging"),
+            "http://127.0.0.1:1",
+            key,
+            second.clone(),
+            1 << 20,
+        )
+        .unwrap(),
+    );
+    let sweeper = Sweeper::new(second.clone(), staging, GcOptions::default());
+
+    // While the first replica sweeps (holds the lock), the second skips its round.
+    let held = first
+        .try_lock("stone-server/gc")
+        .await
+        .unwrap()
+        .expect("the lock is free");
+    assert!(
+        second.try_lock("stone-server/gc").await.unwrap().is_none(),
+        "one holder at a time"
+    );
+    let report = sweeper.sweep().await.unwrap();
+    assert!(report.skipped, "{report:?}");
+    held.release().await;
+    let report = sweeper.sweep().await.unwrap();
+    assert!(!report.skipped, "{report:?}");
+    // And the lock was given back after the sweep.
+    assert!(first.try_lock("stone-server/gc").await.unwrap().is_some());
+
+    // Expiry on PostgreSQL: a push left in staging past the age expires, its contents are
+    // no longer live, and it can no longer be committed.
+    let (m, _) = manifest(
+        "demo",
+        "dev",
+        Options::default(),
+        None,
+        &[blob("b", vec![File::new("b.bin", noise(21, 100))])],
+    );
+    let manifest: stone_api::CreatePush = serde_json::from_value(m).unwrap();
+    first
+        .create_push("old-push", "local", &manifest, false, &[])
+        .await
+        .unwrap();
+    assert_eq!(first.live_contents().await.unwrap().len(), 1);
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    let key = stone_server::staging::signature::load_or_create(&dir.path().join("key")).unwrap();
+    let staging = Arc::new(
+        LocalStaging::open(
+            &dir.path().join("staging"),
+            "http://127.0.0.1:1",
+            key,
+            second.clone(),
+            1 << 20,
+        )
+        .unwrap(),
+    );
+    let quick = GcOptions {
+        interval_seconds: 1,
+        push_expiry_seconds: 1,
+        staged_content_seconds: 1,
+        multipart_seconds: 1,
+    };
+    let report = Sweeper::new(second.clone(), staging, quick)
+        .sweep()
+        .await
+        .unwrap();
+    assert_eq!(report.expired, vec!["old-push".to_owned()]);
+    assert!(first.push("old-push").await.unwrap().unwrap().expired);
+    assert!(first.live_contents().await.unwrap().is_empty());
+    assert_eq!(first.start_commit("old-push").await.unwrap(), None);
+}
