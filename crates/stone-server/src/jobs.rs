@@ -341,6 +341,12 @@ impl JobRunner {
                 "commits still running at shutdown were stopped; they resume at the next start"
             );
             tasks.abort_all();
+            while tasks.join_next().await.is_some() {}
+            // Their leases are given back now, so that another replica resumes them at
+            // once rather than when the leases run out.
+            if let Err(error) = self.db.release_owned(&self.owner).await {
+                tracing::warn!(error = ?error, "cannot give back the leases of stopped commits");
+            }
         }
     }
 

@@ -257,6 +257,9 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         .await
         .context("the HTTP server failed")?;
     let _ = jobs.await;
+    // A sweep under way is cut short: each of its deletions stands alone, and the next
+    // sweep finishes the work.
+    gc.abort();
     let _ = gc.await;
     tracing::info!("stopped");
     drop(lock);

@@ -692,6 +692,18 @@ impl StateDb {
         Ok(())
     }
 
+    /// Gives back every lease `owner` holds (its jobs were stopped at shutdown).
+    pub async fn release_owned(&self, owner: &str) -> Result<u64> {
+        Ok(sqlx::query(
+            "UPDATE pushes SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1",
+        )
+        .bind(owner)
+        .execute(&self.pool)
+        .await
+        .map_err(query_error("releasing leases"))?
+        .rows_affected())
+    }
+
     /// A dataset write starts; the checkpoint is kept from the first attempt.
     pub async fn dataset_writing(
         &self,
@@ -1307,6 +1319,13 @@ mod tests {
         );
         // Held: no second claim.
         assert_eq!(db.claim("r2", Duration::from_secs(30)).await.unwrap(), None);
+        // A runner stopped at shutdown gives back what it holds.
+        assert_eq!(db.release_owned("r2").await.unwrap(), 0);
+        assert_eq!(db.release_owned("r1").await.unwrap(), 1);
+        assert_eq!(
+            db.claim("r1", Duration::from_secs(30)).await.unwrap(),
+            Some("p1".into())
+        );
         // After a restart every lease is forgotten.
         db.release_all_leases().await.unwrap();
         assert_eq!(
