@@ -133,27 +133,13 @@ impl S3Staging {
         sha256: &str,
         upload_id: &str,
     ) -> Result<Option<Vec<(u32, String)>>, StagingError> {
-        let url = self
-            .store
-            .signed_url_opts(
-                Method::GET,
+        let (status, text) = self
+            .signed_get(
+                "ListParts",
                 &self.key(sha256),
-                Duration::from_secs(300),
-                &SignedUrlOptions::default().with_query([("uploadId", upload_id)]),
+                SignedUrlOptions::default().with_query([("uploadId", upload_id)]),
             )
-            .await
-            .map_err(s3_error("signing ListParts"))?;
-        let response = self
-            .http
-            .get(url)
-            .send()
-            .await
-            .map_err(|e| StagingError::S3 {
-                what: "ListParts".into(),
-                source: Box::new(e),
-            })?;
-        let status = response.status();
-        let text = response.text().await.unwrap_or_default();
+            .await?;
         if status == reqwest::StatusCode::NOT_FOUND || text.contains("NoSuchUpload") {
             return Ok(None);
         }
@@ -565,28 +551,14 @@ impl S3Staging {
     async fn list_multipart_uploads(
         &self,
     ) -> Result<Vec<(String, String, SystemTime)>, StagingError> {
-        let url = self
-            .store
-            .signed_url_opts(
-                Method::GET,
+        let (status, text) = self
+            .signed_get(
+                "ListMultipartUploads",
                 &ObjectPath::from(""),
-                Duration::from_secs(300),
-                &SignedUrlOptions::default()
+                SignedUrlOptions::default()
                     .with_query([("uploads", ""), ("prefix", self.prefix.as_str())]),
             )
-            .await
-            .map_err(s3_error("signing ListMultipartUploads"))?;
-        let response = self
-            .http
-            .get(url)
-            .send()
-            .await
-            .map_err(|e| StagingError::S3 {
-                what: "ListMultipartUploads".into(),
-                source: Box::new(e),
-            })?;
-        let status = response.status();
-        let text = response.text().await.unwrap_or_default();
+            .await?;
         if !status.is_success() {
             return Err(StagingError::S3 {
                 what: format!("ListMultipartUploads answered HTTP {status}"),
@@ -611,6 +583,31 @@ impl S3Staging {
             }
         }
         Ok(uploads)
+    }
+
+    /// A presigned GET of an S3 call `object_store` does not offer: status and body.
+    async fn signed_get(
+        &self,
+        what: &str,
+        path: &ObjectPath,
+        options: SignedUrlOptions,
+    ) -> Result<(reqwest::StatusCode, String), StagingError> {
+        let url = self
+            .store
+            .signed_url_opts(Method::GET, path, Duration::from_secs(300), &options)
+            .await
+            .map_err(s3_error(format!("signing {what}")))?;
+        let response = self
+            .http
+            .get(url)
+            .send()
+            .await
+            .map_err(|e| StagingError::S3 {
+                what: what.to_owned(),
+                source: Box::new(e),
+            })?;
+        let status = response.status();
+        Ok((status, response.text().await.unwrap_or_default()))
     }
 
     /// Aborts a multipart upload (S3 forgets its parts) and its record.

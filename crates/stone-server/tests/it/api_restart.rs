@@ -7,9 +7,23 @@
 use std::time::{Duration, Instant};
 
 use crate::api_support::{
-    Dataset, File, Options, Site, binary, dataset, graph_count_on_disk, manifest, people_parquet,
-    pyiceberg, statuses, turtle, upload_all,
+    Dataset, File, Options, Server, Site, binary, dataset, graph_count_on_disk, manifest,
+    people_parquet, pyiceberg, statuses, turtle, upload_all,
 };
+
+/// Waits until the commit test hook has paused a commit.
+async fn wait_paused(server: &Server) {
+    let marker = server.data_dir.join("test-hooks/paused");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !marker.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "the commit never paused:\n{}",
+            server.log()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_crash_during_commit_resumes_on_restart_without_duplicates() {
@@ -36,16 +50,7 @@ async fn a_crash_during_commit_resumes_on_restart_without_duplicates() {
         let push_id = created.body["push_id"].as_str().unwrap().to_owned();
         upload_all(&server, &created.body, &contents).await;
         server.commit(&push_id).await.expect(202);
-        let marker = server.data_dir.join("test-hooks/paused");
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while !marker.exists() {
-            assert!(
-                Instant::now() < deadline,
-                "the commit never paused:\n{}",
-                server.log()
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        wait_paused(&server).await;
         let status = server.status(&push_id).await;
         assert_eq!(status["state"], "committing");
         assert_eq!(dataset(&status, "people")["state"], "writing");
@@ -142,16 +147,7 @@ async fn sigterm_during_a_commit_parks_it_and_the_restart_completes_it_once() {
         let push_id = created.body["push_id"].as_str().unwrap().to_owned();
         upload_all(&server, &created.body, &contents).await;
         server.commit(&push_id).await.expect(202);
-        let marker = server.data_dir.join("test-hooks/paused");
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while !marker.exists() {
-            assert!(
-                Instant::now() < deadline,
-                "the commit never paused:\n{}",
-                server.log()
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        wait_paused(&server).await;
         let asked = Instant::now();
         let exit = server.terminate();
         let took = asked.elapsed();

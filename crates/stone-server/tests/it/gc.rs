@@ -10,7 +10,8 @@ use serde_json::{Value, json};
 use stone_test::services::SeaweedFs;
 
 use crate::api_support::{
-    Contents, Dataset, File, Options, Server, Site, client, manifest, noise, put, upload_all,
+    Contents, Dataset, File, Options, Server, Site, client, manifest, noise, put, sha256_hex,
+    upload_all,
 };
 
 /// Sweeps every second; pushes expire after 6 s; unused contents and uploads go after 1 s.
@@ -66,6 +67,103 @@ fn staged(data: &Path) -> Vec<String> {
     names
 }
 
+/// An abandoned push of `demo@dev`: `lost` uploaded whole, the multipart upload of
+/// `large` started with its first part only. Returns the push ID and the second part
+/// (its URL, offset and size) as the server announced it.
+async fn abandon(server: &Server, lost: &[u8], large: &[u8]) -> (String, Value) {
+    let (m, contents) = manifest(
+        "demo",
+        "dev",
+        Options::default(),
+        None,
+        &[blob(
+            "abandoned",
+            vec![
+                File::new("lost.bin", lost.to_vec()),
+                File::new("large.bin", large.to_vec()),
+            ],
+        )],
+    );
+    let created = server.create_push(&m).await.expect(201);
+    let mut second_part = None;
+    for upload in created.body["uploads"].as_array().unwrap() {
+        let (url, headers, body) = match upload["parts"].as_array() {
+            None => (
+                &upload["url"],
+                serde_json::from_value(upload["headers"].clone()).unwrap_or_default(),
+                contents[upload["sha256"].as_str().unwrap()].clone(),
+            ),
+            Some(parts) => {
+                second_part = Some(parts[1].clone());
+                let size = parts[0]["size"].as_u64().unwrap() as usize;
+                (&parts[0]["url"], Default::default(), large[..size].to_vec())
+            }
+        };
+        let (status, text) = put(client(), url.as_str().unwrap().to_owned(), headers, body).await;
+        assert!(status.is_success(), "{text}");
+    }
+    let id = created.body["push_id"].as_str().unwrap().to_owned();
+    (id, second_part.expect("a multipart upload"))
+}
+
+/// Uploads the rest of an upload to the second part's URL: the answer's status.
+async fn upload_second_part(part: &Value, large: &[u8]) -> reqwest::StatusCode {
+    let offset = part["offset"].as_u64().unwrap() as usize;
+    let size = part["size"].as_u64().unwrap() as usize;
+    let url = part["url"].as_str().unwrap().to_owned();
+    put(
+        client(),
+        url,
+        Default::default(),
+        large[offset..offset + size].to_vec(),
+    )
+    .await
+    .0
+}
+
+/// Waits for the push to expire, and checks every push endpoint says so.
+async fn assert_expires(server: &Server, id: &str, resumed: &Value) {
+    eventually("the abandoned push expired", server, async || {
+        server.get(&format!("/v1/pushes/{id}")).await.status == 410
+    })
+    .await;
+    assert_eq!(
+        server.get(&format!("/v1/pushes/{id}")).await.code(),
+        "push.expired"
+    );
+    assert_eq!(server.commit(id).await.expect(410).code(), "push.expired");
+    let mut resumed = resumed.clone();
+    resumed["push_id"] = json!(id);
+    assert_eq!(
+        server.create_push(&resumed).await.expect(410).code(),
+        "push.expired"
+    );
+}
+
+/// The committed dataset `kept` reads back, and pushing it again is a new push that
+/// uploads its (swept) content anew.
+async fn assert_kept_and_pushed_again(server: &Server, kept: &[u8]) {
+    assert_eq!(content(server, "kept").await, (200, kept.to_vec()));
+    let (m, contents) = kept_manifest(kept);
+    let created = server.create_push(&m).await.expect(201);
+    assert_eq!(created.body["uploads"].as_array().unwrap().len(), 1);
+    upload_all(server, &created.body, &contents).await;
+    let id = created.body["push_id"].as_str().unwrap();
+    server.commit(id).await.expect(202);
+    let status = server.wait(id).await;
+    assert_eq!(status["state"], "succeeded", "{status:#}");
+}
+
+fn kept_manifest(kept: &[u8]) -> (Value, Contents) {
+    manifest(
+        "demo",
+        "dev",
+        Options::default(),
+        None,
+        &[blob("kept", vec![File::new("kept.bin", kept.to_vec())])],
+    )
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn local_staging_an_abandoned_push_expires_and_its_contents_go() {
     // Parts of 1 MiB: a 1.5 MiB file is a multipart upload.
@@ -75,68 +173,12 @@ async fn local_staging_an_abandoned_push_expires_and_its_contents_go() {
 
     // A committed dataset.
     let kept = noise(1, 50_000);
-    let (m, contents) = manifest(
-        "demo",
-        "dev",
-        Options::default(),
-        None,
-        &[blob("kept", vec![File::new("kept.bin", kept.clone())])],
-    );
+    let (m, contents) = kept_manifest(&kept);
     server.push(&m, &contents).await;
 
-    // An abandoned push: one content uploaded, one multipart upload started (one part).
-    let lost = noise(2, 40_000);
-    let large = noise(3, 1_500_000);
-    let (m, contents) = manifest(
-        "demo",
-        "dev",
-        Options::default(),
-        None,
-        &[blob(
-            "abandoned",
-            vec![
-                File::new("lost.bin", lost.clone()),
-                File::new("large.bin", large.clone()),
-            ],
-        )],
-    );
-    let created = server.create_push(&m).await.expect(201);
-    let abandoned = created.body["push_id"].as_str().unwrap().to_owned();
-    let mut part_url = None;
-    for upload in created.body["uploads"].as_array().unwrap() {
-        match upload["parts"].as_array() {
-            None => {
-                let (status, text) = put(
-                    client(),
-                    upload["url"].as_str().unwrap().to_owned(),
-                    Default::default(),
-                    contents[upload["sha256"].as_str().unwrap()].clone(),
-                )
-                .await;
-                assert!(status.is_success(), "{text}");
-            }
-            Some(parts) => {
-                let first = &parts[0];
-                let (offset, size) = (
-                    first["offset"].as_u64().unwrap() as usize,
-                    first["size"].as_u64().unwrap() as usize,
-                );
-                let (status, text) = put(
-                    client(),
-                    first["url"].as_str().unwrap().to_owned(),
-                    Default::default(),
-                    large[offset..offset + size].to_vec(),
-                )
-                .await;
-                assert!(status.is_success(), "{text}");
-                part_url = Some((
-                    parts[1]["url"].as_str().unwrap().to_owned(),
-                    parts[1].clone(),
-                ));
-            }
-        }
-    }
-    let lost_sha = crate::api_support::sha256_hex(&lost);
+    let (lost, large) = (noise(2, 40_000), noise(3, 1_500_000));
+    let (abandoned, second_part) = abandon(&server, &lost, &large).await;
+    let lost_sha = sha256_hex(&lost);
     assert!(staged(&data).contains(&lost_sha));
     assert_eq!(
         std::fs::read_dir(data.join("staging/parts"))
@@ -155,37 +197,23 @@ async fn local_staging_an_abandoned_push_expires_and_its_contents_go() {
         &[blob("fresh", vec![File::new("fresh.bin", fresh.clone())])],
     );
     let (live, _) = create(&server, &live_manifest, &live_contents, true).await;
-
     tokio::time::sleep(Duration::from_millis(2500)).await;
-    let fresh_sha = crate::api_support::sha256_hex(&fresh);
     assert!(
-        staged(&data).contains(&fresh_sha),
+        staged(&data).contains(&sha256_hex(&fresh)),
         "a live push's content is kept although older than gc.staged_content_seconds:\n{}",
         server.log()
     );
     // The committed dataset's own staged content is not needed any more: gone.
-    let kept_sha = crate::api_support::sha256_hex(&kept);
-    assert!(!staged(&data).contains(&kept_sha), "{:?}", staged(&data));
+    assert!(
+        !staged(&data).contains(&sha256_hex(&kept)),
+        "{:?}",
+        staged(&data)
+    );
     server.commit(&live).await.expect(202);
     assert_eq!(server.wait(&live).await["state"], "succeeded");
 
     // The abandoned push expires; its content and its multipart upload go.
-    eventually("the abandoned push expired", &server, async || {
-        server.get(&format!("/v1/pushes/{abandoned}")).await.status == 410
-    })
-    .await;
-    let gone = server.get(&format!("/v1/pushes/{abandoned}")).await;
-    assert_eq!(gone.code(), "push.expired");
-    assert_eq!(
-        server.commit(&abandoned).await.expect(410).code(),
-        "push.expired"
-    );
-    let mut resumed = m.clone();
-    resumed["push_id"] = json!(abandoned);
-    assert_eq!(
-        server.create_push(&resumed).await.expect(410).code(),
-        "push.expired"
-    );
+    assert_expires(&server, &abandoned, &m).await;
     eventually(
         "the abandoned push's staging is swept",
         &server,
@@ -199,57 +227,12 @@ async fn local_staging_an_abandoned_push_expires_and_its_contents_go() {
     )
     .await;
     // The aborted upload's URLs lead nowhere.
-    let (url, part) = part_url.expect("a multipart upload");
-    let (offset, size) = (
-        part["offset"].as_u64().unwrap() as usize,
-        part["size"].as_u64().unwrap() as usize,
-    );
-    let (status, _) = put(
-        client(),
-        url,
-        Default::default(),
-        large[offset..offset + size].to_vec(),
-    )
-    .await;
+    let status = upload_second_part(&second_part, &large).await;
     assert!(status.is_client_error(), "{status}");
 
-    // Committed datasets are untouched.
-    assert_eq!(content(&server, "kept").await, (200, kept.clone()));
     assert_eq!(content(&server, "fresh").await, (200, fresh));
-
-    // The same package again: a new push, which uploads the swept content anew.
-    let (m, contents) = manifest(
-        "demo",
-        "dev",
-        Options::default(),
-        None,
-        &[blob("kept", vec![File::new("kept.bin", kept.clone())])],
-    );
-    let created = server.create_push(&m).await.expect(201);
-    assert_eq!(created.body["uploads"].as_array().unwrap().len(), 1);
-    upload_all(&server, &created.body, &contents).await;
-    let id = created.body["push_id"].as_str().unwrap();
-    server.commit(id).await.expect(202);
-    let status = server.wait(id).await;
-    assert_eq!(status["state"], "succeeded", "{status:#}");
+    assert_kept_and_pushed_again(&server, &kept).await;
     assert!(server.log().contains("gc: staging swept"));
-}
-
-fn s3_config(seaweed: &SeaweedFs, staging_bucket: &str, blob_bucket: &str) -> String {
-    let table = |bucket: &str, prefix: &str| {
-        format!(
-            "endpoint = \"{}\"\nbucket = \"{bucket}\"\nprefix = \"{prefix}\"\nregion = \"{}\"\naccess_key_id = \"{}\"\nsecret_access_key = \"{}\"\nallow_http = true\n",
-            seaweed.endpoint(),
-            seaweed.region(),
-            seaweed.access_key(),
-            seaweed.secret_key()
-        )
-    };
-    format!(
-        "[staging]\nstore = \"s3\"\npart_size = 5242880\n[staging.s3]\n{}[blob]\nstore = \"s3\"\n[blob.s3]\n{}{GC}",
-        table(staging_bucket, "uploads/"),
-        table(blob_bucket, "datasets"),
-    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -260,118 +243,40 @@ async fn s3_staging_an_abandoned_push_expires_and_its_objects_and_uploads_go() {
         (format!("gc-staging-{suffix}"), format!("gc-blobs-{suffix}"));
     seaweed.create_bucket(&staging_bucket);
     seaweed.create_bucket(&blob_bucket);
-    let site = Site::with_config(&s3_config(seaweed, &staging_bucket, &blob_bucket));
+    let site = Site::with_config(&format!(
+        "{}{GC}",
+        crate::api_s3::config(seaweed, &staging_bucket, &blob_bucket, 3600)
+    ));
     let server = site.start();
 
     let kept = noise(11, 60_000);
-    let (m, contents) = manifest(
-        "demo",
-        "dev",
-        Options::default(),
-        None,
-        &[blob("kept", vec![File::new("kept.bin", kept.clone())])],
-    );
+    let (m, contents) = kept_manifest(&kept);
     server.push(&m, &contents).await;
 
-    // Abandoned: one object uploaded, one multipart upload (6 MiB, parts of 5 MiB) with
-    // its first part only.
-    let lost = noise(12, 40_000);
-    let large = noise(13, 6 * 1024 * 1024);
-    let (m, contents) = manifest(
-        "demo",
-        "dev",
-        Options::default(),
-        None,
-        &[blob(
-            "abandoned",
-            vec![
-                File::new("lost.bin", lost.clone()),
-                File::new("large.bin", large.clone()),
-            ],
-        )],
-    );
-    let created = server.create_push(&m).await.expect(201);
-    let abandoned = created.body["push_id"].as_str().unwrap().to_owned();
-    let mut second_part = None;
-    for upload in created.body["uploads"].as_array().unwrap() {
-        match upload["parts"].as_array() {
-            None => {
-                let headers = serde_json::from_value(upload["headers"].clone()).unwrap();
-                let (status, text) = put(
-                    client(),
-                    upload["url"].as_str().unwrap().to_owned(),
-                    headers,
-                    contents[upload["sha256"].as_str().unwrap()].clone(),
-                )
-                .await;
-                assert!(status.is_success(), "{text}");
-            }
-            Some(parts) => {
-                let first = &parts[0];
-                let size = first["size"].as_u64().unwrap() as usize;
-                let (status, text) = put(
-                    client(),
-                    first["url"].as_str().unwrap().to_owned(),
-                    Default::default(),
-                    large[..size].to_vec(),
-                )
-                .await;
-                assert!(status.is_success(), "{text}");
-                second_part = Some(parts[1].clone());
-            }
-        }
-    }
-    let lost_sha = crate::api_support::sha256_hex(&lost);
-    let lost_key = format!("uploads/{lost_sha}");
+    // Parts of 5 MiB: a 6 MiB file is a multipart upload.
+    let (lost, large) = (noise(12, 40_000), noise(13, 6 * 1024 * 1024));
+    let (abandoned, second_part) = abandon(&server, &lost, &large).await;
+    let lost_key = format!("uploads/{}", sha256_hex(&lost));
     assert!(seaweed.get_object(&staging_bucket, &lost_key).is_some());
 
-    eventually("the abandoned push expired", &server, async || {
-        server.get(&format!("/v1/pushes/{abandoned}")).await.status == 410
-    })
-    .await;
-    assert_eq!(
-        server.get(&format!("/v1/pushes/{abandoned}")).await.code(),
-        "push.expired"
-    );
+    assert_expires(&server, &abandoned, &m).await;
     eventually("the staging bucket is swept", &server, async || {
         seaweed.get_object(&staging_bucket, &lost_key).is_none()
             && server.log().contains("gc: multipart upload aborted")
     })
     .await;
     // S3 forgot the upload: its part URLs are refused.
-    let part = second_part.expect("a multipart upload");
-    let offset = part["offset"].as_u64().unwrap() as usize;
-    let (status, text) = put(
-        client(),
-        part["url"].as_str().unwrap().to_owned(),
-        Default::default(),
-        large[offset..].to_vec(),
-    )
-    .await;
+    let status = upload_second_part(&second_part, &large).await;
     assert!(
         status.is_client_error(),
-        "an aborted upload takes no part: {status} {text}"
+        "an aborted upload takes no part: {status}"
     );
     // Only what no live push names went: nothing of the staging bucket is left.
     assert_eq!(
         seaweed.list_objects(&staging_bucket, "uploads/"),
         Vec::<String>::new()
     );
-    // The committed dataset is untouched, and pushing it again uploads it anew.
-    assert_eq!(content(&server, "kept").await, (200, kept.clone()));
-    let (m, contents) = manifest(
-        "demo",
-        "dev",
-        Options::default(),
-        None,
-        &[blob("kept", vec![File::new("kept.bin", kept)])],
-    );
-    let created = server.create_push(&m).await.expect(201);
-    assert_eq!(created.body["uploads"].as_array().unwrap().len(), 1);
-    upload_all(&server, &created.body, &contents).await;
-    let id = created.body["push_id"].as_str().unwrap();
-    server.commit(id).await.expect(202);
-    assert_eq!(server.wait(id).await["state"], "succeeded");
+    assert_kept_and_pushed_again(&server, &kept).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -289,15 +289,27 @@ fn a_schema_mismatch_is_refused_before_anything_is_sent() {
     );
 }
 
-#[test]
-fn a_push_killed_during_upload_resumes_and_uploads_only_what_is_missing() {
-    let (ctx, server, data) = with_server();
-    // 40 blobs of 1 MiB, one upload at a time: the kill lands between uploads.
+/// The local staging store's number of staged contents.
+fn staged(data: &Path) -> usize {
+    std::fs::read_dir(data.join("staging/contents"))
+        .map(|d| d.count())
+        .unwrap_or(0)
+}
+
+/// A push of 40 blobs of 1 MiB and a table `t` to `stone:<namespace>@b`, one upload at a
+/// time, SIGKILLed once `uploads` contents are staged: the push ID is saved for a resume.
+fn interrupted_push(
+    ctx: &TestContext,
+    server: &StoneServer,
+    data: &Path,
+    namespace: &str,
+    uploads: usize,
+) -> (PathBuf, Vec<(String, Vec<u8>)>) {
     let blobs: Vec<(String, Vec<u8>)> = (0..40u8)
         .map(|i| (format!("part-{i:02}.bin"), vec![i; 1 << 20]))
         .collect();
     let mut descriptor =
-        String::from("publish: {to: \"stone:resume\"}\nresources:\n  - path: t.csv\n");
+        format!("publish: {{to: \"stone:{namespace}\"}}\nresources:\n  - path: t.csv\n");
     for (name, _) in &blobs {
         descriptor.push_str(&format!("  - path: {name}\n"));
     }
@@ -307,9 +319,6 @@ fn a_push_killed_during_upload_resumes_and_uploads_only_what_is_missing() {
         .collect();
     files.push(("t.csv", b"x\n1\n2\n3\n"));
     let dir = ctx.package("big", &descriptor, &files);
-
-    let contents = data.path().join("staging/contents");
-    let staged = || std::fs::read_dir(&contents).map(|d| d.count()).unwrap_or(0);
     let mut child = ctx
         .stone()
         .args([
@@ -321,7 +330,7 @@ fn a_push_killed_during_upload_resumes_and_uploads_only_what_is_missing() {
         .spawn()
         .unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while staged() < 3 {
+    while staged(data) < uploads {
         assert!(
             child.try_wait().unwrap().is_none(),
             "the push ended before it could be interrupted"
@@ -335,7 +344,14 @@ fn a_push_killed_during_upload_resumes_and_uploads_only_what_is_missing() {
     }
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
-    let before = staged();
+    (dir, blobs)
+}
+
+#[test]
+fn a_push_killed_during_upload_resumes_and_uploads_only_what_is_missing() {
+    let (ctx, server, data) = with_server();
+    let (dir, blobs) = interrupted_push(&ctx, &server, data.path(), "resume", 3);
+    let before = staged(data.path());
     assert!(
         before < 41,
         "the kill came before every upload ({before} staged)"
@@ -385,49 +401,7 @@ fn a_saved_push_the_server_expired_is_started_anew() {
     );
     let ctx = crate::context();
     ctx.add_env("local", HOST, &server.api());
-    let blobs: Vec<(String, Vec<u8>)> = (0..40u8)
-        .map(|i| (format!("part-{i:02}.bin"), vec![i; 1 << 20]))
-        .collect();
-    let mut descriptor =
-        String::from("publish: {to: \"stone:expiry\"}\nresources:\n  - path: t.csv\n");
-    for (name, _) in &blobs {
-        descriptor.push_str(&format!("  - path: {name}\n"));
-    }
-    let mut files: Vec<(&str, &[u8])> = blobs
-        .iter()
-        .map(|(n, b)| (n.as_str(), b.as_slice()))
-        .collect();
-    files.push(("t.csv", b"x\n1\n2\n3\n"));
-    let dir = ctx.package("big", &descriptor, &files);
-
-    // Interrupted during the uploads: the push ID is saved for a resume.
-    let contents = data.path().join("staging/contents");
-    let staged = || std::fs::read_dir(&contents).map(|d| d.count()).unwrap_or(0);
-    let mut child = ctx
-        .stone()
-        .args([
-            "package", "push", "--env", "local", "--branch", "b", "--jobs", "1", "--quiet",
-        ])
-        .arg(&dir)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while staged() < 2 {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the push ended before it could be interrupted"
-        );
-        assert!(
-            std::time::Instant::now() < deadline,
-            "no upload arrived:\n{}",
-            server.log_tail(30)
-        );
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+    let (dir, blobs) = interrupted_push(&ctx, &server, data.path(), "expiry", 2);
     let saved: Value = serde_json::from_slice(
         &std::fs::read(dir.join(".stone/pushes/local/b.json")).expect("the push ID was saved"),
     )
@@ -444,14 +418,14 @@ fn a_saved_push_the_server_expired_is_started_anew() {
             .get(&format!("{}/pushes/{push_id}", server.api()))
             .call()
             .unwrap();
-        if answer.status() == 410 && staged() == 0 {
+        if answer.status() == 410 && staged(data.path()) == 0 {
             break;
         }
         assert!(
             std::time::Instant::now() < deadline,
             "push {push_id} did not expire and go within 30 s ({}, {} staged):\n{}",
             answer.status(),
-            staged(),
+            staged(data.path()),
             server.log_tail(30)
         );
         std::thread::sleep(std::time::Duration::from_millis(200));
