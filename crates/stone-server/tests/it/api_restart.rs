@@ -1,15 +1,28 @@
 //! The server process: a crash during a commit (kill -9 at the worst moment, through the
 //! test-only `STONE_SERVER_TEST_PAUSE_COMMIT` hook) loses nothing and duplicates nothing;
 //! SIGTERM stops cleanly, also mid-commit (the job parks and the restart finishes it
-//! once); no identity provider means loopback only; one server per data
-//! directory.
+//! once); no identity provider means loopback only; one server per data directory.
 
 use std::time::{Duration, Instant};
 
+use serde_json::Value;
+
 use crate::api_support::{
-    Dataset, File, Options, Server, Site, binary, dataset, graph_count_on_disk, manifest,
+    Contents, Dataset, File, Options, Server, Site, binary, dataset, graph_count_on_disk, manifest,
     people_parquet, pyiceberg, statuses, turtle, upload_all,
 };
+
+/// A server whose commit of `manifest` is paused by the test hook right after the
+/// `people` dataset was written.
+async fn paused_commit(site: &Site, manifest: &Value, contents: &Contents) -> (Server, String) {
+    let server = site.start_with_env(&[("STONE_SERVER_TEST_PAUSE_COMMIT", "people")]);
+    let created = server.create_push(manifest).await.expect(201);
+    let push_id = created.body["push_id"].as_str().unwrap().to_owned();
+    upload_all(&server, &created.body, contents).await;
+    server.commit(&push_id).await.expect(202);
+    wait_paused(&server).await;
+    (server, push_id)
+}
 
 /// Waits until the commit test hook has paused a commit.
 async fn wait_paused(server: &Server) {
@@ -45,12 +58,7 @@ async fn a_crash_during_commit_resumes_on_restart_without_duplicates() {
     let push_id = {
         // The job stops right after the Iceberg append returned, before the state records
         // it: the table has the rows, the push state says `writing`.
-        let mut server = site.start_with_env(&[("STONE_SERVER_TEST_PAUSE_COMMIT", "people")]);
-        let created = server.create_push(&manifest).await.expect(201);
-        let push_id = created.body["push_id"].as_str().unwrap().to_owned();
-        upload_all(&server, &created.body, &contents).await;
-        server.commit(&push_id).await.expect(202);
-        wait_paused(&server).await;
+        let (mut server, push_id) = paused_commit(&site, &manifest, &contents).await;
         let status = server.status(&push_id).await;
         assert_eq!(status["state"], "committing");
         assert_eq!(dataset(&status, "people")["state"], "writing");
@@ -142,12 +150,7 @@ async fn sigterm_during_a_commit_parks_it_and_the_restart_completes_it_once() {
     let push_id = {
         // The commit is held right after the `people` append (a slow write, as far as the
         // server can tell) when SIGTERM arrives.
-        let mut server = site.start_with_env(&[("STONE_SERVER_TEST_PAUSE_COMMIT", "people")]);
-        let created = server.create_push(&manifest).await.expect(201);
-        let push_id = created.body["push_id"].as_str().unwrap().to_owned();
-        upload_all(&server, &created.body, &contents).await;
-        server.commit(&push_id).await.expect(202);
-        wait_paused(&server).await;
+        let (mut server, push_id) = paused_commit(&site, &manifest, &contents).await;
         let asked = Instant::now();
         let exit = server.terminate();
         let took = asked.elapsed();

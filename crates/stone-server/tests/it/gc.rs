@@ -292,18 +292,21 @@ async fn on_postgresql_one_replica_sweeps_at_a_time_and_pushes_expire() {
     let first = StateDb::connect(&postgres.url(), 2).await.unwrap();
     let second = StateDb::connect(&postgres.url(), 2).await.unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let key = stone_server::staging::signature::load_or_create(&dir.path().join("key")).unwrap();
-    let staging = Arc::new(
-        LocalStaging::open(
+    // The second replica's sweeper, on a local staging store.
+    let sweeper_of = |options: GcOptions| {
+        let key =
+            stone_server::staging::signature::load_or_create(&dir.path().join("key")).unwrap();
+        let staging = LocalStaging::open(
             &dir.path().join("staging"),
             "http://127.0.0.1:1",
             key,
             second.clone(),
             1 << 20,
         )
-        .unwrap(),
-    );
-    let sweeper = Sweeper::new(second.clone(), staging, GcOptions::default());
+        .unwrap();
+        Sweeper::new(second.clone(), Arc::new(staging), options)
+    };
+    let sweeper = sweeper_of(GcOptions::default());
 
     // While the first replica sweeps (holds the lock), the second skips its round.
     let held = first
@@ -339,27 +342,13 @@ async fn on_postgresql_one_replica_sweeps_at_a_time_and_pushes_expire() {
         .unwrap();
     assert_eq!(first.live_contents().await.unwrap().len(), 1);
     tokio::time::sleep(Duration::from_millis(2100)).await;
-    let key = stone_server::staging::signature::load_or_create(&dir.path().join("key")).unwrap();
-    let staging = Arc::new(
-        LocalStaging::open(
-            &dir.path().join("staging"),
-            "http://127.0.0.1:1",
-            key,
-            second.clone(),
-            1 << 20,
-        )
-        .unwrap(),
-    );
     let quick = GcOptions {
         interval_seconds: 1,
         push_expiry_seconds: 1,
         staged_content_seconds: 1,
         multipart_seconds: 1,
     };
-    let report = Sweeper::new(second.clone(), staging, quick)
-        .sweep()
-        .await
-        .unwrap();
+    let report = sweeper_of(quick).sweep().await.unwrap();
     assert_eq!(report.expired, vec!["old-push".to_owned()]);
     assert!(first.push("old-push").await.unwrap().unwrap().expired);
     assert!(first.live_contents().await.unwrap().is_empty());
