@@ -253,6 +253,28 @@ async fn s3_staging_an_abandoned_push_expires_and_its_objects_and_uploads_go() {
     let (m, contents) = kept_manifest(&kept);
     server.push(&m, &contents).await;
 
+    // A multipart upload S3 knows and the push state does not (as if a server died right
+    // after CreateMultipartUpload): found by ListMultipartUploads, aborted too.
+    let s3 = seaweed.client();
+    let orphan = format!("/{staging_bucket}/uploads/{}", sha256_hex(b"orphan"));
+    let created = s3
+        .request("POST", &orphan, &[("uploads", "")], b"")
+        .unwrap();
+    assert_eq!(created.status, 200, "{}", created.text());
+    let uploads = || {
+        let listed = s3
+            .request(
+                "GET",
+                &format!("/{staging_bucket}"),
+                &[("uploads", ""), ("prefix", "uploads/")],
+                b"",
+            )
+            .unwrap();
+        assert_eq!(listed.status, 200, "{}", listed.text());
+        listed.text().matches("<UploadId>").count()
+    };
+    assert_eq!(uploads(), 1);
+
     // Parts of 5 MiB: a 6 MiB file is a multipart upload.
     let (lost, large) = (noise(12, 40_000), noise(13, 6 * 1024 * 1024));
     let (abandoned, second_part) = abandon(&server, &lost, &large).await;
@@ -265,6 +287,15 @@ async fn s3_staging_an_abandoned_push_expires_and_its_objects_and_uploads_go() {
             && server.log().contains("gc: multipart upload aborted")
     })
     .await;
+    eventually("every multipart upload is aborted", &server, async || {
+        uploads() == 0
+    })
+    .await;
+    assert!(
+        !server.log().contains("cannot list the multipart uploads"),
+        "{}",
+        server.log()
+    );
     // S3 forgot the upload: its part URLs are refused.
     let status = upload_second_part(&second_part, &large).await;
     assert!(
