@@ -167,11 +167,6 @@ pub async fn create(
                 .map_err(ApiError::internal)?
         };
         if staged {
-            // Reused: the garbage collection keeps it for this push.
-            app.staging
-                .touch(sha256)
-                .await
-                .map_err(ApiError::internal)?;
             already_staged.push(sha256.clone());
         } else {
             uploads.push(
@@ -182,6 +177,13 @@ pub async fn create(
             );
         }
     }
+
+    // Reused contents: the garbage collection keeps them for this push (a sweep that read
+    // the live pushes before this one existed reads their age again before deleting).
+    app.staging
+        .touch(&already_staged)
+        .await
+        .map_err(ApiError::internal)?;
 
     let record = app
         .db
@@ -363,10 +365,6 @@ pub async fn commit(
             .await
             .map_err(ApiError::internal)?
         {
-            app.staging
-                .touch(sha256)
-                .await
-                .map_err(ApiError::internal)?;
             continue;
         }
         match app.staging.complete(sha256, size).await {

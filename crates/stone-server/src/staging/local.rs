@@ -604,19 +604,25 @@ impl StagingStore for LocalStaging {
         })
     }
 
-    async fn touch(&self, sha256: &str) -> Result<(), StagingError> {
-        let path = self.content_path(sha256);
-        let touched = path.clone();
-        let result = tokio::task::spawn_blocking(move || {
-            std::fs::File::open(&touched)?.set_modified(SystemTime::now())
+    async fn touch(&self, sha256s: &[String]) -> Result<(), StagingError> {
+        if sha256s.is_empty() {
+            return Ok(());
+        }
+        let paths: Vec<PathBuf> = sha256s.iter().map(|s| self.content_path(s)).collect();
+        let root = self.root.clone();
+        tokio::task::spawn_blocking(move || {
+            let now = SystemTime::now();
+            for path in paths {
+                match std::fs::File::open(&path).and_then(|file| file.set_modified(now)) {
+                    Ok(()) => {}
+                    Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(error) => return Err(StagingError::io(&path)(error)),
+                }
+            }
+            Ok(())
         })
         .await
-        .map_err(|e| StagingError::io(&path)(std::io::Error::other(e)))?;
-        match result {
-            Ok(()) => Ok(()),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(error) => Err(StagingError::io(&path)(error)),
-        }
+        .map_err(|e| StagingError::io(&root)(std::io::Error::other(e)))?
     }
 
     async fn sweep(

@@ -126,9 +126,9 @@ pub trait StagingStore: Send + Sync + std::fmt::Debug {
     /// The content as a local file (verified).
     async fn local_file(&self, sha256: &str, size: u64) -> Result<LocalContent, StagingError>;
 
-    /// Marks a staged content used now (a push names it and finds it staged), so that the
-    /// garbage collection keeps it for another `gc.staged_content_seconds`.
-    async fn touch(&self, sha256: &str) -> Result<(), StagingError>;
+    /// Marks staged contents used now (a push names them and finds them staged), so that
+    /// the garbage collection keeps them for another `gc.staged_content_seconds`.
+    async fn touch(&self, sha256s: &[String]) -> Result<(), StagingError>;
 
     /// Garbage collection: deletes the contents not in `live` and not uploaded or
     /// touched since `contents_before`, and aborts the multipart uploads started before

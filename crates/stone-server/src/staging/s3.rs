@@ -458,8 +458,8 @@ impl StagingStore for S3Staging {
         Ok(content)
     }
 
-    async fn touch(&self, sha256: &str) -> Result<(), StagingError> {
-        Ok(self.db.touch_content(sha256).await?)
+    async fn touch(&self, sha256s: &[String]) -> Result<(), StagingError> {
+        Ok(self.db.touch_contents(sha256s).await?)
     }
 
     async fn sweep(
