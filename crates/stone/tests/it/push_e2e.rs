@@ -13,13 +13,18 @@ pub(crate) const HOST: &str = "data.test";
 
 /// A context with `local` configured against a fresh server.
 pub(crate) fn with_server() -> (TestContext, StoneServer, tempfile::TempDir) {
+    with_server_config("")
+}
+
+/// [`with_server`], with more lines of server configuration.
+fn with_server_config(config: &str) -> (TestContext, StoneServer, tempfile::TempDir) {
     let data = tempfile::Builder::new()
         .prefix("stone-server-data-")
         .tempdir()
         .unwrap();
     let server = StoneServer::start(
         data.path(),
-        Some(&format!("public_host = \"{HOST}\"\n")),
+        Some(&format!("public_host = \"{HOST}\"\n{config}")),
         &[],
     );
     let ctx = crate::context();
@@ -388,19 +393,9 @@ fn a_push_killed_during_upload_resumes_and_uploads_only_what_is_missing() {
 fn a_saved_push_the_server_expired_is_started_anew() {
     // The server's garbage collection sweeps every second and expires a push left
     // uncommitted for 2 s, with the contents it staged.
-    let data = tempfile::Builder::new()
-        .prefix("stone-server-data-")
-        .tempdir()
-        .unwrap();
-    let server = StoneServer::start(
-        data.path(),
-        Some(&format!(
-            "public_host = \"{HOST}\"\n[gc]\ninterval_seconds = 1\npush_expiry_seconds = 2\nstaged_content_seconds = 1\nmultipart_seconds = 1\n"
-        )),
-        &[],
+    let (ctx, server, data) = with_server_config(
+        "[gc]\ninterval_seconds = 1\npush_expiry_seconds = 2\nstaged_content_seconds = 1\nmultipart_seconds = 1\n",
     );
-    let ctx = crate::context();
-    ctx.add_env("local", HOST, &server.api());
     let (dir, blobs) = interrupted_push(&ctx, &server, data.path(), "expiry", 2);
     let saved: Value = serde_json::from_slice(
         &std::fs::read(dir.join(".stone/pushes/local/b.json")).expect("the push ID was saved"),
