@@ -109,6 +109,10 @@ pub mod codes {
     pub const DATASET_NOT_FOUND: &str = "dataset.not_found";
     /// 404: no such push (or not yours).
     pub const PUSH_NOT_FOUND: &str = "push.not_found";
+    /// 410: the push was left uncommitted longer than the server keeps pushes (its
+    /// garbage collection expired it; staged contents it named may be gone). Start a new
+    /// push; the client does so by itself when it resumes a saved push.
+    pub const PUSH_EXPIRED: &str = "push.expired";
     /// 409: the push cannot be resumed with this manifest (another namespace or branch, or
     /// a changed manifest on a push already committing or done).
     pub const PUSH_CONFLICT: &str = "push.conflict";

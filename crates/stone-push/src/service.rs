@@ -194,7 +194,8 @@ impl Session<'_> {
             let resumed = push_id.is_some();
             let created = match self.create(push_id.clone()).await {
                 Err(PushError::Refused { problem, .. }) if resumed && is_stale_push(&problem) => {
-                    // The saved push is gone or was committed with other content: start anew.
+                    // The saved push is gone, expired or was committed with other content: start
+                    // anew.
                     resume::clear(&state_path);
                     push_id = None;
                     continue;
@@ -723,9 +724,12 @@ impl<'a> Unit<'a> {
     }
 }
 
-/// A saved push the server no longer resumes.
+/// A saved push the server no longer resumes: unknown, expired by its garbage
+/// collection, or committed with other content.
 fn is_stale_push(problem: &Problem) -> bool {
-    problem.code == codes::PUSH_NOT_FOUND || problem.code == codes::PUSH_CONFLICT
+    problem.code == codes::PUSH_NOT_FOUND
+        || problem.code == codes::PUSH_EXPIRED
+        || problem.code == codes::PUSH_CONFLICT
 }
 
 /// The problem document of an error response, or one made from its status.

@@ -48,6 +48,16 @@
 //! lease_seconds = 60                     # a runner's claim on a push; a replica that dies
 //!                                        # mid-commit has its push taken over after this
 //!
+//! [gc]                                   # garbage collection of staging (every replica
+//!                                        # runs it; one at a time sweeps)
+//! interval_seconds = 3600                # how often; 0 turns it off
+//! push_expiry_seconds = 604800           # a push left `staging` or `failed` this long
+//!                                        # expires (answers 410 push.expired)
+//! staged_content_seconds = 86400         # a staged content no live push names, unused
+//!                                        # this long, is deleted
+//! multipart_seconds = 86400              # an unfinished multipart upload this old is
+//!                                        # aborted (its parts are deleted)
+//!
 //! [database]                             # push state and the Iceberg SQL catalog
 //! # url = "postgres://stone@127.0.0.1:5432/stone"   # default: SQLite files in the data dir
 //! max_connections = 8
@@ -76,7 +86,8 @@ pub mod env_vars {
     /// Test hook, not for production: the name of a dataset. The commit job stops right
     /// after that dataset's engine write returned and before the push state records it
     /// (the worst moment for a crash), writes `<data dir>/test-hooks/paused`, and waits
-    /// until the process is killed. Tests use it to kill the server mid-commit.
+    /// until the process is killed, or stopped (SIGTERM: the job then goes on and parks at
+    /// the next dataset). Tests use it to kill or stop the server mid-commit.
     pub const STONE_SERVER_TEST_PAUSE_COMMIT: &str = "STONE_SERVER_TEST_PAUSE_COMMIT";
     /// tracing filter of the logs (stderr), e.g. `stone_server=debug`.
     pub const STONE_SERVER_LOG: &str = "STONE_SERVER_LOG";
@@ -113,6 +124,50 @@ pub struct ConfigFile {
     pub database: DatabaseOptions,
     #[serde(default)]
     pub iceberg: IcebergOptions,
+    #[serde(default)]
+    pub gc: GcOptions,
+}
+
+/// `[gc]`: garbage collection of staging (see `gc.rs`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GcOptions {
+    /// Seconds between two sweeps; 0: no sweeps.
+    #[serde(default = "default_gc_interval")]
+    pub interval_seconds: u64,
+    /// A push in `staging` or `failed` untouched this long expires.
+    #[serde(default = "default_push_expiry")]
+    pub push_expiry_seconds: u64,
+    /// A staged content that no live push names and that was not uploaded or reused for
+    /// this long is deleted.
+    #[serde(default = "default_day")]
+    pub staged_content_seconds: u64,
+    /// An unfinished multipart upload started this long ago is aborted.
+    #[serde(default = "default_day")]
+    pub multipart_seconds: u64,
+}
+
+impl Default for GcOptions {
+    fn default() -> Self {
+        Self {
+            interval_seconds: default_gc_interval(),
+            push_expiry_seconds: default_push_expiry(),
+            staged_content_seconds: default_day(),
+            multipart_seconds: default_day(),
+        }
+    }
+}
+
+fn default_gc_interval() -> u64 {
+    3600
+}
+
+fn default_push_expiry() -> u64 {
+    7 * 24 * 3600
+}
+
+fn default_day() -> u64 {
+    24 * 3600
 }
 
 /// `[database]`: where the push state and the Iceberg SQL catalog live.
@@ -519,6 +574,16 @@ impl Settings {
         if config.jobs.lease_seconds < 3 {
             return Err(ConfigError::Invalid(
                 "jobs.lease_seconds must be at least 3 (the lease is renewed every third)".into(),
+            ));
+        }
+        let gc = &config.gc;
+        if gc.interval_seconds > 0
+            && (gc.push_expiry_seconds == 0
+                || gc.staged_content_seconds == 0
+                || gc.multipart_seconds == 0)
+        {
+            return Err(ConfigError::Invalid(
+                "gc.push_expiry_seconds, gc.staged_content_seconds and gc.multipart_seconds must be positive (set gc.interval_seconds = 0 to turn the sweep off)".into(),
             ));
         }
         check_shared(&config)?;

@@ -52,6 +52,17 @@ impl ApiError {
         )
     }
 
+    /// 410 `push.expired`: the push was left uncommitted too long and its staged
+    /// contents may be gone.
+    pub fn push_expired(id: &str) -> Self {
+        Self::new(
+            StatusCode::GONE,
+            codes::PUSH_EXPIRED,
+            "Push expired",
+            format!("push {id} was not committed in time and has expired: start a new push"),
+        )
+    }
+
     /// 500 `server.internal`; `source` goes to the log only.
     pub fn internal(source: impl Into<anyhow::Error>) -> Self {
         Self {

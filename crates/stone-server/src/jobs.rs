@@ -35,7 +35,7 @@ use futures::stream::{self, StreamExt};
 use serde_json::{Value, json};
 use stone_api::{
     AssetKind, CreatePush, DatasetDetail, DatasetManifest, DatasetState, DatasetStatus, Engine,
-    NodeStatus, PackageNode, PackageResource, Problem, PushResult, PushState, ResultCounts, codes,
+    PackageNode, PackageResource, Problem, PushResult, PushState, ResultCounts, codes,
 };
 use stone_package::StoneUrl;
 use tokio::sync::{Notify, Semaphore, watch};
@@ -341,6 +341,12 @@ impl JobRunner {
                 "commits still running at shutdown were stopped; they resume at the next start"
             );
             tasks.abort_all();
+            while tasks.join_next().await.is_some() {}
+            // Their leases are given back now, so that another replica resumes them at
+            // once rather than when the leases run out.
+            if let Err(error) = self.db.release_owned(&self.owner).await {
+                tracing::warn!(error = ?error, "cannot give back the leases of stopped commits");
+            }
         }
     }
 
@@ -619,24 +625,9 @@ impl JobRunner {
             return Ok(());
         }
         let node = package_node(&self.public_host, &push.id, &push.manifest);
-        let previous = self.db.package_node(&push.namespace, &push.branch).await?;
-        let status = match previous {
-            None => NodeStatus::Created,
-            Some(previous)
-                if previous.package == node.package && previous.resources == node.resources =>
-            {
-                NodeStatus::Unchanged
-            }
-            Some(_) => NodeStatus::Updated,
-        };
-        self.db
-            .finish_push(
-                &push.id,
-                PushState::Succeeded,
-                Some((status, &node)),
-                &result,
-                None,
-            )
+        let status = self
+            .db
+            .finish_push(&push.id, PushState::Succeeded, Some(&node), &result, None)
             .await?;
         tracing::info!(push = %push.id, node = ?status, "commit succeeded");
         Ok(())
@@ -922,12 +913,23 @@ impl JobRunner {
                 .remove_branch(ns, name, branch)
                 .await
                 .map_err(|e| iceberg_problem(name, &e)),
-            Engine::Graph => self
-                .engines
-                .graph
-                .drop_graph(&graph_iri(&self.public_host, ns, name, branch))
-                .await
-                .map_err(|e| graph_problem(name, &e)),
+            Engine::Graph => {
+                // The same cross-replica lock as loads: a drop must not interleave with an
+                // append another replica computes against the graph's content. (No test
+                // provokes that interleaving: it needs a load and a `--replace` deletion of
+                // the same graph landing within the same milliseconds on two replicas.)
+                let iri = graph_iri(&self.public_host, ns, name, branch);
+                let lock = self.db.lock(&format!("graph/{iri}")).await.map_err(|e| {
+                    Problem::new(503, codes::ENGINE_FAILED, "Graph engine failed")
+                        .with_detail(error_chain(&e))
+                        .with("dataset", name)
+                })?;
+                let dropped = self.engines.graph.drop_graph(&iri).await;
+                if let Some(lock) = lock {
+                    lock.release().await;
+                }
+                dropped.map_err(|e| graph_problem(name, &e))
+            }
             Engine::ObjectStorage => self
                 .engines
                 .blob
@@ -948,9 +950,12 @@ impl JobRunner {
         tracing::warn!(
             push = push_id,
             dataset,
-            "test hook: commit paused until the process is killed"
+            "test hook: commit paused until the process is killed or stopped"
         );
-        std::future::pending::<()>().await;
+        // A stop (SIGTERM) ends the pause: the job goes on as a slow write would, and
+        // parks at the next dataset.
+        let mut shutdown = self.shutdown.clone();
+        let _ = shutdown.wait_for(|stopping| *stopping).await;
     }
 }
 

@@ -4,6 +4,7 @@
 //! - [`staging`]: content-addressed uploads (local disk or S3) behind signed URLs;
 //! - [`state`]: push state in SQLite;
 //! - [`jobs`]: the asynchronous commit, dataset by dataset, through the engines;
+//! - [`gc`]: the periodic sweep of staging (expired pushes, unused contents, old uploads);
 //! - [`guards`]: protected refs, roles, what needs `force`;
 //! - [`engines`]: Iceberg (TABULAR), named graphs (GRAPH), object storage (the rest);
 //! - [`config`]: the configuration file and the resolved settings.
@@ -15,6 +16,7 @@ pub mod auth;
 pub mod config;
 pub mod engines;
 pub mod error;
+pub mod gc;
 pub mod guards;
 pub mod jobs;
 pub mod routes;

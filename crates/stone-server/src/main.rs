@@ -24,6 +24,7 @@ use anyhow::Context;
 use clap::Parser;
 use stone_server::auth::Verifier;
 use stone_server::config::{AuthModeOption, ConfigFile, Settings, StoreKind, env_vars};
+use stone_server::gc::Sweeper;
 use stone_server::guards::{Guards, Principal};
 use stone_server::jobs::{Engines, JobRunner};
 use stone_server::routes::{App, router};
@@ -211,6 +212,12 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         runner: runner.clone(),
     });
     let jobs = tokio::spawn(runner.clone().run(SHUTDOWN_GRACE));
+    let sweeper = Sweeper::new(
+        app.db.clone(),
+        app.staging.clone(),
+        settings.config.gc.clone(),
+    );
+    let gc = tokio::spawn(sweeper.run(stop.subscribe()));
 
     match &verifier {
         None => tracing::warn!(
@@ -250,6 +257,10 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         .await
         .context("the HTTP server failed")?;
     let _ = jobs.await;
+    // A sweep under way is cut short: each of its deletions stands alone, and the next
+    // sweep finishes the work.
+    gc.abort();
+    let _ = gc.await;
     tracing::info!("stopped");
     drop(lock);
     Ok(())

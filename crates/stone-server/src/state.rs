@@ -243,7 +243,13 @@ pub struct PushRecord {
     pub node_status: Option<NodeStatus>,
     pub result: Option<PushResult>,
     pub error: Option<Problem>,
+    /// Expired by the garbage collection (`gc.rs`): left uncommitted too long. Its state
+    /// is then [`PushState::Unknown`]; the API answers `410 push.expired`.
+    pub expired: bool,
 }
+
+/// The stored state of an expired push (not a wire state: the API answers 410).
+pub const EXPIRED: &str = "expired";
 
 /// A dataset of a push as stored.
 #[derive(Debug, Clone)]
@@ -516,12 +522,18 @@ impl StateDb {
         .await
         .map_err(query_error("reading a push"))?;
         let Some(row) = row else { return Ok(None) };
+        let state_text: String = row.get("state");
+        let expired = state_text == EXPIRED;
         Ok(Some(PushRecord {
             id: row.get("id"),
             principal: row.get("principal"),
             namespace: row.get("namespace"),
             branch: row.get("branch"),
-            state: from_text("push state", row.get::<String, _>("state").as_str())?,
+            state: if expired {
+                PushState::Unknown
+            } else {
+                from_text("push state", &state_text)?
+            },
             manifest: from_json("manifest", row.get::<String, _>("manifest").as_str())?,
             protected: row.get::<i64, _>("protected") != 0,
             created_at: row.get("created_at"),
@@ -533,6 +545,7 @@ impl StateDb {
                 .transpose()?,
             result: opt_json("push result", row.get("result"))?,
             error: opt_json("push error", row.get("error"))?,
+            expired,
         }))
     }
 
@@ -602,7 +615,11 @@ impl StateDb {
             .await
             .map_err(query_error("reading a push state"))?;
         tx.commit().await.map_err(query_error("commit"))?;
-        state.map(|s| from_text("push state", &s)).transpose()
+        // An expired push cannot be committed: as if it were gone.
+        state
+            .filter(|s| s != EXPIRED)
+            .map(|s| from_text("push state", &s))
+            .transpose()
     }
 
     /// Forgets every lease (at startup: the data directory is locked by this process, so
@@ -673,6 +690,18 @@ impl StateDb {
         .await
         .map_err(query_error("releasing a lease"))?;
         Ok(())
+    }
+
+    /// Gives back every lease `owner` holds (its jobs were stopped at shutdown).
+    pub async fn release_owned(&self, owner: &str) -> Result<u64> {
+        Ok(sqlx::query(
+            "UPDATE pushes SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1",
+        )
+        .bind(owner)
+        .execute(&self.pool)
+        .await
+        .map_err(query_error("releasing leases"))?
+        .rows_affected())
     }
 
     /// A dataset write starts; the checkpoint is kept from the first attempt.
@@ -820,21 +849,71 @@ impl StateDb {
     }
 
     /// Ends a commit: the final state, the summary, and (on success) the package node, in
-    /// one transaction. The lease is released.
+    /// one transaction. The lease is released. Returns how the node changed.
+    ///
+    /// The node's status is decided inside the transaction that writes it, under a lock on
+    /// the node's key, so two pushes finishing at once on different replicas (same
+    /// namespace and branch) cannot both read the old node and both write: the second one
+    /// sees the first one's node (compare, then swap). SQLite: the first statement takes
+    /// the database's write lock; PostgreSQL: a transaction-scoped advisory lock.
     pub async fn finish_push(
         &self,
         id: &str,
         state: PushState,
-        node: Option<(NodeStatus, &PackageNode)>,
+        node: Option<&PackageNode>,
         result: &PushResult,
         error: Option<&Problem>,
-    ) -> Result<()> {
+    ) -> Result<Option<NodeStatus>> {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         let now = now();
+        sqlx::query(
+            "UPDATE pushes SET state = $1, node_status = NULL, result = $2, error = $3, updated_at = $4,
+                    lease_owner = NULL, lease_until = NULL
+             WHERE id = $5",
+        )
+        .bind(text(&state))
+        .bind(json(result))
+        .bind(error.map(json))
+        .bind(&now)
+        .bind(id)
+        .execute(&mut *tx)
+        .await
+        .map_err(query_error("finishing a push"))?;
+        let Some(node) = node else {
+            tx.commit().await.map_err(query_error("commit"))?;
+            return Ok(None);
+        };
+        if self.backend == Backend::Postgres {
+            sqlx::query(
+                "SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS l",
+            )
+            .bind(format!("package_node/{}/{}", node.namespace, node.branch))
+            .execute(&mut *tx)
+            .await
+            .map_err(query_error("locking a package node"))?;
+        }
+        let previous: Option<String> = sqlx::query_scalar(
+            "SELECT node FROM package_nodes WHERE namespace = $1 AND branch = $2",
+        )
+        .bind(&node.namespace)
+        .bind(&node.branch)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(query_error("reading a package node"))?;
+        let previous: Option<PackageNode> = previous
+            .map(|n| from_json("package node", &n))
+            .transpose()?;
+        let status = match previous {
+            None => NodeStatus::Created,
+            Some(previous)
+                if previous.package == node.package && previous.resources == node.resources =>
+            {
+                NodeStatus::Unchanged
+            }
+            Some(_) => NodeStatus::Updated,
+        };
         // An unchanged node keeps the push that wrote it.
-        if let Some((status, node)) = node
-            && status != NodeStatus::Unchanged
-        {
+        if status != NodeStatus::Unchanged {
             sqlx::query(
                 "INSERT INTO package_nodes (namespace, branch, node, push_id, updated_at)
                  VALUES ($1, $2, $3, $4, $5)
@@ -850,22 +929,14 @@ impl StateDb {
             .await
             .map_err(query_error("writing a package node"))?;
         }
-        sqlx::query(
-            "UPDATE pushes SET state = $1, node_status = $2, result = $3, error = $4, updated_at = $5,
-                    lease_owner = NULL, lease_until = NULL
-             WHERE id = $6",
-        )
-        .bind(text(&state))
-        .bind(node.map(|(status, _)| text(&status)))
-        .bind(json(result))
-        .bind(error.map(json))
-        .bind(&now)
-        .bind(id)
-        .execute(&mut *tx)
-        .await
-        .map_err(query_error("finishing a push"))?;
+        sqlx::query("UPDATE pushes SET node_status = $1 WHERE id = $2")
+            .bind(text(&status))
+            .bind(id)
+            .execute(&mut *tx)
+            .await
+            .map_err(query_error("finishing a push"))?;
         tx.commit().await.map_err(query_error("commit"))?;
-        Ok(())
+        Ok(Some(status))
     }
 
     /// The contents the last successful write left on a dataset's branch.
@@ -1024,6 +1095,156 @@ impl StateDb {
     }
 }
 
+/// Garbage collection (`gc.rs`).
+impl StateDb {
+    /// Takes the lock named `key` shared by every replica if no one holds it: `None` when
+    /// another replica does. On SQLite (one process) it is always granted.
+    pub async fn try_lock(&self, key: &str) -> Result<Option<EngineLock>> {
+        if self.backend != Backend::Postgres {
+            return Ok(Some(EngineLock {
+                key: key.to_owned(),
+                connection: None,
+            }));
+        }
+        let mut connection = self
+            .pool
+            .acquire()
+            .await
+            .map_err(query_error("acquiring a connection for a lock"))?;
+        let locked: bool =
+            sqlx::query_scalar("SELECT pg_try_advisory_lock(hashtext($1)) AS locked")
+                .bind(key)
+                .fetch_one(&mut *connection)
+                .await
+                .map_err(query_error("trying an advisory lock"))?;
+        Ok(locked.then(|| EngineLock {
+            key: key.to_owned(),
+            connection: Some(connection),
+        }))
+    }
+
+    /// Expires the pushes left in `staging` or `failed` since before `before` (RFC 3339);
+    /// returns their IDs.
+    pub async fn expire_pushes(&self, before: &str) -> Result<Vec<String>> {
+        sqlx::query_scalar(
+            "UPDATE pushes SET state = 'expired', updated_at = $1, lease_owner = NULL, lease_until = NULL
+             WHERE state IN ('staging', 'failed') AND updated_at < $2
+             RETURNING id",
+        )
+        .bind(now())
+        .bind(before)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(query_error("expiring pushes"))
+    }
+
+    /// The contents (sha256) that the live pushes name: `staging`, `committing` or
+    /// `failed` (a failed push may be committed again).
+    pub async fn live_contents(&self) -> Result<BTreeSet<String>> {
+        let manifests: Vec<String> = sqlx::query_scalar(
+            "SELECT manifest FROM pushes WHERE state IN ('staging', 'committing', 'failed')",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(query_error("reading live manifests"))?;
+        let mut contents = BTreeSet::new();
+        for manifest in manifests {
+            let manifest: CreatePush = from_json("manifest", &manifest)?;
+            for dataset in manifest.datasets {
+                contents.extend(dataset.files.into_iter().map(|f| f.sha256));
+            }
+        }
+        Ok(contents)
+    }
+
+    /// Marks verified contents of the S3 store used now (a push reuses them), so that the
+    /// garbage collection leaves them for another `staged_content_seconds`. One
+    /// transaction (one fsync) for them all.
+    pub async fn touch_contents(&self, sha256s: &[String]) -> Result<()> {
+        if sha256s.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        let now = now();
+        for sha256 in sha256s {
+            sqlx::query("UPDATE staged_contents SET verified_at = $1 WHERE sha256 = $2")
+                .bind(&now)
+                .bind(sha256)
+                .execute(&mut *tx)
+                .await
+                .map_err(query_error("touching a staged content"))?;
+        }
+        tx.commit().await.map_err(query_error("commit"))?;
+        Ok(())
+    }
+
+    /// When a verified content of the S3 store was last verified or reused.
+    pub async fn content_used_at(&self, sha256: &str) -> Result<Option<String>> {
+        sqlx::query_scalar("SELECT verified_at FROM staged_contents WHERE sha256 = $1")
+            .bind(sha256)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(query_error("reading a staged content"))
+    }
+
+    /// Forgets a verified content unless it was used since `before`; false when it was.
+    pub async fn forget_content_unused_since(&self, sha256: &str, before: &str) -> Result<bool> {
+        let held: Option<String> = self.content_used_at(sha256).await?;
+        if held.is_none() {
+            return Ok(true);
+        }
+        let forgotten =
+            sqlx::query("DELETE FROM staged_contents WHERE sha256 = $1 AND verified_at < $2")
+                .bind(sha256)
+                .bind(before)
+                .execute(&self.pool)
+                .await
+                .map_err(query_error("forgetting a staged content"))?
+                .rows_affected();
+        Ok(forgotten == 1)
+    }
+
+    /// Multipart uploads started before `before`.
+    pub async fn multiparts_before(&self, before: &str) -> Result<Vec<MultipartRecord>> {
+        let rows = sqlx::query(
+            "SELECT sha256, size, part_size, upload_id FROM multipart_uploads WHERE created_at < $1",
+        )
+        .bind(before)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(query_error("reading multipart uploads"))?;
+        Ok(rows
+            .into_iter()
+            .map(|row| MultipartRecord {
+                sha256: row.get("sha256"),
+                size: row.get::<i64, _>("size") as u64,
+                part_size: row.get::<i64, _>("part_size") as u64,
+                upload_id: row.get("upload_id"),
+            })
+            .collect())
+    }
+
+    /// Ends a multipart upload if it is still this one (the garbage collection aborts it).
+    pub async fn delete_multipart_upload(&self, sha256: &str, upload_id: &str) -> Result<bool> {
+        Ok(
+            sqlx::query("DELETE FROM multipart_uploads WHERE sha256 = $1 AND upload_id = $2")
+                .bind(sha256)
+                .bind(upload_id)
+                .execute(&self.pool)
+                .await
+                .map_err(query_error("deleting a multipart upload"))?
+                .rows_affected()
+                == 1,
+        )
+    }
+}
+
+/// RFC 3339 (the state database's format) of `age` ago.
+pub fn ago(age: Duration) -> String {
+    (chrono::Utc::now() - chrono::Duration::from_std(age).unwrap_or_default())
+        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
 async fn insert_datasets(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     push_id: &str,
@@ -1107,6 +1328,13 @@ mod tests {
         );
         // Held: no second claim.
         assert_eq!(db.claim("r2", Duration::from_secs(30)).await.unwrap(), None);
+        // A runner stopped at shutdown gives back what it holds.
+        assert_eq!(db.release_owned("r2").await.unwrap(), 0);
+        assert_eq!(db.release_owned("r1").await.unwrap(), 1);
+        assert_eq!(
+            db.claim("r1", Duration::from_secs(30)).await.unwrap(),
+            Some("p1".into())
+        );
         // After a restart every lease is forgotten.
         db.release_all_leases().await.unwrap();
         assert_eq!(
@@ -1162,6 +1390,84 @@ mod tests {
         assert_eq!(rows[0].state, DatasetState::Done);
         assert_eq!(rows[1].state, DatasetState::Pending);
         assert_eq!(rows[1].error, None);
+    }
+
+    #[tokio::test]
+    async fn pushes_finishing_at_once_write_the_package_node_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = StateDb::open(&dir.path().join("state.db")).await.unwrap();
+        let node = |push: &str, version: &str| PackageNode {
+            namespace: "demo".into(),
+            branch: "dev".into(),
+            url: "stone:demo".into(),
+            iri: "https://h/demo".into(),
+            package: PackageMetadata {
+                version: Some(version.into()),
+                ..PackageMetadata::default()
+            },
+            resources: vec![],
+            push_id: push.into(),
+            updated_at: now(),
+        };
+        let result = PushResult {
+            finished_at: now(),
+            counts: ResultCounts::default(),
+            iris: vec![],
+        };
+        let ids: Vec<String> = (0..8).map(|i| format!("p{i}")).collect();
+        for id in &ids {
+            db.create_push(id, "me", &manifest(), false, &[])
+                .await
+                .unwrap();
+        }
+        // Eight pushes of the same package finish at once: the status is decided where
+        // the node is written, so exactly one of them created it.
+        let finishing = ids.iter().map(|id| {
+            let db = db.clone();
+            let node = node(id, "1");
+            let result = result.clone();
+            let id = id.clone();
+            tokio::spawn(async move {
+                db.finish_push(&id, PushState::Succeeded, Some(&node), &result, None)
+                    .await
+                    .unwrap()
+            })
+        });
+        let statuses: Vec<Option<NodeStatus>> = futures::future::join_all(finishing)
+            .await
+            .into_iter()
+            .map(|s| s.unwrap())
+            .collect();
+        let created = statuses
+            .iter()
+            .filter(|s| **s == Some(NodeStatus::Created))
+            .count();
+        let unchanged = statuses
+            .iter()
+            .filter(|s| **s == Some(NodeStatus::Unchanged))
+            .count();
+        assert_eq!((created, unchanged), (1, 7), "{statuses:?}");
+        db.create_push("q", "me", &manifest(), false, &[])
+            .await
+            .unwrap();
+        assert_eq!(
+            db.finish_push(
+                "q",
+                PushState::Succeeded,
+                Some(&node("q", "2")),
+                &result,
+                None
+            )
+            .await
+            .unwrap(),
+            Some(NodeStatus::Updated)
+        );
+        let stored = db.package_node("demo", "dev").await.unwrap().unwrap();
+        assert_eq!(stored.package.version.as_deref(), Some("2"));
+        assert_eq!(
+            db.push("q").await.unwrap().unwrap().node_status,
+            Some(NodeStatus::Updated)
+        );
     }
 
     #[tokio::test]

@@ -52,6 +52,9 @@ pub async fn create(
                 .await?
                 .filter(|record| record.principal == principal.user)
                 .ok_or_else(|| ApiError::push_not_found(id))?;
+            if record.expired {
+                return Err(ApiError::push_expired(id));
+            }
             if record.namespace != manifest.namespace || record.branch != manifest.branch {
                 return Err(ApiError::new(
                     StatusCode::CONFLICT,
@@ -175,6 +178,13 @@ pub async fn create(
         }
     }
 
+    // Reused contents: the garbage collection keeps them for this push (a sweep that read
+    // the live pushes before this one existed reads their age again before deleting).
+    app.staging
+        .touch(&already_staged)
+        .await
+        .map_err(ApiError::internal)?;
+
     let record = app
         .db
         .push(&id)
@@ -223,7 +233,7 @@ async fn reserve(
             .db
             .push(id)
             .await?
-            .is_some_and(|record| record.principal == principal.user)
+            .is_some_and(|record| record.principal == principal.user && !record.expired)
     {
         return Ok(id.to_owned());
     }
@@ -282,6 +292,9 @@ async fn load(app: &App, caller: Caller, id: &str) -> ApiResult<(PushRecord, Pri
         .await?
         .filter(|record| record.principal == principal.user)
         .ok_or_else(|| ApiError::push_not_found(id))?;
+    if record.expired {
+        return Err(ApiError::push_expired(id));
+    }
     Ok((record, principal))
 }
 

@@ -9,6 +9,7 @@
 //! - `parts/<sha256>.<upload>`: multipart assemblies: each part is written at its offset,
 //!   the whole file is hashed at completion.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -21,7 +22,8 @@ use tokio::io::AsyncSeekExt;
 
 use super::signature::{SigningKey, content_message, part_message};
 use super::{
-    Completion, KeyedLocks, LocalContent, StagingError, StagingStore, expiry, layout, part_size_for,
+    Completion, KeyedLocks, LocalContent, StagingError, StagingStore, Swept, expiry, is_sha256,
+    layout, part_size_for, rfc3339,
 };
 use crate::state::{MultipartRecord, StateDb};
 
@@ -600,6 +602,102 @@ impl StagingStore for LocalStaging {
             path: self.content_path(sha256),
             temporary: false,
         })
+    }
+
+    async fn touch(&self, sha256s: &[String]) -> Result<(), StagingError> {
+        if sha256s.is_empty() {
+            return Ok(());
+        }
+        let paths: Vec<PathBuf> = sha256s.iter().map(|s| self.content_path(s)).collect();
+        let root = self.root.clone();
+        tokio::task::spawn_blocking(move || {
+            let now = SystemTime::now();
+            for path in paths {
+                match std::fs::File::open(&path).and_then(|file| file.set_modified(now)) {
+                    Ok(()) => {}
+                    Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(error) => return Err(StagingError::io(&path)(error)),
+                }
+            }
+            Ok(())
+        })
+        .await
+        .map_err(|e| StagingError::io(&root)(std::io::Error::other(e)))?
+    }
+
+    async fn sweep(
+        &self,
+        live: &BTreeSet<String>,
+        contents_before: SystemTime,
+        uploads_before: SystemTime,
+    ) -> Result<Swept, StagingError> {
+        let mut swept = Swept::default();
+        // Multipart uploads: the recorded ones, then assemblies no record names.
+        for record in self.db.multiparts_before(&rfc3339(uploads_before)).await? {
+            let _guard = self.locks.lock(&record.sha256).await;
+            if self
+                .db
+                .delete_multipart_upload(&record.sha256, &record.upload_id)
+                .await?
+            {
+                let _ = std::fs::remove_file(self.assembly_path(&record.sha256, &record.upload_id));
+                tracing::info!(sha256 = %record.sha256, upload = %record.upload_id, "gc: multipart upload aborted");
+                swept.uploads += 1;
+            }
+        }
+        let root = self.root.clone();
+        let live = live.clone();
+        let db = self.db.clone();
+        let recorded: BTreeSet<String> = db
+            .multiparts_before(&rfc3339(SystemTime::now() + Duration::from_secs(3600)))
+            .await?
+            .into_iter()
+            .map(|r| format!("{}.{}", r.sha256, r.upload_id))
+            .collect();
+        let scanned = tokio::task::spawn_blocking(move || {
+            let mut swept = Swept::default();
+            let old = |path: &Path, before: SystemTime| {
+                std::fs::metadata(path)
+                    .ok()
+                    .and_then(|m| Some((m.modified().ok()?, m.len())))
+                    .filter(|(modified, _)| *modified < before)
+                    .map(|(_, len)| len)
+            };
+            for entry in std::fs::read_dir(root.join("contents"))?.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if !is_sha256(&name) || live.contains(&name) {
+                    continue;
+                }
+                // The age is read right before the removal: a push that found the content
+                // staged touched it, and keeps it.
+                let path = entry.path();
+                if let Some(len) = old(&path, contents_before)
+                    && std::fs::remove_file(&path).is_ok()
+                {
+                    tracing::info!(sha256 = %name, bytes = len, "gc: staged content deleted");
+                    swept.contents += 1;
+                    swept.bytes += len;
+                }
+            }
+            for entry in std::fs::read_dir(root.join("parts"))?.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if !recorded.contains(&name) && old(&entry.path(), uploads_before).is_some() {
+                    let _ = std::fs::remove_file(entry.path());
+                }
+            }
+            for entry in std::fs::read_dir(root.join("incoming"))?.flatten() {
+                if old(&entry.path(), uploads_before).is_some() {
+                    let _ = std::fs::remove_file(entry.path());
+                }
+            }
+            Ok::<_, std::io::Error>(swept)
+        })
+        .await
+        .map_err(|e| StagingError::io(&self.root)(std::io::Error::other(e)))?
+        .map_err(StagingError::io(&self.root))?;
+        swept.contents += scanned.contents;
+        swept.bytes += scanned.bytes;
+        Ok(swept)
     }
 }
 

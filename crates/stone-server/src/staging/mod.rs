@@ -25,7 +25,7 @@ pub mod local;
 pub mod s3;
 pub mod signature;
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
@@ -125,6 +125,45 @@ pub trait StagingStore: Send + Sync + std::fmt::Debug {
 
     /// The content as a local file (verified).
     async fn local_file(&self, sha256: &str, size: u64) -> Result<LocalContent, StagingError>;
+
+    /// Marks staged contents used now (a push names them and finds them staged), so that
+    /// the garbage collection keeps them for another `gc.staged_content_seconds`.
+    async fn touch(&self, sha256s: &[String]) -> Result<(), StagingError>;
+
+    /// Garbage collection: deletes the contents not in `live` and not uploaded or
+    /// touched since `contents_before`, and aborts the multipart uploads started before
+    /// `uploads_before`. Each content's age is read again right before it is deleted, so
+    /// a push that touches it meanwhile keeps it.
+    async fn sweep(
+        &self,
+        live: &BTreeSet<String>,
+        contents_before: SystemTime,
+        uploads_before: SystemTime,
+    ) -> Result<Swept, StagingError>;
+}
+
+/// What a sweep of a staging store removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Swept {
+    /// Contents deleted.
+    pub contents: u64,
+    /// Their bytes.
+    pub bytes: u64,
+    /// Multipart uploads aborted.
+    pub uploads: u64,
+}
+
+/// Whether a name is a content's: 64 lowercase hex digits.
+pub fn is_sha256(name: &str) -> bool {
+    name.len() == 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// RFC 3339 with seconds (the state database's format) of a time.
+pub fn rfc3339(time: SystemTime) -> String {
+    chrono::DateTime::<chrono::Utc>::from(time).to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
 /// The part size for a content: the configured one, grown so that there are at most

@@ -14,9 +14,10 @@
 //! - Engines get a verified local copy ([`StagingStore::local_file`]), hashed again while
 //!   it is downloaded.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use async_trait::async_trait;
 use base64::Engine as _;
@@ -25,13 +26,14 @@ use object_store::aws::{AmazonS3, AmazonS3Builder};
 use object_store::multipart::{MultipartStore, PartId};
 use object_store::path::Path as ObjectPath;
 use object_store::signer::{HeaderName, HeaderValue, Method, SignedUrlOptions, Signer};
-use object_store::{ObjectStoreExt, RetryConfig};
+use object_store::{ObjectStore, ObjectStoreExt, RetryConfig};
 use sha2::{Digest, Sha256};
 use stone_api::{StagingStoreKind, Upload, UploadPart};
 use tokio::io::AsyncWriteExt;
 
 use super::{
-    Completion, KeyedLocks, LocalContent, StagingError, StagingStore, expiry, layout, part_size_for,
+    Completion, KeyedLocks, LocalContent, StagingError, StagingStore, Swept, expiry, is_sha256,
+    layout, part_size_for, rfc3339,
 };
 use crate::config::S3Options;
 use crate::state::{MultipartRecord, StateDb};
@@ -131,27 +133,13 @@ impl S3Staging {
         sha256: &str,
         upload_id: &str,
     ) -> Result<Option<Vec<(u32, String)>>, StagingError> {
-        let url = self
-            .store
-            .signed_url_opts(
-                Method::GET,
+        let (status, text) = self
+            .signed_get(
+                "ListParts",
                 &self.key(sha256),
-                Duration::from_secs(300),
-                &SignedUrlOptions::default().with_query([("uploadId", upload_id)]),
+                SignedUrlOptions::default().with_query([("uploadId", upload_id)]),
             )
-            .await
-            .map_err(s3_error("signing ListParts"))?;
-        let response = self
-            .http
-            .get(url)
-            .send()
-            .await
-            .map_err(|e| StagingError::S3 {
-                what: "ListParts".into(),
-                source: Box::new(e),
-            })?;
-        let status = response.status();
-        let text = response.text().await.unwrap_or_default();
+            .await?;
         if status == reqwest::StatusCode::NOT_FOUND || text.contains("NoSuchUpload") {
             return Ok(None);
         }
@@ -441,7 +429,24 @@ impl StagingStore for S3Staging {
             path,
             temporary: true,
         };
-        let (actual, actual_size) = self.download(sha256, Some(&content.path)).await?;
+        let (actual, actual_size) = match self.download(sha256, Some(&content.path)).await {
+            Ok(downloaded) => downloaded,
+            Err(StagingError::S3 { source, .. })
+                if matches!(
+                    source.downcast_ref::<object_store::Error>(),
+                    Some(object_store::Error::NotFound { .. })
+                ) =>
+            {
+                // Gone from the bucket (deleted by hand, or by the garbage collection in
+                // the instant a push found it staged): not staged any more, so that the
+                // next push uploads it again.
+                self.db.forget_content(sha256).await?;
+                return Err(StagingError::NotStaged {
+                    sha256: sha256.to_owned(),
+                });
+            }
+            Err(error) => return Err(error),
+        };
         if actual != sha256 || actual_size != size {
             let _ = self.store.delete(&self.key(sha256)).await;
             self.db.forget_content(sha256).await?;
@@ -451,6 +456,173 @@ impl StagingStore for S3Staging {
             });
         }
         Ok(content)
+    }
+
+    async fn touch(&self, sha256s: &[String]) -> Result<(), StagingError> {
+        Ok(self.db.touch_contents(sha256s).await?)
+    }
+
+    async fn sweep(
+        &self,
+        live: &BTreeSet<String>,
+        contents_before: SystemTime,
+        uploads_before: SystemTime,
+    ) -> Result<Swept, StagingError> {
+        let mut swept = Swept::default();
+        // Multipart uploads: the recorded ones, then those S3 knows and no record names.
+        for record in self.db.multiparts_before(&rfc3339(uploads_before)).await? {
+            let _guard = self.locks.lock(&record.sha256).await;
+            self.abort_upload(&record.sha256, &record.upload_id).await?;
+            swept.uploads += 1;
+        }
+        match self.list_multipart_uploads().await {
+            Ok(uploads) => {
+                for (sha256, upload_id, initiated) in uploads {
+                    if initiated >= uploads_before {
+                        continue;
+                    }
+                    let _guard = self.locks.lock(&sha256).await;
+                    if self
+                        .db
+                        .multipart(&sha256)
+                        .await?
+                        .is_some_and(|r| r.upload_id == upload_id)
+                    {
+                        // Recorded and younger than the threshold by the record's clock.
+                        continue;
+                    }
+                    self.abort_upload(&sha256, &upload_id).await?;
+                    swept.uploads += 1;
+                }
+            }
+            Err(error) => {
+                tracing::warn!(error = %crate::jobs::error_chain(&error), "gc: cannot list the multipart uploads of the staging bucket; only recorded ones were aborted")
+            }
+        }
+        // Contents.
+        let before = rfc3339(contents_before);
+        let prefix = ObjectPath::from(self.prefix.trim_end_matches('/'));
+        let mut listing = self.store.list(Some(&prefix));
+        let mut candidates = Vec::new();
+        while let Some(meta) = listing.next().await {
+            let meta = meta.map_err(s3_error("listing the staging bucket"))?;
+            let Some(sha256) = meta.location.as_ref().strip_prefix(&self.prefix) else {
+                continue;
+            };
+            if !is_sha256(sha256) || live.contains(sha256) {
+                continue;
+            }
+            if SystemTime::from(meta.last_modified) < contents_before {
+                candidates.push((sha256.to_owned(), meta.size));
+            }
+        }
+        drop(listing);
+        for (sha256, size) in candidates {
+            let _guard = self.locks.lock(&sha256).await;
+            if self.db.multipart(&sha256).await?.is_some() {
+                // Completed but not verified yet: the upload's own age decides.
+                continue;
+            }
+            // A push that reused it since keeps it (its record was touched).
+            if !self
+                .db
+                .forget_content_unused_since(&sha256, &before)
+                .await?
+            {
+                continue;
+            }
+            match self.store.delete(&self.key(&sha256)).await {
+                Ok(()) | Err(object_store::Error::NotFound { .. }) => {}
+                Err(error) => return Err(s3_error(format!("DELETE {sha256}"))(error)),
+            }
+            tracing::info!(sha256 = %sha256, bytes = size, "gc: staged content deleted");
+            swept.contents += 1;
+            swept.bytes += size;
+        }
+        Ok(swept)
+    }
+}
+
+impl S3Staging {
+    /// The multipart uploads in progress under the prefix, from S3 itself
+    /// (ListMultipartUploads; `object_store` has no call for it, so a presigned GET):
+    /// `(sha256, upload ID, initiated)`. Finds the uploads no record names (the server
+    /// died between CreateMultipartUpload and recording it). One page (1000 uploads).
+    async fn list_multipart_uploads(
+        &self,
+    ) -> Result<Vec<(String, String, SystemTime)>, StagingError> {
+        let (status, text) = self
+            .signed_get(
+                "ListMultipartUploads",
+                &ObjectPath::from(""),
+                SignedUrlOptions::default()
+                    .with_query([("uploads", ""), ("prefix", self.prefix.as_str())]),
+            )
+            .await?;
+        if !status.is_success() {
+            return Err(StagingError::S3 {
+                what: format!("ListMultipartUploads answered HTTP {status}"),
+                source: text.into(),
+            });
+        }
+        let mut uploads = Vec::new();
+        for upload in xml_elements(&text, "Upload") {
+            let key = xml_elements(upload, "Key").first().map(|k| xml_unescape(k));
+            let id = xml_elements(upload, "UploadId")
+                .first()
+                .map(|i| xml_unescape(i));
+            let initiated = xml_elements(upload, "Initiated")
+                .first()
+                .and_then(|t| chrono::DateTime::parse_from_rfc3339(t.trim()).ok())
+                .map(SystemTime::from);
+            if let (Some(key), Some(id), Some(initiated)) = (key, id, initiated)
+                && let Some(sha256) = key.strip_prefix(&self.prefix)
+                && is_sha256(sha256)
+            {
+                uploads.push((sha256.to_owned(), id, initiated));
+            }
+        }
+        Ok(uploads)
+    }
+
+    /// A presigned GET of an S3 call `object_store` does not offer: status and body.
+    async fn signed_get(
+        &self,
+        what: &str,
+        path: &ObjectPath,
+        options: SignedUrlOptions,
+    ) -> Result<(reqwest::StatusCode, String), StagingError> {
+        let url = self
+            .store
+            .signed_url_opts(Method::GET, path, Duration::from_secs(300), &options)
+            .await
+            .map_err(s3_error(format!("signing {what}")))?;
+        let response = self
+            .http
+            .get(url)
+            .send()
+            .await
+            .map_err(|e| StagingError::S3 {
+                what: what.to_owned(),
+                source: Box::new(e),
+            })?;
+        let status = response.status();
+        Ok((status, response.text().await.unwrap_or_default()))
+    }
+
+    /// Aborts a multipart upload (S3 forgets its parts) and its record.
+    async fn abort_upload(&self, sha256: &str, upload_id: &str) -> Result<(), StagingError> {
+        match self
+            .store
+            .abort_multipart(&self.key(sha256), &upload_id.to_owned())
+            .await
+        {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => {}
+            Err(error) => return Err(s3_error(format!("AbortMultipartUpload {sha256}"))(error)),
+        }
+        self.db.delete_multipart_upload(sha256, upload_id).await?;
+        tracing::info!(sha256, upload = upload_id, "gc: multipart upload aborted");
+        Ok(())
     }
 }
 

@@ -1,14 +1,42 @@
 //! The server process: a crash during a commit (kill -9 at the worst moment, through the
 //! test-only `STONE_SERVER_TEST_PAUSE_COMMIT` hook) loses nothing and duplicates nothing;
-//! SIGTERM stops cleanly; no identity provider means loopback only; one server per data
-//! directory.
+//! SIGTERM stops cleanly, also mid-commit (the job parks and the restart finishes it
+//! once); no identity provider means loopback only; one server per data directory.
 
 use std::time::{Duration, Instant};
 
+use serde_json::Value;
+
 use crate::api_support::{
-    Dataset, File, Options, Site, binary, dataset, graph_count_on_disk, manifest, people_parquet,
-    pyiceberg, statuses, turtle, upload_all,
+    Contents, Dataset, File, Options, Server, Site, binary, dataset, graph_count_on_disk, manifest,
+    people_parquet, pyiceberg, statuses, turtle, upload_all,
 };
+
+/// A server whose commit of `manifest` is paused by the test hook right after the
+/// `people` dataset was written.
+async fn paused_commit(site: &Site, manifest: &Value, contents: &Contents) -> (Server, String) {
+    let server = site.start_with_env(&[("STONE_SERVER_TEST_PAUSE_COMMIT", "people")]);
+    let created = server.create_push(manifest).await.expect(201);
+    let push_id = created.body["push_id"].as_str().unwrap().to_owned();
+    upload_all(&server, &created.body, contents).await;
+    server.commit(&push_id).await.expect(202);
+    wait_paused(&server).await;
+    (server, push_id)
+}
+
+/// Waits until the commit test hook has paused a commit.
+async fn wait_paused(server: &Server) {
+    let marker = server.data_dir.join("test-hooks/paused");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !marker.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "the commit never paused:\n{}",
+            server.log()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_crash_during_commit_resumes_on_restart_without_duplicates() {
@@ -30,21 +58,7 @@ async fn a_crash_during_commit_resumes_on_restart_without_duplicates() {
     let push_id = {
         // The job stops right after the Iceberg append returned, before the state records
         // it: the table has the rows, the push state says `writing`.
-        let mut server = site.start_with_env(&[("STONE_SERVER_TEST_PAUSE_COMMIT", "people")]);
-        let created = server.create_push(&manifest).await.expect(201);
-        let push_id = created.body["push_id"].as_str().unwrap().to_owned();
-        upload_all(&server, &created.body, &contents).await;
-        server.commit(&push_id).await.expect(202);
-        let marker = server.data_dir.join("test-hooks/paused");
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while !marker.exists() {
-            assert!(
-                Instant::now() < deadline,
-                "the commit never paused:\n{}",
-                server.log()
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        let (mut server, push_id) = paused_commit(&site, &manifest, &contents).await;
         let status = server.status(&push_id).await;
         assert_eq!(status["state"], "committing");
         assert_eq!(dataset(&status, "people")["state"], "writing");
@@ -87,6 +101,107 @@ async fn sigterm_stops_the_server_cleanly() {
     // The data directory is free again.
     let again = site.start();
     again.get("/v1/info").await.expect(200);
+}
+
+/// The push state of one push as `stone-server` left it on disk (read with Python's
+/// sqlite3, while no server runs): `(state, lease_owner, [(dataset, state)])`.
+fn state_on_disk(data_dir: &std::path::Path, push_id: &str) -> serde_json::Value {
+    let script = "import json, sqlite3, sys\n\
+        db = sqlite3.connect(sys.argv[1])\n\
+        state, owner = db.execute('SELECT state, lease_owner FROM pushes WHERE id = ?', (sys.argv[2],)).fetchone()\n\
+        rows = db.execute('SELECT name, state FROM push_datasets WHERE push_id = ? ORDER BY position', (sys.argv[2],)).fetchall()\n\
+        print(json.dumps({'state': state, 'lease_owner': owner, 'datasets': dict(rows)}))\n";
+    let out = std::process::Command::new(crate::support::python())
+        .args(["-c", script])
+        .arg(data_dir.join("state.db"))
+        .arg(push_id)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_during_a_commit_parks_it_and_the_restart_completes_it_once() {
+    let site = Site::new();
+    let (manifest, contents) = manifest(
+        "demo",
+        "dev",
+        Options::default(),
+        None,
+        &[
+            Dataset::new(
+                "people",
+                "TABULAR",
+                vec![File::new("people.parquet", people_parquet(&[1, 2, 3]))],
+            ),
+            Dataset::new("vocab", "GRAPH", vec![File::new("vocab.ttl", turtle(4))]),
+            Dataset::new(
+                "staff",
+                "TABULAR",
+                vec![File::new("staff.parquet", people_parquet(&[7, 8]))],
+            ),
+        ],
+    );
+    let push_id = {
+        // The commit is held right after the `people` append (a slow write, as far as the
+        // server can tell) when SIGTERM arrives.
+        let (mut server, push_id) = paused_commit(&site, &manifest, &contents).await;
+        let asked = Instant::now();
+        let exit = server.terminate();
+        let took = asked.elapsed();
+        assert!(exit.success(), "exit status {exit}:\n{}", server.log());
+        // Well under the 20 s grace: the job parked at the next dataset, nothing was cut.
+        assert!(
+            took < Duration::from_secs(10),
+            "stopped in {took:?}:\n{}",
+            server.log()
+        );
+        let log = server.log();
+        assert!(log.contains("commit parked"), "{log}");
+        assert!(!log.contains("were stopped"), "no job was aborted: {log}");
+        // Parked cleanly: the write under way was recorded, the others did not start,
+        // and the lease is given back for the next start.
+        let on_disk = state_on_disk(&server.data_dir, &push_id);
+        assert_eq!(
+            on_disk,
+            serde_json::json!({
+                "state": "committing",
+                "lease_owner": null,
+                "datasets": {"people": "done", "vocab": "pending", "staff": "pending"},
+            })
+        );
+        let people = pyiceberg(&server.data_dir, "demo", "people");
+        assert_eq!(people.ids("dev"), vec![1, 2, 3]);
+        assert_eq!(
+            graph_count_on_disk(&server.data_dir, "https://data.test/demo/vocab/branch/dev"),
+            0,
+            "the graph was not started"
+        );
+        push_id
+    };
+
+    // Restarted, the server finishes the push exactly once.
+    let server = site.start();
+    let status = server.wait(&push_id).await;
+    assert_eq!(status["state"], "succeeded", "{status:#}");
+    assert_eq!(statuses(&status)["people"], "created");
+    assert_eq!(statuses(&status)["vocab"], "created");
+    assert_eq!(statuses(&status)["staff"], "created");
+    let people = pyiceberg(&server.data_dir, "demo", "people");
+    assert_eq!(people.ids("dev"), vec![1, 2, 3], "no duplicate rows");
+    assert_eq!(people.snapshot_count(), 1, "one append");
+    let staff = pyiceberg(&server.data_dir, "demo", "staff");
+    assert_eq!(staff.ids("dev"), vec![7, 8]);
+    assert_eq!(
+        graph_count_on_disk(&server.data_dir, "https://data.test/demo/vocab/branch/dev"),
+        4
+    );
+    assert_eq!(status["package_node"]["status"], "created");
 }
 
 #[test]

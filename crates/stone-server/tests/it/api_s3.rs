@@ -19,7 +19,13 @@ fn bucket(kind: &str) -> String {
     )
 }
 
-fn config(seaweed: &SeaweedFs, staging_bucket: &str, blob_bucket: &str, ttl: u64) -> String {
+/// A server configuration with staging and blobs in two SeaweedFS buckets.
+pub(crate) fn config(
+    seaweed: &SeaweedFs,
+    staging_bucket: &str,
+    blob_bucket: &str,
+    ttl: u64,
+) -> String {
     let table = |bucket: &str, prefix: &str| {
         format!(
             "endpoint = \"{}\"\nbucket = \"{bucket}\"\nprefix = \"{prefix}\"\nregion = \"{}\"\naccess_key_id = \"{}\"\nsecret_access_key = \"{}\"\nallow_http = true\n",

@@ -13,13 +13,18 @@ pub(crate) const HOST: &str = "data.test";
 
 /// A context with `local` configured against a fresh server.
 pub(crate) fn with_server() -> (TestContext, StoneServer, tempfile::TempDir) {
+    with_server_config("")
+}
+
+/// [`with_server`], with more lines of server configuration.
+fn with_server_config(config: &str) -> (TestContext, StoneServer, tempfile::TempDir) {
     let data = tempfile::Builder::new()
         .prefix("stone-server-data-")
         .tempdir()
         .unwrap();
     let server = StoneServer::start(
         data.path(),
-        Some(&format!("public_host = \"{HOST}\"\n")),
+        Some(&format!("public_host = \"{HOST}\"\n{config}")),
         &[],
     );
     let ctx = crate::context();
@@ -289,15 +294,27 @@ fn a_schema_mismatch_is_refused_before_anything_is_sent() {
     );
 }
 
-#[test]
-fn a_push_killed_during_upload_resumes_and_uploads_only_what_is_missing() {
-    let (ctx, server, data) = with_server();
-    // 40 blobs of 1 MiB, one upload at a time: the kill lands between uploads.
+/// The local staging store's number of staged contents.
+fn staged(data: &Path) -> usize {
+    std::fs::read_dir(data.join("staging/contents"))
+        .map(|d| d.count())
+        .unwrap_or(0)
+}
+
+/// A push of 40 blobs of 1 MiB and a table `t` to `stone:<namespace>@b`, one upload at a
+/// time, SIGKILLed once `uploads` contents are staged: the push ID is saved for a resume.
+fn interrupted_push(
+    ctx: &TestContext,
+    server: &StoneServer,
+    data: &Path,
+    namespace: &str,
+    uploads: usize,
+) -> (PathBuf, Vec<(String, Vec<u8>)>) {
     let blobs: Vec<(String, Vec<u8>)> = (0..40u8)
         .map(|i| (format!("part-{i:02}.bin"), vec![i; 1 << 20]))
         .collect();
     let mut descriptor =
-        String::from("publish: {to: \"stone:resume\"}\nresources:\n  - path: t.csv\n");
+        format!("publish: {{to: \"stone:{namespace}\"}}\nresources:\n  - path: t.csv\n");
     for (name, _) in &blobs {
         descriptor.push_str(&format!("  - path: {name}\n"));
     }
@@ -307,9 +324,6 @@ fn a_push_killed_during_upload_resumes_and_uploads_only_what_is_missing() {
         .collect();
     files.push(("t.csv", b"x\n1\n2\n3\n"));
     let dir = ctx.package("big", &descriptor, &files);
-
-    let contents = data.path().join("staging/contents");
-    let staged = || std::fs::read_dir(&contents).map(|d| d.count()).unwrap_or(0);
     let mut child = ctx
         .stone()
         .args([
@@ -321,7 +335,7 @@ fn a_push_killed_during_upload_resumes_and_uploads_only_what_is_missing() {
         .spawn()
         .unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while staged() < 3 {
+    while staged(data) < uploads {
         assert!(
             child.try_wait().unwrap().is_none(),
             "the push ended before it could be interrupted"
@@ -335,7 +349,14 @@ fn a_push_killed_during_upload_resumes_and_uploads_only_what_is_missing() {
     }
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
-    let before = staged();
+    (dir, blobs)
+}
+
+#[test]
+fn a_push_killed_during_upload_resumes_and_uploads_only_what_is_missing() {
+    let (ctx, server, data) = with_server();
+    let (dir, blobs) = interrupted_push(&ctx, &server, data.path(), "resume", 3);
+    let before = staged(data.path());
     assert!(
         before < 41,
         "the kill came before every upload ({before} staged)"
@@ -366,6 +387,64 @@ fn a_push_killed_during_upload_resumes_and_uploads_only_what_is_missing() {
     );
     let table = read_table(data.path(), "resume.t", "b");
     assert_eq!(table["row_count"], 3, "no duplicate rows: {table}");
+}
+
+#[test]
+fn a_saved_push_the_server_expired_is_started_anew() {
+    // The server's garbage collection sweeps every second and expires a push left
+    // uncommitted for 2 s, with the contents it staged.
+    let (ctx, server, data) = with_server_config(
+        "[gc]\ninterval_seconds = 1\npush_expiry_seconds = 2\nstaged_content_seconds = 1\nmultipart_seconds = 1\n",
+    );
+    let (dir, blobs) = interrupted_push(&ctx, &server, data.path(), "expiry", 2);
+    let saved: Value = serde_json::from_slice(
+        &std::fs::read(dir.join(".stone/pushes/local/b.json")).expect("the push ID was saved"),
+    )
+    .unwrap();
+    let push_id = saved["push_id"]
+        .as_str()
+        .expect("a saved push ID")
+        .to_owned();
+
+    // The server expires it and sweeps what it staged.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let answer = stone_test::services::agent()
+            .get(&format!("{}/pushes/{push_id}", server.api()))
+            .call()
+            .unwrap();
+        if answer.status() == 410 && staged(data.path()) == 0 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "push {push_id} did not expire and go within 30 s ({}, {} staged):\n{}",
+            answer.status(),
+            staged(data.path()),
+            server.log_tail(30)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+
+    // The same command again: the saved push is expired, so a new one uploads it all.
+    let result = push(&ctx, &dir, &["--branch", "b"]);
+    assert_ne!(
+        result["push_id"].as_str(),
+        Some(push_id.as_str()),
+        "{result}"
+    );
+    let total: u64 = blobs.iter().map(|(_, b)| b.len() as u64).sum();
+    assert!(
+        result["uploaded_bytes"].as_u64().unwrap() >= total,
+        "everything went up again: {result}"
+    );
+    assert!(
+        statuses(&result).iter().all(|(_, s)| s == "created"),
+        "{result}"
+    );
+    assert!(!dir.join(".stone/pushes/local/b.json").exists());
+    let table = read_table(data.path(), "expiry.t", "b");
+    assert_eq!(table["row_count"], 3, "{table}");
 }
 
 #[test]

@@ -3,8 +3,9 @@
 //! directory — all real programs. The `stone` binary pushes through all replicas at once;
 //! one replica is killed mid-commit and its pushes are taken over by the others when its
 //! lease runs out. Independent readers check that every push landed exactly once:
-//! pyiceberg on the PostgreSQL catalog (rows, distinct rows, one snapshot per push), a
-//! SPARQL count per graph on the Oxigraph server, the blob heads and objects in S3.
+//! pyiceberg and DuckDB on the PostgreSQL catalog (rows, distinct rows, one snapshot per
+//! push; the two readers must agree), a SPARQL count per graph on the Oxigraph server,
+//! the blob heads and objects in S3.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -151,26 +152,26 @@ fn assert_pushed(out: &Output, what: &str) {
 /// pushes that wrote the table (one snapshot each).
 fn verify(cluster: &Cluster, all: &[Expected], pushes: usize) {
     let branches: Vec<&str> = all.iter().map(|e| e.branch.as_str()).collect();
-    let out = Command::new(python())
-        .arg(asset("iceberg_counts.py"))
-        .args(["--catalog-uri", &cluster.postgres.sqlalchemy_url()])
-        .arg("--warehouse")
-        .arg(format!("file://{}", cluster.warehouse.path().display()))
-        .args(["--table", &format!("{NS}.t"), "--catalog-name", "stone"])
-        .args(["--branches", &branches.join(","), "--snapshots"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "pyiceberg on PostgreSQL (needs psycopg2-binary: run scripts/install-tools): {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let tables: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(
-        tables["_snapshots"].as_u64(),
-        Some(pushes as u64),
-        "one snapshot per push: {tables}"
-    );
+    // Two readers no one here wrote: pyiceberg and DuckDB's Iceberg extension.
+    let by_reader: Vec<(&str, Value)> = ["iceberg_counts.py", "iceberg_counts_duckdb.py"]
+        .into_iter()
+        .map(|script| (script, iceberg_counts(cluster, script, &branches)))
+        .collect();
+    for (script, tables) in &by_reader {
+        assert_eq!(
+            tables["_snapshots"].as_u64(),
+            Some(pushes as u64),
+            "{script}: one snapshot per push: {tables}"
+        );
+    }
+    let tables = &by_reader[0].1;
+    for e in all {
+        assert_eq!(
+            by_reader[1].1[&e.branch], tables[&e.branch],
+            "branch {}: DuckDB and pyiceberg read the same rows",
+            e.branch
+        );
+    }
 
     let answer = cluster
         .oxigraph
@@ -179,7 +180,7 @@ fn verify(cluster: &Cluster, all: &[Expected], pushes: usize) {
 
     for e in all {
         crate::faults::assert_table_and_graph(
-            &tables, &graphs, HOST, NS, &e.branch, e.rows, e.triples,
+            tables, &graphs, HOST, NS, &e.branch, e.rows, e.triples,
         );
         let prefix = format!("datasets/{NS}/b/{}", e.branch);
         let head = cluster
@@ -204,6 +205,27 @@ fn verify(cluster: &Cluster, all: &[Expected], pushes: usize) {
             e.branch
         );
     }
+}
+
+/// Rows and distinct rows per branch of the table `t`, read by `script` (an asset) on the
+/// PostgreSQL catalog.
+fn iceberg_counts(cluster: &Cluster, script: &str, branches: &[&str]) -> Value {
+    let out = Command::new(python())
+        .arg(asset(script))
+        .args(["--catalog-uri", &cluster.postgres.sqlalchemy_url()])
+        .arg("--warehouse")
+        .arg(format!("file://{}", cluster.warehouse.path().display()))
+        .args(["--table", &format!("{NS}.t"), "--catalog-name", "stone"])
+        .args(["--branches", &branches.join(","), "--snapshots"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{script} on PostgreSQL (needs psycopg2-binary, duckdb-ext-iceberg: run scripts/install-tools): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{script}: {e}: {}", String::from_utf8_lossy(&out.stdout)))
 }
 
 fn socket(server: &StoneServer) -> std::net::SocketAddr {

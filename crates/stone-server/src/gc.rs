@@ -1,0 +1,151 @@
+//! Garbage collection of staging: a periodic sweep (`[gc]` in the configuration).
+//!
+//! Each sweep, in this order:
+//!
+//! 1. expires the pushes left in `staging` or `failed` for `push_expiry_seconds`
+//!    (untouched: creating, resuming, committing a push touches it): their state becomes
+//!    `expired`, and every request naming them answers `410 push.expired` (the client
+//!    then starts a new push, as for a push the server does not know);
+//! 2. reads the contents the live pushes name (`staging`, `committing`, `failed`);
+//! 3. deletes the staged contents no live push names that were not uploaded or reused for
+//!    `staged_content_seconds`, and aborts the multipart uploads started more than
+//!    `multipart_seconds` ago (S3: AbortMultipartUpload, also for uploads S3 lists that no
+//!    record names; local: the assembly file).
+//!
+//! Committed datasets never depend on staging: the engines copy (Iceberg) or hard-link
+//! (object storage) what they keep, and graphs are loaded, so only pushes still to be
+//! committed need staged contents. A push that finds a content already staged touches it
+//! (`StagingStore::touch`), and the sweep reads a content's age again right before it
+//! deletes it, so a push created during a sweep keeps what it found. What is left is an
+//! instant between that last check and the deletion; a push that loses its content there
+//! fails with `push.incomplete` at commit and its rerun uploads the content again.
+//!
+//! Several replicas: every replica runs the timer; a sweep runs only under the
+//! cross-replica lock `gc` (PostgreSQL `pg_try_advisory_lock`), so one sweeps at a time
+//! and the others skip that round.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use tokio::sync::watch;
+
+use crate::config::GcOptions;
+use crate::staging::{StagingError, StagingStore, Swept};
+use crate::state::{StateDb, StateError, ago};
+
+/// Errors of a sweep.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum GcError {
+    #[error("the garbage collection cannot use the push state")]
+    State(#[from] StateError),
+    #[error("the garbage collection cannot sweep the staging store")]
+    Staging(#[from] StagingError),
+}
+
+/// What one sweep did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SweepReport {
+    /// Another replica held the lock: nothing was done.
+    pub skipped: bool,
+    /// Pushes expired.
+    pub expired: Vec<String>,
+    /// Staging contents and uploads removed.
+    pub swept: Swept,
+}
+
+/// The sweeper.
+#[derive(Debug)]
+pub struct Sweeper {
+    db: StateDb,
+    staging: Arc<dyn StagingStore>,
+    options: GcOptions,
+}
+
+impl Sweeper {
+    pub fn new(db: StateDb, staging: Arc<dyn StagingStore>, options: GcOptions) -> Self {
+        Self {
+            db,
+            staging,
+            options,
+        }
+    }
+
+    /// Sweeps every `interval_seconds` (the first one soon after the start) until
+    /// `shutdown`; does nothing when the interval is 0. A failed sweep is logged and
+    /// tried again at the next tick.
+    pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
+        if self.options.interval_seconds == 0 {
+            tracing::info!("garbage collection of staging is off (gc.interval_seconds = 0)");
+            return;
+        }
+        let interval = Duration::from_secs(self.options.interval_seconds);
+        // Not at the very start: replicas starting together would all try at once.
+        let mut wait = interval.min(Duration::from_secs(1) + interval / 10);
+        loop {
+            tokio::select! {
+                _ = tokio::time::sleep(wait) => {}
+                _ = shutdown.changed() => return,
+            }
+            if *shutdown.borrow() {
+                return;
+            }
+            match self.sweep().await {
+                Ok(report) if report.skipped => {
+                    tracing::debug!("gc: another replica is sweeping");
+                }
+                Ok(report) => tracing::info!(
+                    expired_pushes = report.expired.len(),
+                    contents = report.swept.contents,
+                    bytes = report.swept.bytes,
+                    multipart_uploads = report.swept.uploads,
+                    "gc: staging swept"
+                ),
+                Err(error) => tracing::warn!(
+                    error = %crate::jobs::error_chain(&error),
+                    "gc: the sweep failed; it runs again at the next interval"
+                ),
+            }
+            wait = interval;
+        }
+    }
+
+    /// One sweep (see the module documentation).
+    pub async fn sweep(&self) -> Result<SweepReport, GcError> {
+        let Some(lock) = self.db.try_lock("stone-server/gc").await? else {
+            return Ok(SweepReport {
+                skipped: true,
+                ..SweepReport::default()
+            });
+        };
+        let result = self.sweep_locked().await;
+        lock.release().await;
+        result
+    }
+
+    async fn sweep_locked(&self) -> Result<SweepReport, GcError> {
+        let options = &self.options;
+        let expired = self
+            .db
+            .expire_pushes(&ago(Duration::from_secs(options.push_expiry_seconds)))
+            .await?;
+        for id in &expired {
+            tracing::info!(push = %id, "gc: push expired (never committed)");
+        }
+        let live = self.db.live_contents().await?;
+        let now = SystemTime::now();
+        let swept = self
+            .staging
+            .sweep(
+                &live,
+                now - Duration::from_secs(options.staged_content_seconds),
+                now - Duration::from_secs(options.multipart_seconds),
+            )
+            .await?;
+        Ok(SweepReport {
+            skipped: false,
+            expired,
+            swept,
+        })
+    }
+}
