@@ -10,7 +10,7 @@ for each run, a fresh server (empty staging) receives:
 Reports wall times and the ratio of curl's time to stone's (>= 0.9 is the target).
 Also reports stone's peak memory (max RSS; target < 150 MB).
 
-Usage: bench/push.py [--dir DIR] [--runs 3] [--jobs N]
+Usage: bench/push.py [--dir DIR] [--runs 3] [--jobs N] [--bin-dir DIR]
 """
 import argparse, hashlib, json, os, shutil, statistics, subprocess, sys, tempfile, time, urllib.request
 from pathlib import Path
@@ -90,7 +90,10 @@ def curl_run(server: Server, pkg: Path, digests, jobs, base: Path):
             for k, v in u.get("headers", {}).items():
                 f.write(f'header = "{k}: {v}"\n')
     t = time.perf_counter()
-    subprocess.run(["curl", "-sS", "--fail", "--parallel", "--parallel-max", str(jobs), "-K", str(cfg)], check=True)
+    p = subprocess.run(["curl", "-sS", "--fail", "--no-progress-meter", "--parallel", "--parallel-max", str(jobs), "-K", str(cfg)],
+                       stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        sys.exit(f"curl failed: {p.stderr[-2000:]}")
     return time.perf_counter() - t
 
 
@@ -114,13 +117,18 @@ def main():
     ap.add_argument("--dir", default=os.environ.get("STONE_BENCH_DIR", "/tmp/stone-bench"))
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=8)
+    ap.add_argument("--bin-dir", default=None, help="folder with release stone and stone-server (default: build them)")
     args = ap.parse_args()
     if shutil.which("curl") is None:
         sys.exit("curl is needed: apt-get install curl")
-    target = Path(os.environ.get("CARGO_TARGET_DIR", Path.home() / ".cache/stone/target"))
-    subprocess.run(["cargo", "build", "--release", "-q", "-p", "stone", "-p", "stone-server"], cwd=ROOT, check=True,
-                   env={**os.environ, "CARGO_TARGET_DIR": str(target)})
-    stone, server_bin = str(target / "release/stone"), str(target / "release/stone-server")
+    if args.bin_dir:
+        bins = Path(args.bin_dir)
+    else:
+        target = Path(os.environ.get("CARGO_TARGET_DIR", Path.home() / ".cache/stone/target"))
+        subprocess.run(["cargo", "build", "--release", "-q", "-p", "stone", "-p", "stone-server"], cwd=ROOT, check=True,
+                       env={**os.environ, "CARGO_TARGET_DIR": str(target)})
+        bins = target / "release"
+    stone, server_bin = str(bins / "stone"), str(bins / "stone-server")
     base = Path(args.dir)
     base.mkdir(parents=True, exist_ok=True)
     cases = [("large: 32 files x 32 MiB", base / "push-large", 32, 32 << 20),
