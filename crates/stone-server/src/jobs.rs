@@ -9,8 +9,11 @@
 //!   package version as tag; `force` is passed when the push has `force` or the branch is
 //!   not protected;
 //! - GRAPH → [`GraphEngine::load_files`] into the dataset's named graph on the branch,
-//!   [`graph_iri`]: `https://{public_host}/{ns}/{name}/branch/{branch}`;
-//! - every other kind → [`BlobEngine::put`] on `ns/name/branch`;
+//!   [`graph_iri`]: `https://{public_host}/{ns}/{name}/branch/{branch}`; the package
+//!   version V, if any, then becomes a snapshot of that graph, [`graph_version_iri`]:
+//!   `…/branch/{branch}/version/{V}`;
+//! - every other kind → [`BlobEngine::put`] on `ns/name/branch`, then
+//!   [`BlobEngine::record_version`] for the package version, if any;
 //! - with `replace`, the datasets that left the package are deleted from the branch
 //!   (only if every write succeeded).
 //!
@@ -217,6 +220,40 @@ impl Engines {
 /// IRI of the named graph of a GRAPH dataset on a branch.
 pub fn graph_iri(public_host: &str, namespace: &str, name: &str, branch: &str) -> String {
     format!("https://{public_host}/{namespace}/{name}/branch/{branch}")
+}
+
+/// IRI of the snapshot graph of a named version of a GRAPH dataset on a branch:
+/// `{graph_iri}/version/{version}`. No dataset graph has this form (branch names hold no
+/// `/`), and version names (`[A-Za-z0-9_.+-]`, checked by the push API) need no escaping.
+pub fn graph_version_iri(
+    public_host: &str,
+    namespace: &str,
+    name: &str,
+    branch: &str,
+    version: &str,
+) -> String {
+    format!(
+        "{}/version/{version}",
+        graph_iri(public_host, namespace, name, branch)
+    )
+}
+
+/// The named versions of a GRAPH dataset on a branch (its snapshot graphs), sorted.
+pub async fn graph_versions(
+    graph: &GraphEngine,
+    public_host: &str,
+    namespace: &str,
+    name: &str,
+    branch: &str,
+) -> Result<Vec<String>, GraphError> {
+    let prefix = graph_version_iri(public_host, namespace, name, branch, "");
+    Ok(graph
+        .graphs_with_prefix(&prefix)
+        .await?
+        .into_iter()
+        .filter_map(|iri| iri.strip_prefix(&prefix).map(str::to_owned))
+        .filter(|version| !version.is_empty() && !version.contains('/'))
+        .collect())
 }
 
 /// `stone:<ns>/<name>` and `https://<host>/<ns>/<name>`.
@@ -765,7 +802,14 @@ impl JobRunner {
                 // Across replicas, one writer per graph: an append is computed against
                 // the graph's current content.
                 let lock = self.db.lock(&format!("graph/{iri}")).await?;
-                let loaded = self.engines.graph.load_files(&iri, &files, replace).await;
+                let mut loaded = self.engines.graph.load_files(&iri, &files, replace).await;
+                // The version names the graph as this push leaves it (also when unchanged).
+                if let (Ok(_), Some(version)) = (&loaded, &push.manifest.package.version) {
+                    let snapshot = graph_version_iri(&self.public_host, ns, name, branch, version);
+                    if let Err(error) = self.engines.graph.snapshot(&iri, &snapshot, force).await {
+                        loaded = Err(error);
+                    }
+                }
                 if let Some(lock) = lock {
                     lock.release().await;
                 }
@@ -793,6 +837,7 @@ impl JobRunner {
                                 graph: Some(iri),
                                 triples_added: Some(outcome.triples_added),
                                 total_triples: Some(outcome.total_triples),
+                                tag: push.manifest.package.version.clone(),
                                 ..DatasetDetail::default()
                             },
                         ))
@@ -813,12 +858,22 @@ impl JobRunner {
                         verified: true,
                     })
                     .collect();
-                match self
+                let mut put = self
                     .engines
                     .blob
                     .put(ns, name, branch, &files, replace)
-                    .await
+                    .await;
+                // The version names the files as this push leaves them (also when unchanged).
+                if let (Ok(_), Some(version)) = (&put, &push.manifest.package.version)
+                    && let Err(error) = self
+                        .engines
+                        .blob
+                        .record_version(ns, name, branch, version, force)
+                        .await
                 {
+                    put = Err(error);
+                }
+                match put {
                     Ok(outcome) => {
                         let existed = checkpoint
                             .get("exists")
@@ -836,6 +891,7 @@ impl JobRunner {
                             DatasetDetail {
                                 files: Some(outcome.files),
                                 bytes: Some(outcome.bytes),
+                                tag: push.manifest.package.version.clone(),
                                 ..DatasetDetail::default()
                             },
                         ))
@@ -1061,6 +1117,9 @@ fn graph_problem(dataset: &str, error: &GraphError) -> Problem {
         GraphError::Parse { .. } | GraphError::RemoteContext { .. } => {
             Problem::new(422, codes::GRAPH_INVALID_RDF, "Invalid RDF")
         }
+        GraphError::VersionExists { .. } => {
+            Problem::new(409, codes::VERSION_EXISTS, "Version exists")
+        }
         _ => Problem::new(503, codes::ENGINE_FAILED, "Graph engine failed"),
     };
     problem
@@ -1072,6 +1131,9 @@ fn blob_problem(dataset: &str, error: &BlobError) -> Problem {
     let problem = match error {
         BlobError::Digest { .. } => {
             Problem::new(400, codes::STAGING_DIGEST_MISMATCH, "Digest mismatch")
+        }
+        BlobError::VersionExists { .. } => {
+            Problem::new(409, codes::VERSION_EXISTS, "Version exists")
         }
         BlobError::InvalidPath { .. }
         | BlobError::DuplicatePath { .. }

@@ -47,6 +47,14 @@
 //! Writes to one graph are serialized inside one engine; two processes writing the
 //! same graph on a remote server may interleave (the Graph Store Protocol has no
 //! compare-and-swap).
+//!
+//! ## Snapshots (named versions)
+//!
+//! [`GraphEngine::snapshot`] makes a second graph hold exactly the content of the first
+//! (the caller names the snapshot graph; the server uses one per dataset, branch and
+//! version). It is a load with `replace` of the source's content: nothing is written when
+//! the snapshot already holds it, and a crash leaves the previous snapshot. A snapshot
+//! that holds other content is replaced only with `force`.
 
 mod content;
 mod embedded;
@@ -292,6 +300,72 @@ impl GraphEngine {
         }
     }
 
+    /// The triples of a graph, blank nodes as stored.
+    async fn triples(
+        &self,
+        graph: &oxigraph::model::NamedNode,
+    ) -> Result<Vec<oxigraph::model::Triple>, GraphError> {
+        match &self.backend {
+            Backend::Embedded(e) => e.triples(graph.clone()).await,
+            Backend::Remote(r) => r.triples(graph).await,
+        }
+    }
+
+    /// Whether two graphs hold the same content: the same triples, blank nodes compared up
+    /// to renaming as loads compare them (see the module documentation; a component too
+    /// ambiguous to canonicalize makes the graphs differ).
+    pub async fn same_content(&self, a_iri: &str, b_iri: &str) -> Result<bool, GraphError> {
+        let (a, b) = (parse::graph_name(a_iri)?, parse::graph_name(b_iri)?);
+        let (a, b) = (self.triples(&a).await?, self.triples(&b).await?);
+        tokio::task::spawn_blocking(move || {
+            content::Content::stored(a)
+                .plan(&content::Content::collapsed(b), true)
+                .is_empty()
+        })
+        .await
+        .map_err(GraphError::task)
+    }
+
+    /// Makes the graph `target_iri` hold exactly the content of `source_iri` (see the
+    /// module documentation). When `target_iri` already holds other content and `force`
+    /// is off, nothing is written: [`GraphError::VersionExists`].
+    pub async fn snapshot(
+        &self,
+        source_iri: &str,
+        target_iri: &str,
+        force: bool,
+    ) -> Result<GraphOutcome, GraphError> {
+        let (source, target) = (
+            parse::graph_name(source_iri)?,
+            parse::graph_name(target_iri)?,
+        );
+        if !force
+            && self.count(target_iri).await? > 0
+            && !self.same_content(source_iri, target_iri).await?
+        {
+            return Err(GraphError::VersionExists {
+                graph: target.into_string(),
+            });
+        }
+        let triples = self.triples(&source).await?;
+        let new = tokio::task::spawn_blocking(move || content::Content::collapsed(triples))
+            .await
+            .map_err(GraphError::task)?;
+        match &self.backend {
+            Backend::Embedded(e) => e.load(target, new, true).await,
+            Backend::Remote(r) => r.load(target, new, true).await,
+        }
+    }
+
+    /// The IRIs of the named graphs that start with `prefix`, sorted (the embedded store
+    /// lists its graphs; a remote server is asked `SELECT DISTINCT ?g WHERE { GRAPH ?g {} }`).
+    pub async fn graphs_with_prefix(&self, prefix: &str) -> Result<Vec<String>, GraphError> {
+        match &self.backend {
+            Backend::Embedded(e) => e.graphs_with_prefix(prefix).await,
+            Backend::Remote(r) => r.graphs_with_prefix(prefix).await,
+        }
+    }
+
     /// Runs a read-only SPARQL 1.1 query. `SELECT`/`ASK` answer SPARQL 1.1 Query Results
     /// JSON (`{"head", "results"}` / `{"head", "boolean"}`); `CONSTRUCT`/`DESCRIBE`
     /// answer `{"triples": [[s, p, o], …]}` with terms in N-Triples syntax. Updates are
@@ -332,6 +406,11 @@ mod tests {
             engine.count(&iri).await?;
             engine.export(&iri, RdfFormat::Turtle).await?;
             engine.query("ASK {}").await?;
+            engine
+                .snapshot(&iri, "https://example.org/g/v", false)
+                .await?;
+            engine.same_content(&iri, "https://example.org/g/v").await?;
+            engine.graphs_with_prefix("https://example.org/").await?;
             engine.drop_graph(&iri).await
         });
     }
