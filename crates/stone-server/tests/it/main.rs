@@ -15,6 +15,7 @@ mod api_restart;
 mod api_s3;
 mod api_staging;
 mod api_support;
+mod api_versions;
 
 mod blob_behaviour;
 mod blob_crash;
