@@ -195,7 +195,7 @@ async fn graphs_and_blobs_have_etags_ranges_and_iri_routes() {
     )
     .await;
     assert_eq!(same.status, StatusCode::NOT_MODIFIED);
-    // The graph's version is the package's current version only.
+    // The graph keeps the version it was pushed with; another one is not found.
     assert_eq!(
         read(&server, &format!("{graph}&version=1.0.0"), &[])
             .await
