@@ -978,12 +978,28 @@ impl JobRunner {
                 .remove_branch(ns, name, branch)
                 .await
                 .map_err(|e| iceberg_problem(name, &e)),
-            Engine::Graph => self
-                .engines
-                .graph
-                .drop_graph(&graph_iri(&self.public_host, ns, name, branch))
-                .await
-                .map_err(|e| graph_problem(name, &e)),
+            Engine::Graph => {
+                // The dataset's graph first (readers see it gone), then its versions on
+                // the branch, as a blob dataset's versions go with its prefix. A crash in
+                // between leaves the delete to be done again, which finds the versions.
+                let graph = &self.engines.graph;
+                let host = &self.public_host;
+                let problem = |e: GraphError| graph_problem(name, &e);
+                let mut existed = graph
+                    .drop_graph(&graph_iri(host, ns, name, branch))
+                    .await
+                    .map_err(problem)?;
+                for version in graph_versions(graph, host, ns, name, branch)
+                    .await
+                    .map_err(problem)?
+                {
+                    existed |= graph
+                        .drop_graph(&graph_version_iri(host, ns, name, branch, &version))
+                        .await
+                        .map_err(problem)?;
+                }
+                Ok(existed)
+            }
             Engine::ObjectStorage => self
                 .engines
                 .blob

@@ -329,6 +329,40 @@ async fn versions_round_trip(backing: &Backing) {
         backing.triples(&server, &format!("{GRAPH}/dev/version/1.0.0")),
         4
     );
+
+    // Both datasets leave the package (--replace): deleted from the branch with their
+    // versions.
+    let replace = Options {
+        replace: true,
+        ..Options::default()
+    };
+    let (m, c) = manifest(
+        "demo",
+        "dev",
+        replace,
+        Some("3.0.0"),
+        &[Dataset::new(
+            "other",
+            "BLOB",
+            vec![File::new("o.bin", noise(5, 10))],
+        )],
+    );
+    let status = server.push(&m, &c).await;
+    assert_eq!(statuses(&status)["vocab"], "deleted", "{status:#}");
+    assert_eq!(statuses(&status)["blob"], "deleted", "{status:#}");
+    for version in ["1.0.0", "2.0.0"] {
+        assert_eq!(
+            backing.triples(&server, &format!("{GRAPH}/dev/version/{version}")),
+            0
+        );
+    }
+    for kind in ["vocab?branch=dev&kind=GRAPH", "blob?branch=dev&kind=BLOB"] {
+        let info = server
+            .get(&format!("/v1/namespaces/demo/datasets/{kind}"))
+            .await;
+        assert_eq!(info.body["exists"], false, "{:#}", info.body);
+        assert_eq!(info.body.get("versions"), None, "{:#}", info.body);
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
