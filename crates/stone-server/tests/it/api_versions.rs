@@ -28,7 +28,7 @@ enum Backing {
     Local,
     /// A remote Oxigraph server and a SeaweedFS bucket (prefix `datasets`).
     Remote {
-        oxigraph: OxigraphServer,
+        oxigraph: Box<OxigraphServer>,
         seaweed: &'static SeaweedFs,
         bucket: String,
     },
@@ -43,7 +43,7 @@ impl Backing {
         );
         seaweed.create_bucket(&bucket);
         Self::Remote {
-            oxigraph: OxigraphServer::start(),
+            oxigraph: Box::new(OxigraphServer::start()),
             seaweed,
             bucket,
         }

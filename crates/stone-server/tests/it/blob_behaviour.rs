@@ -569,7 +569,7 @@ pub async fn blob_versions(target: &Target) {
     let branch = "versions";
 
     engine
-        .put(NS, DATASET, branch, &[v1.clone()], true)
+        .put(NS, DATASET, branch, std::slice::from_ref(&v1), true)
         .await
         .unwrap();
     assert_eq!(
@@ -601,7 +601,7 @@ pub async fn blob_versions(target: &Target) {
     );
 
     engine
-        .put(NS, DATASET, branch, &[v2.clone()], true)
+        .put(NS, DATASET, branch, std::slice::from_ref(&v2), true)
         .await
         .unwrap();
     engine
