@@ -596,7 +596,7 @@ impl BlobEngine {
         branch: &str,
         path: &str,
     ) -> Result<Option<BlobRead>, BlobError> {
-        self.read(ns, dataset, branch, None, path, None).await
+        self.get_at(ns, dataset, branch, None, path, None).await
     }
 
     /// Records the dataset's current head on the branch as the named version `version`
@@ -710,20 +710,6 @@ impl BlobEngine {
         Ok(found)
     }
 
-    /// A file of a named version (`None`: the branch's head), or bytes `range` of it;
-    /// `None` when the version (or head) does not list `path`.
-    pub async fn get_at(
-        &self,
-        ns: &str,
-        dataset: &str,
-        branch: &str,
-        version: Option<&str>,
-        path: &str,
-        range: Option<Range<u64>>,
-    ) -> Result<Option<BlobRead>, BlobError> {
-        self.read(ns, dataset, branch, version, path, range).await
-    }
-
     /// Bytes `range` of a file (`start < end <= size`; HTTP `Range` answers map onto it).
     pub async fn get_range(
         &self,
@@ -733,11 +719,13 @@ impl BlobEngine {
         path: &str,
         range: Range<u64>,
     ) -> Result<Option<BlobRead>, BlobError> {
-        self.read(ns, dataset, branch, None, path, Some(range))
+        self.get_at(ns, dataset, branch, None, path, Some(range))
             .await
     }
 
-    async fn read(
+    /// A file of a named version (`None`: the branch's head), or bytes `range` of it;
+    /// `None` when the version (or head) does not list `path`.
+    pub async fn get_at(
         &self,
         ns: &str,
         dataset: &str,

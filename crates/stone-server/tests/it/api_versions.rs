@@ -14,9 +14,10 @@ use serde_json::{Value, json};
 use stone_test::services::{OxigraphServer, SeaweedFs};
 
 use crate::api_contract::Contract;
+use crate::api_read::{Read, read};
 use crate::api_support::{
-    Dataset, File, Options, Server, Site, client, graph_count_on_disk, manifest, noise, sha256_hex,
-    sparql_count, statuses, turtle,
+    Contents, Dataset, File, Options, Server, Site, graph_count_on_disk, manifest, noise,
+    sha256_hex, sparql_count, statuses, turtle,
 };
 
 const FORCER: &str = "[local]\nroles = [\"protected-write\", \"protected-force\"]\n";
@@ -95,45 +96,26 @@ impl Backing {
     }
 }
 
-struct Read {
-    status: StatusCode,
-    headers: reqwest::header::HeaderMap,
-    body: Vec<u8>,
+/// Non-empty lines of an N-Triples answer.
+fn lines(read: &Read) -> usize {
+    read.text().lines().filter(|l| !l.trim().is_empty()).count()
 }
 
-impl Read {
-    fn header(&self, name: &str) -> &str {
-        self.headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default()
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_slice(&self.body)
-            .unwrap_or_else(|_| json!(String::from_utf8_lossy(&self.body)))
-    }
-
-    /// Non-empty lines of an N-Triples answer.
-    fn lines(&self) -> usize {
-        String::from_utf8_lossy(&self.body)
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .count()
-    }
-}
-
-async fn read(server: &Server, path: &str, headers: &[(&str, &str)]) -> Read {
-    let mut request = client().get(server.url(path));
-    for (name, value) in headers {
-        request = request.header(*name, *value);
-    }
-    let response = request.send().await.unwrap();
-    Read {
-        status: response.status(),
-        headers: response.headers().clone(),
-        body: response.bytes().await.unwrap().to_vec(),
-    }
+/// Both datasets under `version` on `branch` of `demo`.
+fn versioned(
+    branch: &str,
+    options: Options,
+    version: &str,
+    triples: usize,
+    blob: &[u8],
+) -> (Value, Contents) {
+    manifest(
+        "demo",
+        branch,
+        options,
+        Some(version),
+        &datasets(triples, blob),
+    )
 }
 
 fn datasets(triples: usize, blob: &[u8]) -> Vec<Dataset> {
@@ -152,21 +134,9 @@ async fn versions_round_trip(backing: &Backing) {
     let site = Site::with_config(&backing.config(""));
     let server = site.start();
     let (one, two) = (noise(1, 5000), noise(2, 7000));
-    let (m, c) = manifest(
-        "demo",
-        "dev",
-        Options::default(),
-        Some("1.0.0"),
-        &datasets(4, &one),
-    );
+    let (m, c) = versioned("dev", Options::default(), "1.0.0", 4, &one);
     server.push(&m, &c).await;
-    let (m, c) = manifest(
-        "demo",
-        "dev",
-        Options::default(),
-        Some("2.0.0"),
-        &datasets(6, &two),
-    );
+    let (m, c) = versioned("dev", Options::default(), "2.0.0", 6, &two);
     let status = server.push(&m, &c).await;
     assert_eq!(statuses(&status)["vocab"], "appended", "{status:#}");
     assert_eq!(statuses(&status)["blob"], "appended", "{status:#}");
@@ -195,13 +165,11 @@ async fn versions_round_trip(backing: &Backing) {
     let graph = "/v1/namespaces/demo/datasets/vocab/content?branch=dev";
     let v1 = read(&server, &format!("{graph}&version=1.0.0&format=nt"), &[]).await;
     assert_eq!(v1.status, 200);
-    assert_eq!(v1.lines(), 4);
+    assert_eq!(lines(&v1), 4);
     let v2 = read(&server, &format!("{graph}&version=2.0.0&format=nt"), &[]).await;
-    assert_eq!(v2.lines(), 6);
+    assert_eq!(lines(&v2), 6);
     assert_eq!(
-        read(&server, &format!("{graph}&format=nt"), &[])
-            .await
-            .lines(),
+        lines(&read(&server, &format!("{graph}&format=nt"), &[]).await),
         6
     );
     assert_ne!(v1.header("etag"), v2.header("etag"));
@@ -309,13 +277,7 @@ async fn versions_round_trip(backing: &Backing) {
     );
 
     // v2 pushed again: unchanged, the versions stay as they are.
-    let (m, c) = manifest(
-        "demo",
-        "dev",
-        Options::default(),
-        Some("2.0.0"),
-        &datasets(6, &two),
-    );
+    let (m, c) = versioned("dev", Options::default(), "2.0.0", 6, &two);
     let status = server.push(&m, &c).await;
     assert_eq!(statuses(&status)["vocab"], "unchanged", "{status:#}");
     assert_eq!(statuses(&status)["blob"], "unchanged", "{status:#}");
@@ -381,35 +343,17 @@ async fn moving_versions_needs_force(backing: &Backing) {
     let site = Site::with_config(&backing.config(FORCER));
     let server = site.start();
     let (one, two) = (noise(3, 4000), noise(4, 4000));
-    let (m, c) = manifest(
-        "demo",
-        "main",
-        Options::default(),
-        Some("1.0"),
-        &datasets(4, &one),
-    );
+    let (m, c) = versioned("main", Options::default(), "1.0", 4, &one);
     server.push(&m, &c).await;
 
     // The same content under the same version: accepted, unchanged.
-    let (m, c) = manifest(
-        "demo",
-        "main",
-        Options::default(),
-        Some("1.0"),
-        &datasets(4, &one),
-    );
+    let (m, c) = versioned("main", Options::default(), "1.0", 4, &one);
     let status = server.push(&m, &c).await;
     assert_eq!(statuses(&status)["vocab"], "unchanged");
     assert_eq!(statuses(&status)["blob"], "unchanged");
 
     // Other content under 1.0: both datasets refused before any upload.
-    let (m, _) = manifest(
-        "demo",
-        "main",
-        Options::default(),
-        Some("1.0"),
-        &datasets(6, &two),
-    );
+    let (m, _) = versioned("main", Options::default(), "1.0", 6, &two);
     let refused = server.create_push(&m).await;
     assert_eq!(refused.status, 409, "{:#}", refused.body);
     assert_eq!(refused.code(), "version.exists");
@@ -425,26 +369,14 @@ async fn moving_versions_needs_force(backing: &Backing) {
         .collect();
     assert_eq!(refused_datasets, ["vocab", "blob"], "{:#}", refused.body);
     // Only the blob changes: only the blob is refused.
-    let (m, _) = manifest(
-        "demo",
-        "main",
-        Options::default(),
-        Some("1.0"),
-        &datasets(4, &two),
-    );
+    let (m, _) = versioned("main", Options::default(), "1.0", 4, &two);
     let refused = server.create_push(&m).await;
     assert_eq!(refused.status, 409, "{:#}", refused.body);
     assert_eq!(refused.body["violations"].as_array().unwrap().len(), 1);
     assert_eq!(refused.body["violations"][0]["dataset"], "blob");
 
     // A new version is fine, and 1.0 still names the first content.
-    let (m, c) = manifest(
-        "demo",
-        "main",
-        Options::default(),
-        Some("1.1"),
-        &datasets(6, &two),
-    );
+    let (m, c) = versioned("main", Options::default(), "1.1", 6, &two);
     server.push(&m, &c).await;
     let blob = "/v1/namespaces/demo/datasets/blob/content";
     let graph = "/v1/namespaces/demo/datasets/vocab/content?format=nt";
@@ -455,19 +387,11 @@ async fn moving_versions_needs_force(backing: &Backing) {
         one
     );
     assert_eq!(
-        read(&server, &format!("{graph}&version=1.0"), &[])
-            .await
-            .lines(),
+        lines(&read(&server, &format!("{graph}&version=1.0"), &[]).await),
         4
     );
     // 1.0 again with 1.1's content (what the branch holds now) would move 1.0: refused.
-    let (m, _) = manifest(
-        "demo",
-        "main",
-        Options::default(),
-        Some("1.0"),
-        &datasets(6, &two),
-    );
+    let (m, _) = versioned("main", Options::default(), "1.0", 6, &two);
     assert_eq!(server.create_push(&m).await.status, 409);
 
     // With force, 1.0 moves to the branch's content.
@@ -475,7 +399,7 @@ async fn moving_versions_needs_force(backing: &Backing) {
         force: true,
         ..Options::default()
     };
-    let (m, c) = manifest("demo", "main", forced, Some("1.0"), &datasets(6, &two));
+    let (m, c) = versioned("main", forced, "1.0", 6, &two);
     server.push(&m, &c).await;
     assert_eq!(
         read(&server, &format!("{blob}?version=1.0"), &[])
@@ -484,9 +408,7 @@ async fn moving_versions_needs_force(backing: &Backing) {
         two
     );
     assert_eq!(
-        read(&server, &format!("{graph}&version=1.0"), &[])
-            .await
-            .lines(),
+        lines(&read(&server, &format!("{graph}&version=1.0"), &[]).await),
         6
     );
     assert_eq!(
@@ -499,21 +421,9 @@ async fn moving_versions_needs_force(backing: &Backing) {
     );
 
     // On an unprotected ref a version moves without force.
-    let (m, c) = manifest(
-        "demo",
-        "dev",
-        Options::default(),
-        Some("d1"),
-        &datasets(4, &one),
-    );
+    let (m, c) = versioned("dev", Options::default(), "d1", 4, &one);
     server.push(&m, &c).await;
-    let (m, c) = manifest(
-        "demo",
-        "dev",
-        Options::default(),
-        Some("d1"),
-        &datasets(6, &two),
-    );
+    let (m, c) = versioned("dev", Options::default(), "d1", 6, &two);
     server.push(&m, &c).await;
     assert_eq!(
         read(

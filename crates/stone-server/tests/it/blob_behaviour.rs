@@ -567,24 +567,35 @@ pub async fn blob_versions(target: &Target) {
     let v1 = staging_one.file("data/a.bin", &one);
     let v2 = staging_two.file("data/a.bin", &two);
     let branch = "versions";
+    let record = |version: &'static str, force: bool| {
+        let engine = &engine;
+        async move {
+            engine
+                .record_version(NS, DATASET, branch, version, force)
+                .await
+        }
+    };
+    let collect = || {
+        let engine = &engine;
+        async move {
+            engine
+                .collect_garbage(NS, DATASET, branch, Duration::ZERO)
+                .await
+                .unwrap()
+        }
+    };
 
     engine
         .put(NS, DATASET, branch, std::slice::from_ref(&v1), true)
         .await
         .unwrap();
     assert_eq!(
-        engine
-            .record_version(NS, DATASET, branch, "1.0.0", false)
-            .await
-            .unwrap(),
+        record("1.0.0", false).await.unwrap(),
         VersionStatus::Created
     );
     // Recording it again for the same head writes nothing.
     assert_eq!(
-        engine
-            .record_version(NS, DATASET, branch, "1.0.0", false)
-            .await
-            .unwrap(),
+        record("1.0.0", false).await.unwrap(),
         VersionStatus::Unchanged
     );
     // The version document is the documented copy of the head.
@@ -604,10 +615,7 @@ pub async fn blob_versions(target: &Target) {
         .put(NS, DATASET, branch, std::slice::from_ref(&v2), true)
         .await
         .unwrap();
-    engine
-        .record_version(NS, DATASET, branch, "2.0.0+build.7", false)
-        .await
-        .unwrap();
+    record("2.0.0+build.7", false).await.unwrap();
     assert_eq!(
         engine.versions(NS, DATASET, branch).await.unwrap(),
         ["1.0.0", "2.0.0+build.7"]
@@ -654,10 +662,7 @@ pub async fn blob_versions(target: &Target) {
     );
 
     // 1.0.0 names other files than the head now: moving it needs force.
-    let refused = engine
-        .record_version(NS, DATASET, branch, "1.0.0", false)
-        .await
-        .unwrap_err();
+    let refused = record("1.0.0", false).await.unwrap_err();
     assert!(
         matches!(refused, BlobError::VersionExists { .. }),
         "{refused:?}"
@@ -665,32 +670,14 @@ pub async fn blob_versions(target: &Target) {
     assert_eq!(read(Some("1.0.0"), None).await.as_ref(), one.as_slice());
 
     // The collector keeps the objects a version lists, even without a grace period.
-    assert_eq!(
-        engine
-            .collect_garbage(NS, DATASET, branch, Duration::ZERO)
-            .await
-            .unwrap(),
-        0
-    );
+    assert_eq!(collect().await, 0);
     assert_eq!(target.list(&target.key(branch, "objects")).len(), 2);
     assert_eq!(read(Some("1.0.0"), None).await.as_ref(), one.as_slice());
 
     // Forced, 1.0.0 moves to the head; its old object is then garbage.
-    assert_eq!(
-        engine
-            .record_version(NS, DATASET, branch, "1.0.0", true)
-            .await
-            .unwrap(),
-        VersionStatus::Moved
-    );
+    assert_eq!(record("1.0.0", true).await.unwrap(), VersionStatus::Moved);
     assert_eq!(read(Some("1.0.0"), None).await.as_ref(), two.as_slice());
-    assert_eq!(
-        engine
-            .collect_garbage(NS, DATASET, branch, Duration::ZERO)
-            .await
-            .unwrap(),
-        1
-    );
+    assert_eq!(collect().await, 1);
     assert_eq!(
         target.list(&target.key(branch, "objects")),
         [target.key(branch, &format!("objects/{}", v2.sha256))]
