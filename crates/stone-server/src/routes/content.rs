@@ -335,12 +335,7 @@ pub(super) fn version_of(
     let Some(version) = query.get("version").filter(|v| !v.is_empty()) else {
         return Ok(None);
     };
-    let valid = version.len() <= 255
-        && !version.starts_with('.')
-        && version
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b'+'));
-    if !valid {
+    if !stone_api::validate::is_version_name(version) {
         return Err(no_such_version(namespace, name, branch, version));
     }
     Ok(Some(version.clone()))

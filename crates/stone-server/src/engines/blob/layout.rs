@@ -74,45 +74,51 @@ impl DatasetLocation {
 /// digits, `_`, `-`, `.`, `+`, not starting with `.`, at most 255 bytes. So a version is
 /// one storage key segment, never `.`, `..` or a path.
 pub(super) fn check_version(version: &str) -> Result<(), BlobError> {
-    let reason = if version.is_empty() {
-        Some("it is empty")
-    } else if version.len() > MAX_VERSION_LEN {
-        Some("it is longer than 255 bytes")
-    } else if version.starts_with('.') {
-        Some("it starts with '.'")
-    } else if !version
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'+'))
-    {
-        Some("only ASCII letters, digits, '_', '-', '.' and '+' are allowed")
-    } else {
-        None
-    };
-    match reason {
-        Some(reason) => Err(BlobError::InvalidName {
-            what: "version",
-            name: version.to_owned(),
-            reason,
-        }),
-        None => Ok(()),
-    }
+    check_segment("version", version, &VERSION_RULE)
 }
 
 /// Names are one storage key segment each: ASCII letters, digits, `_`, `-`, `.`, not
 /// starting with `.` (which also rules out `.` and `..`). Branches come normalized to
 /// `[A-Za-z0-9_.-]` from the client.
 fn check_name(what: &'static str, name: &str) -> Result<(), BlobError> {
+    check_segment(what, name, &NAME_RULE)
+}
+
+/// What one key segment may be.
+struct SegmentRule {
+    max_len: usize,
+    too_long: &'static str,
+    /// Allowed besides ASCII letters and digits.
+    extra: &'static [u8],
+    allowed: &'static str,
+}
+
+const NAME_RULE: SegmentRule = SegmentRule {
+    max_len: MAX_NAME_LEN,
+    too_long: "it is longer than 200 bytes",
+    extra: b"_-.",
+    allowed: "only ASCII letters, digits, '_', '-' and '.' are allowed",
+};
+
+const VERSION_RULE: SegmentRule = SegmentRule {
+    max_len: MAX_VERSION_LEN,
+    too_long: "it is longer than 255 bytes",
+    extra: b"_-.+",
+    allowed: "only ASCII letters, digits, '_', '-', '.' and '+' are allowed",
+};
+
+fn check_segment(what: &'static str, name: &str, rule: &SegmentRule) -> Result<(), BlobError> {
     let reason = if name.is_empty() {
         Some("it is empty")
-    } else if name.len() > MAX_NAME_LEN {
-        Some("it is longer than 200 bytes")
+    } else if name.len() > rule.max_len {
+        Some(rule.too_long)
     } else if name.starts_with('.') {
         Some("it starts with '.'")
     } else if !name
         .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        .all(|b| b.is_ascii_alphanumeric() || rule.extra.contains(&b))
     {
-        Some("only ASCII letters, digits, '_', '-' and '.' are allowed")
+        Some(rule.allowed)
     } else {
         None
     };
