@@ -858,10 +858,14 @@ impl JobRunner {
                         verified: true,
                     })
                     .collect();
+                // Without force, a version that names other files stops the put before
+                // it writes anything (the guard at POST /pushes saw an earlier state).
+                let version = push.manifest.package.version.as_deref();
+                let keep = version.filter(|_| !force);
                 let mut put = self
                     .engines
                     .blob
-                    .put(ns, name, branch, &files, replace)
+                    .put_keeping(ns, name, branch, &files, replace, keep)
                     .await;
                 // The version names the files as this push leaves them (also when unchanged).
                 if let (Ok(_), Some(version)) = (&put, &push.manifest.package.version)

@@ -370,7 +370,28 @@ impl BlobEngine {
         files: &[BlobFile],
         replace: bool,
     ) -> Result<BlobOutcome, BlobError> {
+        self.put_keeping(ns, dataset, branch, files, replace, None)
+            .await
+    }
+
+    /// [`Self::put`] that first makes sure the put does not leave the dataset with other
+    /// files than the named version `keep` lists, when that version exists: otherwise
+    /// nothing is written ([`BlobError::VersionExists`]). Checked against the head under
+    /// the dataset's lock, so that a push that is to record `keep` without force does not
+    /// change the content and then fail to record it.
+    pub async fn put_keeping(
+        &self,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+        files: &[BlobFile],
+        replace: bool,
+        keep: Option<&str>,
+    ) -> Result<BlobOutcome, BlobError> {
         let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
+        let keep = keep
+            .map(|version| location.version(version).map(|key| (version, key)))
+            .transpose()?;
         let mut given: BTreeMap<String, BlobFile> = BTreeMap::new();
         for file in files {
             check_path(&file.path)?;
@@ -411,6 +432,15 @@ impl BlobEngine {
                 uploaded_files,
                 uploaded_bytes,
             };
+            if let Some((version, key)) = &keep
+                && let Some((named, _)) = self.read_document(key).await?
+                && named.files != target
+            {
+                return Err(BlobError::VersionExists {
+                    version: (*version).to_owned(),
+                    location: location.root.to_string(),
+                });
+            }
             if let Some((head, _)) = &current
                 && head.files == target
             {

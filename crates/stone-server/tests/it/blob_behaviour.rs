@@ -661,6 +661,34 @@ pub async fn blob_versions(target: &Target) {
             .is_none()
     );
 
+    // A put that would leave other files than 1.0.0 names while keeping 1.0.0 writes
+    // nothing; one that leaves them is fine.
+    let kept = engine
+        .put_keeping(
+            NS,
+            DATASET,
+            branch,
+            std::slice::from_ref(&v1),
+            true,
+            Some("2.0.0+build.7"),
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(kept, BlobError::VersionExists { .. }), "{kept:?}");
+    assert_eq!(read(None, None).await.as_ref(), two.as_slice());
+    let same = engine
+        .put_keeping(
+            NS,
+            DATASET,
+            branch,
+            std::slice::from_ref(&v2),
+            true,
+            Some("2.0.0+build.7"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(same.status, BlobStatus::Unchanged);
+
     // 1.0.0 names other files than the head now: moving it needs force.
     let refused = record("1.0.0", false).await.unwrap_err();
     assert!(
