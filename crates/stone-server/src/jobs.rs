@@ -802,13 +802,23 @@ impl JobRunner {
                 // Across replicas, one writer per graph: an append is computed against
                 // the graph's current content.
                 let lock = self.db.lock(&format!("graph/{iri}")).await?;
-                let mut loaded = self.engines.graph.load_files(&iri, &files, replace).await;
+                let snapshot =
+                    push.manifest.package.version.as_deref().map(|version| {
+                        graph_version_iri(&self.public_host, ns, name, branch, version)
+                    });
+                // Without force, a version that names other content stops the load before
+                // it writes anything (the guard at POST /pushes saw an earlier state).
+                let keep = snapshot.as_deref().filter(|_| !force);
+                let mut loaded = self
+                    .engines
+                    .graph
+                    .load_files_keeping(&iri, &files, replace, keep)
+                    .await;
                 // The version names the graph as this push leaves it (also when unchanged).
-                if let (Ok(_), Some(version)) = (&loaded, &push.manifest.package.version) {
-                    let snapshot = graph_version_iri(&self.public_host, ns, name, branch, version);
-                    if let Err(error) = self.engines.graph.snapshot(&iri, &snapshot, force).await {
-                        loaded = Err(error);
-                    }
+                if let (Ok(_), Some(snapshot)) = (&loaded, &snapshot)
+                    && let Err(error) = self.engines.graph.snapshot(&iri, snapshot, force).await
+                {
+                    loaded = Err(error);
                 }
                 if let Some(lock) = lock {
                     lock.release().await;

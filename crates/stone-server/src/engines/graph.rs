@@ -258,15 +258,60 @@ impl GraphEngine {
         files: &[RdfFile<'_>],
         replace: bool,
     ) -> Result<GraphOutcome, GraphError> {
+        self.load_files_keeping(graph_iri, files, replace, None)
+            .await
+    }
+
+    /// [`Self::load_files`] that first makes sure the load does not leave the graph with
+    /// other content than the snapshot graph `keep` holds, when that snapshot exists:
+    /// otherwise nothing is written ([`GraphError::VersionExists`]). The caller serializes
+    /// writers of the graph (the check reads the graph, then the load reads it again).
+    pub async fn load_files_keeping(
+        &self,
+        graph_iri: &str,
+        files: &[RdfFile<'_>],
+        replace: bool,
+        keep: Option<&str>,
+    ) -> Result<GraphOutcome, GraphError> {
         let graph = parse::graph_name(graph_iri)?;
         let owned: Vec<(std::path::PathBuf, RdfFormat)> = files
             .iter()
             .map(|f| (f.path.to_path_buf(), f.format))
             .collect();
         let base = graph.as_str().to_owned();
-        let new = tokio::task::spawn_blocking(move || parse::parse_files(&owned, &base))
+        let mut new = tokio::task::spawn_blocking(move || parse::parse_files(&owned, &base))
             .await
             .map_err(GraphError::task)??;
+        if let Some(keep) = keep
+            && self.count(keep).await? > 0
+        {
+            let snapshot = self.triples(&parse::graph_name(keep)?).await?;
+            let current = self.triples(&graph).await?;
+            let (same, given) = tokio::task::spawn_blocking(move || {
+                // What the graph holds after the load: the new content (replace), or the
+                // current content plus what the new one adds.
+                let after = if replace {
+                    new.triples()
+                } else {
+                    let insert = content::Content::stored(current.clone())
+                        .plan(&new, false)
+                        .insert;
+                    current.into_iter().chain(insert).collect()
+                };
+                let same = content::Content::stored(snapshot)
+                    .plan(&content::Content::collapsed(after), true)
+                    .is_empty();
+                (same, new)
+            })
+            .await
+            .map_err(GraphError::task)?;
+            if !same {
+                return Err(GraphError::VersionExists {
+                    graph: keep.to_owned(),
+                });
+            }
+            new = given;
+        }
         match &self.backend {
             Backend::Embedded(e) => e.load(graph, new, replace).await,
             Backend::Remote(r) => r.load(graph, new, replace).await,

@@ -417,6 +417,24 @@ pub async fn graph_snapshots(target: &Target) {
     assert!(target.independent_ask(V1, r#"?a <http://example.org/street> "Main St 1""#));
     assert!(engine.same_content(SOURCE, V1).await.unwrap());
 
+    // A load that would leave other content than 1.0.0 holds, keeping 1.0.0, writes
+    // nothing; a load that leaves the same content (here: nothing new) is fine.
+    let file = |path| RdfFile {
+        path,
+        format: RdfFormat::Turtle,
+    };
+    let kept = engine
+        .load_files_keeping(SOURCE, &[file(&small)], true, Some(V1))
+        .await
+        .unwrap_err();
+    assert!(matches!(kept, GraphError::VersionExists { .. }), "{kept:?}");
+    assert_eq!(target.independent_count(SOURCE), 11);
+    let same = engine
+        .load_files_keeping(SOURCE, &[file(&people)], false, Some(V1))
+        .await
+        .unwrap();
+    assert!(same.unchanged, "{same:?}");
+
     // The source moves on; 1.0.0 stays, and moving it needs force.
     load(&engine, SOURCE, &small, true).await;
     assert!(!engine.same_content(SOURCE, V1).await.unwrap());
