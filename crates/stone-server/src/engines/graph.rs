@@ -54,7 +54,9 @@
 //! (the caller names the snapshot graph; the server uses one per dataset, branch and
 //! version). It is a load with `replace` of the source's content: nothing is written when
 //! the snapshot already holds it, and a crash leaves the previous snapshot. A snapshot
-//! that holds other content is replaced only with `force`.
+//! that holds other content is replaced only with `force`. [`GraphEngine::load_files_keeping`]
+//! refuses, before writing, a load that would leave the graph with other content than a
+//! given snapshot (a version recorded without force must not be left behind).
 
 mod content;
 mod embedded;
