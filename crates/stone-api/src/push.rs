@@ -363,7 +363,8 @@ pub struct DatasetDetail {
     /// Iceberg: schema changes applied, in words (`added column x (string)`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub schema_changes: Vec<String>,
-    /// Iceberg: the version tag set on the written snapshot.
+    /// The package version recorded for the dataset: an Iceberg tag on the written
+    /// snapshot (TABULAR), a snapshot graph (GRAPH), a version head (object storage).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tag: Option<String>,
     /// Graph: IRI of the named graph.

@@ -67,9 +67,9 @@ pub struct DatasetInfo {
     /// `bytes`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<DatasetDetail>,
-    /// Named versions a reader may ask for with `version=` (Iceberg tags for TABULAR; the
-    /// package's current version for the other kinds, whose engines keep one state per
-    /// branch), sorted.
+    /// Named versions a reader may ask for with `version=`, sorted: Iceberg tags for
+    /// TABULAR (table-wide); for the other kinds the versions kept on this branch (a
+    /// snapshot graph, a version head each).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub versions: Vec<String>,
     /// TABULAR: the columns of the snapshot on the branch.

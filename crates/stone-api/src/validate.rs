@@ -145,14 +145,19 @@ fn check_branch(branch: &str) -> Result<(), InvalidField> {
     }
 }
 
-fn check_version(version: &str, branch: &str) -> Result<(), InvalidField> {
-    let valid = !version.is_empty()
+/// Whether `version` is a name a push may give its package version:
+/// `[A-Za-z0-9_.+-]`, 1 to 255 bytes, not starting with `.` (so never `.`, `..` or a path).
+pub fn is_version_name(version: &str) -> bool {
+    !version.is_empty()
         && version.len() <= 255
         && !version.starts_with('.')
         && version
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | '+'));
-    if !valid {
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | '+'))
+}
+
+fn check_version(version: &str, branch: &str) -> Result<(), InvalidField> {
+    if !is_version_name(version) {
         return Err(InvalidField::new(
             "package.version",
             format!(

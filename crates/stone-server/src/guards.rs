@@ -19,7 +19,10 @@
 //!    each, the problem's code is the first one's):
 //!    - change a declared TABULAR schema incompatibly (`schema.incompatible`), checked
 //!      against the branch's schema (or main's, for a new branch);
-//!    - move the package version, an Iceberg tag, to other content (`version.exists`);
+//!    - move the package version to other content (`version.exists`): an Iceberg tag
+//!      (TABULAR, table-wide), a snapshot graph (GRAPH) or a version head (object
+//!      storage) of the dataset on the branch. Pushing the content the version already
+//!      names is fine;
 //!    - with `replace`, delete datasets that left the package
 //!      (`push.deletion_requires_force`) or retract content that is on the branch
 //!      (`push.retraction_requires_force`).
@@ -31,13 +34,14 @@
 use std::collections::BTreeSet;
 
 use axum::http::StatusCode;
-use stone_api::{CreatePush, PushOptions, Violation, codes};
+use stone_api::{CreatePush, DatasetManifest, Engine, PushOptions, Violation, codes};
 pub use stone_package::branch::glob_match;
 use stone_package::{AssetKind, normalize_branch};
 
 use crate::config::{GuardOptions, StepUpOptions};
+use crate::engines::blob::BlobEntry;
 use crate::error::ApiError;
-use crate::jobs::Engines;
+use crate::jobs::{Engines, graph_iri, graph_version_iri};
 use crate::state::StateDb;
 
 /// Who a request acts as.
@@ -317,6 +321,18 @@ pub async fn force_violations(
             }
         }
 
+        if dataset.kind.engine() != Engine::Iceberg
+            && let Some(version) = &manifest.package.version
+            && let Some(detail) =
+                version_moves(manifest, dataset, version, unchanged, engines, public_host).await?
+        {
+            violations.push(Violation {
+                code: codes::VERSION_EXISTS.into(),
+                dataset: dataset.name.clone(),
+                detail,
+            });
+        }
+
         if options.replace {
             let retracts = match &head_files {
                 Some(head) => !head.is_subset(&new_files),
@@ -350,6 +366,71 @@ pub async fn force_violations(
         }
     }
     Ok(violations)
+}
+
+/// Whether the push would move the version `version` of a GRAPH or object-storage
+/// dataset to other content: what it would do, in words; `None` when the version does not
+/// exist on the branch or names what the dataset will hold after the push.
+async fn version_moves(
+    manifest: &CreatePush,
+    dataset: &DatasetManifest,
+    version: &str,
+    unchanged: bool,
+    engines: &Engines,
+    public_host: &str,
+) -> Result<Option<String>, ApiError> {
+    let (ns, name, branch) = (&manifest.namespace, &dataset.name, &manifest.branch);
+    let moves = match dataset.kind.engine() {
+        Engine::Graph => {
+            // The graph after the push is known only by parsing the files: the version
+            // stays only if the push changes nothing and the version is the graph now.
+            let graph = &engines.graph;
+            let iri = graph_iri(public_host, ns, name, branch);
+            let snapshot = graph_version_iri(public_host, ns, name, branch, version);
+            graph.count(&snapshot).await.map_err(ApiError::internal)? > 0
+                && !(unchanged
+                    && graph
+                        .same_content(&iri, &snapshot)
+                        .await
+                        .map_err(ApiError::internal)?)
+        }
+        _ => {
+            // The files after the push are known from the manifest and the head.
+            let blob = &engines.blob;
+            match blob
+                .version(ns, name, branch, version)
+                .await
+                .map_err(ApiError::internal)?
+            {
+                None => false,
+                Some(named) => {
+                    let mut after: std::collections::BTreeMap<&str, BlobEntry> =
+                        std::collections::BTreeMap::new();
+                    let head = blob
+                        .head(ns, name, branch)
+                        .await
+                        .map_err(ApiError::internal)?;
+                    if let (Some(head), false) = (&head, manifest.options.replace) {
+                        after.extend(head.files.iter().map(|f| (f.path.as_str(), f.clone())));
+                    }
+                    after.extend(dataset.files.iter().map(|f| {
+                        let entry = BlobEntry {
+                            path: f.path.clone(),
+                            sha256: f.sha256.clone(),
+                            size: f.size,
+                        };
+                        (f.path.as_str(), entry)
+                    }));
+                    named.files != after.into_values().collect::<Vec<_>>()
+                }
+            }
+        }
+    };
+    Ok(moves.then(|| {
+        format!(
+            "version {version} already names other content of {ns}/{name} on {branch}; the push would move it"
+        )
+    }))
 }
 
 /// Datasets of the namespace's package node on the branch that the manifest no longer

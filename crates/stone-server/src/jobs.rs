@@ -9,8 +9,11 @@
 //!   package version as tag; `force` is passed when the push has `force` or the branch is
 //!   not protected;
 //! - GRAPH → [`GraphEngine::load_files`] into the dataset's named graph on the branch,
-//!   [`graph_iri`]: `https://{public_host}/{ns}/{name}/branch/{branch}`;
-//! - every other kind → [`BlobEngine::put`] on `ns/name/branch`;
+//!   [`graph_iri`]: `https://{public_host}/{ns}/{name}/branch/{branch}`; the package
+//!   version V, if any, then becomes a snapshot of that graph, [`graph_version_iri`]:
+//!   `…/branch/{branch}/version/{V}`;
+//! - every other kind → [`BlobEngine::put`] on `ns/name/branch`, then
+//!   [`BlobEngine::record_version`] for the package version, if any;
 //! - with `replace`, the datasets that left the package are deleted from the branch
 //!   (only if every write succeeded).
 //!
@@ -217,6 +220,40 @@ impl Engines {
 /// IRI of the named graph of a GRAPH dataset on a branch.
 pub fn graph_iri(public_host: &str, namespace: &str, name: &str, branch: &str) -> String {
     format!("https://{public_host}/{namespace}/{name}/branch/{branch}")
+}
+
+/// IRI of the snapshot graph of a named version of a GRAPH dataset on a branch:
+/// `{graph_iri}/version/{version}`. No dataset graph has this form (branch names hold no
+/// `/`), and version names (`[A-Za-z0-9_.+-]`, checked by the push API) need no escaping.
+pub fn graph_version_iri(
+    public_host: &str,
+    namespace: &str,
+    name: &str,
+    branch: &str,
+    version: &str,
+) -> String {
+    format!(
+        "{}/version/{version}",
+        graph_iri(public_host, namespace, name, branch)
+    )
+}
+
+/// The named versions of a GRAPH dataset on a branch (its snapshot graphs), sorted.
+pub async fn graph_versions(
+    graph: &GraphEngine,
+    public_host: &str,
+    namespace: &str,
+    name: &str,
+    branch: &str,
+) -> Result<Vec<String>, GraphError> {
+    let prefix = graph_version_iri(public_host, namespace, name, branch, "");
+    Ok(graph
+        .graphs_with_prefix(&prefix)
+        .await?
+        .into_iter()
+        .filter_map(|iri| iri.strip_prefix(&prefix).map(str::to_owned))
+        .filter(|version| !version.is_empty() && !version.contains('/'))
+        .collect())
 }
 
 /// `stone:<ns>/<name>` and `https://<host>/<ns>/<name>`.
@@ -756,7 +793,24 @@ impl JobRunner {
                 // Across replicas, one writer per graph: an append is computed against
                 // the graph's current content.
                 let lock = self.db.lock(&format!("graph/{iri}")).await?;
-                let loaded = self.engines.graph.load_files(&iri, &files, replace).await;
+                let snapshot =
+                    push.manifest.package.version.as_deref().map(|version| {
+                        graph_version_iri(&self.public_host, ns, name, branch, version)
+                    });
+                // Without force, a version that names other content stops the load before
+                // it writes anything (the guard at POST /pushes saw an earlier state).
+                let keep = snapshot.as_deref().filter(|_| !force);
+                let mut loaded = self
+                    .engines
+                    .graph
+                    .load_files_keeping(&iri, &files, replace, keep)
+                    .await;
+                // The version names the graph as this push leaves it (also when unchanged).
+                if let (Ok(_), Some(snapshot)) = (&loaded, &snapshot)
+                    && let Err(error) = self.engines.graph.snapshot(&iri, snapshot, force).await
+                {
+                    loaded = Err(error);
+                }
                 if let Some(lock) = lock {
                     lock.release().await;
                 }
@@ -784,6 +838,7 @@ impl JobRunner {
                                 graph: Some(iri),
                                 triples_added: Some(outcome.triples_added),
                                 total_triples: Some(outcome.total_triples),
+                                tag: push.manifest.package.version.clone(),
                                 ..DatasetDetail::default()
                             },
                         ))
@@ -804,12 +859,26 @@ impl JobRunner {
                         verified: true,
                     })
                     .collect();
-                match self
+                // Without force, a version that names other files stops the put before
+                // it writes anything (the guard at POST /pushes saw an earlier state).
+                let version = push.manifest.package.version.as_deref();
+                let keep = version.filter(|_| !force);
+                let mut put = self
                     .engines
                     .blob
-                    .put(ns, name, branch, &files, replace)
-                    .await
+                    .put_keeping(ns, name, branch, &files, replace, keep)
+                    .await;
+                // The version names the files as this push leaves them (also when unchanged).
+                if let (Ok(_), Some(version)) = (&put, &push.manifest.package.version)
+                    && let Err(error) = self
+                        .engines
+                        .blob
+                        .record_version(ns, name, branch, version, force)
+                        .await
                 {
+                    put = Err(error);
+                }
+                match put {
                     Ok(outcome) => {
                         let existed = checkpoint
                             .get("exists")
@@ -827,6 +896,7 @@ impl JobRunner {
                             DatasetDetail {
                                 files: Some(outcome.files),
                                 bytes: Some(outcome.bytes),
+                                tag: push.manifest.package.version.clone(),
                                 ..DatasetDetail::default()
                             },
                         ))
@@ -918,17 +988,36 @@ impl JobRunner {
                 // append another replica computes against the graph's content. (No test
                 // provokes that interleaving: it needs a load and a `--replace` deletion of
                 // the same graph landing within the same milliseconds on two replicas.)
-                let iri = graph_iri(&self.public_host, ns, name, branch);
+                // The dataset's graph first (readers see it gone), then its versions on
+                // the branch, as a blob dataset's versions go with its prefix. A crash in
+                // between leaves the delete to be done again, which finds the versions.
+                let graph = &self.engines.graph;
+                let host = &self.public_host;
+                let iri = graph_iri(host, ns, name, branch);
                 let lock = self.db.lock(&format!("graph/{iri}")).await.map_err(|e| {
                     Problem::new(503, codes::ENGINE_FAILED, "Graph engine failed")
                         .with_detail(error_chain(&e))
                         .with("dataset", name)
                 })?;
-                let dropped = self.engines.graph.drop_graph(&iri).await;
+                let problem = |e: GraphError| graph_problem(name, &e);
+                let dropped = async {
+                    let mut existed = graph.drop_graph(&iri).await.map_err(problem)?;
+                    for version in graph_versions(graph, host, ns, name, branch)
+                        .await
+                        .map_err(problem)?
+                    {
+                        existed |= graph
+                            .drop_graph(&graph_version_iri(host, ns, name, branch, &version))
+                            .await
+                            .map_err(problem)?;
+                    }
+                    Ok(existed)
+                }
+                .await;
                 if let Some(lock) = lock {
                     lock.release().await;
                 }
-                dropped.map_err(|e| graph_problem(name, &e))
+                dropped
             }
             Engine::ObjectStorage => self
                 .engines
@@ -1066,6 +1155,9 @@ fn graph_problem(dataset: &str, error: &GraphError) -> Problem {
         GraphError::Parse { .. } | GraphError::RemoteContext { .. } => {
             Problem::new(422, codes::GRAPH_INVALID_RDF, "Invalid RDF")
         }
+        GraphError::VersionExists { .. } => {
+            Problem::new(409, codes::VERSION_EXISTS, "Version exists")
+        }
         _ => Problem::new(503, codes::ENGINE_FAILED, "Graph engine failed"),
     };
     problem
@@ -1077,6 +1169,9 @@ fn blob_problem(dataset: &str, error: &BlobError) -> Problem {
     let problem = match error {
         BlobError::Digest { .. } => {
             Problem::new(400, codes::STAGING_DIGEST_MISMATCH, "Digest mismatch")
+        }
+        BlobError::VersionExists { .. } => {
+            Problem::new(409, codes::VERSION_EXISTS, "Version exists")
         }
         BlobError::InvalidPath { .. }
         | BlobError::DuplicatePath { .. }

@@ -6,6 +6,7 @@
 //! ```text
 //! {prefix}/{ns}/{dataset}/{branch}/objects/{sha256}   one object per distinct content
 //! {prefix}/{ns}/{dataset}/{branch}/head.json          the file list (see HeadDocument)
+//! {prefix}/{ns}/{dataset}/{branch}/versions/{V}.json  the file list of named version V
 //! ```
 //!
 //! The head document lists `path → (sha256, size)` for every file of the dataset on the
@@ -33,6 +34,15 @@
 //! the same put run again finds and skips. Objects a new head no longer references are
 //! kept (a reader of the previous head can still fetch them) until
 //! [`BlobEngine::collect_garbage`].
+//!
+//! ## Named versions
+//!
+//! [`BlobEngine::record_version`] copies the head, as it is, to `versions/{V}.json` (a
+//! version name is one key segment: see [`BlobEngine::record_version`]). Objects are
+//! content-addressed, so nothing else is copied, and the garbage collector keeps every
+//! object a version lists. The version is written after the head it copies: a crash in
+//! between leaves the version where it was, and recording it again (the same push run
+//! again) finishes the job. Moving a version that names other files needs `force`.
 
 mod error;
 mod layout;
@@ -59,7 +69,9 @@ use serde::{Deserialize, Serialize};
 
 pub use error::BlobError;
 
-use layout::{DatasetLocation, HEAD_FORMAT, HeadDocument, check_path, check_sha256};
+use layout::{
+    DatasetLocation, HEAD_FORMAT, HeadDocument, VERSION_EXTENSION, check_path, check_sha256,
+};
 
 /// How many times a put re-reads the head after losing a conditional head write.
 const MAX_HEAD_ATTEMPTS: u32 = 10;
@@ -159,6 +171,17 @@ pub struct BlobHead {
     pub files: Vec<BlobEntry>,
     /// When the head was written.
     pub updated_at: DateTime<Utc>,
+}
+
+/// What [`BlobEngine::record_version`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VersionStatus {
+    /// The version did not exist on the branch.
+    Created,
+    /// The version named other files and was moved (forced).
+    Moved,
+    /// The version already named exactly the head's files; nothing was written.
+    Unchanged,
 }
 
 /// What a put did.
@@ -347,7 +370,28 @@ impl BlobEngine {
         files: &[BlobFile],
         replace: bool,
     ) -> Result<BlobOutcome, BlobError> {
+        self.put_keeping(ns, dataset, branch, files, replace, None)
+            .await
+    }
+
+    /// [`Self::put`] that first makes sure the put does not leave the dataset with other
+    /// files than the named version `keep` lists, when that version exists: otherwise
+    /// nothing is written ([`BlobError::VersionExists`]). Checked against the head under
+    /// the dataset's lock, so that a push that is to record `keep` without force does not
+    /// change the content and then fail to record it.
+    pub async fn put_keeping(
+        &self,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+        files: &[BlobFile],
+        replace: bool,
+        keep: Option<&str>,
+    ) -> Result<BlobOutcome, BlobError> {
         let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
+        let keep = keep
+            .map(|version| location.version(version).map(|key| (version, key)))
+            .transpose()?;
         let mut given: BTreeMap<String, BlobFile> = BTreeMap::new();
         for file in files {
             check_path(&file.path)?;
@@ -388,6 +432,15 @@ impl BlobEngine {
                 uploaded_files,
                 uploaded_bytes,
             };
+            if let Some((version, key)) = &keep
+                && let Some((named, _)) = self.read_document(key).await?
+                && named.files != target
+            {
+                return Err(BlobError::VersionExists {
+                    version: (*version).to_owned(),
+                    location: location.root.to_string(),
+                });
+            }
             if let Some((head, _)) = &current
                 && head.files == target
             {
@@ -482,7 +535,16 @@ impl BlobEngine {
         &self,
         location: &DatasetLocation,
     ) -> Result<Option<(HeadDocument, UpdateVersion)>, BlobError> {
-        let head = location.head();
+        self.read_document(&location.head()).await
+    }
+
+    /// A head document (the head or a named version) and its storage version, `None` when
+    /// there is none.
+    async fn read_document(
+        &self,
+        head: &StorePath,
+    ) -> Result<Option<(HeadDocument, UpdateVersion)>, BlobError> {
+        let head = head.clone();
         let result = match self.store.get(&head).await {
             Ok(result) => result,
             Err(object_store::Error::NotFound { .. }) => return Ok(None),
@@ -564,7 +626,118 @@ impl BlobEngine {
         branch: &str,
         path: &str,
     ) -> Result<Option<BlobRead>, BlobError> {
-        self.read(ns, dataset, branch, path, None).await
+        self.get_at(ns, dataset, branch, None, path, None).await
+    }
+
+    /// Records the dataset's current head on the branch as the named version `version`
+    /// (see the module documentation). A version name is what the push API accepts for a
+    /// package version: ASCII letters, digits, `_`, `-`, `.`, `+`, not starting with `.`,
+    /// at most 255 bytes ([`BlobError::InvalidName`] otherwise). A version that names other
+    /// files is moved only with `force` ([`BlobError::VersionExists`] otherwise).
+    pub async fn record_version(
+        &self,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+        version: &str,
+        force: bool,
+    ) -> Result<VersionStatus, BlobError> {
+        let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
+        let key = location.version(version)?;
+        let lock = self.locks.get(location.root.as_ref());
+        let _guard = lock.lock().await;
+        let Some((head, _)) = self.read_head(&location).await? else {
+            return Err(BlobError::NoHead {
+                version: version.to_owned(),
+                location: location.root.to_string(),
+            });
+        };
+        let status = match self.read_document(&key).await? {
+            Some((named, _)) if named.files == head.files => return Ok(VersionStatus::Unchanged),
+            Some(_) if !force => {
+                return Err(BlobError::VersionExists {
+                    version: version.to_owned(),
+                    location: location.root.to_string(),
+                });
+            }
+            Some(_) => VersionStatus::Moved,
+            None => VersionStatus::Created,
+        };
+        let document = HeadDocument {
+            format: HEAD_FORMAT.to_owned(),
+            updated_at: Utc::now(),
+            files: head.files,
+        };
+        let body = serde_json::to_vec_pretty(&document).expect("a head document serializes");
+        self.store
+            .put(&key, PutPayload::from(body))
+            .await
+            .map_err(BlobError::storage("put", &key))?;
+        Ok(status)
+    }
+
+    /// The files the named version lists, `None` when the dataset has no such version on
+    /// the branch.
+    pub async fn version(
+        &self,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+        version: &str,
+    ) -> Result<Option<BlobHead>, BlobError> {
+        let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
+        let key = location.version(version)?;
+        Ok(self.read_document(&key).await?.map(|(head, _)| BlobHead {
+            files: head.files,
+            updated_at: head.updated_at,
+        }))
+    }
+
+    /// The names of the dataset's versions on the branch, sorted.
+    pub async fn versions(
+        &self,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+    ) -> Result<Vec<String>, BlobError> {
+        let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
+        Ok(self
+            .version_keys(&location)
+            .await?
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect())
+    }
+
+    /// `(name, key)` of every version document of the dataset on the branch, by name.
+    async fn version_keys(
+        &self,
+        location: &DatasetLocation,
+    ) -> Result<Vec<(String, StorePath)>, BlobError> {
+        let prefix = location.versions();
+        let mut found = Vec::new();
+        let mut listing = self.store.list(Some(&prefix));
+        while let Some(meta) = listing.next().await {
+            let meta = match meta {
+                Ok(meta) => meta,
+                Err(object_store::Error::NotFound { .. }) => continue,
+                Err(e) => return Err(BlobError::storage("list", &prefix)(e)),
+            };
+            let name = meta
+                .location
+                .filename()
+                .and_then(|f| f.strip_suffix(VERSION_EXTENSION))
+                .filter(|name| layout::check_version(name).is_ok())
+                .map(str::to_owned);
+            // Only documents directly under versions/ that this engine could have written.
+            if let Some(name) = name
+                && meta.location.prefix_match(&prefix).map(|p| p.count()) == Some(1)
+            {
+                found.push((name, meta.location));
+            }
+        }
+        found.sort();
+        Ok(found)
     }
 
     /// Bytes `range` of a file (`start < end <= size`; HTTP `Range` answers map onto it).
@@ -576,19 +749,27 @@ impl BlobEngine {
         path: &str,
         range: Range<u64>,
     ) -> Result<Option<BlobRead>, BlobError> {
-        self.read(ns, dataset, branch, path, Some(range)).await
+        self.get_at(ns, dataset, branch, None, path, Some(range))
+            .await
     }
 
-    async fn read(
+    /// A file of a named version (`None`: the branch's head), or bytes `range` of it;
+    /// `None` when the version (or head) does not list `path`.
+    pub async fn get_at(
         &self,
         ns: &str,
         dataset: &str,
         branch: &str,
+        version: Option<&str>,
         path: &str,
         range: Option<Range<u64>>,
     ) -> Result<Option<BlobRead>, BlobError> {
         let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
-        let Some((head, _)) = self.read_head(&location).await? else {
+        let document = match version {
+            Some(version) => location.version(version)?,
+            None => location.head(),
+        };
+        let Some((head, _)) = self.read_document(&document).await? else {
             return Ok(None);
         };
         let Some(entry) = head.files.into_iter().find(|e| e.path == path) else {
@@ -713,9 +894,9 @@ impl BlobEngine {
         Ok(removed)
     }
 
-    /// Deletes the objects of the dataset on the branch that its head does not list and
-    /// that are older than `older_than` (so that a put in progress keeps the objects it
-    /// just uploaded). Returns how many were deleted.
+    /// Deletes the objects of the dataset on the branch that neither its head nor any of
+    /// its named versions lists and that are older than `older_than` (so that a put in
+    /// progress keeps the objects it just uploaded). Returns how many were deleted.
     pub async fn collect_garbage(
         &self,
         ns: &str,
@@ -726,10 +907,17 @@ impl BlobEngine {
         let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
         let lock = self.locks.get(location.root.as_ref());
         let _guard = lock.lock().await;
-        let live: std::collections::HashSet<String> = match self.read_head(&location).await? {
+        let mut live: std::collections::HashSet<String> = match self.read_head(&location).await? {
             Some((head, _)) => head.files.into_iter().map(|e| e.sha256).collect(),
             None => Default::default(),
         };
+        // A version document that cannot be read fails the collection: nothing is deleted
+        // rather than objects a version may list.
+        for (_, key) in self.version_keys(&location).await? {
+            if let Some((named, _)) = self.read_document(&key).await? {
+                live.extend(named.files.into_iter().map(|e| e.sha256));
+            }
+        }
         let cutoff =
             Utc::now() - chrono::Duration::from_std(older_than).unwrap_or(chrono::Duration::MAX);
         let deleted = self
@@ -841,6 +1029,14 @@ mod tests {
             engine.put(&ns, "ds", "main", &files, false).await?;
             engine.head(&ns, "ds", "main").await?;
             engine.get(&ns, "ds", "main", "a").await?;
+            engine
+                .record_version(&ns, "ds", "main", "1.0", false)
+                .await?;
+            engine.version(&ns, "ds", "main", "1.0").await?;
+            engine.versions(&ns, "ds", "main").await?;
+            engine
+                .get_at(&ns, "ds", "main", Some("1.0"), "a", None)
+                .await?;
             engine
                 .collect_garbage(&ns, "ds", "main", Duration::ZERO)
                 .await?;

@@ -47,6 +47,16 @@
 //! Writes to one graph are serialized inside one engine; two processes writing the
 //! same graph on a remote server may interleave (the Graph Store Protocol has no
 //! compare-and-swap).
+//!
+//! ## Snapshots (named versions)
+//!
+//! [`GraphEngine::snapshot`] makes a second graph hold exactly the content of the first
+//! (the caller names the snapshot graph; the server uses one per dataset, branch and
+//! version). It is a load with `replace` of the source's content: nothing is written when
+//! the snapshot already holds it, and a crash leaves the previous snapshot. A snapshot
+//! that holds other content is replaced only with `force`. [`GraphEngine::load_files_keeping`]
+//! refuses, before writing, a load that would leave the graph with other content than a
+//! given snapshot (a version recorded without force must not be left behind).
 
 mod content;
 mod embedded;
@@ -250,15 +260,60 @@ impl GraphEngine {
         files: &[RdfFile<'_>],
         replace: bool,
     ) -> Result<GraphOutcome, GraphError> {
+        self.load_files_keeping(graph_iri, files, replace, None)
+            .await
+    }
+
+    /// [`Self::load_files`] that first makes sure the load does not leave the graph with
+    /// other content than the snapshot graph `keep` holds, when that snapshot exists:
+    /// otherwise nothing is written ([`GraphError::VersionExists`]). The caller serializes
+    /// writers of the graph (the check reads the graph, then the load reads it again).
+    pub async fn load_files_keeping(
+        &self,
+        graph_iri: &str,
+        files: &[RdfFile<'_>],
+        replace: bool,
+        keep: Option<&str>,
+    ) -> Result<GraphOutcome, GraphError> {
         let graph = parse::graph_name(graph_iri)?;
         let owned: Vec<(std::path::PathBuf, RdfFormat)> = files
             .iter()
             .map(|f| (f.path.to_path_buf(), f.format))
             .collect();
         let base = graph.as_str().to_owned();
-        let new = tokio::task::spawn_blocking(move || parse::parse_files(&owned, &base))
+        let mut new = tokio::task::spawn_blocking(move || parse::parse_files(&owned, &base))
             .await
             .map_err(GraphError::task)??;
+        if let Some(keep) = keep
+            && self.count(keep).await? > 0
+        {
+            let snapshot = self.triples(&parse::graph_name(keep)?).await?;
+            let current = self.triples(&graph).await?;
+            let (same, given) = tokio::task::spawn_blocking(move || {
+                // What the graph holds after the load: the new content (replace), or the
+                // current content plus what the new one adds.
+                let after = if replace {
+                    new.triples()
+                } else {
+                    let insert = content::Content::stored(current.clone())
+                        .plan(&new, false)
+                        .insert;
+                    current.into_iter().chain(insert).collect()
+                };
+                let same = content::Content::stored(snapshot)
+                    .plan(&content::Content::collapsed(after), true)
+                    .is_empty();
+                (same, new)
+            })
+            .await
+            .map_err(GraphError::task)?;
+            if !same {
+                return Err(GraphError::VersionExists {
+                    graph: keep.to_owned(),
+                });
+            }
+            new = given;
+        }
         match &self.backend {
             Backend::Embedded(e) => e.load(graph, new, replace).await,
             Backend::Remote(r) => r.load(graph, new, replace).await,
@@ -289,6 +344,72 @@ impl GraphEngine {
         match &self.backend {
             Backend::Embedded(e) => e.export(graph, format).await,
             Backend::Remote(r) => r.export(&graph, format).await,
+        }
+    }
+
+    /// The triples of a graph, blank nodes as stored.
+    async fn triples(
+        &self,
+        graph: &oxigraph::model::NamedNode,
+    ) -> Result<Vec<oxigraph::model::Triple>, GraphError> {
+        match &self.backend {
+            Backend::Embedded(e) => e.triples(graph.clone()).await,
+            Backend::Remote(r) => r.triples(graph).await,
+        }
+    }
+
+    /// Whether two graphs hold the same content: the same triples, blank nodes compared up
+    /// to renaming as loads compare them (see the module documentation; a component too
+    /// ambiguous to canonicalize makes the graphs differ).
+    pub async fn same_content(&self, a_iri: &str, b_iri: &str) -> Result<bool, GraphError> {
+        let (a, b) = (parse::graph_name(a_iri)?, parse::graph_name(b_iri)?);
+        let (a, b) = (self.triples(&a).await?, self.triples(&b).await?);
+        tokio::task::spawn_blocking(move || {
+            content::Content::stored(a)
+                .plan(&content::Content::collapsed(b), true)
+                .is_empty()
+        })
+        .await
+        .map_err(GraphError::task)
+    }
+
+    /// Makes the graph `target_iri` hold exactly the content of `source_iri` (see the
+    /// module documentation). When `target_iri` already holds other content and `force`
+    /// is off, nothing is written: [`GraphError::VersionExists`].
+    pub async fn snapshot(
+        &self,
+        source_iri: &str,
+        target_iri: &str,
+        force: bool,
+    ) -> Result<GraphOutcome, GraphError> {
+        let (source, target) = (
+            parse::graph_name(source_iri)?,
+            parse::graph_name(target_iri)?,
+        );
+        if !force
+            && self.count(target_iri).await? > 0
+            && !self.same_content(source_iri, target_iri).await?
+        {
+            return Err(GraphError::VersionExists {
+                graph: target.into_string(),
+            });
+        }
+        let triples = self.triples(&source).await?;
+        let new = tokio::task::spawn_blocking(move || content::Content::collapsed(triples))
+            .await
+            .map_err(GraphError::task)?;
+        match &self.backend {
+            Backend::Embedded(e) => e.load(target, new, true).await,
+            Backend::Remote(r) => r.load(target, new, true).await,
+        }
+    }
+
+    /// The IRIs of the named graphs that start with `prefix`, sorted (the embedded store
+    /// lists its graphs; a remote server is asked `SELECT DISTINCT ?g WHERE { GRAPH ?g {} }`).
+    pub async fn graphs_with_prefix(&self, prefix: &str) -> Result<Vec<String>, GraphError> {
+        match &self.backend {
+            Backend::Embedded(e) => e.graphs_with_prefix(prefix).await,
+            Backend::Remote(r) => r.graphs_with_prefix(prefix).await,
         }
     }
 
@@ -332,6 +453,11 @@ mod tests {
             engine.count(&iri).await?;
             engine.export(&iri, RdfFormat::Turtle).await?;
             engine.query("ASK {}").await?;
+            engine
+                .snapshot(&iri, "https://example.org/g/v", false)
+                .await?;
+            engine.same_content(&iri, "https://example.org/g/v").await?;
+            engine.graphs_with_prefix("https://example.org/").await?;
             engine.drop_graph(&iri).await
         });
     }

@@ -7,11 +7,15 @@
 //!   `publish.dialect` (delimiter, quote character, line terminator, header, `quoting`).
 //!   Chunked; memory stays bounded by a batch plus a Parquet row group (flushed at
 //!   [`ROW_GROUP_BYTES`]). `ETag` names the snapshot, the format and the dialect.
-//! - GRAPH: the named graph of the branch as Turtle, N-Triples or JSON-LD, with
-//!   `Content-Length`; `ETag` is the sha256 of the document.
+//! - GRAPH: the named graph of the branch (or the snapshot graph of the version
+//!   `version`) as Turtle, N-Triples or JSON-LD, with `Content-Length`; `ETag` is the
+//!   sha256 of the document.
 //! - other kinds (object storage): the bytes of the file (`path=` when the dataset has more
-//!   than one), with `Content-Length`, `ETag` = its sha256, `Accept-Ranges`, single
-//!   `Range` requests (206/416) and `If-None-Match` (304).
+//!   than one) as the branch's head (or the version `version`) lists it, with
+//!   `Content-Length`, `ETag` = its sha256, `Accept-Ranges`, single `Range` requests
+//!   (206/416) and `If-None-Match` (304).
+//!
+//! An unknown `version` is 404 `dataset.not_found`.
 //!
 //! Every read goes through [`super::read::authorize_read`].
 
@@ -34,7 +38,7 @@ use super::read::{authorize_read, branch_of, dataset_info, kind_of, not_found_da
 use crate::auth::Caller;
 use crate::engines::graph::RdfFormat;
 use crate::error::{ApiError, ApiResult};
-use crate::jobs::graph_iri;
+use crate::jobs::{graph_iri, graph_version_iri};
 
 /// A Parquet row group is written out once its encoded size passes this.
 const ROW_GROUP_BYTES: usize = 16 << 20;
@@ -232,7 +236,8 @@ pub async fn iri_dataset(
     let branch = branch_of(&query);
     authorize_read(&app, &caller, &namespace, &branch).await?;
     if wants_json(&headers, &query) {
-        let info = dataset_info(&app, &namespace, &name, &branch, None).await?;
+        let version = version_of(&query, &namespace, &name, &branch)?;
+        let info = dataset_info(&app, &namespace, &name, &branch, None, version.as_deref()).await?;
         return Ok(Json(info).into_response());
     }
     serve_content(&app, &namespace, &name, &query, &headers).await
@@ -285,46 +290,67 @@ async fn serve_content(
             not_found_dataset(format!("no dataset {namespace}/{name} on branch {branch}"))
         })?;
     let format = choose_format(kind, headers, query)?;
-    let version = query.get("version").filter(|v| !v.is_empty()).cloned();
+    let version = version_of(query, namespace, name, &branch)?;
     match kind.engine() {
         Engine::Iceberg => {
             let reference = version.clone().unwrap_or_else(|| branch.clone());
             serve_table(app, namespace, name, &branch, &reference, format, headers).await
         }
         Engine::Graph => {
-            check_current_version(app, namespace, &branch, version.as_deref()).await?;
-            serve_graph(app, namespace, name, &branch, format, headers).await
+            serve_graph(
+                app,
+                namespace,
+                name,
+                &branch,
+                version.as_deref(),
+                format,
+                headers,
+            )
+            .await
         }
         Engine::ObjectStorage => {
-            check_current_version(app, namespace, &branch, version.as_deref()).await?;
-            serve_blob(app, namespace, name, &branch, query, headers).await
+            serve_blob(
+                app,
+                namespace,
+                name,
+                &branch,
+                version.as_deref(),
+                query,
+                headers,
+            )
+            .await
         }
     }
 }
 
-/// Graph and object-storage engines keep one state per branch: a `version` is served only
-/// while it is the package's current version on the branch.
-async fn check_current_version(
-    app: &App,
+/// The `version` query parameter, if any. A name no push could have given (the push API's
+/// rule: `[A-Za-z0-9_.+-]`, not starting with `.`, at most 255 bytes) names no version:
+/// 404, before it reaches an engine.
+pub(super) fn version_of(
+    query: &HashMap<String, String>,
     namespace: &str,
+    name: &str,
     branch: &str,
-    version: Option<&str>,
-) -> ApiResult<()> {
-    let Some(version) = version else {
-        return Ok(());
+) -> ApiResult<Option<String>> {
+    let Some(version) = query.get("version").filter(|v| !v.is_empty()) else {
+        return Ok(None);
     };
-    let current = app
-        .db
-        .package_node(namespace, branch)
-        .await?
-        .and_then(|node| node.package.version);
-    if current.as_deref() == Some(version) {
-        return Ok(());
+    if !stone_api::validate::is_version_name(version) {
+        return Err(no_such_version(namespace, name, branch, version));
     }
-    Err(not_found_dataset(format!(
-        "version {version} of {namespace} is not kept on branch {branch} (current: {}); only TABULAR datasets keep earlier versions",
-        current.as_deref().unwrap_or("none")
-    )))
+    Ok(Some(version.clone()))
+}
+
+/// 404 for a version the dataset does not have on the branch.
+pub(super) fn no_such_version(
+    namespace: &str,
+    name: &str,
+    branch: &str,
+    version: &str,
+) -> ApiError {
+    not_found_dataset(format!(
+        "dataset {namespace}/{name} has no version {version} on branch {branch}; its metadata lists its versions"
+    ))
 }
 
 fn etag_matches(headers: &HeaderMap, etag: &str) -> bool {
@@ -601,6 +627,7 @@ async fn serve_graph(
     namespace: &str,
     name: &str,
     branch: &str,
+    version: Option<&str>,
     format: ContentFormat,
     headers: &HeaderMap,
 ) -> ApiResult<Response> {
@@ -609,7 +636,11 @@ async fn serve_graph(
             "graph served as {format:?}"
         )));
     };
-    let iri = graph_iri(&app.settings.public_host, namespace, name, branch);
+    let host = &app.settings.public_host;
+    let iri = match version {
+        Some(version) => graph_version_iri(host, namespace, name, branch, version),
+        None => graph_iri(host, namespace, name, branch),
+    };
     let count = app
         .engines
         .graph
@@ -617,9 +648,12 @@ async fn serve_graph(
         .await
         .map_err(ApiError::internal)?;
     if count == 0 {
-        return Err(not_found_dataset(format!(
-            "dataset {namespace}/{name} has no content on branch {branch}"
-        )));
+        return Err(match version {
+            Some(version) => no_such_version(namespace, name, branch, version),
+            None => not_found_dataset(format!(
+                "dataset {namespace}/{name} has no content on branch {branch}"
+            )),
+        });
     }
     // Spooled to disk by the engine, then streamed: no copy of the document in memory.
     let exported = app
@@ -695,19 +729,27 @@ async fn serve_blob(
     namespace: &str,
     name: &str,
     branch: &str,
+    version: Option<&str>,
     query: &HashMap<String, String>,
     headers: &HeaderMap,
 ) -> ApiResult<Response> {
     let blob = &app.engines.blob;
-    let head = blob
-        .head(namespace, name, branch)
-        .await
-        .map_err(ApiError::internal)?
-        .ok_or_else(|| {
-            not_found_dataset(format!(
-                "dataset {namespace}/{name} has no content on branch {branch}"
-            ))
-        })?;
+    let head = match version {
+        Some(version) => blob
+            .version(namespace, name, branch, version)
+            .await
+            .map_err(ApiError::internal)?
+            .ok_or_else(|| no_such_version(namespace, name, branch, version))?,
+        None => blob
+            .head(namespace, name, branch)
+            .await
+            .map_err(ApiError::internal)?
+            .ok_or_else(|| {
+                not_found_dataset(format!(
+                    "dataset {namespace}/{name} has no content on branch {branch}"
+                ))
+            })?,
+    };
     let entry = match query.get("path").filter(|p| !p.is_empty()) {
         Some(path) => head.files.iter().find(|f| &f.path == path).ok_or_else(|| {
             not_found_dataset(format!("dataset {namespace}/{name} has no file {path}"))
@@ -753,12 +795,8 @@ async fn serve_blob(
     let read = match (&range, size) {
         // An empty file has no byte range to ask for.
         (_, 0) => None,
-        (Some(range), _) => blob
-            .get_range(namespace, name, branch, &entry.path, range.clone())
-            .await
-            .map_err(ApiError::internal)?,
-        (None, _) => blob
-            .get(namespace, name, branch, &entry.path)
+        (range, _) => blob
+            .get_at(namespace, name, branch, version, &entry.path, range.clone())
             .await
             .map_err(ApiError::internal)?,
     };

@@ -18,7 +18,7 @@ use super::content;
 use crate::auth::Caller;
 use crate::engines::iceberg::RefKind;
 use crate::error::{ApiError, ApiResult};
-use crate::jobs::dataset_urls;
+use crate::jobs::{dataset_urls, graph_versions};
 
 /// `GET /v1/info`.
 pub async fn info(State(app): State<Arc<App>>) -> Json<ServerInfo> {
@@ -162,7 +162,7 @@ pub(super) async fn kind_of(
     })
 }
 
-/// `GET /v1/namespaces/{namespace}/datasets/{name}[?branch=…][&kind=…]`.
+/// `GET /v1/namespaces/{namespace}/datasets/{name}[?branch=…][&kind=…][&version=…]`.
 pub async fn dataset(
     State(app): State<Arc<App>>,
     caller: Caller,
@@ -178,19 +178,22 @@ pub async fn dataset(
                 .map_err(|why| ApiError::invalid_field("kind", why))
         })
         .transpose()?;
-    dataset_info(&app, &namespace, &name, &branch, kind)
+    let version = content::version_of(&query, &namespace, &name, &branch)?;
+    dataset_info(&app, &namespace, &name, &branch, kind, version.as_deref())
         .await
         .map(Json)
 }
 
 /// What the engine holds for a dataset on a branch, with its versions, schema, files and
-/// the formats it is served in.
+/// the formats it is served in. With `version`, the files are the version's (object
+/// storage), and a version the dataset does not have is 404.
 pub(super) async fn dataset_info(
     app: &App,
     namespace: &str,
     name: &str,
     branch: &str,
     kind: Option<AssetKind>,
+    version: Option<&str>,
 ) -> ApiResult<DatasetInfo> {
     let kind = match kind {
         Some(kind) => kind,
@@ -253,22 +256,24 @@ pub(super) async fn dataset_info(
                         .collect()
                 });
         }
-        Engine::Graph | Engine::ObjectStorage => {
-            info.versions = app
-                .db
-                .package_node(namespace, branch)
-                .await?
-                .and_then(|node| node.package.version)
-                .into_iter()
-                .collect();
-            if kind.engine() == Engine::ObjectStorage
-                && let Some(head) = app
-                    .engines
-                    .blob
-                    .head(namespace, name, branch)
+        Engine::Graph => {
+            info.versions =
+                graph_versions(&app.engines.graph, public_host, namespace, name, branch)
                     .await
-                    .map_err(ApiError::internal)?
-            {
+                    .map_err(ApiError::internal)?;
+        }
+        Engine::ObjectStorage => {
+            let blob = &app.engines.blob;
+            info.versions = blob
+                .versions(namespace, name, branch)
+                .await
+                .map_err(ApiError::internal)?;
+            let head = match version {
+                Some(version) => blob.version(namespace, name, branch, version).await,
+                None => blob.head(namespace, name, branch).await,
+            }
+            .map_err(ApiError::internal)?;
+            if let Some(head) = head {
                 info.size = Some(head.files.iter().map(|f| f.size).sum());
                 if let [one] = head.files.as_slice() {
                     info.sha256 = Some(one.sha256.clone());
@@ -284,6 +289,11 @@ pub(super) async fn dataset_info(
                     .collect();
             }
         }
+    }
+    if let Some(version) = version
+        && !info.versions.iter().any(|v| v == version)
+    {
+        return Err(content::no_such_version(namespace, name, branch, version));
     }
     Ok(info)
 }

@@ -11,30 +11,30 @@ use crate::api_support::{
     turtle,
 };
 
-struct Read {
-    status: StatusCode,
-    headers: reqwest::header::HeaderMap,
-    body: Vec<u8>,
+pub(crate) struct Read {
+    pub(crate) status: StatusCode,
+    pub(crate) headers: reqwest::header::HeaderMap,
+    pub(crate) body: Vec<u8>,
 }
 
 impl Read {
-    fn header(&self, name: &str) -> &str {
+    pub(crate) fn header(&self, name: &str) -> &str {
         self.headers
             .get(name)
             .and_then(|v| v.to_str().ok())
             .unwrap_or_default()
     }
 
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).into_owned()
     }
 
-    fn json(&self) -> serde_json::Value {
+    pub(crate) fn json(&self) -> serde_json::Value {
         serde_json::from_slice(&self.body).unwrap_or_else(|_| json!(self.text()))
     }
 }
 
-async fn read(server: &Server, path: &str, headers: &[(&str, &str)]) -> Read {
+pub(crate) async fn read(server: &Server, path: &str, headers: &[(&str, &str)]) -> Read {
     let mut request = client().get(server.url(path));
     for (name, value) in headers {
         request = request.header(*name, *value);
@@ -195,7 +195,7 @@ async fn graphs_and_blobs_have_etags_ranges_and_iri_routes() {
     )
     .await;
     assert_eq!(same.status, StatusCode::NOT_MODIFIED);
-    // The graph's version is the package's current version only.
+    // The graph keeps the version it was pushed with; another one is not found.
     assert_eq!(
         read(&server, &format!("{graph}&version=1.0.0"), &[])
             .await

@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use stone_server::engines::blob::{
-    BlobEngine, BlobError, BlobFile, BlobOptions, BlobStatus, S3Settings,
+    BlobEngine, BlobError, BlobFile, BlobOptions, BlobStatus, S3Settings, VersionStatus,
 };
 use stone_test::services::SeaweedFs;
 use tempfile::TempDir;
@@ -554,6 +554,206 @@ pub async fn blob_large_files(target: &Target) {
     );
     assert_eq!(target.head_files("large").len(), 1);
     assert_eq!(target.list(&target.key("large", "objects")).len(), 1);
+}
+
+/// Named versions: a version is a copy of the head under `versions/{V}.json`, read back
+/// at that version after the head moved on; moving it needs force; the garbage collector
+/// keeps what a version lists; a version name is one key segment.
+pub async fn blob_versions(target: &Target) {
+    let engine = target.engine();
+    // One staging directory per content: staged files are named by resource path.
+    let (staging_one, staging_two) = (Staging::new(), Staging::new());
+    let (one, two) = (bytes(11, 2000), bytes(12, 3000));
+    let v1 = staging_one.file("data/a.bin", &one);
+    let v2 = staging_two.file("data/a.bin", &two);
+    let branch = "versions";
+    let record = |version: &'static str, force: bool| {
+        let engine = &engine;
+        async move {
+            engine
+                .record_version(NS, DATASET, branch, version, force)
+                .await
+        }
+    };
+    let collect = || {
+        let engine = &engine;
+        async move {
+            engine
+                .collect_garbage(NS, DATASET, branch, Duration::ZERO)
+                .await
+                .unwrap()
+        }
+    };
+
+    engine
+        .put(NS, DATASET, branch, std::slice::from_ref(&v1), true)
+        .await
+        .unwrap();
+    assert_eq!(
+        record("1.0.0", false).await.unwrap(),
+        VersionStatus::Created
+    );
+    // Recording it again for the same head writes nothing.
+    assert_eq!(
+        record("1.0.0", false).await.unwrap(),
+        VersionStatus::Unchanged
+    );
+    // The version document is the documented copy of the head.
+    let document: Value = serde_json::from_slice(
+        &target
+            .read(&target.key(branch, "versions/1.0.0.json"))
+            .expect("versions/1.0.0.json"),
+    )
+    .unwrap();
+    assert_eq!(document["format"], "stone.blob-head/1");
+    assert_eq!(
+        document["files"],
+        target.head_document(branch).unwrap()["files"]
+    );
+
+    engine
+        .put(NS, DATASET, branch, std::slice::from_ref(&v2), true)
+        .await
+        .unwrap();
+    record("2.0.0+build.7", false).await.unwrap();
+    assert_eq!(
+        engine.versions(NS, DATASET, branch).await.unwrap(),
+        ["1.0.0", "2.0.0+build.7"]
+    );
+    let read = |version: Option<&'static str>, range: Option<std::ops::Range<u64>>| {
+        let engine = &engine;
+        async move {
+            engine
+                .get_at(NS, DATASET, branch, version, "data/a.bin", range)
+                .await
+                .unwrap()
+                .expect("the file is listed")
+                .bytes()
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(read(Some("1.0.0"), None).await.as_ref(), one.as_slice());
+    assert_eq!(
+        read(Some("2.0.0+build.7"), None).await.as_ref(),
+        two.as_slice()
+    );
+    assert_eq!(read(None, None).await.as_ref(), two.as_slice());
+    assert_eq!(
+        read(Some("1.0.0"), Some(10..20)).await.as_ref(),
+        &one[10..20]
+    );
+    let named = engine
+        .version(NS, DATASET, branch, "1.0.0")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(named.files[0].sha256, v1.sha256);
+    assert_eq!(
+        engine.version(NS, DATASET, branch, "9.9").await.unwrap(),
+        None
+    );
+    assert!(
+        engine
+            .get_at(NS, DATASET, branch, Some("9.9"), "data/a.bin", None)
+            .await
+            .unwrap()
+            .is_none()
+    );
+
+    // A put that would leave other files than 1.0.0 names while keeping 1.0.0 writes
+    // nothing; one that leaves them is fine.
+    let kept = engine
+        .put_keeping(
+            NS,
+            DATASET,
+            branch,
+            std::slice::from_ref(&v1),
+            true,
+            Some("2.0.0+build.7"),
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(kept, BlobError::VersionExists { .. }), "{kept:?}");
+    assert_eq!(read(None, None).await.as_ref(), two.as_slice());
+    let same = engine
+        .put_keeping(
+            NS,
+            DATASET,
+            branch,
+            std::slice::from_ref(&v2),
+            true,
+            Some("2.0.0+build.7"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(same.status, BlobStatus::Unchanged);
+
+    // 1.0.0 names other files than the head now: moving it needs force.
+    let refused = record("1.0.0", false).await.unwrap_err();
+    assert!(
+        matches!(refused, BlobError::VersionExists { .. }),
+        "{refused:?}"
+    );
+    assert_eq!(read(Some("1.0.0"), None).await.as_ref(), one.as_slice());
+
+    // The collector keeps the objects a version lists, even without a grace period.
+    assert_eq!(collect().await, 0);
+    assert_eq!(target.list(&target.key(branch, "objects")).len(), 2);
+    assert_eq!(read(Some("1.0.0"), None).await.as_ref(), one.as_slice());
+
+    // Forced, 1.0.0 moves to the head; its old object is then garbage.
+    assert_eq!(record("1.0.0", true).await.unwrap(), VersionStatus::Moved);
+    assert_eq!(read(Some("1.0.0"), None).await.as_ref(), two.as_slice());
+    assert_eq!(collect().await, 1);
+    assert_eq!(
+        target.list(&target.key(branch, "objects")),
+        [target.key(branch, &format!("objects/{}", v2.sha256))]
+    );
+
+    // Version names are one key segment; a dataset without a head has nothing to name.
+    for bad in ["../head", "a/b", ".hidden", ""] {
+        let error = engine
+            .record_version(NS, DATASET, branch, bad, true)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(
+                error,
+                BlobError::InvalidName {
+                    what: "version",
+                    ..
+                }
+            ),
+            "{bad:?}: {error:?}"
+        );
+    }
+    let error = engine
+        .record_version(NS, "nothing-here", branch, "1.0.0", false)
+        .await
+        .unwrap_err();
+    assert!(matches!(error, BlobError::NoHead { .. }), "{error:?}");
+
+    // Deleting the dataset on the branch deletes its versions too.
+    assert!(engine.delete_dataset(NS, DATASET, branch).await.unwrap());
+    assert!(
+        engine
+            .versions(NS, DATASET, branch)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(target.list(&target.key(branch, "")).is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn local_blob_versions() {
+    blob_versions(&Target::local()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s3_blob_versions() {
+    blob_versions(&Target::s3("versions")).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

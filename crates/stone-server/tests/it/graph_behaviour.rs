@@ -391,6 +391,99 @@ pub async fn graph_behaviour(target: &Target) {
     );
 }
 
+/// Snapshots (named versions): a snapshot graph holds the source's content, blank nodes
+/// included, stays when the source moves on, is rewritten only with force, and the
+/// graphs of a prefix are listed.
+pub async fn graph_snapshots(target: &Target) {
+    const SOURCE: &str = "https://data.example.org/demo/people/branch/snap";
+    const V1: &str = "https://data.example.org/demo/people/branch/snap/version/1.0.0";
+    const V2: &str = "https://data.example.org/demo/people/branch/snap/version/2.0.0+b.1";
+    let engine = target.engine().await;
+    let staged = Staged::new();
+    let people = staged.file("people.ttl", PEOPLE_TTL);
+    let small = staged.file("small.ttl", SMALL_TTL);
+
+    load(&engine, SOURCE, &people, true).await;
+    assert_eq!(
+        engine.snapshot(SOURCE, V1, false).await.unwrap(),
+        outcome(11, 0, 11)
+    );
+    // Again: the snapshot already holds it, nothing is written.
+    assert_eq!(
+        engine.snapshot(SOURCE, V1, false).await.unwrap(),
+        outcome(0, 0, 11)
+    );
+    assert_eq!(target.independent_count(V1), 11);
+    assert!(target.independent_ask(V1, r#"?a <http://example.org/street> "Main St 1""#));
+    assert!(engine.same_content(SOURCE, V1).await.unwrap());
+
+    // A load that would leave other content than 1.0.0 holds, keeping 1.0.0, writes
+    // nothing; a load that leaves the same content (here: nothing new) is fine.
+    let file = |path| RdfFile {
+        path,
+        format: RdfFormat::Turtle,
+    };
+    let kept = engine
+        .load_files_keeping(SOURCE, &[file(&small)], true, Some(V1))
+        .await
+        .unwrap_err();
+    assert!(matches!(kept, GraphError::VersionExists { .. }), "{kept:?}");
+    assert_eq!(target.independent_count(SOURCE), 11);
+    let same = engine
+        .load_files_keeping(SOURCE, &[file(&people)], false, Some(V1))
+        .await
+        .unwrap();
+    assert!(same.unchanged, "{same:?}");
+
+    // The source moves on; 1.0.0 stays, and moving it needs force.
+    load(&engine, SOURCE, &small, true).await;
+    assert!(!engine.same_content(SOURCE, V1).await.unwrap());
+    let refused = engine.snapshot(SOURCE, V1, false).await.unwrap_err();
+    assert!(
+        matches!(refused, GraphError::VersionExists { .. }),
+        "{refused:?}"
+    );
+    assert_eq!(target.independent_count(V1), 11);
+    assert_eq!(
+        engine.snapshot(SOURCE, V2, false).await.unwrap(),
+        outcome(4, 0, 4)
+    );
+    assert_eq!(target.independent_count(V2), 4);
+    assert!(target.independent_ask(V2, r#"?a <http://example.org/street> "Elm St 2""#));
+    assert_eq!(
+        engine
+            .graphs_with_prefix("https://data.example.org/demo/people/branch/snap/version/")
+            .await
+            .unwrap(),
+        [V1, V2]
+    );
+
+    // Reopened (embedded: from its files), the snapshots are still there.
+    let engine = target.engine().await;
+    assert_eq!(engine.count(V1).await.unwrap(), 11);
+    let turtle = engine.export(V1, RdfFormat::Turtle).await.unwrap();
+    let text = String::from_utf8(turtle.into_bytes().unwrap()).unwrap();
+    assert!(text.contains("Main St 1"), "{text}");
+
+    // Forced, 1.0.0 becomes the source's content.
+    assert_eq!(
+        engine.snapshot(SOURCE, V1, true).await.unwrap(),
+        outcome(3, 10, 4)
+    );
+    assert!(engine.same_content(SOURCE, V1).await.unwrap());
+    assert_eq!(target.independent_count(V1), 4);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_graph_snapshots() {
+    graph_snapshots(&Target::embedded()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn remote_graph_snapshots() {
+    graph_snapshots(&Target::remote()).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn embedded_graph_behaviour() {
     let target = Target::embedded();

@@ -16,6 +16,7 @@ mod api_s3;
 mod api_staging;
 mod api_support;
 mod gc;
+mod api_versions;
 
 mod blob_behaviour;
 mod blob_crash;

@@ -261,6 +261,11 @@ async fn service(
 
     let mut info_url = Url::parse(&base)?;
     info_url.query_pairs_mut().append_pair("branch", &branch);
+    // With a version, the metadata (a blob's file list above all) is the version's, and
+    // a version the dataset does not have is refused here.
+    if let Some(version) = &wanted.version {
+        info_url.query_pairs_mut().append_pair("version", version);
+    }
     let what = format!("the server ({api})");
     let response = authorized(client.get(info_url.clone()))
         .send()

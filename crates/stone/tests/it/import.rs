@@ -666,3 +666,146 @@ fn an_interrupted_or_cut_import_leaves_nothing_in_ext() {
         "the leftover of the killed import is gone"
     );
 }
+
+#[test]
+fn named_versions_of_graphs_and_blobs_are_imported_with_their_provenance() {
+    let (ctx, _server, _data) = with_server();
+    let yaml = |version: &str| {
+        format!(
+            "name: source\nversion: \"{version}\"\npublish: {{to: \"stone:shared\", public: true}}\nresources:\n  - path: capitals.ttl\n  - path: readings.bin\n  - path: scans\n"
+        )
+    };
+    let readings_two: Vec<u8> = readings().iter().map(|b| b.wrapping_add(1)).collect();
+    const CAPITALS_TWO: &[u8] = b"@prefix ex: <http://example.org/> .\nex:Rome ex:capitalOf ex:Italy ; ex:seenBy [ ex:name \"another visitor\" ] .\n";
+    let source = ctx.package(
+        "source",
+        &yaml("1.0.0"),
+        &[
+            ("capitals.ttl", CAPITALS),
+            ("readings.bin", &readings()),
+            ("scans/a.bin", b"first a"),
+            ("scans/b.txt", b"bee\n"),
+        ],
+    );
+    let v1 = ctx.package("v1-copy", "", &[("capitals.ttl", CAPITALS)]);
+    push(&ctx, &source, &["--branch", "dev"]);
+    // Version 2.0.0 replaces every dataset's content.
+    std::fs::write(source.join("datasets.yaml"), yaml("2.0.0")).unwrap();
+    std::fs::write(source.join("capitals.ttl"), CAPITALS_TWO).unwrap();
+    std::fs::write(source.join("readings.bin"), &readings_two).unwrap();
+    std::fs::write(source.join("scans/a.bin"), b"second a").unwrap();
+    std::fs::write(source.join("scans/c.txt"), b"sea\n").unwrap();
+    push(&ctx, &source, &["--branch", "dev", "--replace"]);
+    let dir = consumer(&ctx);
+
+    // GRAPH: each version is its own graph, isomorphic to what was pushed under it.
+    let old = import_ok(
+        &ctx,
+        &dir,
+        &from_dev(
+            "stone:shared/capitals",
+            &["--version", "1.0.0", "--as", "capitals-v1"],
+        ),
+    );
+    assert_eq!(old["entry"]["version"], "1.0.0", "{old:#}");
+    assert!(isomorphic(
+        &v1.join("capitals.ttl"),
+        &dir.join("ext/capitals-v1/capitals.ttl")
+    ));
+    let new = import_ok(
+        &ctx,
+        &dir,
+        &from_dev(
+            "stone:shared/capitals",
+            &[
+                "--version",
+                "2.0.0",
+                "--as",
+                "capitals-v2",
+                "--format",
+                "nt",
+            ],
+        ),
+    );
+    assert!(isomorphic(
+        &source.join("capitals.ttl"),
+        &dir.join(new["entry"]["path"].as_str().unwrap())
+    ));
+
+    // BLOB of one file: each version's bytes, verified against the sha256 served.
+    let old = import_ok(
+        &ctx,
+        &dir,
+        &from_dev(
+            "stone:shared/readings",
+            &["--version", "1.0.0", "--as", "readings-v1"],
+        ),
+    );
+    assert_eq!(
+        std::fs::read(dir.join("ext/readings-v1/readings.bin")).unwrap(),
+        readings()
+    );
+    assert_eq!(old["entry"]["sha256"], sha256(&readings()), "{old:#}");
+    import_ok(
+        &ctx,
+        &dir,
+        &from_dev(
+            "stone:shared/readings",
+            &["--version", "2.0.0", "--as", "readings-v2"],
+        ),
+    );
+    assert_eq!(
+        std::fs::read(dir.join("ext/readings-v2/readings.bin")).unwrap(),
+        readings_two
+    );
+
+    // BLOB of several files: the version's file list, not the branch's.
+    import_ok(
+        &ctx,
+        &dir,
+        &from_dev(
+            "stone:shared/scans",
+            &["--version", "1.0.0", "--as", "scans-v1"],
+        ),
+    );
+    assert_eq!(files_under(&dir.join("ext/scans-v1")), ["a.bin", "b.txt"]);
+    assert_eq!(
+        std::fs::read(dir.join("ext/scans-v1/a.bin")).unwrap(),
+        b"first a"
+    );
+
+    // The lock file records the version of each import.
+    let lock: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("ext/stone-lock.json")).unwrap()).unwrap();
+    for (slug, version) in [
+        ("capitals-v1", "1.0.0"),
+        ("capitals-v2", "2.0.0"),
+        ("readings-v1", "1.0.0"),
+        ("readings-v2", "2.0.0"),
+        ("scans-v1", "1.0.0"),
+    ] {
+        assert_eq!(lock["imports"][slug]["version"], version, "{lock:#}");
+    }
+
+    // A version the dataset does not have: refused, nothing written.
+    let missing = import(
+        &ctx,
+        &dir,
+        &from_dev(
+            "stone:shared/scans",
+            &["--version", "9.9", "--as", "scans-v9"],
+        ),
+    );
+    assert_eq!(
+        missing.status.code(),
+        Some(1),
+        "{}",
+        crate::stderr(&missing)
+    );
+    assert!(
+        crate::stderr(&missing).contains("no version 9.9"),
+        "{}",
+        crate::stderr(&missing)
+    );
+    assert!(!dir.join("ext/scans-v9").exists());
+}

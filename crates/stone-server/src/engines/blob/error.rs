@@ -3,8 +3,9 @@
 use std::ops::Range;
 use std::path::PathBuf;
 
-/// Errors of the blob engine. Variants up to [`BlobError::InvalidRange`] are the caller's
-/// (bad input: answer 4xx); the others are the engine's or the storage's.
+/// Errors of the blob engine. Variants up to [`BlobError::VersionExists`] are the caller's
+/// (bad input or a refused change: answer 4xx); the others are the engine's or the
+/// storage's.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum BlobError {
@@ -71,6 +72,25 @@ pub enum BlobError {
         range: Range<u64>,
         /// The file's size.
         size: u64,
+    },
+
+    /// The named version already names other files of the dataset on the branch, and
+    /// moving it was not forced.
+    #[error("version {version} already names other content of {location}; moving it needs force")]
+    VersionExists {
+        /// The version.
+        version: String,
+        /// The dataset's keys (`{prefix}/{ns}/{dataset}/{branch}`).
+        location: String,
+    },
+
+    /// A version was to be recorded for a dataset that has no head on the branch.
+    #[error("{location} has no head to record version {version} of")]
+    NoHead {
+        /// The version.
+        version: String,
+        /// The dataset's keys.
+        location: String,
     },
 
     /// A staged file could not be read.

@@ -10,9 +10,13 @@ use super::{BlobEntry, BlobError};
 pub(super) const HEAD_FORMAT: &str = "stone.blob-head/1";
 pub(super) const HEAD_NAME: &str = "head.json";
 pub(super) const OBJECTS_DIR: &str = "objects";
+pub(super) const VERSIONS_DIR: &str = "versions";
+pub(super) const VERSION_EXTENSION: &str = ".json";
 
 /// Longest accepted name of a namespace, dataset or branch, in bytes.
 const MAX_NAME_LEN: usize = 200;
+/// Longest accepted version name, in bytes (the push API's limit).
+const MAX_VERSION_LEN: usize = 255;
 /// Longest accepted file path inside a resource, in bytes.
 const MAX_PATH_LEN: usize = 1024;
 
@@ -51,23 +55,70 @@ impl DatasetLocation {
     pub fn object(&self, sha256: &str) -> StorePath {
         self.objects().join(sha256)
     }
+
+    /// `{root}/versions/`.
+    pub fn versions(&self) -> StorePath {
+        self.root.clone().join(VERSIONS_DIR)
+    }
+
+    /// `{root}/versions/{version}.json`, for a valid version name.
+    pub fn version(&self, version: &str) -> Result<StorePath, BlobError> {
+        check_version(version)?;
+        Ok(self
+            .versions()
+            .join(format!("{version}{VERSION_EXTENSION}")))
+    }
+}
+
+/// Version names are package versions as the push API accepts them: ASCII letters,
+/// digits, `_`, `-`, `.`, `+`, not starting with `.`, at most 255 bytes. So a version is
+/// one storage key segment, never `.`, `..` or a path.
+pub(super) fn check_version(version: &str) -> Result<(), BlobError> {
+    check_segment("version", version, &VERSION_RULE)
 }
 
 /// Names are one storage key segment each: ASCII letters, digits, `_`, `-`, `.`, not
 /// starting with `.` (which also rules out `.` and `..`). Branches come normalized to
 /// `[A-Za-z0-9_.-]` from the client.
 fn check_name(what: &'static str, name: &str) -> Result<(), BlobError> {
+    check_segment(what, name, &NAME_RULE)
+}
+
+/// What one key segment may be.
+struct SegmentRule {
+    max_len: usize,
+    too_long: &'static str,
+    /// Allowed besides ASCII letters and digits.
+    extra: &'static [u8],
+    allowed: &'static str,
+}
+
+const NAME_RULE: SegmentRule = SegmentRule {
+    max_len: MAX_NAME_LEN,
+    too_long: "it is longer than 200 bytes",
+    extra: b"_-.",
+    allowed: "only ASCII letters, digits, '_', '-' and '.' are allowed",
+};
+
+const VERSION_RULE: SegmentRule = SegmentRule {
+    max_len: MAX_VERSION_LEN,
+    too_long: "it is longer than 255 bytes",
+    extra: b"_-.+",
+    allowed: "only ASCII letters, digits, '_', '-', '.' and '+' are allowed",
+};
+
+fn check_segment(what: &'static str, name: &str, rule: &SegmentRule) -> Result<(), BlobError> {
     let reason = if name.is_empty() {
         Some("it is empty")
-    } else if name.len() > MAX_NAME_LEN {
-        Some("it is longer than 200 bytes")
+    } else if name.len() > rule.max_len {
+        Some(rule.too_long)
     } else if name.starts_with('.') {
         Some("it starts with '.'")
     } else if !name
         .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        .all(|b| b.is_ascii_alphanumeric() || rule.extra.contains(&b))
     {
-        Some("only ASCII letters, digits, '_', '-' and '.' are allowed")
+        Some(rule.allowed)
     } else {
         None
     };
@@ -127,7 +178,9 @@ pub(super) fn check_sha256(path: &str, sha256: &str) -> Result<(), BlobError> {
 }
 
 /// The head document, `head.json`: the dataset's files on the branch. Written last by a
-/// put, in one atomic object write, so a reader sees the old list or the new one.
+/// put, in one atomic object write, so a reader sees the old list or the new one. A named
+/// version, `versions/{version}.json`, is a copy of the head as it was when the version
+/// was recorded (same format); its objects are the same content-addressed objects.
 ///
 /// ```json
 /// {"format": "stone.blob-head/1", "updated_at": "2025-01-01T00:00:00Z",
@@ -204,6 +257,30 @@ mod tests {
         assert_eq!(location.object("ab").as_ref(), "p/q/ns/ds/main/objects/ab");
         let bare = DatasetLocation::new(&StorePath::default(), "ns", "ds", "b").unwrap();
         assert_eq!(bare.head().as_ref(), "ns/ds/b/head.json");
+        assert_eq!(
+            bare.version("1.0.0+build-2").unwrap().as_ref(),
+            "ns/ds/b/versions/1.0.0+build-2.json"
+        );
+    }
+
+    #[test]
+    fn versions() {
+        for ok in ["1.0.0", "v2", "1.0.0-rc.1+build_7", &"9".repeat(255)] {
+            check_version(ok).unwrap();
+        }
+        for bad in [
+            "",
+            ".",
+            "..",
+            ".1",
+            "1/2",
+            "a b",
+            "1%2F",
+            "ü",
+            &"9".repeat(256),
+        ] {
+            assert!(check_version(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

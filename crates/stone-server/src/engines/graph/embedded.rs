@@ -113,6 +113,30 @@ impl EmbeddedGraphs {
         let sparql = sparql.to_owned();
         self.blocking(move |inner| inner.query(&sparql)).await
     }
+
+    /// Every triple of the graph, blank nodes as stored.
+    pub async fn triples(&self, graph: NamedNode) -> Result<Vec<Triple>, GraphError> {
+        self.blocking(move |inner| inner.graph_triples(&graph).collect())
+            .await
+    }
+
+    /// The IRIs of the named graphs that start with `prefix`, sorted.
+    pub async fn graphs_with_prefix(&self, prefix: &str) -> Result<Vec<String>, GraphError> {
+        let prefix = prefix.to_owned();
+        self.blocking(move |inner| {
+            let mut found = Vec::new();
+            for graph in inner.store.named_graphs() {
+                if let NamedOrBlankNode::NamedNode(graph) = graph?
+                    && graph.as_str().starts_with(&prefix)
+                {
+                    found.push(graph.into_string());
+                }
+            }
+            found.sort();
+            Ok(found)
+        })
+        .await
+    }
 }
 
 impl Inner {

@@ -4,8 +4,9 @@ use std::path::PathBuf;
 
 use super::RdfFormat;
 
-/// Errors of the graph engine. Variants up to [`GraphError::InvalidQuery`] are the
-/// caller's (bad input: answer 4xx); the others are the engine's or the server's.
+/// Errors of the graph engine. Variants up to [`GraphError::VersionExists`] are the
+/// caller's (bad input or a refused change: answer 4xx); the others are the engine's or
+/// the server's.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum GraphError {
@@ -51,6 +52,14 @@ pub enum GraphError {
     InvalidQuery {
         /// The parser's (or the remote server's) message.
         message: String,
+    },
+
+    /// The snapshot graph of a named version already holds other content, and moving it
+    /// was not forced ([`super::GraphEngine::snapshot`]).
+    #[error("the version graph {graph} already holds other content; moving it needs force")]
+    VersionExists {
+        /// IRI of the snapshot graph.
+        graph: String,
     },
 
     /// A file could not be read.

@@ -142,6 +142,40 @@ impl RemoteGraphs {
         })
     }
 
+    /// Every triple of the graph, blank nodes as the server labels them.
+    pub async fn triples(&self, graph: &NamedNode) -> Result<Vec<Triple>, GraphError> {
+        let current = self.get_graph(graph).await?.unwrap_or_default();
+        let url = graph_url(&self.settings.store_url, graph);
+        tokio::task::spawn_blocking(move || parse_n_triples(&current, &url))
+            .await
+            .map_err(GraphError::task)?
+    }
+
+    /// The IRIs of the named graphs that start with `prefix`, sorted. The prefix is
+    /// compared here, not in the query: the server is asked for its named graphs only.
+    pub async fn graphs_with_prefix(&self, prefix: &str) -> Result<Vec<String>, GraphError> {
+        let results = self
+            .query("SELECT DISTINCT ?g WHERE { GRAPH ?g { } }")
+            .await?;
+        let bindings =
+            results["results"]["bindings"]
+                .as_array()
+                .ok_or_else(|| GraphError::RemoteData {
+                    url: self.settings.query_url.clone(),
+                    message: format!("unexpected answer to a graph listing: {results}"),
+                })?;
+        let mut found: Vec<String> = bindings
+            .iter()
+            .filter(|b| b["g"]["type"] == "uri")
+            .filter_map(|b| b["g"]["value"].as_str())
+            .filter(|g| g.starts_with(prefix))
+            .map(str::to_owned)
+            .collect();
+        found.sort();
+        found.dedup();
+        Ok(found)
+    }
+
     pub async fn count(&self, graph: &NamedNode) -> Result<u64, GraphError> {
         let results = self
             .query(&format!(
