@@ -170,7 +170,7 @@ fn parquet_schema_check() {
 
 /// A CSV that exercises record ends: quoted fields with line ends, doubled quotes and
 /// delimiters inside, a quote inside an unquoted field, CRLF and LF line ends, empty values.
-fn tricky_csv(rows: usize) -> String {
+fn tricky_csv(rows: usize, comments: bool) -> String {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = move || {
         seed ^= seed << 13;
@@ -195,6 +195,11 @@ fn tricky_csv(rows: usize) -> String {
             format!("{}.{}", r % 100_000, r % 7)
         };
         let end = if r % 3 == 0 { "\r\n" } else { "\n" };
+        if comments && i % 97 == 0 {
+            // Quotes a comment or an escape takes away from the quoting.
+            csv.push_str("#x,\"open\n");
+            csv.push_str(&format!("{i},n,\"esc \\\" q,\nx\",1.5,2024-01-01\n"));
+        }
         csv.push_str(&format!(
             "{i},n{},{note},{value},2024-{:02}-{:02}{end}",
             r % 50,
@@ -219,13 +224,32 @@ fn as_text(batches: &[arrow_array::RecordBatch]) -> String {
 
 #[test]
 fn chunked_conversion_has_the_rows_of_one_reader_and_the_same_bytes_every_run() {
+    chunked_conversion_matches_one_reader(None);
+}
+
+#[test]
+fn chunked_conversion_with_comments_and_escapes_matches_one_reader() {
+    // Another way of finding record ends (csv-core itself) for these dialects.
+    chunked_conversion_matches_one_reader(Some(Dialect {
+        comment_char: Some('#'),
+        escape_char: Some('\\'),
+        ..Dialect::default()
+    }));
+}
+
+fn chunked_conversion_matches_one_reader(dialect: Option<Dialect>) {
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path().join("big.csv");
-    fs::write(&src, tricky_csv(60_000)).unwrap();
-    let options = CsvOptions::new(&src, Format::Csv, None).unwrap();
+    fs::write(&src, tricky_csv(60_000, dialect.is_some())).unwrap();
+    let rows = if dialect.is_some() {
+        60_000 + 619
+    } else {
+        60_000
+    };
+    let options = CsvOptions::new(&src, Format::Csv, dialect.as_ref()).unwrap();
     let small = |workers| Tuning {
         workers,
-        chunk_bytes: 64 << 10,
+        chunk_bytes: 4 << 10,
     };
     let mut outputs = Vec::new();
     for (name, tuning) in [
@@ -235,7 +259,7 @@ fn chunked_conversion_has_the_rows_of_one_reader_and_the_same_bytes_every_run() 
     ] {
         let dst = dir.path().join(name);
         let conversion = csv_to_parquet_tuned(&src, &dst, &options, None, &|_| {}, tuning).unwrap();
-        assert_eq!(conversion.rows, 60_000);
+        assert_eq!(conversion.rows, rows);
         outputs.push(fs::read(&dst).unwrap());
     }
     assert!(
@@ -262,8 +286,11 @@ fn chunked_conversion_has_the_rows_of_one_reader_and_the_same_bytes_every_run() 
     }
     // The reference: the whole file through one arrow-csv reader, with the same schema.
     let schema = builder.schema().clone();
-    let reference: Vec<_> = arrow_csv::ReaderBuilder::new(schema)
-        .with_header(true)
+    let mut reference = arrow_csv::ReaderBuilder::new(schema).with_header(true);
+    if dialect.is_some() {
+        reference = reference.with_comment(b'#').with_escape(b'\\');
+    }
+    let reference: Vec<_> = reference
         .build(fs::File::open(&src).unwrap())
         .unwrap()
         .map(Result::unwrap)
