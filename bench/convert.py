@@ -16,16 +16,19 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def measure(cmd, runs):
-    """Median wall time and max peak RSS (bytes) of `cmd` over `runs` runs."""
-    times, peaks = [], []
+    """Median wall time, max peak RSS (bytes) and median CPU time (user + system, seconds)
+    of `cmd` over `runs` runs."""
+    times, peaks, cpus = [], [], []
     for _ in range(runs):
         t = time.perf_counter()
-        p = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], capture_output=True, text=True)
+        p = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", *cmd], capture_output=True, text=True)
         times.append(time.perf_counter() - t)
         if p.returncode != 0:
             sys.exit(f"{cmd[0]} failed: {p.stderr}")
-        peaks.append(int(p.stderr.strip().splitlines()[-1]) * 1024)
-    return statistics.median(times), max(peaks)
+        rss, user, system = p.stderr.strip().splitlines()[-1].split()
+        peaks.append(int(rss) * 1024)
+        cpus.append(float(user) + float(system))
+    return statistics.median(times), max(peaks), statistics.median(cpus)
 
 
 def make_csv(path: Path, size: int):
@@ -78,13 +81,16 @@ def main():
 
     mbs = lambda t: size / t / 1e6
     print(f"\nCSV -> Parquet (zstd), {size / 1e6:.0f} MB, warm page cache, median of {args.runs} runs")
-    print(f"{'tool':<34} {'MB/s':>8} {'peak RSS MB':>12}")
-    print(f"{'stone (csv2parquet)':<34} {mbs(ours[0]):8.0f} {ours[1] / 1e6:12.0f}")
-    print(f"{'DuckDB COPY TO parquet':<34} {mbs(duck[0]):8.0f} {duck[1] / 1e6:12.0f}")
+    print(f"{'tool':<34} {'MB/s':>8} {'peak RSS MB':>12} {'CPU s':>7}")
+    print(f"{'stone (csv2parquet)':<34} {mbs(ours[0]):8.0f} {ours[1] / 1e6:12.0f} {ours[2]:7.2f}")
+    print(f"{'DuckDB COPY TO parquet':<34} {mbs(duck[0]):8.0f} {duck[1] / 1e6:12.0f} {duck[2]:7.2f}")
     print(f"{'  (python + import duckdb alone)':<34} {'':>8} {base_py[1] / 1e6:12.0f}")
     speed = duck[0] / ours[0]
     memory = ours[1] / duck[1]
-    print(f"\nstone vs DuckDB: {speed:.2f}x the throughput, {memory:.2f}x the peak memory")
+    print(f"\nstone vs DuckDB: {speed:.2f}x the throughput, {memory:.2f}x the peak memory, "
+          f"{ours[2] / duck[2]:.2f}x the CPU time")
+    print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs "
+          "(a loaded machine shrinks both throughputs; compare the ratios)")
     print(f"targets met: {'yes' if speed > 1 and memory <= 0.25 else 'NO'} (faster than DuckDB: {speed:.2f}; "
           f"memory <= 0.25 x DuckDB's: {memory:.2f})")
     for name in ("stone.parquet", "duckdb.parquet"):

@@ -1,19 +1,20 @@
-//! CSV/TSV → Parquet (zstd), streaming: one thread parses CSV batches while another encodes
-//! and compresses Parquet, with a bounded queue between them, so memory stays bounded
-//! whatever the file size.
+//! CSV/TSV → Parquet (zstd), streaming on every core: the file is cut into chunks at record
+//! ends, workers decode and encode whole chunks as row groups, and the row groups are written
+//! in order ([`pipeline`]). Memory stays bounded whatever the file size, and the same input
+//! gives the same bytes on every run.
+
+mod pipeline;
+mod split;
+
+pub use pipeline::{CHUNK_BYTES, Tuning};
 
 use std::fs::{self, File};
-use std::io::{self, BufReader, BufWriter, Read};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::mpsc::sync_channel;
 
-use arrow_array::RecordBatch;
 use arrow_csv::reader::Format as CsvFormat;
-use arrow_schema::{Field, Schema, SchemaRef};
-use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, ZstdLevel};
-use parquet::file::properties::WriterProperties;
+use arrow_schema::{Field, Schema};
 use serde::Serialize;
 use stone_package::descriptor::TableSchema;
 use stone_package::{Dialect, Format};
@@ -23,10 +24,6 @@ use crate::schema::{ColumnInfo, arrow_type, check_schema, column_info, normalize
 
 /// Records read to infer column types not declared in the schema.
 pub const INFER_RECORDS: usize = 100_000;
-const BATCH_ROWS: usize = 64 * 1024;
-const ROW_GROUP_ROWS: usize = 1024 * 1024;
-/// A row group is closed early when its encoded pages reach this size.
-const ROW_GROUP_BYTES: usize = 64 << 20;
 const IO_BUFFER: usize = 1 << 20;
 
 /// How to read a CSV or TSV file.
@@ -130,10 +127,32 @@ pub fn csv_to_parquet(
     declared: Option<&TableSchema>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Conversion, FormatError> {
+    csv_to_parquet_tuned(src, dst, options, declared, progress, Tuning::default())
+}
+
+/// [`csv_to_parquet`] with a given number of workers and chunk size, for benchmarks and
+/// tests. The chunk size shapes the file (one row group per chunk); the number of workers
+/// does not: any number gives the same bytes.
+pub fn csv_to_parquet_tuned(
+    src: &Path,
+    dst: &Path,
+    options: &CsvOptions,
+    declared: Option<&TableSchema>,
+    progress: &(dyn Fn(u64) + Sync),
+    tuning: Tuning,
+) -> Result<Conversion, FormatError> {
     let format = options.csv_format(src)?;
     let schema = Arc::new(table_schema(src, &format, options, declared)?);
     let tmp = temp_path(dst);
-    let result = convert(src, &tmp, &format, options.header, schema.clone(), progress);
+    let result = pipeline::convert(
+        src,
+        &tmp,
+        &format,
+        options,
+        schema.clone(),
+        progress,
+        tuning,
+    );
     match result {
         Ok((rows, bytes_read)) => {
             fs::rename(&tmp, dst).map_err(|source| FormatError::Write {
@@ -209,105 +228,6 @@ fn table_schema(
     Ok(Schema::new(fields))
 }
 
-fn convert(
-    src: &Path,
-    tmp: &Path,
-    format: &CsvFormat,
-    header: bool,
-    schema: SchemaRef,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<(u64, u64), FormatError> {
-    let input = File::open(src).map_err(|source| FormatError::Read {
-        path: src.to_owned(),
-        source,
-    })?;
-    let counting = Counting {
-        inner: input,
-        read: 0,
-        progress,
-    };
-    let reader = arrow_csv::ReaderBuilder::new(schema.clone())
-        .with_format(format.clone())
-        .with_batch_size(BATCH_ROWS)
-        .build_buffered(BufReader::with_capacity(IO_BUFFER, counting))
-        .map_err(|e| FormatError::Csv {
-            path: src.to_owned(),
-            message: tidy(&e.to_string()),
-        })?;
-
-    let out = File::create(tmp).map_err(|source| FormatError::Write {
-        path: tmp.to_owned(),
-        source,
-    })?;
-    let props = WriterProperties::builder()
-        .set_compression(Compression::ZSTD(
-            ZstdLevel::try_new(1).expect("level 1 is valid"),
-        ))
-        .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
-        .set_created_by(format!("stone {}", env!("CARGO_PKG_VERSION")))
-        .build();
-    let mut writer = ArrowWriter::try_new(
-        BufWriter::with_capacity(IO_BUFFER, out),
-        schema.clone(),
-        Some(props),
-    )
-    .map_err(|e| FormatError::Parquet {
-        path: tmp.to_owned(),
-        message: e.to_string(),
-    })?;
-
-    let schema_for_errors = schema.clone();
-    let (sender, receiver) = sync_channel::<Result<RecordBatch, String>>(2);
-    let mut rows = 0u64;
-    let write_result = std::thread::scope(|scope| {
-        scope.spawn(move || {
-            for batch in reader {
-                let failed = batch.is_err();
-                if sender
-                    .send(batch.map_err(|e| tidy(&e.to_string())))
-                    .is_err()
-                    || failed
-                {
-                    return;
-                }
-            }
-        });
-        for batch in receiver {
-            let batch = batch.map_err(|message| FormatError::Csv {
-                path: src.to_owned(),
-                message: locate(&message, &schema_for_errors, header),
-            })?;
-            rows += batch.num_rows() as u64;
-            writer.write(&batch).map_err(|e| FormatError::Parquet {
-                path: tmp.to_owned(),
-                message: e.to_string(),
-            })?;
-            if writer.in_progress_size() > ROW_GROUP_BYTES {
-                writer.flush().map_err(|e| FormatError::Parquet {
-                    path: tmp.to_owned(),
-                    message: e.to_string(),
-                })?;
-            }
-        }
-        Ok::<(), FormatError>(())
-    });
-    write_result?;
-    let out = writer.into_inner().map_err(|e| FormatError::Parquet {
-        path: tmp.to_owned(),
-        message: e.to_string(),
-    })?;
-    let file = out.into_inner().map_err(|e| FormatError::Write {
-        path: tmp.to_owned(),
-        source: e.into_error(),
-    })?;
-    file.sync_all().map_err(|source| FormatError::Write {
-        path: tmp.to_owned(),
-        source,
-    })?;
-    let read = fs::metadata(src).map(|m| m.len()).unwrap_or(0);
-    Ok((rows, read))
-}
-
 /// arrow-csv counts data rows from 0 and columns by index: say the file line and the name.
 fn locate(message: &str, schema: &Schema, header: bool) -> String {
     let Some(at) = message.find(" for column ") else {
@@ -340,8 +260,16 @@ fn locate(message: &str, schema: &Schema, header: bool) -> String {
 
 /// Arrow's messages carry whole rows; keep them short.
 fn tidy(message: &str) -> String {
+    tidy_shifted(message, 0)
+}
+
+/// [`tidy`], with the line number (counted by a decoder that started `shift` records into
+/// the file) made a line number of the file.
+fn tidy_shifted(message: &str, shift: u64) -> String {
     let message = message.strip_prefix("Parser error: ").unwrap_or(message);
     let message = message.split(". Row data:").next().unwrap_or(message);
+    let shifted = shift_line(message, shift);
+    let message = shifted.as_str();
     let mut out: String = message.chars().take(300).collect();
     if out.len() < message.len() {
         out.push('…');
@@ -349,18 +277,37 @@ fn tidy(message: &str) -> String {
     out
 }
 
-/// A reader that reports how much was read.
-struct Counting<'a, R> {
-    inner: R,
-    read: u64,
-    progress: &'a (dyn Fn(u64) + Sync),
-}
-
-impl<R: Read> Read for Counting<'_, R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.read += n as u64;
-        (self.progress)(n as u64);
-        Ok(n)
+/// Adds `shift` to the line number of an arrow-csv message ("… at line N" after a value,
+/// "… for line N, …" from the record parser).
+fn shift_line(message: &str, shift: u64) -> String {
+    if shift == 0 {
+        return message.to_owned();
     }
+    const AT: &str = " at line ";
+    const FOR: &str = " for line ";
+    // A value is quoted before " at line ", and may itself hold those words.
+    let start = if message.starts_with("Error while parsing value") {
+        message.rfind(AT).map(|i| i + AT.len())
+    } else {
+        [AT, FOR]
+            .iter()
+            .filter_map(|p| message.find(p).map(|i| i + p.len()))
+            .min()
+    };
+    let Some(start) = start else {
+        return message.to_owned();
+    };
+    let digits = message[start..]
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .count();
+    let Ok(line) = message[start..start + digits].parse::<u64>() else {
+        return message.to_owned();
+    };
+    format!(
+        "{}{}{}",
+        &message[..start],
+        line + shift,
+        &message[start + digits..]
+    )
 }

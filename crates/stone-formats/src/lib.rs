@@ -8,7 +8,7 @@ pub mod schema;
 
 use std::path::PathBuf;
 
-pub use csv::{Conversion, CsvOptions, csv_to_parquet};
+pub use csv::{Conversion, CsvOptions, Tuning, csv_to_parquet, csv_to_parquet_tuned};
 pub use schema::{ColumnInfo, check_parquet_schema, parquet_columns};
 
 /// Errors of reading, converting and checking formats. Each names the file, and the line,

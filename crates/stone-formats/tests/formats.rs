@@ -5,7 +5,7 @@ use std::path::Path;
 
 use arrow_array::{Array, Float64Array, Int64Array, StringArray};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use stone_formats::{CsvOptions, FormatError, csv_to_parquet};
+use stone_formats::{CsvOptions, FormatError, Tuning, csv_to_parquet, csv_to_parquet_tuned};
 use stone_package::descriptor::TableSchema;
 use stone_package::{Dialect, Format};
 
@@ -166,6 +166,173 @@ fn parquet_schema_check() {
         matches!(&err, FormatError::SchemaMismatch { column, expected, found, .. } if column == "y" && expected == "number" && found == "Utf8"),
         "{err}"
     );
+}
+
+/// A CSV that exercises record ends: quoted fields with line ends, doubled quotes and
+/// delimiters inside, a quote inside an unquoted field, CRLF and LF line ends, empty values.
+fn tricky_csv(rows: usize, comments: bool) -> String {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut csv = String::from("id,name,note,value,day\n");
+    for i in 0..rows {
+        let r = next();
+        let note = match r % 6 {
+            0 => format!("\"line one\nline {i}\""),
+            1 => format!("\"say \"\"hi\"\", {i}\""),
+            2 => format!("12\" pizza {i}"),
+            3 => String::new(),
+            4 => format!("\"a,b\r\nc {}\"", r % 97),
+            _ => format!("plain {}", r % 1000),
+        };
+        let value = if r % 11 == 0 {
+            String::new()
+        } else {
+            format!("{}.{}", r % 100_000, r % 7)
+        };
+        let end = if r % 3 == 0 { "\r\n" } else { "\n" };
+        if comments && i % 97 == 0 {
+            // Quotes a comment or an escape takes away from the quoting.
+            csv.push_str("#x,\"open\n");
+            csv.push_str(&format!("{i},n,\"esc \\\" q,\nx\",1.5,2024-01-01\n"));
+        }
+        csv.push_str(&format!(
+            "{i},n{},{note},{value},2024-{:02}-{:02}{end}",
+            r % 50,
+            r % 12 + 1,
+            r % 28 + 1
+        ));
+    }
+    csv
+}
+
+/// Batches as CSV text: the same rows give the same text whatever the batch sizes.
+fn as_text(batches: &[arrow_array::RecordBatch]) -> String {
+    let mut out = Vec::new();
+    {
+        let mut writer = arrow_csv::Writer::new(&mut out);
+        for b in batches {
+            writer.write(b).unwrap();
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn chunked_conversion_has_the_rows_of_one_reader_and_the_same_bytes_every_run() {
+    chunked_conversion_matches_one_reader(None);
+}
+
+#[test]
+fn chunked_conversion_with_comments_and_escapes_matches_one_reader() {
+    // Another way of finding record ends (csv-core itself) for these dialects.
+    chunked_conversion_matches_one_reader(Some(Dialect {
+        comment_char: Some('#'),
+        escape_char: Some('\\'),
+        ..Dialect::default()
+    }));
+}
+
+fn chunked_conversion_matches_one_reader(dialect: Option<Dialect>) {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("big.csv");
+    fs::write(&src, tricky_csv(60_000, dialect.is_some())).unwrap();
+    let rows = if dialect.is_some() {
+        60_000 + 619
+    } else {
+        60_000
+    };
+    let options = CsvOptions::new(&src, Format::Csv, dialect.as_ref()).unwrap();
+    let small = |workers| Tuning {
+        workers,
+        chunk_bytes: 4 << 10,
+    };
+    let mut outputs = Vec::new();
+    for (name, tuning) in [
+        ("one.parquet", small(1)),
+        ("three.parquet", small(3)),
+        ("again.parquet", small(3)),
+    ] {
+        let dst = dir.path().join(name);
+        let conversion = csv_to_parquet_tuned(&src, &dst, &options, None, &|_| {}, tuning).unwrap();
+        assert_eq!(conversion.rows, rows);
+        outputs.push(fs::read(&dst).unwrap());
+    }
+    assert!(
+        outputs[0] == outputs[1],
+        "1 and 3 workers write the same bytes"
+    );
+    assert!(outputs[1] == outputs[2], "two runs write the same bytes");
+
+    let dst = dir.path().join("one.parquet");
+    let builder = ParquetRecordBatchReaderBuilder::try_new(fs::File::open(&dst).unwrap()).unwrap();
+    let metadata = builder.metadata().clone();
+    assert!(
+        metadata.num_row_groups() > 10,
+        "one row group per chunk: {}",
+        metadata.num_row_groups()
+    );
+    for rg in metadata.row_groups() {
+        for column in rg.columns() {
+            assert!(
+                column.statistics().is_some(),
+                "statistics in every column chunk"
+            );
+        }
+    }
+    // The reference: the whole file through one arrow-csv reader, with the same schema.
+    let schema = builder.schema().clone();
+    let mut reference = arrow_csv::ReaderBuilder::new(schema).with_header(true);
+    if dialect.is_some() {
+        reference = reference.with_comment(b'#').with_escape(b'\\');
+    }
+    let reference: Vec<_> = reference
+        .build(fs::File::open(&src).unwrap())
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let converted = read_back(&dst);
+    let (expected, got) = (as_text(&reference), as_text(&converted));
+    assert_eq!(expected.len(), got.len());
+    assert!(
+        expected == got,
+        "the same rows as one reader over the whole file"
+    );
+    assert!(got.contains("\"say \"\"hi\"\", 1"), "quotes kept");
+}
+
+#[test]
+fn errors_in_later_chunks_name_the_line_of_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("bad.csv");
+    let mut csv = String::from("n,t\n");
+    for i in 0..20_000 {
+        csv.push_str(&format!("{i},row {i}\n"));
+    }
+    csv.push_str("oops,bad\n1,x\n");
+    fs::write(&src, csv).unwrap();
+    let options = CsvOptions::new(&src, Format::Csv, None).unwrap();
+    let declared = schema(&[("n", "integer")]);
+    let dst = dir.path().join("bad.parquet");
+    let mut messages = Vec::new();
+    for chunk_bytes in [4 << 10, 64 << 20] {
+        let tuning = Tuning {
+            workers: 2,
+            chunk_bytes,
+        };
+        let err = csv_to_parquet_tuned(&src, &dst, &options, Some(&declared), &|_| {}, tuning)
+            .unwrap_err();
+        assert!(matches!(err, FormatError::Csv { .. }), "{err}");
+        messages.push(err.to_string());
+    }
+    // Line 1 is the header: `oops` is on line 20,002.
+    assert!(messages[0].contains("line 20002"), "{}", messages[0]);
+    assert_eq!(messages[0], messages[1]);
+    assert!(!dst.exists());
 }
 
 #[cfg(feature = "rdf")]

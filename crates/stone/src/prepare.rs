@@ -18,7 +18,7 @@ use stone_push::{PushFile, PushPackage, PushResource};
 use crate::plan::PushPlan;
 
 /// Bump when the conversion's output changes, so cached conversions are redone.
-const CONVERTER_VERSION: u32 = 1;
+const CONVERTER_VERSION: u32 = 2;
 
 /// A converted file, remembered next to it.
 #[derive(Debug, Serialize, Deserialize)]
