@@ -10,7 +10,8 @@ half-applied or duplicated one.
 
 Prints {"branch": {"rows": N, "distinct": D} | null (no such branch), ...}.
 `--catalog-uri URL` replaces `--catalog-db` for a catalog in another database (a
-SQLAlchemy URL, e.g. postgresql+psycopg2://user@host:port/db). `--snapshots` adds
+SQLAlchemy URL, e.g. postgresql+psycopg2://user@host:port/db); `--property K=V` (repeatable)
+passes FileIO properties (s3.endpoint, … for an s3:// warehouse). `--snapshots` adds
 "_snapshots": the number of snapshots in the table's metadata (all branches).
 """
 
@@ -29,12 +30,15 @@ def main():
     parser.add_argument("--table", required=True)
     parser.add_argument("--catalog-name", required=True)
     parser.add_argument("--branches", required=True, help="comma-separated branch names")
+    parser.add_argument("--property", action="append", default=[], metavar="KEY=VALUE",
+                        help="catalog/FileIO property, e.g. s3.endpoint=http://127.0.0.1:8333 (repeatable)")
     args = parser.parse_args()
 
     from pyiceberg.catalog.sql import SqlCatalog
 
     uri = args.catalog_uri or f"sqlite:///{args.catalog_db}"
-    catalog = SqlCatalog(args.catalog_name, uri=uri, warehouse=args.warehouse)
+    catalog = SqlCatalog(args.catalog_name, uri=uri, warehouse=args.warehouse,
+                         **properties(args.property))
     table = catalog.load_table(args.table)
     result = {}
     for branch in args.branches.split(","):
@@ -49,6 +53,18 @@ def main():
     if args.snapshots:
         result["_snapshots"] = len(table.metadata.snapshots)
     json.dump(result, sys.stdout)
+
+
+def properties(pairs):
+    """--property KEY=VALUE options as a dict (an s3:// warehouse needs s3.endpoint,
+    s3.access-key-id, s3.secret-access-key, s3.region)."""
+    result = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"--property {pair!r}: expected KEY=VALUE")
+        result[key] = value
+    return result
 
 
 if __name__ == "__main__":

@@ -5,7 +5,10 @@ An independent reader for stone's end-to-end tests: it checks what stone-server 
 with a different Iceberg implementation (pyiceberg) than the one that wrote it.
 
     read_iceberg.py --catalog-db /path/catalog.db --warehouse file:///path/wh \
-        --table ns.name [--branch B] [--limit N] [--catalog-name NAME]
+        --table ns.name [--branch B] [--limit N] [--catalog-name NAME] [--property K=V ...]
+
+An s3:// warehouse needs --property s3.endpoint=… s3.access-key-id=… s3.secret-access-key=…
+s3.region=… (pyarrow's S3 file system).
 
 Prints one JSON object:
     table            "ns.name"
@@ -38,6 +41,8 @@ def main():
                         help="comma-separated columns to sort the printed rows by (ascending)")
     parser.add_argument("--catalog-name", default=None,
                         help="catalog name in the SQL catalog tables (default: the only one)")
+    parser.add_argument("--property", action="append", default=[], metavar="KEY=VALUE",
+                        help="catalog/FileIO property, e.g. s3.endpoint=http://127.0.0.1:8333 (repeatable)")
     args = parser.parse_args()
 
     import sqlite3
@@ -45,7 +50,8 @@ def main():
     from pyiceberg.catalog.sql import SqlCatalog
 
     name = args.catalog_name or only_catalog_name(sqlite3, args.catalog_db)
-    catalog = SqlCatalog(name, uri=f"sqlite:///{args.catalog_db}", warehouse=args.warehouse)
+    catalog = SqlCatalog(name, uri=f"sqlite:///{args.catalog_db}", warehouse=args.warehouse,
+                         **properties(args.property))
     table = catalog.load_table(args.table)
     metadata = table.metadata
 
@@ -118,6 +124,18 @@ def to_records(arrow):
 def fail(message):
     print(f"read_iceberg.py: {message}", file=sys.stderr)
     sys.exit(1)
+
+
+def properties(pairs):
+    """--property KEY=VALUE options as a dict (an s3:// warehouse needs s3.endpoint,
+    s3.access-key-id, s3.secret-access-key, s3.region)."""
+    result = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"--property {pair!r}: expected KEY=VALUE")
+        result[key] = value
+    return result
 
 
 if __name__ == "__main__":

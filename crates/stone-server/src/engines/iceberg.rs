@@ -24,14 +24,15 @@
 //! manifest list, metadata JSON) is new and unreferenced until the swap. A crash before it
 //! leaves the table as it was, plus orphan files; the same append run again succeeds.
 //!
-//! Catalog and warehouse: an iceberg-rust `SqlCatalog` (SQLite now; PostgreSQL is a URI
-//! and the sqlx `postgres` feature away) and a warehouse reached through iceberg's
-//! `StorageFactory` (local disk now; S3 through `iceberg-storage-opendal` later: data
-//! files are then written through `FileIO`, see `warehouse.rs`).
+//! Catalog and warehouse: an iceberg-rust `SqlCatalog` (SQLite, or PostgreSQL shared by
+//! replicas) and a warehouse reached through iceberg's `StorageFactory`: local disk, or a
+//! bucket of S3-compatible storage (`s3.rs`, over `object_store`); on S3 data files are
+//! written through `FileIO` (see `warehouse.rs`).
 
 mod catalog;
 mod error;
 mod parquet_file;
+mod s3;
 mod schema;
 mod snapshot;
 mod warehouse;
@@ -41,7 +42,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use ::iceberg::io::{LocalFsStorageFactory, StorageFactory};
+use ::iceberg::io::{FileIOBuilder, LocalFsStorageFactory, StorageFactory};
+
+use crate::engines::blob::S3Settings;
 use ::iceberg::spec::{
     DEFAULT_SCHEMA_NAME_MAPPING, FormatVersion, MAIN_BRANCH, Operation, Schema, SchemaRef,
     SnapshotReference, SnapshotRetention,
@@ -57,6 +60,7 @@ use sqlx::AnyPool;
 use sqlx::any::AnyPoolOptions;
 
 pub use error::{IcebergError, IncompatibleChange, RefKind};
+pub use s3::{S3Storage, S3StorageFactory};
 pub use schema::{Column, SchemaChange};
 
 use catalog::BindStyle;
@@ -75,7 +79,7 @@ pub struct IcebergSettings {
     /// sqlx URL of the catalog database: `sqlite:///abs/catalog.db?mode=rwc`, later
     /// `postgres://…`.
     pub catalog_uri: String,
-    /// Warehouse root as a URL: `file:///abs/warehouse`, later `s3://bucket/prefix`.
+    /// Warehouse root as a URL: `file:///abs/warehouse` or `s3://bucket/prefix`.
     pub warehouse: String,
     /// Storage backend of the warehouse.
     pub storage_factory: Arc<dyn StorageFactory>,
@@ -97,6 +101,19 @@ impl IcebergSettings {
             properties: HashMap::new(),
             commit_attempts: 10,
         }
+    }
+
+    /// Puts the warehouse at `s3://<bucket>/<prefix>` of an S3-compatible server (the
+    /// bucket must exist; `settings.prefix` gives the prefix).
+    pub fn with_s3_warehouse(mut self, settings: S3Settings) -> Self {
+        let prefix = settings.prefix.trim_matches('/');
+        self.warehouse = if prefix.is_empty() {
+            format!("s3://{}", settings.bucket)
+        } else {
+            format!("s3://{}/{prefix}", settings.bucket)
+        };
+        self.storage_factory = Arc::new(S3StorageFactory::new(settings));
+        self
     }
 }
 
@@ -253,6 +270,14 @@ impl IcebergEngine {
             .load(settings.catalog_name.clone(), HashMap::new())
             .await
             .map_err(|error| open_error(Box::new(error)))?;
+        if warehouse::local_path(&settings.warehouse).is_none() {
+            probe(&settings)
+                .await
+                .map_err(|error| IcebergError::OpenWarehouse {
+                    warehouse: settings.warehouse.clone(),
+                    source: Box::new(error),
+                })?;
+        }
         sqlx::any::install_default_drivers();
         let pool = AnyPoolOptions::new()
             .max_connections(2)
@@ -1074,6 +1099,20 @@ enum NameRule {
     Reference,
     /// Tags (package versions): also `+`.
     Tag,
+}
+
+/// Writes and deletes `<warehouse>/.stone-probe`: a missing bucket or wrong credentials
+/// show at startup, not at the first push.
+async fn probe(settings: &IcebergSettings) -> Result<(), ::iceberg::Error> {
+    let file_io = FileIOBuilder::new(settings.storage_factory.clone())
+        .with_props(settings.properties.clone())
+        .build();
+    let location = format!("{}/.stone-probe", settings.warehouse.trim_end_matches('/'));
+    file_io
+        .new_output(&location)?
+        .write(bytes::Bytes::from_static(b"stone"))
+        .await?;
+    file_io.delete(&location).await
 }
 
 fn check_name(what: &'static str, name: &str, rule: NameRule) -> Result<(), IcebergError> {

@@ -16,6 +16,7 @@ mod plugins;
 mod push_dry_run;
 mod push_e2e;
 mod replicas;
+mod s3_warehouse;
 mod wheel;
 
 use stone_test::TestContext;

@@ -1,9 +1,10 @@
 //! Scale-out (issue 9): several `stone-server` replicas on one PostgreSQL database, one
-//! S3 staging bucket, one S3 blob bucket, one Oxigraph server and one shared warehouse
-//! directory — all real programs. The `stone` binary pushes through all replicas at once;
+//! S3 staging bucket, one S3 blob bucket, one Oxigraph server and the Iceberg warehouse
+//! in an S3 bucket — all real programs. The `stone` binary pushes through all replicas at once;
 //! one replica is killed mid-commit and its pushes are taken over by the others when its
 //! lease runs out. Independent readers check that every push landed exactly once:
-//! pyiceberg on the PostgreSQL catalog (rows, distinct rows, one snapshot per push), a
+//! pyiceberg on the PostgreSQL catalog and the S3 warehouse (rows, distinct rows, one
+//! snapshot per push), a
 //! SPARQL count per graph on the Oxigraph server, the blob heads and objects in S3.
 
 use std::path::{Path, PathBuf};
@@ -15,7 +16,6 @@ use stone_test::TestContext;
 use stone_test::services::{
     FaultProxy, OxigraphServer, Postgres, SeaweedFs, SplitMix64, StoneServer,
 };
-use stone_test::tools::{asset, python};
 
 const HOST: &str = "replicas.test";
 const NS: &str = "scale";
@@ -29,7 +29,8 @@ pub struct Cluster {
     pub oxigraph: OxigraphServer,
     pub seaweed: &'static SeaweedFs,
     pub blob_bucket: String,
-    pub warehouse: tempfile::TempDir,
+    /// `s3://<bucket>/warehouse`.
+    pub warehouse: String,
     pub config: String,
 }
 
@@ -41,12 +42,11 @@ impl Cluster {
         let suffix = format!("{:08x}", fastrand::u32(..));
         let staging_bucket = format!("scale-staging-{suffix}");
         let blob_bucket = format!("scale-blobs-{suffix}");
-        seaweed.create_bucket(&staging_bucket);
-        seaweed.create_bucket(&blob_bucket);
-        let warehouse = tempfile::Builder::new()
-            .prefix("stone-warehouse-")
-            .tempdir()
-            .unwrap();
+        let lake_bucket = format!("scale-lake-{suffix}");
+        for bucket in [&staging_bucket, &blob_bucket, &lake_bucket] {
+            seaweed.create_bucket(bucket);
+        }
+        let warehouse = format!("s3://{lake_bucket}/warehouse");
         let s3 = |bucket: &str, prefix: &str| {
             format!(
                 "endpoint = \"{}\"\nbucket = \"{bucket}\"\nprefix = \"{prefix}\"\nregion = \"{}\"\naccess_key_id = \"{}\"\nsecret_access_key = \"{}\"\nallow_http = true\n",
@@ -59,13 +59,18 @@ impl Cluster {
         let config = format!(
             "public_host = \"{HOST}\"\n\
              [database]\nurl = \"{}\"\n\
-             [iceberg]\nwarehouse = \"{}\"\ncommit_attempts = 40\n\
+             [iceberg]\nwarehouse = \"{warehouse}\"\ncommit_attempts = 40\n\
+             [iceberg.s3]\nendpoint = \"{}\"\nregion = \"{}\"\naccess_key_id = \"{}\"\n\
+             secret_access_key = \"{}\"\nallow_http = true\n\
              [jobs]\nconcurrency = 2\nlease_seconds = {LEASE_SECONDS}\n\
              [graph]\nremote_url = \"{}\"\n\
              [staging]\nstore = \"s3\"\npart_size = 5242880\n[staging.s3]\n{}\
              [blob]\nstore = \"s3\"\n[blob.s3]\n{}",
             postgres.url(),
-            warehouse.path().display(),
+            seaweed.endpoint(),
+            seaweed.region(),
+            seaweed.access_key(),
+            seaweed.secret_key(),
             oxigraph.base_url(),
             s3(&staging_bucket, "uploads/"),
             s3(&blob_bucket, "datasets"),
@@ -151,11 +156,10 @@ fn assert_pushed(out: &Output, what: &str) {
 /// pushes that wrote the table (one snapshot each).
 fn verify(cluster: &Cluster, all: &[Expected], pushes: usize) {
     let branches: Vec<&str> = all.iter().map(|e| e.branch.as_str()).collect();
-    let out = Command::new(python())
-        .arg(asset("iceberg_counts.py"))
+    let out = crate::s3_warehouse::pyiceberg_command("iceberg_counts.py")
         .args(["--catalog-uri", &cluster.postgres.sqlalchemy_url()])
-        .arg("--warehouse")
-        .arg(format!("file://{}", cluster.warehouse.path().display()))
+        .args(["--warehouse", &cluster.warehouse])
+        .args(crate::s3_warehouse::pyiceberg_properties(cluster.seaweed))
         .args(["--table", &format!("{NS}.t"), "--catalog-name", "stone"])
         .args(["--branches", &branches.join(","), "--snapshots"])
         .output()
@@ -354,7 +358,8 @@ fn postgresql_with_local_staging_is_refused_at_start() {
         stderr.starts_with(
             "error: invalid configuration: database.url is a shared PostgreSQL database"
         ) && stderr.contains("[staging] store = \"s3\"")
-            && stderr.contains("[graph] remote_url"),
+            && stderr.contains("[graph] remote_url")
+            && stderr.contains("[iceberg] warehouse = \"s3://"),
         "{stderr}"
     );
 }
