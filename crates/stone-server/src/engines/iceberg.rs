@@ -271,12 +271,17 @@ impl IcebergEngine {
             .await
             .map_err(|error| open_error(Box::new(error)))?;
         if warehouse::local_path(&settings.warehouse).is_none() {
-            probe(&settings)
-                .await
-                .map_err(|error| IcebergError::OpenWarehouse {
+            probe(&settings).await.map_err(|error| {
+                // iceberg's Display repeats its source; say it once.
+                let cause = match std::error::Error::source(&error) {
+                    Some(source) => format!("{}: {source}", error.message()),
+                    None => error.message().to_owned(),
+                };
+                IcebergError::OpenWarehouse {
                     warehouse: settings.warehouse.clone(),
-                    source: Box::new(error),
-                })?;
+                    source: cause.into(),
+                }
+            })?;
         }
         sqlx::any::install_default_drivers();
         let pool = AnyPoolOptions::new()
