@@ -63,7 +63,8 @@
 //! # region = "us-east-1"
 //! # access_key_id = "…"
 //! # secret_access_key = "…"
-//! # allow_http = true
+//! # allow_http = true                   # a warehouse in the [staging.s3] bucket (same
+//!                                        # endpoint and key) gets data files by S3 copy
 //! ```
 //!
 //! Several replicas (see docs/scale-out.md) share one PostgreSQL `[database] url`; then

@@ -68,6 +68,9 @@ pub struct Engines {
     pub iceberg: IcebergEngine,
     pub graph: GraphEngine,
     pub blob: BlobEngine,
+    /// The S3 warehouse is in the S3 staging bucket (same endpoint and key): data files
+    /// are copied from staging server-side.
+    pub warehouse_copies_from_staging: bool,
 }
 
 impl Engines {
@@ -77,6 +80,7 @@ impl Engines {
         use anyhow::Context;
         let iceberg_options = &settings.config.iceberg;
         let catalog_db = settings.path("iceberg/catalog.db");
+        let mut warehouse_copies_from_staging = false;
         let mut iceberg_settings = match iceberg_options.warehouse_location()? {
             WarehouseLocation::Default => {
                 IcebergSettings::local(catalog_db, settings.path("iceberg/warehouse"))
@@ -87,6 +91,12 @@ impl Engines {
                     .s3
                     .as_ref()
                     .context("an s3:// warehouse needs [iceberg.s3]")?;
+                warehouse_copies_from_staging = settings.config.staging.store == StoreKind::S3
+                    && settings.config.staging.s3.as_ref().is_some_and(|staging| {
+                        staging.bucket == bucket
+                            && staging.endpoint == access.endpoint
+                            && staging.access_key_id == access.access_key_id
+                    });
                 // The catalog stays local (or in [database]); only the files move.
                 IcebergSettings::local(catalog_db, settings.path("iceberg/warehouse"))
                     .with_s3_warehouse(S3Settings {
@@ -159,6 +169,7 @@ impl Engines {
             iceberg,
             graph,
             blob,
+            warehouse_copies_from_staging,
         })
     }
 
@@ -710,10 +721,19 @@ impl JobRunner {
                         sha256: sha.clone(),
                     })
                     .collect();
+                let copy_sources = if self.engines.warehouse_copies_from_staging {
+                    new_files
+                        .iter()
+                        .filter_map(|sha| Some((sha.clone(), self.staging.object_location(sha)?)))
+                        .collect()
+                } else {
+                    HashMap::new()
+                };
                 let append = AppendOptions {
                     replace,
                     force,
                     tag: push.manifest.package.version.clone(),
+                    copy_sources,
                     ..AppendOptions::default()
                 };
                 match self

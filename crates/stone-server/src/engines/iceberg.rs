@@ -87,6 +87,9 @@ pub struct IcebergSettings {
     pub properties: HashMap<String, String>,
     /// Compare-and-swap attempts before [`IcebergError::CommitConflict`].
     pub commit_attempts: u32,
+    /// The bucket of an S3 warehouse (set by [`Self::with_s3_warehouse`]): data files
+    /// with a [`AppendOptions::copy_sources`] entry are copied inside it.
+    pub s3: Option<S3Settings>,
 }
 
 impl IcebergSettings {
@@ -100,6 +103,7 @@ impl IcebergSettings {
             storage_factory: Arc::new(LocalFsStorageFactory),
             properties: HashMap::new(),
             commit_attempts: 10,
+            s3: None,
         }
     }
 
@@ -112,7 +116,8 @@ impl IcebergSettings {
         } else {
             format!("s3://{}/{prefix}", settings.bucket)
         };
-        self.storage_factory = Arc::new(S3StorageFactory::new(settings));
+        self.storage_factory = Arc::new(S3StorageFactory::new(settings.clone()));
+        self.s3 = Some(settings);
         self
     }
 }
@@ -138,6 +143,10 @@ pub struct AppendOptions {
     /// Tag (package version) to put on the resulting snapshot, or on the branch head if
     /// nothing changed.
     pub tag: Option<String>,
+    /// sha256 → `s3://<bucket>/<key>` of the same (verified) content in the S3 warehouse's
+    /// bucket: the data file is copied there server-side instead of uploaded. A failed
+    /// copy falls back to the upload.
+    pub copy_sources: HashMap<String, String>,
     /// Test hooks; not part of the API.
     #[doc(hidden)]
     pub hooks: AppendHooks,
@@ -233,6 +242,8 @@ pub struct IcebergEngine {
     bind_style: BindStyle,
     /// Warehouse root without a trailing `/`; tables live at `<warehouse>/<ns>/<table>-<id>`.
     warehouse: String,
+    /// The S3 warehouse's bucket, for server-side copies.
+    s3: Option<S3Storage>,
     commit_attempts: u32,
 }
 
@@ -270,6 +281,10 @@ impl IcebergEngine {
             .load(settings.catalog_name.clone(), HashMap::new())
             .await
             .map_err(|error| open_error(Box::new(error)))?;
+        let s3 = match settings.s3.clone() {
+            Some(s3) => Some(S3Storage::try_from(s3).map_err(|error| open_error(Box::new(error)))?),
+            None => None,
+        };
         if warehouse::local_path(&settings.warehouse).is_none() {
             probe(&settings).await.map_err(|error| {
                 // iceberg's Display repeats its source; say it once.
@@ -296,6 +311,7 @@ impl IcebergEngine {
             bind_style,
             warehouse: settings.warehouse.trim_end_matches('/').to_owned(),
             commit_attempts: settings.commit_attempts.max(1),
+            s3,
         })
     }
 
@@ -352,7 +368,11 @@ impl IcebergEngine {
             for file in &prepared {
                 let target = warehouse::data_file_location(&location, &file.sha256);
                 if !placed.contains(&target) {
-                    warehouse::place(current.file_io(), file, &target).await?;
+                    let copy = self.s3.as_ref().and_then(|s3| {
+                        let source = options.copy_sources.get(&file.sha256)?;
+                        Some((s3, source.as_str()))
+                    });
+                    warehouse::place(current.file_io(), copy, file, &target).await?;
                     placed.insert(target);
                 }
             }

@@ -125,6 +125,12 @@ pub trait StagingStore: Send + Sync + std::fmt::Debug {
 
     /// The content as a local file (verified).
     async fn local_file(&self, sha256: &str, size: u64) -> Result<LocalContent, StagingError>;
+
+    /// The content's `s3://<bucket>/<key>` when the store is a bucket (an S3 warehouse in
+    /// the same bucket copies it server-side instead of uploading it again).
+    fn object_location(&self, _sha256: &str) -> Option<String> {
+        None
+    }
 }
 
 /// The part size for a content: the configured one, grown so that there are at most

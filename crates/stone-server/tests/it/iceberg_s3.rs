@@ -68,7 +68,7 @@ async fn a_large_data_file_goes_up_in_parts_and_reads_back_from_s3() {
             NS,
             "big",
             "main",
-            &[file.clone()],
+            std::slice::from_ref(&file),
             &AppendOptions::default(),
         )
         .await

@@ -262,3 +262,55 @@ fn a_warehouse_the_server_cannot_write_stops_it_at_start() {
         "the secret key is not shown: {stderr}"
     );
 }
+
+#[test]
+fn a_warehouse_in_the_staging_bucket_copies_data_files_server_side() {
+    let seaweed = SeaweedFs::shared();
+    let bucket = format!("wh-both-{:08x}", fastrand::u32(..));
+    seaweed.create_bucket(&bucket);
+    let warehouse = format!("s3://{bucket}/tables");
+    let data = tempfile::Builder::new()
+        .prefix("stone-server-data-")
+        .tempdir()
+        .unwrap();
+    let server = StoneServer::start(
+        data.path(),
+        Some(&s3_config(seaweed, &bucket, &warehouse)),
+        &[("STONE_SERVER_LOG", "stone_server=debug")],
+    );
+    let ctx = crate::context();
+    ctx.add_env("lake", HOST, &server.api());
+    let dir = ctx.package(
+        "lake",
+        DESCRIPTOR,
+        &[("cities.csv", b"city,code\nParis,075\nLyon,069\n")],
+    );
+    let first = push(&ctx, &dir);
+    assert_eq!(status_of(&first), "created", "{first}");
+    let log = server.log_tail(400);
+    assert!(
+        log.contains("data file copied server-side"),
+        "the data file was copied from staging, not uploaded again:\n{log}"
+    );
+    let staged = seaweed.list_objects(&bucket, "uploads/");
+    let copied = seaweed.list_objects(&bucket, "tables/lake/cities-");
+    let data_file = copied
+        .iter()
+        .find(|k| k.contains("/data/"))
+        .expect("a data file");
+    let sha = data_file
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .trim_end_matches(".parquet");
+    assert!(
+        staged.contains(&format!("uploads/{sha}")),
+        "{staged:?} / {copied:?}"
+    );
+    assert_eq!(
+        seaweed.get_object(&bucket, data_file),
+        seaweed.get_object(&bucket, &format!("uploads/{sha}")),
+    );
+    let table = read_table(data.path(), seaweed, &warehouse, "dev");
+    assert_eq!(table["row_count"], 2, "{table}");
+}

@@ -116,6 +116,17 @@ impl S3Storage {
     }
 }
 
+impl S3Storage {
+    /// Copies `from` to `to` inside the bucket (S3 CopyObject: the bytes stay on the
+    /// server).
+    pub(crate) async fn copy(&self, from: &str, to: &str) -> Result<()> {
+        self.store
+            .copy(&self.key(from)?, &self.key(to)?)
+            .await
+            .map_err(failed("copying to", to))
+    }
+}
+
 /// An `object_store` error as an iceberg error naming what was done where.
 fn failed(what: &str, location: &str) -> impl FnOnce(object_store::Error) -> Error {
     let message = format!("{what} {location} failed");
