@@ -36,9 +36,11 @@ def main():
 
     from pyiceberg.catalog.sql import SqlCatalog
 
+    from fileio_properties import fileio_properties
+
     uri = args.catalog_uri or f"sqlite:///{args.catalog_db}"
     catalog = SqlCatalog(args.catalog_name, uri=uri, warehouse=args.warehouse,
-                         **properties(args.property))
+                         **fileio_properties(args.property))
     table = catalog.load_table(args.table)
     result = {}
     for branch in args.branches.split(","):
@@ -53,18 +55,6 @@ def main():
     if args.snapshots:
         result["_snapshots"] = len(table.metadata.snapshots)
     json.dump(result, sys.stdout)
-
-
-def properties(pairs):
-    """--property KEY=VALUE options as a dict (an s3:// warehouse needs s3.endpoint,
-    s3.access-key-id, s3.secret-access-key, s3.region)."""
-    result = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise SystemExit(f"--property {pair!r}: expected KEY=VALUE")
-        result[key] = value
-    return result
 
 
 if __name__ == "__main__":

@@ -49,9 +49,11 @@ def main():
     import pyarrow as pa
     from pyiceberg.catalog.sql import SqlCatalog
 
+    from fileio_properties import fileio_properties
+
     name = args.catalog_name or only_catalog_name(sqlite3, args.catalog_db)
     catalog = SqlCatalog(name, uri=f"sqlite:///{args.catalog_db}", warehouse=args.warehouse,
-                         **properties(args.property))
+                         **fileio_properties(args.property))
     table = catalog.load_table(args.table)
     metadata = table.metadata
 
@@ -124,18 +126,6 @@ def to_records(arrow):
 def fail(message):
     print(f"read_iceberg.py: {message}", file=sys.stderr)
     sys.exit(1)
-
-
-def properties(pairs):
-    """--property KEY=VALUE options as a dict (an s3:// warehouse needs s3.endpoint,
-    s3.access-key-id, s3.secret-access-key, s3.region)."""
-    result = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise SystemExit(f"--property {pair!r}: expected KEY=VALUE")
-        result[key] = value
-    return result
 
 
 if __name__ == "__main__":

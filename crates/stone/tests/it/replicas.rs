@@ -327,6 +327,27 @@ fn one_server_on_postgresql_pushes_re_pushes_and_branches() {
     verify(&cluster, &[first, second], 2);
 }
 
+/// Runs `stone-server` on `config` (no `STONE_*` or CI variables) when it is expected to
+/// stop at start: its output.
+pub(crate) fn server_start(data_dir: &Path, config: &Path) -> Output {
+    let mut command = Command::new(StoneServer::binary());
+    for (key, _) in std::env::vars_os() {
+        if key.to_str().is_some_and(|k| k.starts_with("STONE_")) {
+            command.env_remove(key);
+        }
+    }
+    command
+        .arg("--data-dir")
+        .arg(data_dir)
+        .args(["--listen", "127.0.0.1:0", "--config"])
+        .arg(config)
+        .env_remove("CI")
+        .env_remove("CI_HEAD_REF")
+        .env_remove("CI_REF_NAME")
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn postgresql_with_local_staging_is_refused_at_start() {
     let data = tempfile::tempdir().unwrap();
@@ -336,22 +357,7 @@ fn postgresql_with_local_staging_is_refused_at_start() {
         "[database]\nurl = \"postgres://stone@127.0.0.1:1/stone\"\n",
     )
     .unwrap();
-    let mut command = Command::new(StoneServer::binary());
-    for (key, _) in std::env::vars_os() {
-        if key.to_str().is_some_and(|k| k.starts_with("STONE_")) {
-            command.env_remove(key);
-        }
-    }
-    let out = command
-        .arg("--data-dir")
-        .arg(data.path().join("data"))
-        .args(["--listen", "127.0.0.1:0", "--config"])
-        .arg(&config)
-        .env_remove("CI")
-        .env_remove("CI_HEAD_REF")
-        .env_remove("CI_REF_NAME")
-        .output()
-        .unwrap();
+    let out = server_start(&data.path().join("data"), &config);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let stderr = crate::stderr(&out);
     assert!(

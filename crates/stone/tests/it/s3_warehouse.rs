@@ -5,10 +5,11 @@
 //! the server's content API and by pyiceberg (SqlCatalog on the SQLite catalog, pyarrow's
 //! S3 file system); a second push appends on the branch, a third changes nothing.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
+use stone_test::TestContext;
 use stone_test::services::{SeaweedFs, StoneServer};
 use stone_test::tools::{asset, python};
 
@@ -75,22 +76,29 @@ fn read_table(data: &Path, seaweed: &SeaweedFs, warehouse: &str, branch: &str) -
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-fn push(ctx: &stone_test::TestContext, dir: &Path) -> Value {
-    let out = ctx
-        .stone()
-        .args([
-            "package", "push", "--env", "lake", "--json", "--branch", "dev",
-        ])
-        .arg(dir)
-        .output()
+fn push(ctx: &TestContext, dir: &Path) -> Value {
+    crate::push_e2e::push(ctx, dir, &["--branch", "dev"])
+}
+
+/// A server on `config` (with `env`), a context whose `local` env is that server, and a
+/// package with a two-row `cities.csv`.
+fn lake(
+    config: &str,
+    env: &[(&str, &str)],
+) -> (tempfile::TempDir, StoneServer, TestContext, PathBuf) {
+    let data = tempfile::Builder::new()
+        .prefix("stone-server-data-")
+        .tempdir()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "push failed ({:?}):\n{}",
-        out.status,
-        crate::stderr(&out)
+    let server = StoneServer::start(data.path(), Some(config), env);
+    let ctx = crate::context();
+    ctx.add_env("local", HOST, &server.api());
+    let dir = ctx.package(
+        "lake",
+        DESCRIPTOR,
+        &[("cities.csv", b"city,code\nParis,075\nLyon,069\n")],
     );
-    serde_json::from_slice(&out.stdout).expect("JSON result")
+    (data, server, ctx, dir)
 }
 
 fn status_of(result: &Value) -> &str {
@@ -121,23 +129,7 @@ fn a_csv_pushed_to_an_s3_warehouse_is_read_back_by_the_api_and_pyiceberg() {
     seaweed.create_bucket(&staging_bucket);
     seaweed.create_bucket(&lake_bucket);
     let warehouse = format!("s3://{lake_bucket}/tables");
-    let data = tempfile::Builder::new()
-        .prefix("stone-server-data-")
-        .tempdir()
-        .unwrap();
-    let server = StoneServer::start(
-        data.path(),
-        Some(&s3_config(seaweed, &staging_bucket, &warehouse)),
-        &[],
-    );
-    let ctx = crate::context();
-    ctx.add_env("lake", HOST, &server.api());
-
-    let dir = ctx.package(
-        "lake",
-        DESCRIPTOR,
-        &[("cities.csv", b"city,code\nParis,075\nLyon,069\n")],
-    );
+    let (data, server, ctx, dir) = lake(&s3_config(seaweed, &staging_bucket, &warehouse), &[]);
     let first = push(&ctx, &dir);
     assert_eq!(
         status_of(&first),
@@ -233,22 +225,7 @@ fn a_warehouse_the_server_cannot_write_stops_it_at_start() {
         &text[at + seaweed.secret_key().len()..]
     );
     std::fs::write(&config, text).unwrap();
-    let mut command = Command::new(StoneServer::binary());
-    for (key, _) in std::env::vars_os() {
-        if key.to_str().is_some_and(|k| k.starts_with("STONE_")) {
-            command.env_remove(key);
-        }
-    }
-    let out = command
-        .arg("--data-dir")
-        .arg(data.path().join("data"))
-        .args(["--listen", "127.0.0.1:0", "--config"])
-        .arg(&config)
-        .env_remove("CI")
-        .env_remove("CI_HEAD_REF")
-        .env_remove("CI_REF_NAME")
-        .output()
-        .unwrap();
+    let out = crate::replicas::server_start(&data.path().join("data"), &config);
     let stderr = crate::stderr(&out);
     assert_ne!(out.status.code(), Some(0), "{stderr}");
     assert!(
@@ -269,21 +246,9 @@ fn a_warehouse_in_the_staging_bucket_copies_data_files_server_side() {
     let bucket = format!("wh-both-{:08x}", fastrand::u32(..));
     seaweed.create_bucket(&bucket);
     let warehouse = format!("s3://{bucket}/tables");
-    let data = tempfile::Builder::new()
-        .prefix("stone-server-data-")
-        .tempdir()
-        .unwrap();
-    let server = StoneServer::start(
-        data.path(),
-        Some(&s3_config(seaweed, &bucket, &warehouse)),
+    let (data, server, ctx, dir) = lake(
+        &s3_config(seaweed, &bucket, &warehouse),
         &[("STONE_SERVER_LOG", "stone_server=debug")],
-    );
-    let ctx = crate::context();
-    ctx.add_env("lake", HOST, &server.api());
-    let dir = ctx.package(
-        "lake",
-        DESCRIPTOR,
-        &[("cities.csv", b"city,code\nParis,075\nLyon,069\n")],
     );
     let first = push(&ctx, &dir);
     assert_eq!(status_of(&first), "created", "{first}");
