@@ -65,14 +65,25 @@
 //! [iceberg]
 //! catalog_name = "stone"                 # the catalog_name of the SQL catalog's rows
 //! # warehouse = "/srv/stone/warehouse"   # default: <data dir>/iceberg/warehouse
+//! # warehouse = "s3://lake/warehouse"    # or a bucket (it must exist) and key prefix,
+//!                                        # reached as [iceberg.s3] says
 //! commit_attempts = 10                   # compare-and-swap attempts of a table commit
+//! # [iceberg.s3]                         # an s3:// warehouse: the keys of [staging.s3]
+//! # endpoint = "http://127.0.0.1:8333"   # but bucket and prefix, which the URL gives
+//! # region = "us-east-1"
+//! # access_key_id = "…"
+//! # secret_access_key = "…"
+//! # allow_http = true                   # a warehouse in the [staging.s3] bucket (same
+//!                                        # endpoint and key) gets data files by S3 copy
 //! ```
 //!
 //! Several replicas (see docs/scale-out.md) share one PostgreSQL `[database] url`; then
 //! every engine must be shared too, and the server refuses to start otherwise: `[staging]
 //! store = "s3"` (upload URLs of the local store are signed with one replica's key and
 //! land on its disk), `[blob] store = "s3"`, `[graph] remote_url`, and an `[iceberg]
-//! warehouse` directory every replica reaches at the same path.
+//! warehouse` every replica reaches: an `s3://` bucket, or a directory of a shared file
+//! system mounted at the same path everywhere (the default, under the data directory, is
+//! refused).
 //!
 //! Unknown keys are refused, so that a typo does not silently fall back to a default.
 
@@ -207,12 +218,15 @@ impl DatabaseOptions {
 pub struct IcebergOptions {
     #[serde(default = "default_catalog_name")]
     pub catalog_name: String,
-    /// Warehouse directory (absolute path or `file://` URL); absent: under the data dir.
+    /// Warehouse directory (absolute path or `file:///` URL) or `s3://bucket/prefix`;
+    /// absent: under the data dir.
     pub warehouse: Option<String>,
     /// Compare-and-swap attempts of one table commit before it fails with a conflict
     /// (concurrent commits to one table from several replicas retry).
     #[serde(default = "default_commit_attempts")]
     pub commit_attempts: u32,
+    /// How to reach the server of an `s3://` warehouse.
+    pub s3: Option<S3AccessOptions>,
 }
 
 impl Default for IcebergOptions {
@@ -221,7 +235,88 @@ impl Default for IcebergOptions {
             catalog_name: default_catalog_name(),
             warehouse: None,
             commit_attempts: default_commit_attempts(),
+            s3: None,
         }
+    }
+}
+
+/// `[iceberg.s3]`: an S3-compatible server, as in [`S3Options`] but without the bucket and
+/// prefix (the `s3://` warehouse URL gives them).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct S3AccessOptions {
+    /// `http(s)://host:port`; absent: AWS.
+    pub endpoint: Option<String>,
+    #[serde(default = "default_region")]
+    pub region: String,
+    pub access_key_id: String,
+    pub secret_access_key: String,
+    #[serde(default)]
+    pub allow_http: bool,
+}
+
+/// Where the Iceberg warehouse is, from `[iceberg] warehouse`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WarehouseLocation {
+    /// `<data dir>/iceberg/warehouse`.
+    Default,
+    /// An absolute directory.
+    Local(PathBuf),
+    /// `s3://bucket/prefix` (prefix without leading or trailing `/`, maybe empty).
+    S3 { bucket: String, prefix: String },
+}
+
+impl IcebergOptions {
+    /// Parses `warehouse` and checks that `[iceberg.s3]` goes with an `s3://` URL.
+    pub fn warehouse_location(&self) -> Result<WarehouseLocation, ConfigError> {
+        let location = match self.warehouse.as_deref() {
+            None => WarehouseLocation::Default,
+            Some(url) if url.starts_with("s3://") => {
+                let rest = &url["s3://".len()..];
+                let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
+                let bucket_ok = (3..=63).contains(&bucket.len())
+                    && bucket.bytes().all(|b| {
+                        b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.'
+                    });
+                if !bucket_ok {
+                    return Err(ConfigError::Invalid(format!(
+                        "iceberg.warehouse {url:?}: {bucket:?} is not an S3 bucket name (3 to 63 lowercase letters, digits, '-' and '.'); write s3://bucket/prefix"
+                    )));
+                }
+                let prefix = prefix.trim_matches('/');
+                if prefix.split('/').any(|part| part == "." || part == "..")
+                    || prefix.contains("//")
+                {
+                    return Err(ConfigError::Invalid(format!(
+                        "iceberg.warehouse {url:?}: the key prefix has an empty, '.' or '..' segment"
+                    )));
+                }
+                if self.s3.is_none() {
+                    return Err(ConfigError::Invalid(format!(
+                        "iceberg.warehouse {url:?} is on S3 and needs an [iceberg.s3] table (endpoint, region, access_key_id, secret_access_key, allow_http, as in [staging.s3])"
+                    )));
+                }
+                WarehouseLocation::S3 {
+                    bucket: bucket.to_owned(),
+                    prefix: prefix.to_owned(),
+                }
+            }
+            Some(path) => {
+                let path = path.strip_prefix("file://").unwrap_or(path);
+                if !path.starts_with('/') {
+                    return Err(ConfigError::Invalid(format!(
+                        "iceberg.warehouse {path:?} must be an absolute path, a file:/// URL or s3://bucket/prefix"
+                    )));
+                }
+                WarehouseLocation::Local(PathBuf::from(path))
+            }
+        };
+        if self.s3.is_some() && !matches!(location, WarehouseLocation::S3 { .. }) {
+            return Err(ConfigError::Invalid(
+                "[iceberg.s3] is only used with an S3 warehouse: set iceberg.warehouse = \"s3://bucket/prefix\"".into(),
+            ));
+        }
+        Ok(location)
     }
 }
 
@@ -586,6 +681,7 @@ impl Settings {
                 "gc.push_expiry_seconds, gc.staged_content_seconds and gc.multipart_seconds must be positive (set gc.interval_seconds = 0 to turn the sweep off)".into(),
             ));
         }
+        config.iceberg.warehouse_location()?;
         check_shared(&config)?;
         if config.jobs.concurrency == 0 {
             return Err(ConfigError::Invalid(
@@ -658,14 +754,8 @@ fn check_shared(config: &ConfigFile) -> Result<(), ConfigError> {
     if config.graph.remote_url.is_none() {
         missing.push("[graph] remote_url (the embedded graph store is one replica's memory)");
     }
-    match &config.iceberg.warehouse {
-        None => missing.push("[iceberg] warehouse, a directory every replica reaches at the same path (the default is under one replica's data directory)"),
-        Some(warehouse) if !(warehouse.starts_with('/') || warehouse.starts_with("file:///")) => {
-            return Err(ConfigError::Invalid(format!(
-                "iceberg.warehouse {warehouse:?} must be an absolute path or a file:/// URL (this build's Iceberg storage is local files)"
-            )));
-        }
-        Some(_) => {}
+    if config.iceberg.warehouse_location()? == WarehouseLocation::Default {
+        missing.push("[iceberg] warehouse = \"s3://bucket/prefix\" (the default is under one replica's data directory; a directory of a file system every replica mounts at the same path also works)");
     }
     if missing.is_empty() {
         Ok(())
@@ -761,6 +851,63 @@ mod tests {
         config.database.url = Some("mysql://x".into());
         let error = Settings::resolve(dir.path(), listen, None, config).unwrap_err();
         assert!(error.to_string().contains("PostgreSQL URL"), "{error}");
+    }
+
+    #[test]
+    fn an_s3_warehouse_needs_its_table_and_a_bucket() {
+        let parse = |text: &str| {
+            toml_edit::de::from_str::<ConfigFile>(text)
+                .unwrap()
+                .iceberg
+                .warehouse_location()
+        };
+        let access = "[iceberg.s3]\nendpoint = \"http://127.0.0.1:8333\"\naccess_key_id = \"a\"\nsecret_access_key = \"b\"\nallow_http = true\n";
+        assert_eq!(
+            parse(&format!(
+                "[iceberg]\nwarehouse = \"s3://lake/wh/\"\n{access}"
+            ))
+            .unwrap(),
+            WarehouseLocation::S3 {
+                bucket: "lake".into(),
+                prefix: "wh".into()
+            }
+        );
+        assert_eq!(
+            parse(&format!("[iceberg]\nwarehouse = \"s3://lake\"\n{access}")).unwrap(),
+            WarehouseLocation::S3 {
+                bucket: "lake".into(),
+                prefix: String::new()
+            }
+        );
+        let error = parse("[iceberg]\nwarehouse = \"s3://lake/wh\"\n").unwrap_err();
+        assert!(error.to_string().contains("[iceberg.s3]"), "{error}");
+        for bad in ["s3://", "s3://Lake/x", "s3://ab", "s3://lake/a/../b"] {
+            let error = parse(&format!("[iceberg]\nwarehouse = \"{bad}\"\n{access}")).unwrap_err();
+            assert!(
+                error.to_string().contains("iceberg.warehouse"),
+                "{bad}: {error}"
+            );
+        }
+        let error = parse(access).unwrap_err();
+        assert!(
+            error.to_string().contains("only used with an S3"),
+            "{error}"
+        );
+        assert_eq!(
+            parse("[iceberg]\nwarehouse = \"file:///srv/wh\"\n").unwrap(),
+            WarehouseLocation::Local(PathBuf::from("/srv/wh"))
+        );
+        let typo = toml_edit::de::from_str::<ConfigFile>(&format!("{access}bucket = \"x\"\n"));
+        assert!(typo.is_err(), "the bucket belongs in the warehouse URL");
+
+        // Replicas accept an S3 warehouse.
+        let dir = tempfile::tempdir().unwrap();
+        let s3 = "endpoint = \"http://127.0.0.1:8333\"\nbucket = \"stage\"\naccess_key_id = \"a\"\nsecret_access_key = \"b\"\n";
+        let config: ConfigFile = toml_edit::de::from_str(&format!(
+            "[database]\nurl = \"postgres://s@127.0.0.1:1/s\"\n[staging]\nstore = \"s3\"\n[staging.s3]\n{s3}[blob]\nstore = \"s3\"\n[blob.s3]\n{s3}[graph]\nremote_url = \"http://127.0.0.1:7878\"\n[iceberg]\nwarehouse = \"s3://lake/wh\"\n{access}"
+        ))
+        .unwrap();
+        Settings::resolve(dir.path(), "127.0.0.1:0".parse().unwrap(), None, config).unwrap();
     }
 
     #[test]

@@ -44,7 +44,7 @@ use stone_package::StoneUrl;
 use tokio::sync::{Notify, Semaphore, watch};
 use tokio::task::JoinSet;
 
-use crate::config::{Settings, StoreKind, env_vars};
+use crate::config::{Settings, StoreKind, WarehouseLocation, env_vars};
 use crate::engines::blob::{BlobEngine, BlobError, BlobFile, BlobStatus, S3Settings};
 use crate::engines::graph::{GraphEngine, GraphError, RdfFile, RdfFormat};
 use crate::engines::iceberg::{
@@ -71,6 +71,9 @@ pub struct Engines {
     pub iceberg: IcebergEngine,
     pub graph: GraphEngine,
     pub blob: BlobEngine,
+    /// The S3 warehouse is in the S3 staging bucket (same endpoint and key): data files
+    /// are copied from staging server-side.
+    pub warehouse_copies_from_staging: bool,
 }
 
 impl Engines {
@@ -79,14 +82,37 @@ impl Engines {
     pub async fn open(settings: &Settings) -> anyhow::Result<Self> {
         use anyhow::Context;
         let iceberg_options = &settings.config.iceberg;
-        let warehouse = match &iceberg_options.warehouse {
-            Some(warehouse) => {
-                PathBuf::from(warehouse.strip_prefix("file://").unwrap_or(warehouse))
+        let catalog_db = settings.path("iceberg/catalog.db");
+        let mut warehouse_copies_from_staging = false;
+        let mut iceberg_settings = match iceberg_options.warehouse_location()? {
+            WarehouseLocation::Default => {
+                IcebergSettings::local(catalog_db, settings.path("iceberg/warehouse"))
             }
-            None => settings.path("iceberg/warehouse"),
+            WarehouseLocation::Local(directory) => IcebergSettings::local(catalog_db, directory),
+            WarehouseLocation::S3 { bucket, prefix } => {
+                let access = iceberg_options
+                    .s3
+                    .as_ref()
+                    .context("an s3:// warehouse needs [iceberg.s3]")?;
+                warehouse_copies_from_staging = settings.config.staging.store == StoreKind::S3
+                    && settings.config.staging.s3.as_ref().is_some_and(|staging| {
+                        staging.bucket == bucket
+                            && staging.endpoint == access.endpoint
+                            && staging.access_key_id == access.access_key_id
+                    });
+                // The catalog stays local (or in [database]); only the files move.
+                IcebergSettings::local(catalog_db, settings.path("iceberg/warehouse"))
+                    .with_s3_warehouse(S3Settings {
+                        endpoint: access.endpoint.clone(),
+                        bucket,
+                        region: access.region.clone(),
+                        access_key_id: access.access_key_id.clone(),
+                        secret_access_key: access.secret_access_key.clone(),
+                        prefix,
+                        allow_http: access.allow_http,
+                    })
+            }
         };
-        let mut iceberg_settings =
-            IcebergSettings::local(settings.path("iceberg/catalog.db"), warehouse);
         iceberg_settings.catalog_name = iceberg_options.catalog_name.clone();
         iceberg_settings.commit_attempts = iceberg_options.commit_attempts;
         if let Some(url) = &settings.config.database.url {
@@ -146,6 +172,7 @@ impl Engines {
             iceberg,
             graph,
             blob,
+            warehouse_copies_from_staging,
         })
     }
 
@@ -722,10 +749,19 @@ impl JobRunner {
                         sha256: sha.clone(),
                     })
                     .collect();
+                let copy_sources = if self.engines.warehouse_copies_from_staging {
+                    new_files
+                        .iter()
+                        .filter_map(|sha| Some((sha.clone(), self.staging.object_location(sha)?)))
+                        .collect()
+                } else {
+                    HashMap::new()
+                };
                 let append = AppendOptions {
                     replace,
                     force,
                     tag: push.manifest.package.version.clone(),
+                    copy_sources,
                     ..AppendOptions::default()
                 };
                 match self

@@ -10,7 +10,8 @@ half-applied or duplicated one.
 
 Prints {"branch": {"rows": N, "distinct": D} | null (no such branch), ...}.
 `--catalog-uri URL` replaces `--catalog-db` for a catalog in another database (a
-SQLAlchemy URL, e.g. postgresql+psycopg2://user@host:port/db). `--snapshots` adds
+SQLAlchemy URL, e.g. postgresql+psycopg2://user@host:port/db); `--property K=V` (repeatable)
+passes FileIO properties (s3.endpoint, … for an s3:// warehouse). `--snapshots` adds
 "_snapshots": the number of snapshots in the table's metadata (all branches).
 """
 
@@ -29,12 +30,17 @@ def main():
     parser.add_argument("--table", required=True)
     parser.add_argument("--catalog-name", required=True)
     parser.add_argument("--branches", required=True, help="comma-separated branch names")
+    parser.add_argument("--property", action="append", default=[], metavar="KEY=VALUE",
+                        help="catalog/FileIO property, e.g. s3.endpoint=http://127.0.0.1:8333 (repeatable)")
     args = parser.parse_args()
 
     from pyiceberg.catalog.sql import SqlCatalog
 
+    from fileio_properties import fileio_properties
+
     uri = args.catalog_uri or f"sqlite:///{args.catalog_db}"
-    catalog = SqlCatalog(args.catalog_name, uri=uri, warehouse=args.warehouse)
+    catalog = SqlCatalog(args.catalog_name, uri=uri, warehouse=args.warehouse,
+                         **fileio_properties(args.property))
     table = catalog.load_table(args.table)
     result = {}
     for branch in args.branches.split(","):

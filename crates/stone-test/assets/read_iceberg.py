@@ -5,7 +5,10 @@ An independent reader for stone's end-to-end tests: it checks what stone-server 
 with a different Iceberg implementation (pyiceberg) than the one that wrote it.
 
     read_iceberg.py --catalog-db /path/catalog.db --warehouse file:///path/wh \
-        --table ns.name [--branch B] [--limit N] [--catalog-name NAME]
+        --table ns.name [--branch B] [--limit N] [--catalog-name NAME] [--property K=V ...]
+
+An s3:// warehouse needs --property s3.endpoint=… s3.access-key-id=… s3.secret-access-key=…
+s3.region=… (pyarrow's S3 file system).
 
 Prints one JSON object:
     table            "ns.name"
@@ -38,14 +41,19 @@ def main():
                         help="comma-separated columns to sort the printed rows by (ascending)")
     parser.add_argument("--catalog-name", default=None,
                         help="catalog name in the SQL catalog tables (default: the only one)")
+    parser.add_argument("--property", action="append", default=[], metavar="KEY=VALUE",
+                        help="catalog/FileIO property, e.g. s3.endpoint=http://127.0.0.1:8333 (repeatable)")
     args = parser.parse_args()
 
     import sqlite3
     import pyarrow as pa
     from pyiceberg.catalog.sql import SqlCatalog
 
+    from fileio_properties import fileio_properties
+
     name = args.catalog_name or only_catalog_name(sqlite3, args.catalog_db)
-    catalog = SqlCatalog(name, uri=f"sqlite:///{args.catalog_db}", warehouse=args.warehouse)
+    catalog = SqlCatalog(name, uri=f"sqlite:///{args.catalog_db}", warehouse=args.warehouse,
+                         **fileio_properties(args.property))
     table = catalog.load_table(args.table)
     metadata = table.metadata
 

@@ -58,7 +58,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use futures::stream::{self, BoxStream, StreamExt, TryStreamExt};
-use object_store::aws::AmazonS3Builder;
+use object_store::aws::{AmazonS3, AmazonS3Builder};
 use object_store::local::LocalFileSystem;
 use object_store::path::Path as StorePath;
 use object_store::{
@@ -76,8 +76,9 @@ use layout::{
 /// How many times a put re-reads the head after losing a conditional head write.
 const MAX_HEAD_ATTEMPTS: u32 = 10;
 
-/// Where an S3-compatible bucket is and how to sign for it.
-#[derive(Clone, Default)]
+/// Where an S3-compatible bucket is and how to sign for it. Serialized (the Iceberg
+/// warehouse's storage is serializable) without the secret key.
+#[derive(Clone, Default, Serialize, Deserialize)]
 pub struct S3Settings {
     /// `http(s)://host:port` of an S3-compatible server (path-style requests); `None`
     /// for AWS itself.
@@ -88,7 +89,8 @@ pub struct S3Settings {
     pub region: String,
     /// Access key; empty to use the ambient AWS credentials (instance metadata, …).
     pub access_key_id: String,
-    /// Secret key (never shown by `Debug`).
+    /// Secret key (never shown by `Debug`, never serialized).
+    #[serde(skip_serializing, default)]
     pub secret_access_key: String,
     /// Key prefix under which every dataset lives (`a/b`, no leading or trailing `/`
     /// needed); empty for the bucket's root.
@@ -108,6 +110,30 @@ impl std::fmt::Debug for S3Settings {
             .field("prefix", &self.prefix)
             .field("allow_http", &self.allow_http)
             .finish()
+    }
+}
+
+impl S3Settings {
+    /// A client of the bucket (no request is made).
+    pub fn store(&self) -> Result<AmazonS3, object_store::Error> {
+        let region = if self.region.is_empty() {
+            "us-east-1"
+        } else {
+            &self.region
+        };
+        let mut builder = AmazonS3Builder::new()
+            .with_bucket_name(&self.bucket)
+            .with_region(region)
+            .with_allow_http(self.allow_http);
+        if let Some(endpoint) = &self.endpoint {
+            builder = builder.with_endpoint(endpoint);
+        }
+        if !self.access_key_id.is_empty() {
+            builder = builder
+                .with_access_key_id(&self.access_key_id)
+                .with_secret_access_key(&self.secret_access_key);
+        }
+        builder.build()
     }
 }
 
@@ -292,24 +318,7 @@ impl BlobEngine {
 
     /// Datasets in an S3-compatible bucket. Nothing is requested yet (see [`Self::probe`]).
     pub fn s3(settings: S3Settings) -> Result<Self, BlobError> {
-        let region = if settings.region.is_empty() {
-            "us-east-1"
-        } else {
-            &settings.region
-        };
-        let mut builder = AmazonS3Builder::new()
-            .with_bucket_name(&settings.bucket)
-            .with_region(region)
-            .with_allow_http(settings.allow_http);
-        if let Some(endpoint) = &settings.endpoint {
-            builder = builder.with_endpoint(endpoint);
-        }
-        if !settings.access_key_id.is_empty() {
-            builder = builder
-                .with_access_key_id(&settings.access_key_id)
-                .with_secret_access_key(&settings.secret_access_key);
-        }
-        let store = builder.build().map_err(BlobError::Settings)?;
+        let store = settings.store().map_err(BlobError::Settings)?;
         let prefix = StorePath::parse(settings.prefix.trim_matches('/'))
             .map_err(|e| BlobError::Settings(object_store::Error::InvalidPath { source: e }))?;
         let description = format!("s3://{}/{prefix}", settings.bucket);

@@ -24,14 +24,15 @@
 //! manifest list, metadata JSON) is new and unreferenced until the swap. A crash before it
 //! leaves the table as it was, plus orphan files; the same append run again succeeds.
 //!
-//! Catalog and warehouse: an iceberg-rust `SqlCatalog` (SQLite now; PostgreSQL is a URI
-//! and the sqlx `postgres` feature away) and a warehouse reached through iceberg's
-//! `StorageFactory` (local disk now; S3 through `iceberg-storage-opendal` later: data
-//! files are then written through `FileIO`, see `warehouse.rs`).
+//! Catalog and warehouse: an iceberg-rust `SqlCatalog` (SQLite, or PostgreSQL shared by
+//! replicas) and a warehouse reached through iceberg's `StorageFactory`: local disk, or a
+//! bucket of S3-compatible storage (`s3.rs`, over `object_store`); on S3 data files are
+//! written through `FileIO` (see `warehouse.rs`).
 
 mod catalog;
 mod error;
 mod parquet_file;
+mod s3;
 mod schema;
 mod snapshot;
 mod warehouse;
@@ -41,7 +42,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use ::iceberg::io::{LocalFsStorageFactory, StorageFactory};
+use ::iceberg::io::{FileIOBuilder, LocalFsStorageFactory, StorageFactory};
+
+use crate::engines::blob::S3Settings;
 use ::iceberg::spec::{
     DEFAULT_SCHEMA_NAME_MAPPING, FormatVersion, MAIN_BRANCH, Operation, Schema, SchemaRef,
     SnapshotReference, SnapshotRetention,
@@ -57,6 +60,7 @@ use sqlx::AnyPool;
 use sqlx::any::AnyPoolOptions;
 
 pub use error::{IcebergError, IncompatibleChange, RefKind};
+pub use s3::{S3Storage, S3StorageFactory};
 pub use schema::{Column, SchemaChange};
 
 use catalog::BindStyle;
@@ -75,7 +79,7 @@ pub struct IcebergSettings {
     /// sqlx URL of the catalog database: `sqlite:///abs/catalog.db?mode=rwc`, later
     /// `postgres://…`.
     pub catalog_uri: String,
-    /// Warehouse root as a URL: `file:///abs/warehouse`, later `s3://bucket/prefix`.
+    /// Warehouse root as a URL: `file:///abs/warehouse` or `s3://bucket/prefix`.
     pub warehouse: String,
     /// Storage backend of the warehouse.
     pub storage_factory: Arc<dyn StorageFactory>,
@@ -83,6 +87,9 @@ pub struct IcebergSettings {
     pub properties: HashMap<String, String>,
     /// Compare-and-swap attempts before [`IcebergError::CommitConflict`].
     pub commit_attempts: u32,
+    /// The bucket of an S3 warehouse (set by [`Self::with_s3_warehouse`]): data files
+    /// with a [`AppendOptions::copy_sources`] entry are copied inside it.
+    pub s3: Option<S3Settings>,
 }
 
 impl IcebergSettings {
@@ -96,7 +103,22 @@ impl IcebergSettings {
             storage_factory: Arc::new(LocalFsStorageFactory),
             properties: HashMap::new(),
             commit_attempts: 10,
+            s3: None,
         }
+    }
+
+    /// Puts the warehouse at `s3://<bucket>/<prefix>` of an S3-compatible server (the
+    /// bucket must exist; `settings.prefix` gives the prefix).
+    pub fn with_s3_warehouse(mut self, settings: S3Settings) -> Self {
+        let prefix = settings.prefix.trim_matches('/');
+        self.warehouse = if prefix.is_empty() {
+            format!("s3://{}", settings.bucket)
+        } else {
+            format!("s3://{}/{prefix}", settings.bucket)
+        };
+        self.storage_factory = Arc::new(S3StorageFactory::new(settings.clone()));
+        self.s3 = Some(settings);
+        self
     }
 }
 
@@ -121,6 +143,10 @@ pub struct AppendOptions {
     /// Tag (package version) to put on the resulting snapshot, or on the branch head if
     /// nothing changed.
     pub tag: Option<String>,
+    /// sha256 → `s3://<bucket>/<key>` of the same (verified) content in the S3 warehouse's
+    /// bucket: the data file is copied there server-side instead of uploaded. A failed
+    /// copy falls back to the upload.
+    pub copy_sources: HashMap<String, String>,
     /// Test hooks; not part of the API.
     #[doc(hidden)]
     pub hooks: AppendHooks,
@@ -216,6 +242,8 @@ pub struct IcebergEngine {
     bind_style: BindStyle,
     /// Warehouse root without a trailing `/`; tables live at `<warehouse>/<ns>/<table>-<id>`.
     warehouse: String,
+    /// The S3 warehouse's bucket, for server-side copies.
+    s3: Option<S3Storage>,
     commit_attempts: u32,
 }
 
@@ -253,6 +281,23 @@ impl IcebergEngine {
             .load(settings.catalog_name.clone(), HashMap::new())
             .await
             .map_err(|error| open_error(Box::new(error)))?;
+        let s3 = match settings.s3.clone() {
+            Some(s3) => Some(S3Storage::try_from(s3).map_err(|error| open_error(Box::new(error)))?),
+            None => None,
+        };
+        if warehouse::local_path(&settings.warehouse).is_none() {
+            probe(&settings).await.map_err(|error| {
+                // iceberg's Display repeats its source; say it once.
+                let cause = match std::error::Error::source(&error) {
+                    Some(source) => format!("{}: {source}", error.message()),
+                    None => error.message().to_owned(),
+                };
+                IcebergError::OpenWarehouse {
+                    warehouse: settings.warehouse.clone(),
+                    source: cause.into(),
+                }
+            })?;
+        }
         sqlx::any::install_default_drivers();
         let pool = AnyPoolOptions::new()
             .max_connections(2)
@@ -266,6 +311,7 @@ impl IcebergEngine {
             bind_style,
             warehouse: settings.warehouse.trim_end_matches('/').to_owned(),
             commit_attempts: settings.commit_attempts.max(1),
+            s3,
         })
     }
 
@@ -322,7 +368,11 @@ impl IcebergEngine {
             for file in &prepared {
                 let target = warehouse::data_file_location(&location, &file.sha256);
                 if !placed.contains(&target) {
-                    warehouse::place(current.file_io(), file, &target).await?;
+                    let copy = self.s3.as_ref().and_then(|s3| {
+                        let source = options.copy_sources.get(&file.sha256)?;
+                        Some((s3, source.as_str()))
+                    });
+                    warehouse::place(current.file_io(), copy, file, &target).await?;
                     placed.insert(target);
                 }
             }
@@ -1074,6 +1124,20 @@ enum NameRule {
     Reference,
     /// Tags (package versions): also `+`.
     Tag,
+}
+
+/// Writes and deletes `<warehouse>/.stone-probe`: a missing bucket or wrong credentials
+/// show at startup, not at the first push.
+async fn probe(settings: &IcebergSettings) -> Result<(), ::iceberg::Error> {
+    let file_io = FileIOBuilder::new(settings.storage_factory.clone())
+        .with_props(settings.properties.clone())
+        .build();
+    let location = format!("{}/.stone-probe", settings.warehouse.trim_end_matches('/'));
+    file_io
+        .new_output(&location)?
+        .write(bytes::Bytes::from_static(b"stone"))
+        .await?;
+    file_io.delete(&location).await
 }
 
 fn check_name(what: &'static str, name: &str, rule: NameRule) -> Result<(), IcebergError> {

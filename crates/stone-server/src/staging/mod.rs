@@ -140,6 +140,12 @@ pub trait StagingStore: Send + Sync + std::fmt::Debug {
         contents_before: SystemTime,
         uploads_before: SystemTime,
     ) -> Result<Swept, StagingError>;
+
+    /// The content's `s3://<bucket>/<key>` when the store is a bucket (an S3 warehouse in
+    /// the same bucket copies it server-side instead of uploading it again).
+    fn object_location(&self, _sha256: &str) -> Option<String> {
+        None
+    }
 }
 
 /// What a sweep of a staging store removed.

@@ -42,6 +42,7 @@ use crate::state::{MultipartRecord, StateDb};
 #[derive(Debug)]
 pub struct S3Staging {
     store: Arc<AmazonS3>,
+    bucket: String,
     prefix: String,
     db: StateDb,
     part_size: u64,
@@ -98,6 +99,7 @@ impl S3Staging {
         }
         Ok(Self {
             store: Arc::new(store),
+            bucket: options.bucket.clone(),
             prefix,
             db,
             part_size,
@@ -414,6 +416,10 @@ impl StagingStore for S3Staging {
         self.verify_object(sha256, size).await?;
         tracing::debug!(sha256, size, "multipart content completed and verified");
         Ok(Completion::Staged)
+    }
+
+    fn object_location(&self, sha256: &str) -> Option<String> {
+        Some(format!("s3://{}/{}", self.bucket, self.key(sha256)))
     }
 
     async fn local_file(&self, sha256: &str, size: u64) -> Result<LocalContent, StagingError> {

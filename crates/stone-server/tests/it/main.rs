@@ -28,5 +28,6 @@ mod iceberg_append;
 mod iceberg_branch;
 mod iceberg_crash;
 mod iceberg_metrics;
+mod iceberg_s3;
 mod iceberg_schema;
 mod iceberg_tag;

@@ -17,6 +17,7 @@ mod push_dry_run;
 mod push_e2e;
 mod quickstart;
 mod replicas;
+mod s3_warehouse;
 mod wheel;
 
 use stone_test::TestContext;

@@ -1,11 +1,11 @@
 //! Scale-out (issue 9): several `stone-server` replicas on one PostgreSQL database, one
-//! S3 staging bucket, one S3 blob bucket, one Oxigraph server and one shared warehouse
-//! directory — all real programs. The `stone` binary pushes through all replicas at once;
+//! S3 staging bucket, one S3 blob bucket, one Oxigraph server and the Iceberg warehouse
+//! in an S3 bucket — all real programs. The `stone` binary pushes through all replicas at once;
 //! one replica is killed mid-commit and its pushes are taken over by the others when its
 //! lease runs out. Independent readers check that every push landed exactly once:
-//! pyiceberg and DuckDB on the PostgreSQL catalog (rows, distinct rows, one snapshot per
-//! push; the two readers must agree), a SPARQL count per graph on the Oxigraph server,
-//! the blob heads and objects in S3.
+//! pyiceberg and DuckDB on the PostgreSQL catalog and the S3 warehouse (rows, distinct
+//! rows, one snapshot per push; the two readers must agree), a SPARQL count per graph on
+//! the Oxigraph server, the blob heads and objects in S3.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -16,7 +16,6 @@ use stone_test::TestContext;
 use stone_test::services::{
     FaultProxy, OxigraphServer, Postgres, SeaweedFs, SplitMix64, StoneServer,
 };
-use stone_test::tools::{asset, python};
 
 const HOST: &str = "replicas.test";
 const NS: &str = "scale";
@@ -30,7 +29,8 @@ pub struct Cluster {
     pub oxigraph: OxigraphServer,
     pub seaweed: &'static SeaweedFs,
     pub blob_bucket: String,
-    pub warehouse: tempfile::TempDir,
+    /// `s3://<bucket>/warehouse`.
+    pub warehouse: String,
     pub config: String,
 }
 
@@ -42,12 +42,11 @@ impl Cluster {
         let suffix = format!("{:08x}", fastrand::u32(..));
         let staging_bucket = format!("scale-staging-{suffix}");
         let blob_bucket = format!("scale-blobs-{suffix}");
-        seaweed.create_bucket(&staging_bucket);
-        seaweed.create_bucket(&blob_bucket);
-        let warehouse = tempfile::Builder::new()
-            .prefix("stone-warehouse-")
-            .tempdir()
-            .unwrap();
+        let lake_bucket = format!("scale-lake-{suffix}");
+        for bucket in [&staging_bucket, &blob_bucket, &lake_bucket] {
+            seaweed.create_bucket(bucket);
+        }
+        let warehouse = format!("s3://{lake_bucket}/warehouse");
         let s3 = |bucket: &str, prefix: &str| {
             format!(
                 "endpoint = \"{}\"\nbucket = \"{bucket}\"\nprefix = \"{prefix}\"\nregion = \"{}\"\naccess_key_id = \"{}\"\nsecret_access_key = \"{}\"\nallow_http = true\n",
@@ -60,13 +59,18 @@ impl Cluster {
         let config = format!(
             "public_host = \"{HOST}\"\n\
              [database]\nurl = \"{}\"\n\
-             [iceberg]\nwarehouse = \"{}\"\ncommit_attempts = 40\n\
+             [iceberg]\nwarehouse = \"{warehouse}\"\ncommit_attempts = 40\n\
+             [iceberg.s3]\nendpoint = \"{}\"\nregion = \"{}\"\naccess_key_id = \"{}\"\n\
+             secret_access_key = \"{}\"\nallow_http = true\n\
              [jobs]\nconcurrency = 2\nlease_seconds = {LEASE_SECONDS}\n\
              [graph]\nremote_url = \"{}\"\n\
              [staging]\nstore = \"s3\"\npart_size = 5242880\n[staging.s3]\n{}\
              [blob]\nstore = \"s3\"\n[blob.s3]\n{}",
             postgres.url(),
-            warehouse.path().display(),
+            seaweed.endpoint(),
+            seaweed.region(),
+            seaweed.access_key(),
+            seaweed.secret_key(),
             oxigraph.base_url(),
             s3(&staging_bucket, "uploads/"),
             s3(&blob_bucket, "datasets"),
@@ -210,12 +214,10 @@ fn verify(cluster: &Cluster, all: &[Expected], pushes: usize) {
 /// Rows and distinct rows per branch of the table `t`, read by `script` (an asset) on the
 /// PostgreSQL catalog.
 fn iceberg_counts(cluster: &Cluster, script: &str, branches: &[&str]) -> Value {
-    let out = Command::new(python())
-        .arg(asset(script))
+    let out = crate::s3_warehouse::pyiceberg_command(script)
         .args(["--catalog-uri", &cluster.postgres.sqlalchemy_url()])
-        .arg("--warehouse")
-        .arg(format!("file://{}", cluster.warehouse.path().display()))
-        .args(["--table", &format!("{NS}.t"), "--catalog-name", "stone"])
+        .args(["--warehouse", &cluster.warehouse])
+        .args(crate::s3_warehouse::pyiceberg_properties(cluster.seaweed))
         .args(["--branches", &branches.join(","), "--snapshots"])
         .output()
         .unwrap();
@@ -345,6 +347,27 @@ fn one_server_on_postgresql_pushes_re_pushes_and_branches() {
     verify(&cluster, &[first, second], 2);
 }
 
+/// Runs `stone-server` on `config` (no `STONE_*` or CI variables) when it is expected to
+/// stop at start: its output.
+pub(crate) fn server_start(data_dir: &Path, config: &Path) -> Output {
+    let mut command = Command::new(StoneServer::binary());
+    for (key, _) in std::env::vars_os() {
+        if key.to_str().is_some_and(|k| k.starts_with("STONE_")) {
+            command.env_remove(key);
+        }
+    }
+    command
+        .arg("--data-dir")
+        .arg(data_dir)
+        .args(["--listen", "127.0.0.1:0", "--config"])
+        .arg(config)
+        .env_remove("CI")
+        .env_remove("CI_HEAD_REF")
+        .env_remove("CI_REF_NAME")
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn postgresql_with_local_staging_is_refused_at_start() {
     let data = tempfile::tempdir().unwrap();
@@ -354,29 +377,15 @@ fn postgresql_with_local_staging_is_refused_at_start() {
         "[database]\nurl = \"postgres://stone@127.0.0.1:1/stone\"\n",
     )
     .unwrap();
-    let mut command = Command::new(StoneServer::binary());
-    for (key, _) in std::env::vars_os() {
-        if key.to_str().is_some_and(|k| k.starts_with("STONE_")) {
-            command.env_remove(key);
-        }
-    }
-    let out = command
-        .arg("--data-dir")
-        .arg(data.path().join("data"))
-        .args(["--listen", "127.0.0.1:0", "--config"])
-        .arg(&config)
-        .env_remove("CI")
-        .env_remove("CI_HEAD_REF")
-        .env_remove("CI_REF_NAME")
-        .output()
-        .unwrap();
+    let out = server_start(&data.path().join("data"), &config);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let stderr = crate::stderr(&out);
     assert!(
         stderr.starts_with(
             "error: invalid configuration: database.url is a shared PostgreSQL database"
         ) && stderr.contains("[staging] store = \"s3\"")
-            && stderr.contains("[graph] remote_url"),
+            && stderr.contains("[graph] remote_url")
+            && stderr.contains("[iceberg] warehouse = \"s3://"),
         "{stderr}"
     );
 }

@@ -221,6 +221,16 @@ pub enum IcebergError {
         source: Box<dyn std::error::Error + Send + Sync>,
     },
 
+    /// The warehouse could not be written (a missing bucket, wrong credentials, no route).
+    #[error("cannot write to the Iceberg warehouse {warehouse}")]
+    OpenWarehouse {
+        /// The warehouse URL (`s3://bucket/prefix`).
+        warehouse: String,
+        /// The cause.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+
     /// An operation of the Iceberg library on a table failed (catalog, metadata, manifests,
     /// storage).
     #[error("Iceberg operation on {table} failed: {operation}")]

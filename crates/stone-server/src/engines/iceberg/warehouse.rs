@@ -14,6 +14,7 @@ use bytes::Bytes;
 
 use super::error::IcebergError;
 use super::parquet_file::{PreparedFile, sha256_of};
+use super::s3::S3Storage;
 
 /// Location of the data file with content `sha256` in a table.
 pub(crate) fn data_file_location(table_location: &str, sha256: &str) -> String {
@@ -41,9 +42,11 @@ pub(crate) fn local_path(location: &str) -> Option<PathBuf> {
     }
 }
 
-/// Places `file` at `location` unless it is there already.
+/// Places `file` at `location` unless it is there already: copied server-side from
+/// `copy.1` in the bucket of `copy.0` when given (an upload if that fails), else uploaded.
 pub(crate) async fn place(
     file_io: &FileIO,
+    copy: Option<(&S3Storage, &str)>,
     file: &PreparedFile,
     location: &str,
 ) -> Result<(), IcebergError> {
@@ -79,6 +82,17 @@ pub(crate) async fn place(
             .map_err(|error| write_error(Box::new(error)))?;
         if existing.size == file.size {
             return Ok(());
+        }
+    }
+    if let Some((s3, source)) = copy {
+        match s3.copy(source, location).await {
+            Ok(()) => {
+                tracing::debug!(source, location, "data file copied server-side");
+                return Ok(());
+            }
+            Err(error) => {
+                tracing::warn!(source, location, error = %error, "server-side copy failed; uploading");
+            }
         }
     }
     let output = file_io
