@@ -15,8 +15,8 @@ mod api_restart;
 mod api_s3;
 mod api_staging;
 mod api_support;
-mod gc;
 mod api_versions;
+mod gc;
 
 mod blob_behaviour;
 mod blob_crash;

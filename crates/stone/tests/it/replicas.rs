@@ -212,18 +212,19 @@ fn verify(cluster: &Cluster, all: &[Expected], pushes: usize) {
 }
 
 /// Rows and distinct rows per branch of the table `t`, read by `script` (an asset) on the
-/// PostgreSQL catalog.
+/// PostgreSQL catalog and the S3 warehouse.
 fn iceberg_counts(cluster: &Cluster, script: &str, branches: &[&str]) -> Value {
     let out = crate::s3_warehouse::pyiceberg_command(script)
         .args(["--catalog-uri", &cluster.postgres.sqlalchemy_url()])
         .args(["--warehouse", &cluster.warehouse])
         .args(crate::s3_warehouse::pyiceberg_properties(cluster.seaweed))
+        .args(["--table", &format!("{NS}.t"), "--catalog-name", "stone"])
         .args(["--branches", &branches.join(","), "--snapshots"])
         .output()
         .unwrap();
     assert!(
         out.status.success(),
-        "{script} on PostgreSQL (needs psycopg2-binary, duckdb-ext-iceberg: run scripts/install-tools): {}",
+        "{script} on PostgreSQL and S3 (needs psycopg2-binary, duckdb-ext-iceberg, duckdb-ext-httpfs: run scripts/install-tools): {}",
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout)
