@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from push import sha256  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGED = re.compile(r"^(\S+)\s.*content staged.*sha256=(\w+).*size=(\d+)(?:.*elapsed_us=(\d+))?")
+STAGED = re.compile(r"^(\S+)\s.*content staged.*sha256=\"?(\w+)\"?.*size=(\d+)(?:.*elapsed_us=(\d+))?")
 
 
 class Server:
@@ -33,7 +33,9 @@ class Server:
 
     def __init__(self, binary, base: Path, config: str):
         self.data = Path(tempfile.mkdtemp(prefix="stone-bench-staging-", dir=base))
-        (self.data / "config.toml").write_text(config)
+        # Each server stages under its own prefix: on S3 a content staged by an earlier
+        # server would otherwise count as present and not be uploaded again.
+        (self.data / "config.toml").write_text(config.replace("{PREFIX}", self.data.name))
         self.out = open(self.data / "server.out", "w+")
         self.err_path = self.data / "server.err"
         self.err = open(self.err_path, "w")
@@ -167,7 +169,7 @@ def main():
         weed, wenv = start_weed(wbase)
         endpoint = wenv["AWS_ENDPOINT_URL"]
         s3 = (f"[staging]\nstore = \"s3\"\npart_size = {2 * size}\n[staging.s3]\nendpoint = \"{endpoint}\"\n"
-              f"bucket = \"bench\"\nprefix = \"staging/\"\nregion = \"us-east-1\"\n"
+              f"bucket = \"bench\"\nprefix = \"{{PREFIX}}/\"\nregion = \"us-east-1\"\n"
               f"access_key_id = \"{wenv['AWS_ACCESS_KEY_ID']}\"\nsecret_access_key = \"{wenv['AWS_SECRET_ACCESS_KEY']}\"\n"
               f"allow_http = true\n")
         cases.append(("s3 (SeaweedFS)", s3, wbase))
