@@ -178,7 +178,9 @@ impl OidcProvider {
         let agent = agent();
         let discovery_url = format!("{issuer}/.well-known/openid-configuration");
         let mut discovery = Value::Null;
-        process.wait_ready(Duration::from_secs(30), || {
+        // Node loads oidc-provider's modules in a few hundred ms on a quiet machine; on a
+        // loaded CI machine (cargo building wheels beside the tests) it once took over 30 s.
+        process.wait_ready(Duration::from_secs(90), || {
             let response = send(agent.get(&discovery_url).call())?;
             if response.status != 200 {
                 return Err(format!("HTTP {}: {}", response.status, response.text()));
