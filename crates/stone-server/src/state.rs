@@ -62,6 +62,7 @@ pub enum WriteOutcome {
 }
 
 /// Marks a dataset done and moves its head, inside the caller's transaction.
+#[allow(clippy::too_many_arguments)] // the columns of one row, each named at the call site
 async fn record_done(
     tx: &mut sqlx::AnyConnection,
     backend: Backend,

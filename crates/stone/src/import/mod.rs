@@ -575,12 +575,10 @@ async fn import_files(
         let existing = package.join(relative);
         if on_disk.get(relative.as_str()) == Some(&file.sha256.as_str())
             && sha256_file(&existing).as_deref() == Some(file.sha256.as_str())
+            && (std::fs::hard_link(&existing, &dest).is_ok()
+                || std::fs::copy(&existing, &dest).is_ok())
         {
-            if std::fs::hard_link(&existing, &dest).is_ok()
-                || std::fs::copy(&existing, &dest).is_ok()
-            {
-                continue;
-            }
+            continue;
         }
         downloaded += download_file(&remote, file, &dest).await?;
     }

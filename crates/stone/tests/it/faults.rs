@@ -26,7 +26,7 @@ fn seed() -> u64 {
     let seed = std::env::var("FAULT_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(0x5707_e5ee_d);
+        .unwrap_or(0x0005_707e_5eed);
     eprintln!("fault campaign seed: {seed} (replay with FAULT_SEED={seed})");
     seed
 }
