@@ -48,6 +48,9 @@ if (!args.config || !args['node-modules']) {
 }
 
 const config = JSON.parse(readFileSync(args.config, 'utf8'));
+const started = Date.now();
+const step = (what) => console.error(`oidc-provider start-up: ${what} (+${Date.now() - started} ms)`);
+step('importing oidc-provider');
 const oidc = await import(
   pathToFileURL(join(args['node-modules'], 'oidc-provider', 'lib', 'index.js')).href
 );
@@ -74,6 +77,7 @@ function requestedAcrs(params) {
   return (params.acr_values ?? '').split(' ').filter(Boolean);
 }
 
+step('imported; generating the signing key');
 // A fresh signing key per run: tokens from another run must not validate.
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const signingKey = {
@@ -338,6 +342,7 @@ const server = createServer((req, res) => {
 
 provider.on('server_error', (_ctx, error) => console.error('server_error:', error));
 
+step(`binding 127.0.0.1:${config.port}`);
 server.listen(config.port, '127.0.0.1', () => {
   console.log(`oidc-provider listening on ${config.issuer}`);
 });

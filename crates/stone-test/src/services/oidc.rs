@@ -178,9 +178,10 @@ impl OidcProvider {
         let agent = agent();
         let discovery_url = format!("{issuer}/.well-known/openid-configuration");
         let mut discovery = Value::Null;
-        // Node loads oidc-provider's modules in a few hundred ms on a quiet machine; on a
-        // loaded CI machine (cargo building wheels beside the tests) it once took over 30 s.
-        process.wait_ready(Duration::from_secs(90), || {
+        // Node loads oidc-provider's modules in a few hundred ms; twice in CI a provider
+        // never listened (no error in its log: 30 s, then 90 s). A hung start is retried
+        // with a fresh process (start_with_retries); the script logs its start-up steps.
+        process.wait_ready(Duration::from_secs(45), || {
             let response = send(agent.get(&discovery_url).call())?;
             if response.status != 200 {
                 return Err(format!("HTTP {}: {}", response.status, response.text()));
