@@ -10,7 +10,7 @@ for each run, a fresh server (empty staging) receives:
 Reports wall times and the ratio of curl's time to stone's (>= 0.9 is the target).
 Also reports stone's peak memory (max RSS; target < 150 MB).
 
-Usage: bench/push.py [--dir DIR] [--runs 3] [--jobs N] [--bin-dir DIR]
+Usage: bench/push.py [--dir DIR] [--runs 3] [--jobs N] [--bin-dir DIR] [--case large|small|both]
 """
 import argparse, hashlib, json, os, shutil, statistics, subprocess, sys, tempfile, time, urllib.request
 from pathlib import Path
@@ -118,6 +118,7 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=8)
     ap.add_argument("--bin-dir", default=None, help="folder with release stone and stone-server (default: build them)")
+    ap.add_argument("--case", choices=["large", "small", "both"], default="both", help="which package to push (default both)")
     args = ap.parse_args()
     if shutil.which("curl") is None:
         sys.exit("curl is needed: apt-get install curl")
@@ -134,6 +135,7 @@ def main():
     cases = [("large: 32 files x 32 MiB", base / "push-large", 32, 32 << 20),
              ("small: 10,000 files x 105 KiB", base / "push-small", 10000, (1 << 30) // 10000)]
     print(f"{'case':<32} {'stone s':>8} {'curl s':>8} {'curl/stone':>11} {'stone RSS MB':>13}")
+    cases = [c for c in cases if args.case in ("both", c[0].split(":")[0])]
     for name, pkg, count, size in cases:
         print(f"preparing {name} ...", file=sys.stderr)
         make_package(pkg, count, size)

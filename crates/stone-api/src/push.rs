@@ -269,7 +269,13 @@ pub struct PushStatus {
     /// When it last changed (RFC 3339).
     pub updated_at: String,
     /// Per-dataset progress, in manifest order; datasets deleted by `replace` come last.
+    /// With `?since=N`, only the datasets that changed after change number `N`.
     pub datasets: Vec<DatasetProgress>,
+    /// The push's change number as of this answer: `GET …?since=<changes>` then sends
+    /// only the datasets that changed after it (a dataset may come again unchanged).
+    /// Absent from servers that do not count changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changes: Option<u64>,
     /// The namespace's package node.
     pub package_node: PackageNodeProgress,
     /// The final summary, once the push is `succeeded` or `failed`.
@@ -782,6 +788,7 @@ pub(crate) mod tests {
             created_at: "2026-01-02T03:04:05Z".into(),
             updated_at: "2026-01-02T03:04:09Z".into(),
             datasets: vec![done, failed],
+            changes: Some(7),
             package_node: PackageNodeProgress {
                 url: "stone:demo".into(),
                 iri: "https://data.example.org/demo".into(),

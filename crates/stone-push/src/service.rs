@@ -16,8 +16,8 @@ use reqwest::{Method, StatusCode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use stone_api::push::{
-    CommitAccepted, CreatePush, DatasetManifest, DatasetState, ManifestFile, PushCreated,
-    PushOptions as WireOptions, PushState, PushStatus, Upload,
+    CommitAccepted, CreatePush, DatasetManifest, DatasetProgress, DatasetState, ManifestFile,
+    PushCreated, PushOptions as WireOptions, PushState, PushStatus, Upload,
 };
 use stone_api::{Problem, codes};
 use stone_auth::{Secret, StepUpRequest};
@@ -393,16 +393,25 @@ impl Session<'_> {
         .await
     }
 
-    /// Polls the push until it is finished, reporting each dataset's changes.
+    /// Polls the push until it is finished, reporting each dataset's changes. After the
+    /// first answer, a server that counts changes sends only the datasets that moved
+    /// (`?since=`); the answer returned lists every dataset, in the server's order.
     async fn follow(&self, push_id: &str) -> Result<PushStatus, PushError> {
-        let url = format!("{}/pushes/{push_id}", self.api);
+        let base = format!("{}/pushes/{push_id}", self.api);
         let mut seen: HashMap<String, (DatasetState, Option<String>)> = HashMap::new();
+        let mut datasets: Vec<DatasetProgress> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
+        let mut since: Option<u64> = None;
         let mut wait = POLL_FIRST;
         loop {
-            let status: PushStatus = self
+            let url = match since {
+                Some(since) => format!("{base}?since={since}"),
+                None => base.clone(),
+            };
+            let mut status: PushStatus = self
                 .request(Phase::Poll, Method::GET, &url, None::<&()>)
                 .await?;
-            for d in &status.datasets {
+            for d in std::mem::take(&mut status.datasets) {
                 let now = (d.state, d.status.map(|s| status_name(Some(s))));
                 if seen.get(&d.name) != Some(&now) {
                     self.progress.event(ProgressEvent::Dataset {
@@ -412,8 +421,18 @@ impl Session<'_> {
                     });
                     seen.insert(d.name.clone(), now);
                 }
+                match index.get(&d.name) {
+                    Some(&at) => datasets[at] = d,
+                    None => {
+                        index.insert(d.name.clone(), datasets.len());
+                        datasets.push(d);
+                    }
+                }
             }
+            // A server that does not count changes sends everything each time.
+            since = status.changes;
             if status.state.is_terminal() {
+                status.datasets = datasets;
                 return Ok(status);
             }
             tokio::time::sleep(wait).await;

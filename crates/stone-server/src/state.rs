@@ -61,105 +61,214 @@ pub enum WriteOutcome {
     },
 }
 
-/// Marks a dataset done and moves its head, inside the caller's transaction.
-#[allow(clippy::too_many_arguments)] // the columns of one row, each named at the call site
-async fn record_done(
+/// Rows for a set-based statement: `WITH r AS MATERIALIZED (SELECT … FROM <json array
+/// param>)`, whose columns are the given keys of each array element (objects; `int`
+/// columns cast to integers), so that one statement reads or writes a whole batch instead
+/// of one round trip a row. Materialized, so that the planner looks rows up by key from
+/// `r` (inlined, SQLite scans `r` once per row of the table: seconds for a batch).
+fn json_rows(backend: Backend, param: &str, columns: &[(&str, bool)]) -> String {
+    let select = columns
+        .iter()
+        .map(|(name, int)| match (backend, int) {
+            (Backend::Postgres, true) => format!("(j.value ->> '{name}')::bigint AS {name}"),
+            _ => format!("j.value ->> '{name}' AS {name}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    match backend {
+        Backend::Sqlite => {
+            format!("WITH r AS MATERIALIZED (SELECT {select} FROM json_each({param}) AS j)")
+        }
+        Backend::Postgres => format!(
+            "WITH r AS MATERIALIZED \
+             (SELECT {select} FROM jsonb_array_elements({param}::jsonb) AS j(value))"
+        ),
+    }
+}
+
+/// Records how dataset writes ended (states, outcomes, heads) inside the caller's
+/// transaction, in a few set-based statements whatever the number of datasets.
+async fn record_outcomes(
     tx: &mut sqlx::AnyConnection,
     backend: Backend,
     push: &PushRecord,
-    name: &str,
-    status: DatasetStatus,
-    detail: &DatasetDetail,
-    head: Option<&HeadUpdate>,
+    outcomes: &[WriteOutcome],
     now: &str,
+    change: i64,
 ) -> Result<()> {
-    sqlx::query(
-        "UPDATE push_datasets SET state = 'done', status = $1, detail = $2, error = NULL
-         WHERE push_id = $3 AND name = $4",
-    )
-    .bind(text(&status))
-    .bind(json(detail))
-    .bind(&push.id)
-    .bind(name)
-    .execute(&mut *tx)
-    .await
-    .map_err(query_error("marking a dataset done"))?;
-    match head {
-        Some(HeadUpdate::Set { kind, files, merge }) => {
-            // One head writer at a time: SQLite's write lock is already ours (the UPDATE
-            // above); PostgreSQL takes a transaction-scoped advisory lock on the head's
-            // key, released at commit.
-            if backend == Backend::Postgres {
-                sqlx::query(
-                    "SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS l",
-                )
-                .bind(format!(
-                    "dataset_head/{}/{}/{}",
-                    push.namespace, name, push.branch
-                ))
-                .execute(&mut *tx)
-                .await
-                .map_err(query_error("locking a dataset head"))?;
-            }
-            let mut files: BTreeSet<String> = files.iter().cloned().collect();
-            if *merge {
-                let held: Option<String> = sqlx::query_scalar(
-                    "SELECT files FROM dataset_heads WHERE namespace = $1 AND name = $2 AND branch = $3",
-                )
-                .bind(&push.namespace)
-                .bind(name)
-                .bind(&push.branch)
-                .fetch_optional(&mut *tx)
-                .await
-                .map_err(query_error("reading a dataset head"))?;
-                if let Some(held) = held {
-                    files.extend(from_json::<Vec<String>>("head files", &held)?);
+    let mut done = Vec::new();
+    let mut failed = Vec::new();
+    let mut set: Vec<(&str, AssetKind, &[String], bool)> = Vec::new();
+    let mut deleted = Vec::new();
+    for outcome in outcomes {
+        match outcome {
+            WriteOutcome::Done {
+                name,
+                status,
+                detail,
+                head,
+            } => {
+                done.push(serde_json::json!({"name": name, "status": text(status), "detail": json(detail)}));
+                match head {
+                    Some(HeadUpdate::Set { kind, files, merge }) => {
+                        set.push((name.as_str(), *kind, files.as_slice(), *merge))
+                    }
+                    Some(HeadUpdate::Delete) => deleted.push(name.as_str()),
+                    None => {}
                 }
             }
-            let files: Vec<String> = files.into_iter().collect();
-            sqlx::query(
-                "INSERT INTO dataset_heads (namespace, name, branch, kind, files, push_id, updated_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)
-                 ON CONFLICT (namespace, name, branch) DO UPDATE SET
-                    kind = excluded.kind, files = excluded.files,
-                    push_id = excluded.push_id, updated_at = excluded.updated_at",
-            )
-            .bind(&push.namespace)
-            .bind(name)
-            .bind(&push.branch)
-            .bind(text(kind))
-            .bind(json(&files))
-            .bind(&push.id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await
-            .map_err(query_error("moving a dataset head"))?;
+            WriteOutcome::Failed { name, problem } => {
+                failed.push(serde_json::json!({"name": name, "error": json(problem)}))
+            }
         }
-        Some(HeadUpdate::Delete) => {
-            sqlx::query(
-                "DELETE FROM dataset_heads WHERE namespace = $1 AND name = $2 AND branch = $3",
-            )
-            .bind(&push.namespace)
-            .bind(name)
-            .bind(&push.branch)
-            .execute(&mut *tx)
-            .await
-            .map_err(query_error("deleting a dataset head"))?;
-        }
-        None => {}
     }
+    if !done.is_empty() {
+        let rows = json_rows(
+            backend,
+            "$1",
+            &[("name", false), ("status", false), ("detail", false)],
+        );
+        sqlx::query(&format!(
+            "{rows} UPDATE push_datasets SET state = 'done', status = r.status, detail = r.detail,
+                    error = NULL, changed = $3
+             FROM r WHERE push_datasets.push_id = $2 AND push_datasets.name = r.name"
+        ))
+        .bind(json(&done))
+        .bind(&push.id)
+        .bind(change)
+        .execute(&mut *tx)
+        .await
+        .map_err(query_error("marking datasets done"))?;
+    }
+    if !failed.is_empty() {
+        let rows = json_rows(backend, "$1", &[("name", false), ("error", false)]);
+        sqlx::query(&format!(
+            "{rows} UPDATE push_datasets SET state = 'failed', status = NULL, detail = NULL,
+                    error = r.error, changed = $3
+             FROM r WHERE push_datasets.push_id = $2 AND push_datasets.name = r.name"
+        ))
+        .bind(json(&failed))
+        .bind(&push.id)
+        .bind(change)
+        .execute(&mut *tx)
+        .await
+        .map_err(query_error("marking datasets failed"))?;
+    }
+    if set.is_empty() && deleted.is_empty() {
+        return Ok(());
+    }
+    // One head writer at a time: SQLite's write lock is already ours (the UPDATEs above);
+    // PostgreSQL takes transaction-scoped advisory locks on the heads' keys, in one order
+    // so that two batches cannot deadlock, released at commit.
+    let names = |names: Vec<&str>| {
+        let rows: Vec<Value> = names
+            .iter()
+            .map(|name| serde_json::json!({"name": name}))
+            .collect();
+        json(&rows)
+    };
+    if backend == Backend::Postgres {
+        let mut keys: Vec<String> = set
+            .iter()
+            .map(|(name, ..)| *name)
+            .chain(deleted.iter().copied())
+            .map(|name| format!("dataset_head/{}/{name}/{}", push.namespace, push.branch))
+            .collect();
+        keys.sort();
+        sqlx::query(
+            "SELECT count(*) AS locked FROM (
+                 SELECT pg_advisory_xact_lock(hashtext(k.key)) AS l -- volatile: never pruned
+                 FROM (SELECT key FROM jsonb_array_elements_text($1::jsonb) AS e(key) ORDER BY key) AS k
+             ) AS locks",
+        )
+        .bind(json(&keys))
+        .execute(&mut *tx)
+        .await
+        .map_err(query_error("locking dataset heads"))?;
+    }
+    if !deleted.is_empty() {
+        let rows = json_rows(backend, "$3", &[("name", false)]);
+        sqlx::query(&format!(
+            "{rows} DELETE FROM dataset_heads WHERE namespace = $1 AND branch = $2
+                 AND name IN (SELECT name FROM r)"
+        ))
+        .bind(&push.namespace)
+        .bind(&push.branch)
+        .bind(names(deleted))
+        .execute(&mut *tx)
+        .await
+        .map_err(query_error("deleting dataset heads"))?;
+    }
+    if set.is_empty() {
+        return Ok(());
+    }
+    // Without replace the head gains the files: the union with what it holds now.
+    let merging: Vec<&str> = set.iter().filter(|s| s.3).map(|s| s.0).collect();
+    let mut held: std::collections::HashMap<String, Vec<String>> = Default::default();
+    if !merging.is_empty() {
+        let rows = json_rows(backend, "$3", &[("name", false)]);
+        let found = sqlx::query(&format!(
+            "{rows} SELECT name, files FROM dataset_heads WHERE namespace = $1 AND branch = $2
+                 AND name IN (SELECT name FROM r)"
+        ))
+        .bind(&push.namespace)
+        .bind(&push.branch)
+        .bind(names(merging))
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(query_error("reading dataset heads"))?;
+        for row in found {
+            let files: String = row.get("files");
+            held.insert(row.get("name"), from_json("head files", &files)?);
+        }
+    }
+    let heads: Vec<Value> = set
+        .iter()
+        .map(|(name, kind, files, merge)| {
+            let mut files: BTreeSet<&String> = files.iter().collect();
+            if *merge && let Some(held) = held.get(*name) {
+                files.extend(held);
+            }
+            serde_json::json!({"name": name, "kind": text(kind), "files": json(&files)})
+        })
+        .collect();
+    let rows = json_rows(
+        backend,
+        "$5",
+        &[("name", false), ("kind", false), ("files", false)],
+    );
+    sqlx::query(&format!(
+        "{rows} INSERT INTO dataset_heads (namespace, name, branch, kind, files, push_id, updated_at)
+         SELECT $1, r.name, $2, r.kind, r.files, $3, $4 FROM r WHERE true
+         ON CONFLICT (namespace, name, branch) DO UPDATE SET
+            kind = excluded.kind, files = excluded.files,
+            push_id = excluded.push_id, updated_at = excluded.updated_at"
+    ))
+    .bind(&push.namespace)
+    .bind(&push.branch)
+    .bind(&push.id)
+    .bind(now)
+    .bind(json(&heads))
+    .execute(&mut *tx)
+    .await
+    .map_err(query_error("moving dataset heads"))?;
     Ok(())
 }
 
-/// Touches a push inside the caller's transaction.
-async fn touch_in(tx: &mut sqlx::AnyConnection, push_id: &str, now: &str) -> Result<()> {
-    sqlx::query("UPDATE pushes SET updated_at = $1 WHERE id = $2")
-        .bind(now)
-        .bind(push_id)
-        .execute(&mut *tx)
-        .await
-        .map_err(query_error("touching a push"))?;
-    Ok(())
+/// Touches a push inside the caller's transaction and takes the next number of its
+/// change counter, to stamp the dataset rows the transaction changes (see
+/// `0002_dataset_changes.sql`). Taken before those rows change: the push's row is then
+/// locked until the transaction ends, so change numbers become visible in order.
+async fn touch_in(tx: &mut sqlx::AnyConnection, push_id: &str, now: &str) -> Result<i64> {
+    let changes: Option<i64> = sqlx::query_scalar(
+        "UPDATE pushes SET updated_at = $1, changes = changes + 1 WHERE id = $2 RETURNING changes",
+    )
+    .bind(now)
+    .bind(push_id)
+    .fetch_optional(&mut *tx)
+    .await
+    .map_err(query_error("touching a push"))?;
+    Ok(changes.unwrap_or(0))
 }
 
 fn query_error(what: &'static str) -> impl FnOnce(sqlx::Error) -> StateError {
@@ -246,6 +355,26 @@ pub struct PushRecord {
     pub error: Option<Problem>,
     /// Expired by the garbage collection (`gc.rs`): left uncommitted too long. Its state
     /// is then [`PushState::Unknown`]; the API answers `410 push.expired`.
+    pub expired: bool,
+}
+
+/// A push without its manifest, for progress reports.
+#[derive(Debug, Clone)]
+pub struct PushSummary {
+    pub id: String,
+    pub principal: String,
+    pub namespace: String,
+    pub branch: String,
+    pub state: PushState,
+    pub created_at: String,
+    pub updated_at: String,
+    /// The push's change counter: every transaction that changes its datasets takes the
+    /// next number and stamps the rows it changes with it.
+    pub changes: i64,
+    pub node_status: Option<NodeStatus>,
+    pub result: Option<PushResult>,
+    pub error: Option<Problem>,
+    /// See [`PushRecord::expired`].
     pub expired: bool,
 }
 
@@ -470,7 +599,7 @@ impl StateDb {
         .execute(&mut *tx)
         .await
         .map_err(query_error("inserting a push"))?;
-        insert_datasets(&mut tx, id, datasets).await?;
+        insert_datasets(&mut tx, self.backend, id, datasets, 0).await?;
         tx.commit().await.map_err(query_error("commit"))?;
         Ok(())
     }
@@ -506,7 +635,8 @@ impl StateDb {
             .execute(&mut *tx)
             .await
             .map_err(query_error("deleting datasets"))?;
-        insert_datasets(&mut tx, id, datasets).await?;
+        let change = touch_in(&mut tx, id, &now()).await?;
+        insert_datasets(&mut tx, self.backend, id, datasets, change).await?;
         tx.commit().await.map_err(query_error("commit"))?;
         Ok(true)
     }
@@ -550,13 +680,61 @@ impl StateDb {
         }))
     }
 
+    /// What the progress of a push needs (no manifest: it is the largest column).
+    pub async fn push_summary(&self, id: &str) -> Result<Option<PushSummary>> {
+        let row = sqlx::query(
+            "SELECT id, principal, namespace, branch, state, created_at, updated_at, changes,
+                    node_status, result, error
+             FROM pushes WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(query_error("reading a push"))?;
+        let Some(row) = row else { return Ok(None) };
+        let state_text: String = row.get("state");
+        let expired = state_text == EXPIRED;
+        Ok(Some(PushSummary {
+            id: row.get("id"),
+            principal: row.get("principal"),
+            namespace: row.get("namespace"),
+            branch: row.get("branch"),
+            state: if expired {
+                PushState::Unknown
+            } else {
+                from_text("push state", &state_text)?
+            },
+            created_at: row.get("created_at"),
+            updated_at: row.get("updated_at"),
+            changes: row.get("changes"),
+            node_status: row
+                .get::<Option<String>, _>("node_status")
+                .map(|t| from_text("node status", &t))
+                .transpose()?,
+            result: opt_json("push result", row.get("result"))?,
+            error: opt_json("push error", row.get("error"))?,
+            expired,
+        }))
+    }
+
     /// The datasets of a push, in order.
     pub async fn datasets(&self, push_id: &str) -> Result<Vec<DatasetRecord>> {
+        self.datasets_changed_after(push_id, -1).await
+    }
+
+    /// The datasets of a push changed after change number `since` (see
+    /// [`PushSummary::changes`]), in order.
+    pub async fn datasets_changed_after(
+        &self,
+        push_id: &str,
+        since: i64,
+    ) -> Result<Vec<DatasetRecord>> {
         let rows = sqlx::query(
             "SELECT position, name, kind, operation, state, status, detail, error, checkpoint
-             FROM push_datasets WHERE push_id = $1 ORDER BY position",
+             FROM push_datasets WHERE push_id = $1 AND changed > $2 ORDER BY position",
         )
         .bind(push_id)
+        .bind(since)
         .fetch_all(&self.pool)
         .await
         .map_err(query_error("reading datasets"))?;
@@ -601,10 +779,12 @@ impl StateDb {
         .map_err(query_error("starting a commit"))?
         .rows_affected();
         if changed > 0 {
+            let change = touch_in(&mut tx, id, &now()).await?;
             sqlx::query(
-                "UPDATE push_datasets SET state = 'pending', error = NULL
-                 WHERE push_id = $1 AND state <> 'done'",
+                "UPDATE push_datasets SET state = 'pending', error = NULL, changed = $1
+                 WHERE push_id = $2 AND state <> 'done'",
             )
+            .bind(change)
             .bind(id)
             .execute(&mut *tx)
             .await
@@ -712,17 +892,22 @@ impl StateDb {
         name: &str,
         checkpoint: Option<&Value>,
     ) -> Result<()> {
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        let change = touch_in(&mut tx, push_id, &now()).await?;
         sqlx::query(
-            "UPDATE push_datasets SET state = 'writing', checkpoint = COALESCE(checkpoint, $1)
-             WHERE push_id = $2 AND name = $3",
+            "UPDATE push_datasets SET state = 'writing', checkpoint = COALESCE(checkpoint, $1),
+                    changed = $2
+             WHERE push_id = $3 AND name = $4",
         )
         .bind(checkpoint.map(json))
+        .bind(change)
         .bind(push_id)
         .bind(name)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await
         .map_err(query_error("marking a dataset writing"))?;
-        self.touch(push_id).await
+        tx.commit().await.map_err(query_error("commit"))?;
+        Ok(())
     }
 
     /// A dataset write is done; its head moves in the same transaction.
@@ -734,22 +919,13 @@ impl StateDb {
         detail: &DatasetDetail,
         head: Option<HeadUpdate>,
     ) -> Result<()> {
-        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
-        let now = now();
-        record_done(
-            &mut tx,
-            self.backend,
-            push,
-            name,
+        let outcome = WriteOutcome::Done {
+            name: name.to_owned(),
             status,
-            detail,
-            head.as_ref(),
-            &now,
-        )
-        .await?;
-        touch_in(&mut tx, &push.id, &now).await?;
-        tx.commit().await.map_err(query_error("commit"))?;
-        Ok(())
+            detail: detail.clone(),
+            head,
+        };
+        self.datasets_finished(push, &[outcome]).await
     }
 
     /// Several dataset writes start, in one transaction (one fsync for the lot, where
@@ -757,19 +933,29 @@ impl StateDb {
     /// attempt.
     pub async fn datasets_writing(&self, push_id: &str, datasets: &[(&str, &Value)]) -> Result<()> {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
-        for (name, checkpoint) in datasets {
-            sqlx::query(
-                "UPDATE push_datasets SET state = 'writing', checkpoint = COALESCE(checkpoint, $1)
-                 WHERE push_id = $2 AND name = $3",
-            )
-            .bind(json(checkpoint))
+        let change = touch_in(&mut tx, push_id, &now()).await?;
+        if !datasets.is_empty() {
+            let rows: Vec<Value> = datasets
+                .iter()
+                .map(|(name, checkpoint)| serde_json::json!({"name": name, "checkpoint": json(checkpoint)}))
+                .collect();
+            let table = json_rows(
+                self.backend,
+                "$1",
+                &[("name", false), ("checkpoint", false)],
+            );
+            sqlx::query(&format!(
+                "{table} UPDATE push_datasets SET state = 'writing',
+                        checkpoint = COALESCE(push_datasets.checkpoint, r.checkpoint), changed = $3
+                 FROM r WHERE push_datasets.push_id = $2 AND push_datasets.name = r.name"
+            ))
+            .bind(json(&rows))
             .bind(push_id)
-            .bind(name)
+            .bind(change)
             .execute(&mut *tx)
             .await
-            .map_err(query_error("marking a dataset writing"))?;
+            .map_err(query_error("marking datasets writing"))?;
         }
-        touch_in(&mut tx, push_id, &now()).await?;
         tx.commit().await.map_err(query_error("commit"))?;
         Ok(())
     }
@@ -785,67 +971,29 @@ impl StateDb {
         }
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         let now = now();
-        for outcome in outcomes {
-            match outcome {
-                WriteOutcome::Done {
-                    name,
-                    status,
-                    detail,
-                    head,
-                } => {
-                    record_done(
-                        &mut tx,
-                        self.backend,
-                        push,
-                        name,
-                        *status,
-                        detail,
-                        head.as_ref(),
-                        &now,
-                    )
-                    .await?
-                }
-                WriteOutcome::Failed { name, problem } => {
-                    sqlx::query(
-                        "UPDATE push_datasets SET state = 'failed', status = NULL, detail = NULL, error = $1
-                         WHERE push_id = $2 AND name = $3",
-                    )
-                    .bind(json(problem))
-                    .bind(&push.id)
-                    .bind(name)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(query_error("marking a dataset failed"))?;
-                }
-            }
-        }
-        touch_in(&mut tx, &push.id, &now).await?;
+        let change = touch_in(&mut tx, &push.id, &now).await?;
+        record_outcomes(&mut tx, self.backend, push, outcomes, &now, change).await?;
         tx.commit().await.map_err(query_error("commit"))?;
         Ok(())
     }
 
     /// A dataset write failed.
     pub async fn dataset_failed(&self, push_id: &str, name: &str, problem: &Problem) -> Result<()> {
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        let change = touch_in(&mut tx, push_id, &now()).await?;
         sqlx::query(
-            "UPDATE push_datasets SET state = 'failed', status = NULL, detail = NULL, error = $1
-             WHERE push_id = $2 AND name = $3",
+            "UPDATE push_datasets SET state = 'failed', status = NULL, detail = NULL, error = $1,
+                    changed = $2
+             WHERE push_id = $3 AND name = $4",
         )
         .bind(json(problem))
+        .bind(change)
         .bind(push_id)
         .bind(name)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await
         .map_err(query_error("marking a dataset failed"))?;
-        self.touch(push_id).await
-    }
-
-    async fn touch(&self, push_id: &str) -> Result<()> {
-        sqlx::query("UPDATE pushes SET updated_at = $1 WHERE id = $2")
-            .bind(now())
-            .bind(push_id)
-            .execute(&self.pool)
-            .await
-            .map_err(query_error("touching a push"))?;
+        tx.commit().await.map_err(query_error("commit"))?;
         Ok(())
     }
 
@@ -1248,23 +1396,46 @@ pub fn ago(age: Duration) -> String {
 
 async fn insert_datasets(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    backend: Backend,
     push_id: &str,
     datasets: &[NewDataset],
+    change: i64,
 ) -> Result<()> {
-    for (position, dataset) in datasets.iter().enumerate() {
-        sqlx::query(
-            "INSERT INTO push_datasets (push_id, position, name, kind, operation, state)
-             VALUES ($1, $2, $3, $4, $5, 'pending')",
-        )
-        .bind(push_id)
-        .bind(position as i64)
-        .bind(&dataset.name)
-        .bind(text(&dataset.kind))
-        .bind(dataset.operation.as_str())
-        .execute(&mut **tx)
-        .await
-        .map_err(query_error("inserting a dataset"))?;
+    if datasets.is_empty() {
+        return Ok(());
     }
+    let rows: Vec<Value> = datasets
+        .iter()
+        .enumerate()
+        .map(|(position, dataset)| {
+            serde_json::json!({
+                "position": position,
+                "name": dataset.name,
+                "kind": text(&dataset.kind),
+                "operation": dataset.operation.as_str(),
+            })
+        })
+        .collect();
+    let table = json_rows(
+        backend,
+        "$2",
+        &[
+            ("position", true),
+            ("name", false),
+            ("kind", false),
+            ("operation", false),
+        ],
+    );
+    sqlx::query(&format!(
+        "{table} INSERT INTO push_datasets (push_id, position, name, kind, operation, state, changed)
+         SELECT $1, r.position, r.name, r.kind, r.operation, 'pending', $3 FROM r"
+    ))
+    .bind(push_id)
+    .bind(json(&rows))
+    .bind(change)
+    .execute(&mut **tx)
+    .await
+    .map_err(query_error("inserting datasets"))?;
     Ok(())
 }
 

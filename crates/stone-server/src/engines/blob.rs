@@ -414,33 +414,30 @@ impl BlobEngine {
         let lock = self.locks.get(location.root.as_ref());
         let _guard = lock.lock().await;
 
+        if let Some(dir) = self.local_fast_path(&given) {
+            let (root, given, keep) = (
+                location.root.clone(),
+                given.clone(),
+                keep.as_ref().map(|(v, k)| ((*v).to_owned(), k.clone())),
+            );
+            let done = tokio::task::spawn_blocking(move || {
+                put_local(&dir, &root, &given, replace, keep.as_ref())
+            })
+            .await
+            .map_err(|e| BlobError::LocalIo {
+                path: PathBuf::from(location.root.as_ref()),
+                source: std::io::Error::other(e),
+            })??;
+            if let Some(outcome) = done {
+                return Ok(outcome);
+            }
+        }
+
         let (mut uploaded_files, mut uploaded_bytes) = (0, 0);
         for attempt in 1..=MAX_HEAD_ATTEMPTS {
             let current = self.read_head(&location).await?;
-            let mut target: BTreeMap<String, BlobEntry> = BTreeMap::new();
-            if let (Some((head, _)), false) = (&current, replace) {
-                target.extend(head.files.iter().map(|e| (e.path.clone(), e.clone())));
-            }
-            target.extend(given.values().map(|f| {
-                let entry = BlobEntry {
-                    path: f.path.clone(),
-                    sha256: f.sha256.clone(),
-                    size: f.size,
-                };
-                (f.path.clone(), entry)
-            }));
-            let target: Vec<BlobEntry> = target.into_values().collect();
-            let (target_files, target_bytes) = (
-                target.len() as u64,
-                target.iter().map(|e| e.size).sum::<u64>(),
-            );
-            let summary = move |status, uploaded_files, uploaded_bytes| BlobOutcome {
-                status,
-                files: target_files,
-                bytes: target_bytes,
-                uploaded_files,
-                uploaded_bytes,
-            };
+            let target = target_files(current.as_ref().map(|(head, _)| head), &given, replace);
+            let summary = summarize(&target);
             if let Some((version, key)) = &keep
                 && let Some((named, _)) = self.read_document(key).await?
                 && named.files != target
@@ -496,6 +493,58 @@ impl BlobEngine {
             location: location.head().to_string(),
             attempts: MAX_HEAD_ATTEMPTS,
         })
+    }
+
+    /// Local store: creates the directories of the datasets a push is about to write
+    /// (`{ns}/{dataset}/{branch}/objects/`), in a background thread at a lower priority,
+    /// so that this file-system work (a third of a commit of many small new datasets)
+    /// overlaps the push's uploads instead of following them. An empty directory is not
+    /// a dataset (a dataset exists once its head does), so a push that never commits
+    /// leaves nothing visible; nothing is done for S3, which has no directories.
+    pub fn prepare(&self, ns: &str, branch: &str, datasets: &[String]) {
+        let Some(dir) = self.local_dir.clone() else {
+            return;
+        };
+        let dirs: Vec<PathBuf> = datasets
+            .iter()
+            .filter_map(|dataset| {
+                let location = DatasetLocation::new(&self.prefix, ns, dataset, branch).ok()?;
+                local_path(&dir, &location.objects())
+            })
+            .collect();
+        if dirs.is_empty() {
+            return;
+        }
+        let spawned = std::thread::Builder::new()
+            .name("blob-prepare".into())
+            .spawn(move || {
+                // SAFETY: setpriority on this thread's own ID; no memory is passed.
+                #[cfg(target_os = "linux")]
+                unsafe {
+                    libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 10);
+                }
+                for path in dirs.iter().filter(|path| !path.is_dir()) {
+                    if let Err(error) = std::fs::create_dir_all(path) {
+                        tracing::debug!(path = %path.display(), error = %error, "cannot prepare a dataset directory");
+                        return;
+                    }
+                }
+            });
+        if let Err(error) = spawned {
+            tracing::debug!(error = %error, "cannot start preparing dataset directories");
+        }
+    }
+
+    /// The local store's directory when a put of `files` can take [`put_local`]: every
+    /// file verified by staging, no fault injected.
+    fn local_fast_path(&self, files: &BTreeMap<String, BlobFile>) -> Option<PathBuf> {
+        let fault = self
+            .fault
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_some();
+        let verified = files.values().all(|f| f.verified);
+        self.local_dir.clone().filter(|_| verified && !fault)
     }
 
     /// Uploads the objects of `files` that are not there yet; (objects, bytes) uploaded.
@@ -554,6 +603,23 @@ impl BlobEngine {
         head: &StorePath,
     ) -> Result<Option<(HeadDocument, UpdateVersion)>, BlobError> {
         let head = head.clone();
+        // A local store is read in one blocking task (the store's `get` takes several).
+        if let Some(dir) = &self.local_dir
+            && local_path(dir, &head).is_some()
+        {
+            let (dir, key) = (dir.clone(), head.clone());
+            let document = tokio::task::spawn_blocking(move || read_local_document(&dir, &key))
+                .await
+                .map_err(|e| BlobError::LocalIo {
+                    path: PathBuf::from(head.as_ref()),
+                    source: std::io::Error::other(e),
+                })??;
+            let version = UpdateVersion {
+                e_tag: None,
+                version: None,
+            };
+            return Ok(document.map(|document| (document, version)));
+        }
         let result = match self.store.get(&head).await {
             Ok(result) => result,
             Err(object_store::Error::NotFound { .. }) => return Ok(None),
@@ -983,12 +1049,47 @@ impl DatasetLocks {
     }
 }
 
-/// Local store: hard-links a verified staged file to its object's path; `false` when that
-/// is not possible (the caller copies instead). The object path is used only when every
-/// part is plain (letters, digits, `.`, `_`, `-`), so that it is the path the store itself
-/// uses.
-async fn link_verified(dir: &Path, object: &StorePath, file: &BlobFile) -> bool {
-    let plain = object.parts().all(|part| {
+/// The files a put leaves the head with: the given ones (`replace`), or the head's with
+/// the given ones added or overriding by path; sorted by path.
+fn target_files(
+    current: Option<&HeadDocument>,
+    given: &BTreeMap<String, BlobFile>,
+    replace: bool,
+) -> Vec<BlobEntry> {
+    let mut target: BTreeMap<String, BlobEntry> = BTreeMap::new();
+    if let (Some(head), false) = (current, replace) {
+        target.extend(head.files.iter().map(|e| (e.path.clone(), e.clone())));
+    }
+    target.extend(given.values().map(|f| {
+        let entry = BlobEntry {
+            path: f.path.clone(),
+            sha256: f.sha256.clone(),
+            size: f.size,
+        };
+        (f.path.clone(), entry)
+    }));
+    target.into_values().collect()
+}
+
+/// The outcome of a put that leaves the head listing `target`.
+fn summarize(target: &[BlobEntry]) -> impl Fn(BlobStatus, u64, u64) -> BlobOutcome + use<> {
+    let (files, bytes) = (
+        target.len() as u64,
+        target.iter().map(|e| e.size).sum::<u64>(),
+    );
+    move |status, uploaded_files, uploaded_bytes| BlobOutcome {
+        status,
+        files,
+        bytes,
+        uploaded_files,
+        uploaded_bytes,
+    }
+}
+
+/// The file of a local store's key, when every segment is plain (letters, digits, `.`,
+/// `_`, `-`: the store uses such keys as they are, without encoding).
+fn local_path(dir: &Path, key: &StorePath) -> Option<PathBuf> {
+    let plain = key.parts().all(|part| {
         let part = part.as_ref();
         !part.is_empty()
             && part != "."
@@ -997,12 +1098,143 @@ async fn link_verified(dir: &Path, object: &StorePath, file: &BlobFile) -> bool 
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
     });
-    if !plain {
-        return false;
+    plain.then(|| {
+        key.parts()
+            .fold(dir.to_path_buf(), |p, part| p.join(part.as_ref()))
+    })
+}
+
+/// A head document of a local store, `None` when the file does not exist.
+fn read_local_document(dir: &Path, key: &StorePath) -> Result<Option<HeadDocument>, BlobError> {
+    let Some(path) = local_path(dir, key) else {
+        return Ok(None);
+    };
+    match std::fs::read(&path) {
+        Ok(bytes) => Ok(Some(HeadDocument::parse(key, &bytes)?)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(BlobError::LocalIo { path, source }),
     }
-    let target = object
-        .parts()
-        .fold(dir.to_path_buf(), |p, part| p.join(part.as_ref()));
+}
+
+/// A put on a local store with every step in the calling (blocking) thread: the same
+/// files as the general path writes through `object_store` (objects hard-linked from
+/// staging, the head written to `head.json#N` and renamed over `head.json`), without a
+/// thread hand-off per step: a commit of many small datasets is mostly such steps.
+/// `Ok(None)`: a step needs the general path (an object already there with another
+/// size, a link across file systems); nothing visible has changed then (objects are not
+/// visible before the head lists them).
+fn put_local(
+    dir: &Path,
+    root: &StorePath,
+    given: &BTreeMap<String, BlobFile>,
+    replace: bool,
+    keep: Option<&(String, StorePath)>,
+) -> Result<Option<BlobOutcome>, BlobError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| BlobError::LocalIo { path, source }
+    };
+    let head_key = root.clone().join(layout::HEAD_NAME);
+    let Some(head_path) = local_path(dir, &head_key) else {
+        return Ok(None);
+    };
+    let current = read_local_document(dir, &head_key)?;
+    let target = target_files(current.as_ref(), given, replace);
+    let summary = summarize(&target);
+    if let Some((version, key)) = keep
+        && let Some(named) = read_local_document(dir, key)?
+        && named.files != target
+    {
+        return Err(BlobError::VersionExists {
+            version: version.clone(),
+            location: root.to_string(),
+        });
+    }
+    if let Some(head) = &current
+        && head.files == target
+    {
+        return Ok(Some(summary(BlobStatus::Unchanged, 0, 0)));
+    }
+
+    let objects = root.clone().join(layout::OBJECTS_DIR);
+    let (mut linked_files, mut linked_bytes) = (0, 0);
+    let mut seen = std::collections::HashSet::new();
+    for file in given.values().filter(|f| seen.insert(f.sha256.as_str())) {
+        let Some(object) = local_path(dir, &objects.clone().join(file.sha256.as_str())) else {
+            return Ok(None);
+        };
+        if std::fs::metadata(&file.local).map(|m| m.len()).ok() != Some(file.size) {
+            return Ok(None);
+        }
+        let mut linked = std::fs::hard_link(&file.local, &object);
+        if matches!(&linked, Err(e) if e.kind() == std::io::ErrorKind::NotFound)
+            && let Some(parent) = object.parent()
+        {
+            std::fs::create_dir_all(parent).map_err(io(parent))?;
+            linked = std::fs::hard_link(&file.local, &object);
+        }
+        match linked {
+            Ok(()) => {
+                linked_files += 1;
+                linked_bytes += file.size;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                if std::fs::metadata(&object).map(|m| m.len()).ok() != Some(file.size) {
+                    return Ok(None);
+                }
+            }
+            Err(_) => return Ok(None),
+        }
+    }
+
+    let document = HeadDocument {
+        format: HEAD_FORMAT.to_owned(),
+        updated_at: Utc::now(),
+        files: target.clone(),
+    };
+    let body = serde_json::to_vec_pretty(&document).expect("a head document serializes");
+    // As object_store's local put: a new `head.json#N`, renamed over the head.
+    let mut n = 1;
+    let (mut file, temp) = loop {
+        let mut temp = head_path.clone().into_os_string();
+        temp.push(format!("#{n}"));
+        let temp = PathBuf::from(temp);
+        let mut options = std::fs::OpenOptions::new();
+        match options.write(true).create_new(true).open(&temp) {
+            Ok(file) => break (file, temp),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => n += 1,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && n == 1 => {
+                let parent = head_path.parent().unwrap_or(dir);
+                std::fs::create_dir_all(parent).map_err(io(parent))?;
+                n += 1;
+            }
+            Err(source) => return Err(BlobError::LocalIo { path: temp, source }),
+        }
+    };
+    let written = std::io::Write::write_all(&mut file, &body)
+        .and_then(|()| std::fs::rename(&temp, &head_path));
+    if let Err(source) = written {
+        let _ = std::fs::remove_file(&temp);
+        return Err(BlobError::LocalIo {
+            path: head_path,
+            source,
+        });
+    }
+    let status = match current {
+        None => BlobStatus::Created,
+        Some(_) => BlobStatus::Updated,
+    };
+    Ok(Some(summary(status, linked_files, linked_bytes)))
+}
+
+/// Local store: hard-links a verified staged file to its object's path; `false` when that
+/// is not possible (the caller copies instead). The object path is used only when every
+/// part is plain (letters, digits, `.`, `_`, `-`), so that it is the path the store itself
+/// uses.
+async fn link_verified(dir: &Path, object: &StorePath, file: &BlobFile) -> bool {
+    let Some(target) = local_path(dir, object) else {
+        return false;
+    };
     let (source, size) = (file.local.clone(), file.size);
     tokio::task::spawn_blocking(move || {
         if std::fs::metadata(&source).map(|m| m.len()).ok() != Some(size) {

@@ -7,12 +7,12 @@ use std::time::Duration;
 
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use stone_api::{
-    CommitAccepted, CreatePush, DatasetProgress, PackageNodeProgress, PushCreated, PushState,
-    PushStatus, UploadCompleted, codes,
+    CommitAccepted, CreatePush, DatasetProgress, Engine, PackageNodeProgress, PushCreated,
+    PushState, PushStatus, UploadCompleted, codes,
 };
 
 use super::App;
@@ -87,7 +87,7 @@ pub async fn create(
                         state: record.state,
                         uploads: Vec::new(),
                         already_staged: contents.keys().cloned().collect(),
-                        datasets: progress(&app, &record, &datasets),
+                        datasets: progress(&app, &record.namespace, &datasets),
                     }),
                 )
                     .into_response());
@@ -146,6 +146,15 @@ pub async fn create(
         }
     };
     tracing::info!(push = %id, namespace = %manifest.namespace, branch = %manifest.branch, datasets = manifest.datasets.len(), resumed = (status == StatusCode::OK), "push manifest accepted");
+    let blobs: Vec<String> = manifest
+        .datasets
+        .iter()
+        .filter(|d| d.kind.engine() == Engine::ObjectStorage)
+        .map(|d| d.name.clone())
+        .collect();
+    app.engines
+        .blob
+        .prepare(&manifest.namespace, &manifest.branch, &blobs);
 
     let ttl = Duration::from_secs(app.settings.config.staging.url_ttl_seconds);
     let mut uploads = Vec::new();
@@ -196,7 +205,7 @@ pub async fn create(
         state: record.state,
         uploads,
         already_staged,
-        datasets: progress(&app, &record, &datasets),
+        datasets: progress(&app, &record.namespace, &datasets),
     };
     let mut response = (status, Json(body)).into_response();
     if let Ok(location) = HeaderValue::from_str(&format!("/v1/pushes/{id}")) {
@@ -264,11 +273,11 @@ fn state_text(state: PushState) -> &'static str {
 }
 
 /// The datasets of a push as the wire shows them.
-fn progress(app: &App, push: &PushRecord, datasets: &[DatasetRecord]) -> Vec<DatasetProgress> {
+fn progress(app: &App, namespace: &str, datasets: &[DatasetRecord]) -> Vec<DatasetProgress> {
     datasets
         .iter()
         .map(|record| {
-            let (url, iri) = dataset_urls(&app.settings.public_host, &push.namespace, &record.name);
+            let (url, iri) = dataset_urls(&app.settings.public_host, namespace, &record.name);
             DatasetProgress {
                 name: record.name.clone(),
                 url,
@@ -298,14 +307,36 @@ async fn load(app: &App, caller: Caller, id: &str) -> ApiResult<(PushRecord, Pri
     Ok((record, principal))
 }
 
+/// Query of `GET /v1/pushes/{id}`.
+#[derive(Debug, serde::Deserialize)]
+pub struct StatusQuery {
+    /// Only the datasets changed after this change number (`changes` of an earlier answer).
+    since: Option<u64>,
+}
+
 /// `GET /v1/pushes/{id}`.
 pub async fn status(
     State(app): State<Arc<App>>,
     caller: Caller,
     Path(id): Path<String>,
+    Query(query): Query<StatusQuery>,
 ) -> ApiResult<Json<PushStatus>> {
-    let (record, _) = load(&app, caller, &id).await?;
-    let datasets = app.db.datasets(&id).await?;
+    let principal = caller.require()?;
+    // The push first, then its datasets: every change up to the push's counter is then
+    // among the datasets read (a later one may be too, and comes again next time).
+    let record = app
+        .db
+        .push_summary(&id)
+        .await?
+        .filter(|record| record.principal == principal.user)
+        .ok_or_else(|| ApiError::push_not_found(&id))?;
+    if record.expired {
+        return Err(ApiError::push_expired(&id));
+    }
+    let since = query
+        .since
+        .map_or(-1, |since| i64::try_from(since).unwrap_or(i64::MAX));
+    let datasets = app.db.datasets_changed_after(&id, since).await?;
     let (url, iri) = namespace_urls(&app.settings.public_host, &record.namespace);
     Ok(Json(PushStatus {
         push_id: record.id.clone(),
@@ -314,14 +345,15 @@ pub async fn status(
         branch: record.branch.clone(),
         created_at: record.created_at.clone(),
         updated_at: record.updated_at.clone(),
-        datasets: progress(&app, &record, &datasets),
+        datasets: progress(&app, &record.namespace, &datasets),
+        changes: u64::try_from(record.changes).ok(),
         package_node: PackageNodeProgress {
             url,
             iri,
             status: record.node_status,
         },
-        result: record.result.clone(),
-        error: record.error.clone(),
+        result: record.result,
+        error: record.error,
     }))
 }
 

@@ -363,6 +363,117 @@ async fn the_same_content_pushed_again_changes_nothing() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn polls_with_since_receive_only_the_datasets_that_changed() {
+    let site = Site::new();
+    let server = site.start();
+    let (manifest, contents, _) = package("dev", None);
+    let created = server.create_push(&manifest).await.expect(201);
+    upload_all(&server, &created.body, &contents).await;
+    let id = created.body["push_id"].as_str().unwrap().to_owned();
+    let names = |status: &Value| -> Vec<String> {
+        status["datasets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let changes = |status: &Value| status["changes"].as_u64().expect("a change number");
+
+    let staging = server.status(&id).await;
+    let all = names(&staging);
+    assert_eq!(all.len(), 3, "{staging:#}");
+    let before = changes(&staging);
+    let path = |since: u64| format!("/v1/pushes/{id}?since={since}");
+    let quiet = server.get(&path(before)).await.expect(200).body;
+    assert_eq!(
+        names(&quiet),
+        Vec::<String>::new(),
+        "nothing changed: {quiet:#}"
+    );
+    assert_eq!(changes(&quiet), before);
+
+    server.commit(&id).await.expect(202);
+    let done = server.wait(&id).await;
+    assert_eq!(done["state"], "succeeded", "{done:#}");
+    assert!(changes(&done) > before);
+    // Every dataset changed since the commit started, in manifest order, as written.
+    let since_before = server.get(&path(before)).await.expect(200).body;
+    assert_eq!(names(&since_before), all);
+    assert_eq!(since_before["datasets"], done["datasets"]);
+    assert_eq!(since_before["result"], done["result"]);
+    let since_done = server.get(&path(changes(&done))).await.expect(200).body;
+    assert_eq!(names(&since_done), Vec::<String>::new());
+    assert_eq!(since_done["state"], "succeeded");
+
+    // Not a number: refused, saying so.
+    let bad = server.get(&format!("/v1/pushes/{id}?since=soon")).await;
+    assert_eq!(
+        bad.status,
+        reqwest::StatusCode::BAD_REQUEST,
+        "{:#}",
+        bad.body
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_push_that_never_commits_leaves_no_dataset() {
+    // The server prepares the directories of the object-storage datasets a push names
+    // while its uploads run (local store): a directory is not a dataset.
+    let site = Site::new();
+    let server = site.start();
+    let (manifest, contents, _) = package("dev", None);
+    let created = server.create_push(&manifest).await.expect(201);
+    upload_all(&server, &created.body, &contents).await;
+    let root = server
+        .data_dir
+        .join("blobs")
+        .join(NS)
+        .join("maps")
+        .join("dev");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !root.join("objects").is_dir() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{} prepared within 30 s",
+            root.display()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(!root.join("head.json").exists());
+    let read = server
+        .get(&format!(
+            "/v1/namespaces/{NS}/datasets/maps/content?branch=dev"
+        ))
+        .await;
+    assert_eq!(
+        read.status,
+        reqwest::StatusCode::NOT_FOUND,
+        "{:#}",
+        read.body
+    );
+
+    // Committed, it is there.
+    let id = created.body["push_id"].as_str().unwrap();
+    server.commit(id).await.expect(202);
+    assert_eq!(server.wait(id).await["state"], "succeeded");
+    let (head, objects) = blob_files(&server.data_dir, NS, "maps", "dev");
+    assert_eq!(head["files"].as_array().unwrap().len(), 2);
+    assert_eq!(objects.len(), 2);
+    let read = server
+        .get(&format!(
+            "/v1/namespaces/{NS}/datasets/maps/content?branch=dev"
+        ))
+        .await;
+    assert_ne!(
+        read.status,
+        reqwest::StatusCode::NOT_FOUND,
+        "{:#}",
+        read.body
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn appending_and_replacing_report_what_they_did() {
     let site = Site::new();
     let server = site.start();

@@ -17,6 +17,7 @@ mod api_staging;
 mod api_support;
 mod api_versions;
 mod gc;
+mod state_batches;
 
 mod blob_behaviour;
 mod blob_crash;

@@ -1,0 +1,204 @@
+//! The state database's set-based batch statements (a commit records hundreds of
+//! datasets per statement) and the change numbers behind `GET /v1/pushes/{id}?since=`,
+//! on SQLite and on PostgreSQL: rows, heads (merged and replaced), failures, and what a
+//! poll after a given change number sees.
+
+use serde_json::json;
+use stone_api::{
+    AssetKind, CreatePush, DatasetDetail, DatasetState, DatasetStatus, PackageMetadata, Problem,
+    PushOptions,
+};
+use stone_server::state::{HeadUpdate, NewDataset, Operation, StateDb, WriteOutcome};
+
+const COUNT: usize = 300;
+
+fn name(i: usize) -> String {
+    format!("d{i:04}")
+}
+
+fn sha(c: char) -> String {
+    c.to_string().repeat(64)
+}
+
+async fn batches_and_change_numbers(db: StateDb) {
+    let manifest = CreatePush {
+        push_id: None,
+        namespace: "demo".into(),
+        branch: "dev".into(),
+        options: PushOptions::default(),
+        package: PackageMetadata::default(),
+        datasets: vec![],
+    };
+    let rows: Vec<NewDataset> = (0..COUNT)
+        .map(|i| NewDataset {
+            name: name(i),
+            kind: AssetKind::Blob,
+            operation: Operation::Write,
+        })
+        .collect();
+    db.create_push("p1", "me", &manifest, false, &rows)
+        .await
+        .unwrap();
+    let push = db.push("p1").await.unwrap().unwrap();
+    let stored = db.datasets("p1").await.unwrap();
+    assert_eq!(stored.len(), COUNT);
+    assert!(
+        stored
+            .iter()
+            .enumerate()
+            .all(|(i, d)| d.name == name(i) && d.position == i as i64),
+        "rows in manifest order with their positions"
+    );
+    assert_eq!(
+        db.start_commit("p1")
+            .await
+            .unwrap()
+            .map(|s| s.is_terminal()),
+        Some(false)
+    );
+    let started = db.push_summary("p1").await.unwrap().unwrap().changes;
+    assert!(started > 0, "starting the commit is a change");
+
+    // An earlier push left a head on d0001, which a merging write keeps.
+    let earlier = WriteOutcome::Done {
+        name: name(1),
+        status: DatasetStatus::Created,
+        detail: DatasetDetail::default(),
+        head: Some(HeadUpdate::Set {
+            kind: AssetKind::Blob,
+            files: vec![sha('a')],
+            merge: false,
+        }),
+    };
+    db.datasets_finished(&push, &[earlier]).await.unwrap();
+    let before_batch = db.push_summary("p1").await.unwrap().unwrap().changes;
+
+    // One batch: every dataset writing (checkpoints kept from the first attempt).
+    let checkpoint = json!({"exists": false});
+    let other = json!({"exists": true});
+    let names: Vec<String> = (0..COUNT).map(name).collect();
+    let marks: Vec<(&str, &serde_json::Value)> =
+        names.iter().map(|n| (n.as_str(), &checkpoint)).collect();
+    db.datasets_writing("p1", &marks).await.unwrap();
+    let marks: Vec<(&str, &serde_json::Value)> =
+        names.iter().map(|n| (n.as_str(), &other)).collect();
+    db.datasets_writing("p1", &marks).await.unwrap();
+    let writing = db.push_summary("p1").await.unwrap().unwrap().changes;
+    assert_eq!(writing, before_batch + 2);
+    let stored = db.datasets("p1").await.unwrap();
+    assert!(stored.iter().all(|d| d.state == DatasetState::Writing));
+    assert!(
+        stored
+            .iter()
+            .all(|d| d.checkpoint.as_ref() == Some(&checkpoint)),
+        "the first checkpoint is kept"
+    );
+
+    // Outcomes: the first 200 done (d0001 merging into its head, d0002 replacing), the
+    // rest failed; one transaction.
+    let outcomes: Vec<WriteOutcome> = (0..COUNT)
+        .map(|i| {
+            if i < 200 {
+                WriteOutcome::Done {
+                    name: name(i),
+                    status: DatasetStatus::Created,
+                    detail: DatasetDetail {
+                        files: Some(i as u64),
+                        ..DatasetDetail::default()
+                    },
+                    head: Some(HeadUpdate::Set {
+                        kind: AssetKind::Blob,
+                        files: vec![sha('b')],
+                        merge: i != 2,
+                    }),
+                }
+            } else {
+                WriteOutcome::Failed {
+                    name: name(i),
+                    problem: Problem::new(503, "engine.failed", "Engine failed")
+                        .with_detail(format!("dataset {i}")),
+                }
+            }
+        })
+        .collect();
+    db.datasets_finished(&push, &outcomes).await.unwrap();
+    let finished = db.push_summary("p1").await.unwrap().unwrap().changes;
+    assert_eq!(finished, writing + 1);
+
+    let stored = db.datasets("p1").await.unwrap();
+    for (i, d) in stored.iter().enumerate() {
+        if i < 200 {
+            assert_eq!(d.state, DatasetState::Done, "{}", d.name);
+            assert_eq!(d.status, Some(DatasetStatus::Created));
+            assert_eq!(d.detail.as_ref().and_then(|x| x.files), Some(i as u64));
+            assert!(d.error.is_none());
+        } else {
+            assert_eq!(d.state, DatasetState::Failed, "{}", d.name);
+            assert_eq!(
+                d.error.as_ref().and_then(|e| e.detail.clone()),
+                Some(format!("dataset {i}"))
+            );
+        }
+    }
+    let head = |n: usize| {
+        let db = db.clone();
+        async move { db.dataset_head("demo", &name(n), "dev").await.unwrap() }
+    };
+    assert_eq!(
+        head(1).await,
+        Some((AssetKind::Blob, vec![sha('a'), sha('b')])),
+        "merged with the head it had"
+    );
+    assert_eq!(head(0).await, Some((AssetKind::Blob, vec![sha('b')])));
+    assert_eq!(head(2).await, Some((AssetKind::Blob, vec![sha('b')])));
+    assert_eq!(head(250).await, None, "a failed write moves no head");
+
+    // Change numbers: after the writing marks, only the outcomes' rows; after the last
+    // change, nothing; from the start, everything.
+    assert_eq!(
+        db.datasets_changed_after("p1", writing)
+            .await
+            .unwrap()
+            .len(),
+        COUNT
+    );
+    assert!(
+        db.datasets_changed_after("p1", finished)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        db.datasets_changed_after("p1", -1).await.unwrap().len(),
+        COUNT
+    );
+
+    // A single failure later: only that row is new.
+    db.dataset_failed(
+        "p1",
+        &name(0),
+        &Problem::new(409, "push.skipped", "Skipped"),
+    )
+    .await
+    .unwrap();
+    let changed = db.datasets_changed_after("p1", finished).await.unwrap();
+    assert_eq!(
+        changed.iter().map(|d| d.name.as_str()).collect::<Vec<_>>(),
+        [name(0).as_str()]
+    );
+    assert_eq!(changed[0].state, DatasetState::Failed);
+}
+
+#[tokio::test]
+async fn batches_and_change_numbers_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = StateDb::open(&dir.path().join("state.db")).await.unwrap();
+    batches_and_change_numbers(db).await;
+}
+
+#[tokio::test]
+async fn batches_and_change_numbers_on_postgresql() {
+    let postgres = stone_test::services::Postgres::start();
+    let db = StateDb::connect(&postgres.url(), 2).await.unwrap();
+    batches_and_change_numbers(db).await;
+}
