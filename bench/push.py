@@ -2,7 +2,8 @@
 """Push benchmark: `stone package push` to a local stone-server next to curl uploading the
 same bytes to the same server, in one run.
 
-Two packages: 1 GiB in a few large files, and 1 GiB in 10,000 small files. For each, and
+Three packages: 1 GiB in a few large files; 1 GiB in 10,000 small files, one resource (one
+dataset) each; the same 10,000 files as one resource (a folder: one dataset). For each, and
 for each run, a fresh server (empty staging) receives:
   * stone: the whole push (hash, manifest, upload of everything, commit, engines, result);
   * curl: one `curl --parallel` process over a config listing every upload, to the
@@ -10,7 +11,7 @@ for each run, a fresh server (empty staging) receives:
 Reports wall times and the ratio of curl's time to stone's (>= 0.9 is the target).
 Also reports stone's peak memory (max RSS; target < 150 MB).
 
-Usage: bench/push.py [--dir DIR] [--runs 3] [--jobs N] [--bin-dir DIR] [--case large|small|both]
+Usage: bench/push.py [--dir DIR] [--runs 3] [--jobs N] [--bin-dir DIR] [--case large|small|folder|all]
 """
 import argparse, hashlib, json, os, shutil, statistics, subprocess, sys, tempfile, time, urllib.request
 from pathlib import Path
@@ -18,12 +19,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def make_package(dir: Path, count: int, size: int):
+def make_package(dir: Path, count: int, size: int, one_resource=False):
+    """`count` files of `size` bytes: one resource each, or (`one_resource`) all in the
+    folder `files/`, one resource of `count` files."""
     dir.mkdir(parents=True, exist_ok=True)
     lines = ['publish: {to: "stone:bench"}', "resources:"]
+    if one_resource:
+        lines.append("  - path: files\n    name: files\n    kind: BLOB")
     block = os.urandom(1 << 20)
+    files = dir / "files" if one_resource else dir
+    files.mkdir(exist_ok=True)
     for i in range(count):
-        p = dir / f"f{i:05d}.bin"
+        p = files / f"f{i:05d}.bin"
         if not p.exists() or p.stat().st_size != size:
             with open(p, "wb") as f:
                 left, first = size, True
@@ -33,11 +40,13 @@ def make_package(dir: Path, count: int, size: int):
                     f.write(chunk)
                     left -= n
                     first = False
-        lines.append(f"  - path: {p.name}")
+        if not one_resource:
+            lines.append(f"  - path: {p.name}")
     (dir / "datasets.yaml").write_text("\n".join(lines) + "\n")
     old = time.time() - 3600
-    for p in dir.glob("f*.bin"):
+    for p in files.glob("f*.bin"):
         os.utime(p, (old, old))
+    return sorted(files.glob("f*.bin"))
 
 
 class Server:
@@ -58,7 +67,19 @@ class Server:
     def stop(self):
         self.proc.terminate()
         self.proc.wait()
-        shutil.rmtree(self.data, ignore_errors=True)
+        # Deleted after the case, not now: ext4 skips inodes freed in the last minutes when
+        # it allocates new ones, so tens of thousands of files deleted just before a run
+        # would slow that run's directory and file creations (an effect of the benchmark,
+        # not of a server in use).
+        TRASH.append(self.data)
+
+
+TRASH = []
+
+
+def empty_trash():
+    while TRASH:
+        shutil.rmtree(TRASH.pop(), ignore_errors=True)
 
 
 def sha256(path: Path):
@@ -69,15 +90,19 @@ def sha256(path: Path):
     return h.hexdigest()
 
 
-def manifest(pkg: Path, digests):
+def manifest(pkg: Path, digests, one_resource):
+    files = lambda pairs: [{"path": str(p.relative_to(pkg)), "sha256": d, "size": p.stat().st_size} for p, d in pairs]
+    if one_resource:
+        datasets = [{"name": "files", "kind": "BLOB", "metadata": {}, "files": files(digests)}]
+    else:
+        datasets = [{"name": p.stem.replace("_", "-"), "kind": "BLOB", "metadata": {}, "files": files([(p, d)])}
+                    for p, d in digests]
     return {"namespace": "bench", "branch": "bench", "options": {"yes": False, "force": False, "replace": False, "manual": True},
-            "package": {"public": False, "metadata": {}},
-            "datasets": [{"name": p.stem.replace("_", "-"), "kind": "BLOB", "metadata": {},
-                          "files": [{"path": p.name, "sha256": d, "size": p.stat().st_size}]} for p, d in digests]}
+            "package": {"public": False, "metadata": {}}, "datasets": datasets}
 
 
-def curl_run(server: Server, pkg: Path, digests, jobs, base: Path):
-    body = json.dumps(manifest(pkg, digests)).encode()
+def curl_run(server: Server, pkg: Path, digests, jobs, base: Path, one_resource):
+    body = json.dumps(manifest(pkg, digests, one_resource)).encode()
     req = urllib.request.Request(f"{server.url}/v1/pushes", data=body, headers={"content-type": "application/json"})
     created = json.load(urllib.request.urlopen(req))
     by_sha = {d: p for p, d in digests}
@@ -118,7 +143,9 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=8)
     ap.add_argument("--bin-dir", default=None, help="folder with release stone and stone-server (default: build them)")
-    ap.add_argument("--case", choices=["large", "small", "both"], default="both", help="which package to push (default both)")
+    ap.add_argument("--case", choices=["large", "small", "folder", "all"], default="all",
+                    help="which package to push: 32 large files, 10,000 small files as 10,000 resources, "
+                         "or the same 10,000 files as one resource (a folder); default all")
     args = ap.parse_args()
     if shutil.which("curl") is None:
         sys.exit("curl is needed: apt-get install curl")
@@ -132,14 +159,14 @@ def main():
     stone, server_bin = str(bins / "stone"), str(bins / "stone-server")
     base = Path(args.dir)
     base.mkdir(parents=True, exist_ok=True)
-    cases = [("large: 32 files x 32 MiB", base / "push-large", 32, 32 << 20),
-             ("small: 10,000 files x 105 KiB", base / "push-small", 10000, (1 << 30) // 10000)]
+    cases = [("large: 32 files x 32 MiB", base / "push-large", 32, 32 << 20, False),
+             ("small: 10,000 files x 105 KiB", base / "push-small", 10000, (1 << 30) // 10000, False),
+             ("folder: the same in 1 resource", base / "push-folder", 10000, (1 << 30) // 10000, True)]
     print(f"{'case':<32} {'stone s':>8} {'curl s':>8} {'curl/stone':>11} {'stone RSS MB':>13}")
-    cases = [c for c in cases if args.case in ("both", c[0].split(":")[0])]
-    for name, pkg, count, size in cases:
+    cases = [c for c in cases if args.case in ("all", c[0].split(":")[0])]
+    for name, pkg, count, size, one_resource in cases:
         print(f"preparing {name} ...", file=sys.stderr)
-        make_package(pkg, count, size)
-        digests = [(p, sha256(p)) for p in sorted(pkg.glob("f*.bin"))]
+        digests = [(p, sha256(p)) for p in make_package(pkg, count, size, one_resource)]
         stone_times, curl_times, rss = [], [], 0
         for _ in range(args.runs):
             subprocess.run(["sync"])
@@ -153,9 +180,10 @@ def main():
             subprocess.run(["sync"])
             s = Server(server_bin, base)
             try:
-                curl_times.append(curl_run(s, pkg, digests, args.jobs, base))
+                curl_times.append(curl_run(s, pkg, digests, args.jobs, base, one_resource))
             finally:
                 s.stop()
+        empty_trash()
         ts, tc = statistics.median(stone_times), statistics.median(curl_times)
         print(f"{name:<32} {ts:8.2f} {tc:8.2f} {tc / ts:11.2f} {rss / 1e6:13.0f}")
     print("\ncurl/stone >= 0.9 is the target: stone's whole push (hash, upload, commit, engines) against curl's upload alone.")

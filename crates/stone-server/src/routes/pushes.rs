@@ -10,12 +10,16 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use futures::StreamExt;
 use stone_api::{
     CommitAccepted, CreatePush, DatasetProgress, Engine, PackageNodeProgress, PushCreated,
     PushState, PushStatus, UploadCompleted, codes,
 };
 
 use super::App;
+
+/// Contents checked at once when a push is created (file checks or S3 requests).
+const CONTENT_CHECKS: usize = 16;
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::guards::{Principal, force_violations, removed_datasets, violations_problem};
@@ -159,33 +163,48 @@ pub async fn create(
     let ttl = Duration::from_secs(app.settings.config.staging.url_ttl_seconds);
     let mut uploads = Vec::new();
     let mut already_staged = Vec::new();
-    for (sha256, size) in &contents {
-        let staged = if *size > app.settings.config.staging.part_size {
-            match app.staging.complete(sha256, *size).await {
-                Ok(Completion::Staged) => true,
-                Ok(_) => false,
-                Err(StagingError::DigestMismatch { .. } | StagingError::SizeMismatch { .. }) => {
-                    false
+    // Several contents at a time: each is a file check (local) or a request (S3), and a
+    // package may have thousands. Answers keep the manifest's order.
+    let checks: Vec<_> = contents
+        .iter()
+        .map(|(sha256, size)| {
+            let app = &app;
+            async move {
+                let staged = if *size > app.settings.config.staging.part_size {
+                    match app.staging.complete(sha256, *size).await {
+                        Ok(Completion::Staged) => true,
+                        Ok(_) => false,
+                        Err(
+                            StagingError::DigestMismatch { .. } | StagingError::SizeMismatch { .. },
+                        ) => false,
+                        Err(error) => return Err(ApiError::internal(error)),
+                    }
+                } else {
+                    app.staging
+                        .is_staged(sha256, *size)
+                        .await
+                        .map_err(ApiError::internal)?
+                };
+                if staged {
+                    return Ok(Err(sha256.clone()));
                 }
-                Err(error) => return Err(ApiError::internal(error)),
-            }
-        } else {
-            app.staging
-                .is_staged(sha256, *size)
-                .await
-                .map_err(ApiError::internal)?
-        };
-        if staged {
-            already_staged.push(sha256.clone());
-        } else {
-            uploads.push(
-                app.staging
+                let upload = app
+                    .staging
                     .upload(sha256, *size, ttl)
                     .await
-                    .map_err(ApiError::internal)?,
-            );
+                    .map_err(ApiError::internal)?;
+                Ok(Ok(upload))
+            }
+        })
+        .collect();
+    let mut checked = futures::stream::iter(checks).buffered(CONTENT_CHECKS);
+    while let Some(checked) = checked.next().await {
+        match checked? {
+            Ok(upload) => uploads.push(upload),
+            Err(staged) => already_staged.push(staged),
         }
     }
+    drop(checked);
 
     // Reused contents: the garbage collection keeps them for this push (a sweep that read
     // the live pushes before this one existed reads their age again before deleting).
@@ -196,7 +215,7 @@ pub async fn create(
 
     let record = app
         .db
-        .push(&id)
+        .push_summary(&id)
         .await?
         .ok_or_else(|| ApiError::push_not_found(&id))?;
     let datasets = app.db.datasets(&id).await?;
