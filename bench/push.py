@@ -67,10 +67,11 @@ class Server:
     def stop(self):
         self.proc.terminate()
         self.proc.wait()
-        # Deleted after the case, not now: ext4 skips inodes freed in the last minutes when
-        # it allocates new ones, so tens of thousands of files deleted just before a run
-        # would slow that run's directory and file creations (an effect of the benchmark,
-        # not of a server in use).
+        # Deleted at the end, not now: ext4 without a journal (this machine's) skips inodes
+        # freed in the last minutes when it allocates new ones, one buffer lookup each, so
+        # tens of thousands of files deleted just before a run slow that run's file and
+        # directory creations severalfold (an effect of the benchmark, not of a server in
+        # use). Needs about 2 GiB of disk per run and case.
         TRASH.append(self.data)
 
 
@@ -183,11 +184,14 @@ def main():
                 curl_times.append(curl_run(s, pkg, digests, args.jobs, base, one_resource))
             finally:
                 s.stop()
-        empty_trash()
         ts, tc = statistics.median(stone_times), statistics.median(curl_times)
         print(f"{name:<32} {ts:8.2f} {tc:8.2f} {tc / ts:11.2f} {rss / 1e6:13.0f}")
+    empty_trash()
     print("\ncurl/stone >= 0.9 is the target: stone's whole push (hash, upload, commit, engines) against curl's upload alone.")
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    finally:
+        empty_trash()

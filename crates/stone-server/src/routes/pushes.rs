@@ -18,7 +18,8 @@ use stone_api::{
 
 use super::App;
 
-/// Contents checked at once when a push is created (file checks or S3 requests).
+/// Contents checked at once when a push is created or committed (file checks or S3
+/// requests).
 const CONTENT_CHECKS: usize = 16;
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -408,25 +409,36 @@ pub async fn commit(
             contents.insert(&file.sha256, file.size);
         }
     }
-    let mut missing = Vec::new();
-    for (sha256, size) in contents {
-        if app
-            .staging
-            .is_staged(sha256, size)
-            .await
-            .map_err(ApiError::internal)?
-        {
-            continue;
-        }
-        match app.staging.complete(sha256, size).await {
-            Ok(Completion::Staged) => {}
-            Ok(Completion::NoUpload | Completion::PartsMissing(_))
-            | Err(StagingError::DigestMismatch { .. } | StagingError::SizeMismatch { .. }) => {
-                missing.push(sha256.to_owned())
+    let checks: Vec<_> = contents
+        .into_iter()
+        .map(|(sha256, size)| {
+            let app = &app;
+            async move {
+                if app
+                    .staging
+                    .is_staged(sha256, size)
+                    .await
+                    .map_err(ApiError::internal)?
+                {
+                    return Ok(None);
+                }
+                match app.staging.complete(sha256, size).await {
+                    Ok(Completion::Staged) => Ok(None),
+                    Ok(Completion::NoUpload | Completion::PartsMissing(_))
+                    | Err(
+                        StagingError::DigestMismatch { .. } | StagingError::SizeMismatch { .. },
+                    ) => Ok(Some(sha256.to_owned())),
+                    Err(error) => Err(ApiError::internal(error)),
+                }
             }
-            Err(error) => return Err(ApiError::internal(error)),
-        }
+        })
+        .collect();
+    let mut missing = Vec::new();
+    let mut checked = futures::stream::iter(checks).buffered(CONTENT_CHECKS);
+    while let Some(checked) = checked.next().await {
+        missing.extend(checked?);
     }
+    drop(checked);
     if !missing.is_empty() {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
