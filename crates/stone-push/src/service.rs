@@ -32,8 +32,10 @@ use crate::{Phase, PushError};
 
 /// Rounds of create → upload before giving up on URLs that keep expiring.
 const ROUNDS: usize = 5;
+/// Polls of a commit: every 50 ms at first, then at most every 250 ms (a poll after the
+/// first sends only what changed, so frequent polls stay cheap; the end is seen sooner).
 const POLL_FIRST: Duration = Duration::from_millis(50);
-const POLL_MAX: Duration = Duration::from_millis(500);
+const POLL_MAX: Duration = Duration::from_millis(250);
 
 /// An environment the service handler can push to.
 #[derive(Debug, Clone)]

@@ -164,27 +164,37 @@ pub async fn create(
     let ttl = Duration::from_secs(app.settings.config.staging.url_ttl_seconds);
     let mut uploads = Vec::new();
     let mut already_staged = Vec::new();
-    // Several contents at a time: each is a file check (local) or a request (S3), and a
-    // package may have thousands. Answers keep the manifest's order.
+    // A package may name thousands of contents: the small ones are checked together (one
+    // file check each, or a request each on S3, several at a time); a large one may be a
+    // multipart upload whose parts are all there, to assemble. Answers keep the order.
+    let part_size = app.settings.config.staging.part_size;
+    let small: Vec<(&str, u64)> = contents
+        .iter()
+        .filter(|(_, size)| **size <= part_size)
+        .map(|(sha256, size)| (sha256.as_str(), *size))
+        .collect();
+    let mut small_staged = app
+        .staging
+        .staged_among(&small)
+        .await
+        .map_err(ApiError::internal)?
+        .into_iter();
     let checks: Vec<_> = contents
         .iter()
         .map(|(sha256, size)| {
+            let known = (*size <= part_size).then(|| small_staged.next().unwrap_or(false));
             let app = &app;
             async move {
-                let staged = if *size > app.settings.config.staging.part_size {
-                    match app.staging.complete(sha256, *size).await {
+                let staged = match known {
+                    Some(staged) => staged,
+                    None => match app.staging.complete(sha256, *size).await {
                         Ok(Completion::Staged) => true,
                         Ok(_) => false,
                         Err(
                             StagingError::DigestMismatch { .. } | StagingError::SizeMismatch { .. },
                         ) => false,
                         Err(error) => return Err(ApiError::internal(error)),
-                    }
-                } else {
-                    app.staging
-                        .is_staged(sha256, *size)
-                        .await
-                        .map_err(ApiError::internal)?
+                    },
                 };
                 if staged {
                     return Ok(Err(sha256.clone()));
@@ -409,19 +419,19 @@ pub async fn commit(
             contents.insert(&file.sha256, file.size);
         }
     }
+    let contents: Vec<(&str, u64)> = contents.into_iter().collect();
+    let staged = app
+        .staging
+        .staged_among(&contents)
+        .await
+        .map_err(ApiError::internal)?;
     let checks: Vec<_> = contents
         .into_iter()
-        .map(|(sha256, size)| {
+        .zip(staged)
+        .filter(|(_, staged)| !staged)
+        .map(|((sha256, size), _)| {
             let app = &app;
             async move {
-                if app
-                    .staging
-                    .is_staged(sha256, size)
-                    .await
-                    .map_err(ApiError::internal)?
-                {
-                    return Ok(None);
-                }
                 match app.staging.complete(sha256, size).await {
                     Ok(Completion::Staged) => Ok(None),
                     Ok(Completion::NoUpload | Completion::PartsMissing(_))

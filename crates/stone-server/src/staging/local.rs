@@ -471,6 +471,29 @@ impl StagingStore for LocalStaging {
         }
     }
 
+    /// One blocking task checks them all (a file's size each).
+    async fn staged_among(&self, contents: &[(&str, u64)]) -> Result<Vec<bool>, StagingError> {
+        let paths: Vec<(PathBuf, u64)> = contents
+            .iter()
+            .map(|(sha256, size)| (self.content_path(sha256), *size))
+            .collect();
+        tokio::task::spawn_blocking(move || {
+            paths
+                .into_iter()
+                .map(|(path, size)| match std::fs::metadata(&path) {
+                    Ok(metadata) => Ok(metadata.len() == size),
+                    Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(false),
+                    Err(source) => Err(StagingError::Io { path, source }),
+                })
+                .collect()
+        })
+        .await
+        .map_err(|e| StagingError::Io {
+            path: self.root.join("contents"),
+            source: std::io::Error::other(e),
+        })?
+    }
+
     async fn upload(&self, sha256: &str, size: u64, ttl: Duration) -> Result<Upload, StagingError> {
         let (expires_at, expires) = expiry(ttl);
         if size <= self.part_size {

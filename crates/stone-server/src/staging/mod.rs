@@ -115,6 +115,22 @@ pub trait StagingStore: Send + Sync + std::fmt::Debug {
     /// Whether the content is staged, with this size, and verified.
     async fn is_staged(&self, sha256: &str, size: u64) -> Result<bool, StagingError>;
 
+    /// [`Self::is_staged`] for many contents (sha256, size), in order: a push names
+    /// thousands. By default several at a time.
+    async fn staged_among(&self, contents: &[(&str, u64)]) -> Result<Vec<bool>, StagingError> {
+        use futures::StreamExt;
+        let checks: Vec<_> = contents
+            .iter()
+            .map(|(sha256, size)| self.is_staged(sha256, *size))
+            .collect();
+        futures::stream::iter(checks)
+            .buffered(16)
+            .collect::<Vec<_>>()
+            .await
+            .into_iter()
+            .collect()
+    }
+
     /// How to upload a content that is not staged: one URL, or the parts still missing of
     /// its multipart upload (which is started if needed).
     async fn upload(&self, sha256: &str, size: u64, ttl: Duration) -> Result<Upload, StagingError>;
