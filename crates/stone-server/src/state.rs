@@ -255,6 +255,33 @@ async fn record_outcomes(
     Ok(())
 }
 
+/// The [`PushSummary`] columns of a row of `pushes`.
+fn summary_of(row: &sqlx::any::AnyRow) -> Result<PushSummary> {
+    let state_text: String = row.get("state");
+    let expired = state_text == EXPIRED;
+    Ok(PushSummary {
+        id: row.get("id"),
+        principal: row.get("principal"),
+        namespace: row.get("namespace"),
+        branch: row.get("branch"),
+        state: if expired {
+            PushState::Unknown
+        } else {
+            from_text("push state", &state_text)?
+        },
+        created_at: row.get("created_at"),
+        updated_at: row.get("updated_at"),
+        changes: row.get("changes"),
+        node_status: row
+            .get::<Option<String>, _>("node_status")
+            .map(|t| from_text("node status", &t))
+            .transpose()?,
+        result: opt_json("push result", row.get("result"))?,
+        error: opt_json("push error", row.get("error"))?,
+        expired,
+    })
+}
+
 /// Touches a push inside the caller's transaction and takes the next number of its
 /// change counter, to stamp the dataset rows the transaction changes (see
 /// `0002_dataset_changes.sql`). Taken before those rows change: the push's row is then
@@ -645,7 +672,7 @@ impl StateDb {
     pub async fn push(&self, id: &str) -> Result<Option<PushRecord>> {
         let row = sqlx::query(
             "SELECT id, principal, namespace, branch, state, manifest, protected, created_at,
-                    updated_at, commits, node_status, result, error
+                    updated_at, commits, changes, node_status, result, error
              FROM pushes WHERE id = $1",
         )
         .bind(id)
@@ -653,30 +680,22 @@ impl StateDb {
         .await
         .map_err(query_error("reading a push"))?;
         let Some(row) = row else { return Ok(None) };
-        let state_text: String = row.get("state");
-        let expired = state_text == EXPIRED;
+        let summary = summary_of(&row)?;
         Ok(Some(PushRecord {
-            id: row.get("id"),
-            principal: row.get("principal"),
-            namespace: row.get("namespace"),
-            branch: row.get("branch"),
-            state: if expired {
-                PushState::Unknown
-            } else {
-                from_text("push state", &state_text)?
-            },
+            id: summary.id,
+            principal: summary.principal,
+            namespace: summary.namespace,
+            branch: summary.branch,
+            state: summary.state,
             manifest: from_json("manifest", row.get::<String, _>("manifest").as_str())?,
             protected: row.get::<i64, _>("protected") != 0,
-            created_at: row.get("created_at"),
-            updated_at: row.get("updated_at"),
+            created_at: summary.created_at,
+            updated_at: summary.updated_at,
             commits: row.get("commits"),
-            node_status: row
-                .get::<Option<String>, _>("node_status")
-                .map(|t| from_text("node status", &t))
-                .transpose()?,
-            result: opt_json("push result", row.get("result"))?,
-            error: opt_json("push error", row.get("error"))?,
-            expired,
+            node_status: summary.node_status,
+            result: summary.result,
+            error: summary.error,
+            expired: summary.expired,
         }))
     }
 
@@ -691,30 +710,7 @@ impl StateDb {
         .fetch_optional(&self.pool)
         .await
         .map_err(query_error("reading a push"))?;
-        let Some(row) = row else { return Ok(None) };
-        let state_text: String = row.get("state");
-        let expired = state_text == EXPIRED;
-        Ok(Some(PushSummary {
-            id: row.get("id"),
-            principal: row.get("principal"),
-            namespace: row.get("namespace"),
-            branch: row.get("branch"),
-            state: if expired {
-                PushState::Unknown
-            } else {
-                from_text("push state", &state_text)?
-            },
-            created_at: row.get("created_at"),
-            updated_at: row.get("updated_at"),
-            changes: row.get("changes"),
-            node_status: row
-                .get::<Option<String>, _>("node_status")
-                .map(|t| from_text("node status", &t))
-                .transpose()?,
-            result: opt_json("push result", row.get("result"))?,
-            error: opt_json("push error", row.get("error"))?,
-            expired,
-        }))
+        row.as_ref().map(summary_of).transpose()
     }
 
     /// The datasets of a push, in order.
