@@ -850,6 +850,7 @@ pub(crate) mod tests {
                     },
                 },
             ],
+            "changes": 7,
             "package_node": {
                 "url": "stone:demo",
                 "iri": "https://data.example.org/demo",

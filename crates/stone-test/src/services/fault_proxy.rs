@@ -285,14 +285,24 @@ fn forward(client: TcpStream, target: SocketAddr, head: &[u8], relay: Relay) {
         let _ = s_write.shutdown(Shutdown::Write);
     });
     let (mut s_read, mut c_write) = (server, client);
+    // The reset must close the connection's last descriptor: the upstream thread's clone
+    // is still reading the client, which waits for the answer and sends nothing. Shutting
+    // the client's read side ends that read (and the thread) first; without it neither
+    // side closed until the client's read timeout (120 s) gave up.
+    let reset_after_upstream = |c_write: TcpStream, upstream: thread::JoinHandle<()>| {
+        let _ = c_write.shutdown(Shutdown::Read);
+        let _ = upstream.join();
+        reset(c_write);
+    };
     match relay {
         Relay::All => {
             let _ = std::io::copy(&mut s_read, &mut c_write);
             let _ = c_write.shutdown(Shutdown::Both);
+            let _ = upstream.join();
         }
         Relay::Nothing => {
             let _ = std::io::copy(&mut s_read, &mut std::io::sink());
-            reset(c_write);
+            reset_after_upstream(c_write, upstream);
         }
         Relay::HalfBody => {
             let mut answer = Vec::new();
@@ -300,10 +310,9 @@ fn forward(client: TcpStream, target: SocketAddr, head: &[u8], relay: Relay) {
             let end = head_end(&answer).unwrap_or(answer.len());
             let body = answer.len() - end;
             let _ = c_write.write_all(&answer[..end + body / 2]);
-            reset(c_write);
+            reset_after_upstream(c_write, upstream);
         }
     }
-    let _ = upstream.join();
 }
 
 /// Reads up to the end of an HTTP request head (and whatever of the body came with it).
