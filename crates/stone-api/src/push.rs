@@ -808,6 +808,15 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_push_status_without_changes_is_read_as_from_an_older_server() {
+        let mut answer = serde_json::to_value(push_status()).unwrap();
+        answer.as_object_mut().unwrap().remove("changes");
+        let status: PushStatus = serde_json::from_value(answer.clone()).unwrap();
+        assert_eq!(status.changes, None, "the client then polls without ?since=");
+        assert_eq!(serde_json::to_value(&status).unwrap(), answer);
+    }
+
+    #[test]
     fn push_status_exact_json() {
         let expected = json!({
             "push_id": "p1",
