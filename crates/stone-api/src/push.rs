@@ -812,7 +812,10 @@ pub(crate) mod tests {
         let mut answer = serde_json::to_value(push_status()).unwrap();
         answer.as_object_mut().unwrap().remove("changes");
         let status: PushStatus = serde_json::from_value(answer.clone()).unwrap();
-        assert_eq!(status.changes, None, "the client then polls without ?since=");
+        assert_eq!(
+            status.changes, None,
+            "the client then polls without ?since="
+        );
         assert_eq!(serde_json::to_value(&status).unwrap(), answer);
     }
 

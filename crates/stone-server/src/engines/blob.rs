@@ -523,7 +523,7 @@ impl BlobEngine {
                 unsafe {
                     libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 10);
                 }
-                for path in dirs.iter().filter(|path| !path.is_dir()) {
+                for path in &dirs {
                     if let Err(error) = std::fs::create_dir_all(path) {
                         tracing::debug!(path = %path.display(), error = %error, "cannot prepare a dataset directory");
                         return;
@@ -1130,10 +1130,6 @@ fn put_local(
     replace: bool,
     keep: Option<&(String, StorePath)>,
 ) -> Result<Option<BlobOutcome>, BlobError> {
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| BlobError::LocalIo { path, source }
-    };
     let head_key = root.clone().join(layout::HEAD_NAME);
     let Some(head_path) = local_path(dir, &head_key) else {
         return Ok(None);
@@ -1163,27 +1159,13 @@ fn put_local(
         let Some(object) = local_path(dir, &objects.clone().join(file.sha256.as_str())) else {
             return Ok(None);
         };
-        if std::fs::metadata(&file.local).map(|m| m.len()).ok() != Some(file.size) {
-            return Ok(None);
-        }
-        let mut linked = std::fs::hard_link(&file.local, &object);
-        if matches!(&linked, Err(e) if e.kind() == std::io::ErrorKind::NotFound)
-            && let Some(parent) = object.parent()
-        {
-            std::fs::create_dir_all(parent).map_err(io(parent))?;
-            linked = std::fs::hard_link(&file.local, &object);
-        }
-        match linked {
-            Ok(()) => {
+        match link_blocking(&file.local, file.size, &object) {
+            Some(true) => {
                 linked_files += 1;
                 linked_bytes += file.size;
             }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                if std::fs::metadata(&object).map(|m| m.len()).ok() != Some(file.size) {
-                    return Ok(None);
-                }
-            }
-            Err(_) => return Ok(None),
+            Some(false) => {}
+            None => return Ok(None),
         }
     }
 
@@ -1194,19 +1176,21 @@ fn put_local(
     };
     let body = serde_json::to_vec_pretty(&document).expect("a head document serializes");
     // As object_store's local put: a new `head.json#N`, renamed over the head.
-    let mut n = 1;
+    let (mut n, mut made_dir) = (1, false);
     let (mut file, temp) = loop {
         let mut temp = head_path.clone().into_os_string();
         temp.push(format!("#{n}"));
         let temp = PathBuf::from(temp);
-        let mut options = std::fs::OpenOptions::new();
-        match options.write(true).create_new(true).open(&temp) {
+        match std::fs::File::create_new(&temp) {
             Ok(file) => break (file, temp),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => n += 1,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound && n == 1 => {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !made_dir => {
                 let parent = head_path.parent().unwrap_or(dir);
-                std::fs::create_dir_all(parent).map_err(io(parent))?;
-                n += 1;
+                std::fs::create_dir_all(parent).map_err(|source| BlobError::LocalIo {
+                    path: parent.to_path_buf(),
+                    source,
+                })?;
+                made_dir = true;
             }
             Err(source) => return Err(BlobError::LocalIo { path: temp, source }),
         }
@@ -1236,25 +1220,32 @@ async fn link_verified(dir: &Path, object: &StorePath, file: &BlobFile) -> bool 
         return false;
     };
     let (source, size) = (file.local.clone(), file.size);
-    tokio::task::spawn_blocking(move || {
-        if std::fs::metadata(&source).map(|m| m.len()).ok() != Some(size) {
-            return false;
+    tokio::task::spawn_blocking(move || link_blocking(&source, size, &target).is_some())
+        .await
+        .unwrap_or(false)
+}
+
+/// Hard-links the staged file `source` (of `size` bytes) to `target`, creating its
+/// directory if needed: `Some(true)` when linked, `Some(false)` when `target` already
+/// holds `size` bytes, `None` when that is not possible (a staged file of another size, an
+/// object there with another size, a link across file systems).
+fn link_blocking(source: &Path, size: u64, target: &Path) -> Option<bool> {
+    let size_of = |path: &Path| std::fs::metadata(path).map(|m| m.len()).ok();
+    if size_of(source) != Some(size) {
+        return None;
+    }
+    let mut linked = std::fs::hard_link(source, target);
+    if matches!(&linked, Err(e) if e.kind() == std::io::ErrorKind::NotFound) {
+        std::fs::create_dir_all(target.parent()?).ok()?;
+        linked = std::fs::hard_link(source, target);
+    }
+    match linked {
+        Ok(()) => Some(true),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            (size_of(target) == Some(size)).then_some(false)
         }
-        if let Some(parent) = target.parent()
-            && std::fs::create_dir_all(parent).is_err()
-        {
-            return false;
-        }
-        match std::fs::hard_link(&source, &target) {
-            Ok(()) => true,
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                std::fs::metadata(&target).map(|m| m.len()).ok() == Some(size)
-            }
-            Err(_) => false,
-        }
-    })
-    .await
-    .unwrap_or(false)
+        Err(_) => None,
+    }
 }
 
 #[cfg(test)]

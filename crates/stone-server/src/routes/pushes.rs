@@ -17,16 +17,16 @@ use stone_api::{
 };
 
 use super::App;
-
-/// Contents checked at once when a push is created or committed (file checks or S3
-/// requests).
-const CONTENT_CHECKS: usize = 16;
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::guards::{Principal, force_violations, removed_datasets, violations_problem};
 use crate::jobs::{dataset_urls, namespace_urls};
 use crate::staging::{Completion, StagingError};
 use crate::state::{DatasetRecord, NewDataset, Operation, PushRecord};
+
+/// Contents checked at once when a push is created or committed (file checks or S3
+/// requests).
+const CONTENT_CHECKS: usize = 16;
 
 /// `POST /v1/pushes`.
 pub async fn create(
@@ -179,10 +179,15 @@ pub async fn create(
         .await
         .map_err(ApiError::internal)?
         .into_iter();
+    // Per content: staged or not when known, `None` for a large one (to complete).
+    let known: Vec<Option<bool>> = contents
+        .values()
+        .map(|size| (*size <= part_size).then(|| small_staged.next().unwrap_or(false)))
+        .collect();
     let checks: Vec<_> = contents
         .iter()
-        .map(|(sha256, size)| {
-            let known = (*size <= part_size).then(|| small_staged.next().unwrap_or(false));
+        .zip(known)
+        .map(|((sha256, size), known)| {
             let app = &app;
             async move {
                 let staged = match known {
@@ -325,16 +330,27 @@ fn progress(app: &App, namespace: &str, datasets: &[DatasetRecord]) -> Vec<Datas
 
 async fn load(app: &App, caller: Caller, id: &str) -> ApiResult<(PushRecord, Principal)> {
     let principal = caller.require()?;
-    let record = app
-        .db
-        .push(id)
-        .await?
-        .filter(|record| record.principal == principal.user)
+    let record = visible(id, &principal, app.db.push(id).await?, |r| {
+        (r.principal.as_str(), r.expired)
+    })?;
+    Ok((record, principal))
+}
+
+/// A push as the caller may see it: another user's push is not found (404), an expired
+/// one is gone (410). `owner` gives a record's principal and whether it expired.
+fn visible<T>(
+    id: &str,
+    principal: &Principal,
+    record: Option<T>,
+    owner: impl Fn(&T) -> (&str, bool),
+) -> ApiResult<T> {
+    let record = record
+        .filter(|record| owner(record).0 == principal.user)
         .ok_or_else(|| ApiError::push_not_found(id))?;
-    if record.expired {
+    if owner(&record).1 {
         return Err(ApiError::push_expired(id));
     }
-    Ok((record, principal))
+    Ok(record)
 }
 
 /// Query of `GET /v1/pushes/{id}`.
@@ -354,15 +370,9 @@ pub async fn status(
     let principal = caller.require()?;
     // The push first, then its datasets: every change up to the push's counter is then
     // among the datasets read (a later one may be too, and comes again next time).
-    let record = app
-        .db
-        .push_summary(&id)
-        .await?
-        .filter(|record| record.principal == principal.user)
-        .ok_or_else(|| ApiError::push_not_found(&id))?;
-    if record.expired {
-        return Err(ApiError::push_expired(&id));
-    }
+    let record = visible(&id, &principal, app.db.push_summary(&id).await?, |r| {
+        (r.principal.as_str(), r.expired)
+    })?;
     let since = query
         .since
         .map_or(-1, |since| i64::try_from(since).unwrap_or(i64::MAX));

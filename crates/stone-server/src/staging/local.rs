@@ -461,17 +461,11 @@ impl StagingStore for LocalStaging {
     }
 
     async fn is_staged(&self, sha256: &str, size: u64) -> Result<bool, StagingError> {
-        match tokio::fs::metadata(self.content_path(sha256)).await {
-            Ok(metadata) => Ok(metadata.len() == size),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(false),
-            Err(error) => Err(StagingError::Io {
-                path: self.content_path(sha256),
-                source: error,
-            }),
-        }
+        Ok(self.staged_among(&[(sha256, size)]).await?[0])
     }
 
-    /// One blocking task checks them all (a file's size each).
+    /// One blocking task checks them all (a file's size each: a content is in
+    /// `contents/` only once verified).
     async fn staged_among(&self, contents: &[(&str, u64)]) -> Result<Vec<bool>, StagingError> {
         let paths: Vec<(PathBuf, u64)> = contents
             .iter()
