@@ -612,20 +612,25 @@ impl StateDb {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         let now = now();
         sqlx::query(
-            "INSERT INTO pushes (id, principal, namespace, branch, state, manifest, protected, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, 'staging', $5, $6, $7, $8)",
+            "INSERT INTO pushes (id, principal, namespace, branch, state, protected, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, 'staging', $5, $6, $7)",
         )
         .bind(id)
         .bind(principal)
         .bind(&manifest.namespace)
         .bind(&manifest.branch)
-        .bind(json(manifest))
         .bind(i64::from(protected))
         .bind(&now)
         .bind(&now)
         .execute(&mut *tx)
         .await
         .map_err(query_error("inserting a push"))?;
+        sqlx::query("INSERT INTO push_manifests (push_id, manifest) VALUES ($1, $2)")
+            .bind(id)
+            .bind(json(manifest))
+            .execute(&mut *tx)
+            .await
+            .map_err(query_error("inserting a manifest"))?;
         insert_datasets(&mut tx, self.backend, id, datasets, 0).await?;
         tx.commit().await.map_err(query_error("commit"))?;
         Ok(())
@@ -642,11 +647,10 @@ impl StateDb {
     ) -> Result<bool> {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         let changed = sqlx::query(
-            "UPDATE pushes SET manifest = $1, protected = $2, state = 'staging', updated_at = $3,
+            "UPDATE pushes SET protected = $1, state = 'staging', updated_at = $2,
                     node_status = NULL, result = NULL, error = NULL
-             WHERE id = $4 AND state IN ('staging', 'failed')",
+             WHERE id = $3 AND state IN ('staging', 'failed')",
         )
-        .bind(json(manifest))
         .bind(i64::from(protected))
         .bind(now())
         .bind(id)
@@ -657,6 +661,12 @@ impl StateDb {
         if changed == 0 {
             return Ok(false);
         }
+        sqlx::query("UPDATE push_manifests SET manifest = $1 WHERE push_id = $2")
+            .bind(json(manifest))
+            .bind(id)
+            .execute(&mut *tx)
+            .await
+            .map_err(query_error("replacing a manifest"))?;
         sqlx::query("DELETE FROM push_datasets WHERE push_id = $1")
             .bind(id)
             .execute(&mut *tx)
@@ -671,9 +681,10 @@ impl StateDb {
     /// A push by ID.
     pub async fn push(&self, id: &str) -> Result<Option<PushRecord>> {
         let row = sqlx::query(
-            "SELECT id, principal, namespace, branch, state, manifest, protected, created_at,
-                    updated_at, commits, changes, node_status, result, error
-             FROM pushes WHERE id = $1",
+            "SELECT p.id, p.principal, p.namespace, p.branch, p.state, m.manifest, p.protected,
+                    p.created_at, p.updated_at, p.commits, p.changes, p.node_status, p.result,
+                    p.error
+             FROM pushes p JOIN push_manifests m ON m.push_id = p.id WHERE p.id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -699,7 +710,7 @@ impl StateDb {
         }))
     }
 
-    /// What the progress of a push needs (no manifest: it is the largest column).
+    /// What the progress of a push needs (no manifest: it is the largest part).
     pub async fn push_summary(&self, id: &str) -> Result<Option<PushSummary>> {
         let row = sqlx::query(
             "SELECT id, principal, namespace, branch, state, created_at, updated_at, changes,
@@ -1287,7 +1298,8 @@ impl StateDb {
     /// `failed` (a failed push may be committed again).
     pub async fn live_contents(&self) -> Result<BTreeSet<String>> {
         let manifests: Vec<String> = sqlx::query_scalar(
-            "SELECT manifest FROM pushes WHERE state IN ('staging', 'committing', 'failed')",
+            "SELECT m.manifest FROM pushes p JOIN push_manifests m ON m.push_id = p.id
+             WHERE p.state IN ('staging', 'committing', 'failed')",
         )
         .fetch_all(&self.pool)
         .await

@@ -18,6 +18,7 @@ mod api_support;
 mod api_versions;
 mod gc;
 mod state_batches;
+mod state_upgrade;
 
 mod blob_behaviour;
 mod blob_crash;
