@@ -45,7 +45,9 @@ use tokio::sync::{Notify, Semaphore, watch};
 use tokio::task::JoinSet;
 
 use crate::config::{Settings, StoreKind, WarehouseLocation, env_vars};
-use crate::engines::blob::{BlobEngine, BlobError, BlobFile, BlobStatus, S3Settings};
+use crate::engines::blob::{
+    BlobEngine, BlobError, BlobFile, BlobOutcome, BlobPut, BlobStatus, S3Settings,
+};
 use crate::engines::graph::{GraphEngine, GraphError, RdfFile, RdfFormat};
 use crate::engines::iceberg::{
     AppendOptions, AppendStatus, IcebergEngine, IcebergError, IcebergSettings, SchemaChange,
@@ -495,20 +497,26 @@ impl JobRunner {
             if self.stopping() || lost.load(Ordering::SeqCst) {
                 return Ok(false);
             }
-            let concurrency = if is_blob(batch[0].1) { BLOB_WRITES } else { 1 };
+            let blob = is_blob(batch[0].1);
+            let concurrency = if blob { BLOB_WRITES } else { 1 };
             let push = &push;
             let mut outcomes = Vec::new();
             let mut ready = Vec::with_capacity(batch.len());
-            // Futures are collected first (plain iterator): a stream combinator's closure
-            // over references would make the commit future not `Send` for every lifetime.
-            let checkpointing: Vec<_> = batch
-                .iter()
-                .map(|(record, manifest)| self.checkpoint_of(push, record, manifest))
-                .collect();
-            let checkpoints: Vec<_> = stream::iter(checkpointing)
-                .buffered(concurrency)
-                .collect()
-                .await;
+            let checkpoints = if blob {
+                self.blob_checkpoints(push, batch).await
+            } else {
+                // Futures are collected first (plain iterator): a stream combinator's
+                // closure over references would make the commit future not `Send` for
+                // every lifetime.
+                let checkpointing: Vec<_> = batch
+                    .iter()
+                    .map(|(record, manifest)| self.checkpoint_of(push, record, manifest))
+                    .collect();
+                stream::iter(checkpointing)
+                    .buffered(concurrency)
+                    .collect()
+                    .await
+            };
             for (record, manifest, checkpoint) in checkpoints {
                 match checkpoint {
                     Ok(checkpoint) => ready.push((record, manifest, checkpoint)),
@@ -523,6 +531,19 @@ impl JobRunner {
                 .map(|(record, _, checkpoint)| (record.name.as_str(), checkpoint))
                 .collect();
             self.db.datasets_writing(id, &marks).await?;
+            if blob && self.stopping() {
+                self.db.datasets_finished(push, &outcomes).await?;
+                return Ok(false);
+            }
+            if blob && let Some(written) = self.write_blobs(push, &ready).await {
+                outcomes.extend(
+                    written
+                        .into_iter()
+                        .map(|(record, result)| outcome_of(id, record, result)),
+                );
+                self.db.datasets_finished(push, &outcomes).await?;
+                continue;
+            }
             // No write starts once the server is stopping; those under way finish.
             let writing: Vec<_> = ready
                 .iter()
@@ -538,24 +559,7 @@ impl JobRunner {
                     continue;
                 };
                 written += 1;
-                match outcome? {
-                    Ok((status, detail, head)) => {
-                        tracing::info!(push = %id, dataset = %record.name, status = ?status, "dataset written");
-                        outcomes.push(WriteOutcome::Done {
-                            name: record.name.clone(),
-                            status,
-                            detail,
-                            head: Some(head),
-                        });
-                    }
-                    Err(problem) => {
-                        tracing::warn!(push = %id, dataset = %record.name, code = %problem.code, detail = ?problem.detail, "dataset failed");
-                        outcomes.push(WriteOutcome::Failed {
-                            name: record.name.clone(),
-                            problem,
-                        });
-                    }
-                }
+                outcomes.push(outcome_of(id, record, outcome?));
                 // Slow writes (tables, graphs) still show up one by one in the progress.
                 if recorded.elapsed() >= COMMIT_RECORD_EVERY {
                     self.db.datasets_finished(push, &outcomes).await?;
@@ -915,28 +919,13 @@ impl JobRunner {
                     put = Err(error);
                 }
                 match put {
-                    Ok(outcome) => {
-                        let existed = checkpoint
-                            .get("exists")
-                            .and_then(Value::as_bool)
-                            .unwrap_or(false);
-                        let status = match outcome.status {
-                            BlobStatus::Created => DatasetStatus::Created,
-                            BlobStatus::Updated if replace => DatasetStatus::Replaced,
-                            BlobStatus::Updated => DatasetStatus::Appended,
-                            BlobStatus::Unchanged if resumed && !existed => DatasetStatus::Created,
-                            BlobStatus::Unchanged => DatasetStatus::Unchanged,
-                        };
-                        Ok((
-                            status,
-                            DatasetDetail {
-                                files: Some(outcome.files),
-                                bytes: Some(outcome.bytes),
-                                tag: push.manifest.package.version.clone(),
-                                ..DatasetDetail::default()
-                            },
-                        ))
-                    }
+                    Ok(outcome) => Ok(blob_written(
+                        &outcome,
+                        checkpoint,
+                        resumed,
+                        replace,
+                        push.manifest.package.version.clone(),
+                    )),
                     Err(error) => Err(blob_problem(name, &error)),
                 }
             }
@@ -959,6 +948,169 @@ impl JobRunner {
                 merge: !replace,
             },
         )))
+    }
+
+    /// [`Self::checkpoint_of`] of a batch of object-storage datasets, the heads read
+    /// together (one blocking task on a local store).
+    async fn blob_checkpoints<'a>(
+        &self,
+        push: &PushRecord,
+        batch: &[(&'a DatasetRecord, &'a DatasetManifest)],
+    ) -> Vec<(
+        &'a DatasetRecord,
+        &'a DatasetManifest,
+        Result<Value, Problem>,
+    )> {
+        let unknown: Vec<&str> = batch
+            .iter()
+            .filter(|(record, _)| record.checkpoint.is_none())
+            .map(|(_, manifest)| manifest.name.as_str())
+            .collect();
+        let mut read = self
+            .engines
+            .blob
+            .heads_exist(&push.namespace, &push.branch, &unknown)
+            .await
+            .into_iter();
+        batch
+            .iter()
+            .map(|&(record, manifest)| {
+                let checkpoint = match &record.checkpoint {
+                    Some(checkpoint) => Ok(checkpoint.clone()),
+                    None => match read.next().expect("a head read per dataset") {
+                        Ok(exists) => Ok(json!({"exists": exists})),
+                        Err(error) => Err(Problem::new(503, codes::ENGINE_FAILED, "Engine failed")
+                            .with_detail(format!("{:#}", anyhow::Error::from(error)))
+                            .with("dataset", &manifest.name)),
+                    },
+                };
+                (record, manifest, checkpoint)
+            })
+            .collect()
+    }
+
+    /// [`Self::write`] of a batch of object-storage datasets, together: the staged
+    /// contents looked up at once and the puts made by [`BlobEngine::put_many`]. `None`
+    /// when the staging store would download the contents (S3): the caller then writes
+    /// them one by one, so that only a few downloaded copies exist at once.
+    #[allow(clippy::type_complexity)]
+    async fn write_blobs<'a>(
+        &self,
+        push: &PushRecord,
+        ready: &[(&'a DatasetRecord, &'a DatasetManifest, Value)],
+    ) -> Option<
+        Vec<(
+            &'a DatasetRecord,
+            Result<(DatasetStatus, DatasetDetail, HeadUpdate), Problem>,
+        )>,
+    > {
+        let (ns, branch) = (push.namespace.as_str(), push.branch.as_str());
+        let options = &push.manifest.options;
+        let force = options.force || !push.protected;
+        let version = push.manifest.package.version.as_deref();
+        let mut wanted: Vec<(&str, u64)> = ready
+            .iter()
+            .flat_map(|(_, manifest, _)| manifest.files.iter())
+            .map(|f| (f.sha256.as_str(), f.size))
+            .collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let found = self.staging.local_files_in_place(&wanted).await?.ok()?;
+        let contents: HashMap<&str, LocalContent> = wanted
+            .iter()
+            .zip(found)
+            .filter_map(|((sha256, _), content)| Some((*sha256, content?)))
+            .collect();
+
+        let mut results: Vec<Option<Result<_, Problem>>> = ready.iter().map(|_| None).collect();
+        let mut puts = Vec::new();
+        let mut put_of = Vec::new();
+        for (i, (_, manifest, _)) in ready.iter().enumerate() {
+            let missing = manifest
+                .files
+                .iter()
+                .find(|f| !contents.contains_key(f.sha256.as_str()));
+            if let Some(file) = missing {
+                let error = StagingError::NotStaged {
+                    sha256: file.sha256.clone(),
+                };
+                results[i] = Some(Err(staging_problem(&manifest.name, error)));
+                continue;
+            }
+            puts.push(BlobPut {
+                dataset: manifest.name.clone(),
+                files: manifest
+                    .files
+                    .iter()
+                    .map(|file| BlobFile {
+                        path: file.path.clone(),
+                        local: contents[file.sha256.as_str()].path.clone(),
+                        sha256: file.sha256.clone(),
+                        size: file.size,
+                        verified: true,
+                    })
+                    .collect(),
+                replace: options.replace,
+                // Without force, a version that names other files stops the put before it
+                // writes anything (the guard at POST /pushes saw an earlier state).
+                keep: version.filter(|_| !force).map(str::to_owned),
+            });
+            put_of.push(i);
+        }
+        let done = self.engines.blob.put_many(ns, branch, &puts).await;
+        for (i, put) in put_of.into_iter().zip(done) {
+            let (record, manifest, checkpoint) = &ready[i];
+            let name = manifest.name.as_str();
+            let mut put = put;
+            // The version names the files as this push leaves them (also when unchanged).
+            if let (Ok(_), Some(version)) = (&put, version)
+                && let Err(error) = self
+                    .engines
+                    .blob
+                    .record_version(ns, name, branch, version, force)
+                    .await
+            {
+                put = Err(error);
+            }
+            let resumed = record.state == DatasetState::Writing;
+            results[i] = Some(match put {
+                Ok(outcome) => {
+                    let (status, detail) = blob_written(
+                        &outcome,
+                        checkpoint,
+                        resumed,
+                        options.replace,
+                        version.map(str::to_owned),
+                    );
+                    let files: BTreeSet<String> =
+                        manifest.files.iter().map(|f| f.sha256.clone()).collect();
+                    Ok((
+                        status,
+                        detail,
+                        HeadUpdate::Set {
+                            kind: manifest.kind,
+                            files: files.into_iter().collect(),
+                            merge: !options.replace,
+                        },
+                    ))
+                }
+                Err(error) => Err(blob_problem(name, &error)),
+            });
+        }
+        drop(contents);
+        // Written, not yet recorded: where the test hook pauses a commit.
+        for (_, manifest, _) in ready {
+            self.test_pause(&push.id, &manifest.name).await;
+        }
+        Some(
+            ready
+                .iter()
+                .zip(results)
+                .map(|((record, _, _), result)| {
+                    (*record, result.expect("every dataset has a result"))
+                })
+                .collect(),
+        )
     }
 
     /// The engine's state before a write, to tell after a crash what the write did.
@@ -1082,6 +1234,62 @@ impl JobRunner {
         let mut shutdown = self.shutdown.clone();
         let _ = shutdown.wait_for(|stopping| *stopping).await;
     }
+}
+
+/// A dataset write's outcome as recorded, logged.
+fn outcome_of(
+    push_id: &str,
+    record: &DatasetRecord,
+    result: Result<(DatasetStatus, DatasetDetail, HeadUpdate), Problem>,
+) -> WriteOutcome {
+    match result {
+        Ok((status, detail, head)) => {
+            tracing::info!(push = %push_id, dataset = %record.name, status = ?status, "dataset written");
+            WriteOutcome::Done {
+                name: record.name.clone(),
+                status,
+                detail,
+                head: Some(head),
+            }
+        }
+        Err(problem) => {
+            tracing::warn!(push = %push_id, dataset = %record.name, code = %problem.code, detail = ?problem.detail, "dataset failed");
+            WriteOutcome::Failed {
+                name: record.name.clone(),
+                problem,
+            }
+        }
+    }
+}
+
+/// What an object-storage put did, as a push reports it. `existed` is the checkpoint's
+/// word (whether the dataset had a head before the first attempt); `resumed`, whether
+/// this is a rerun after a crash.
+fn blob_written(
+    outcome: &BlobOutcome,
+    checkpoint: &Value,
+    resumed: bool,
+    replace: bool,
+    tag: Option<String>,
+) -> (DatasetStatus, DatasetDetail) {
+    let existed = checkpoint
+        .get("exists")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let status = match outcome.status {
+        BlobStatus::Created => DatasetStatus::Created,
+        BlobStatus::Updated if replace => DatasetStatus::Replaced,
+        BlobStatus::Updated => DatasetStatus::Appended,
+        BlobStatus::Unchanged if resumed && !existed => DatasetStatus::Created,
+        BlobStatus::Unchanged => DatasetStatus::Unchanged,
+    };
+    let detail = DatasetDetail {
+        files: Some(outcome.files),
+        bytes: Some(outcome.bytes),
+        tag,
+        ..DatasetDetail::default()
+    };
+    (status, detail)
 }
 
 /// The package node a push writes.

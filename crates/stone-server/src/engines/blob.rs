@@ -75,6 +75,13 @@ use layout::{
 
 /// How many times a put re-reads the head after losing a conditional head write.
 const MAX_HEAD_ATTEMPTS: u32 = 10;
+/// Puts of [`BlobEngine::put_many`] that take the general path, at once.
+pub const PUTS_AT_ONCE: usize = 8;
+/// Blocking tasks a local [`BlobEngine::put_many`] splits its puts into (the file-system
+/// work of a commit of small datasets keeps two cores busy), unless that leaves fewer
+/// than [`LOCAL_PUTS_PER_TASK`] each.
+const LOCAL_PUT_TASKS: usize = 2;
+const LOCAL_PUTS_PER_TASK: usize = 16;
 
 /// Where an S3-compatible bucket is and how to sign for it. Serialized (the Iceberg
 /// warehouse's storage is serializable) without the secret key.
@@ -177,6 +184,16 @@ pub struct BlobFile {
     /// reading, hashing and copying it again (it falls back to the copy when the link is
     /// not possible, e.g. another file system).
     pub verified: bool,
+}
+
+/// One dataset of a [`BlobEngine::put_many`]: the arguments of [`BlobEngine::put_keeping`].
+#[derive(Debug, Clone)]
+pub struct BlobPut {
+    pub dataset: String,
+    pub files: Vec<BlobFile>,
+    pub replace: bool,
+    /// The version the put must not contradict (see [`BlobEngine::put_keeping`]).
+    pub keep: Option<String>,
 }
 
 /// One file as the head lists it.
@@ -397,29 +414,16 @@ impl BlobEngine {
         replace: bool,
         keep: Option<&str>,
     ) -> Result<BlobOutcome, BlobError> {
-        let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
-        let keep = keep
-            .map(|version| location.version(version).map(|key| (version, key)))
-            .transpose()?;
-        let mut given: BTreeMap<String, BlobFile> = BTreeMap::new();
-        for file in files {
-            check_path(&file.path)?;
-            check_sha256(&file.path, &file.sha256)?;
-            if given.insert(file.path.clone(), file.clone()).is_some() {
-                return Err(BlobError::DuplicatePath {
-                    path: file.path.clone(),
-                });
-            }
-        }
+        let PutTarget {
+            location,
+            keep,
+            given,
+        } = PutTarget::new(&self.prefix, ns, dataset, branch, files, keep)?;
         let lock = self.locks.get(location.root.as_ref());
         let _guard = lock.lock().await;
 
         if let Some(dir) = self.local_fast_path(&given) {
-            let (root, given, keep) = (
-                location.root.clone(),
-                given.clone(),
-                keep.as_ref().map(|(v, k)| ((*v).to_owned(), k.clone())),
-            );
+            let (root, given, keep) = (location.root.clone(), given.clone(), keep.clone());
             let done = tokio::task::spawn_blocking(move || {
                 put_local(&dir, &root, &given, replace, keep.as_ref())
             })
@@ -443,7 +447,7 @@ impl BlobEngine {
                 && named.files != target
             {
                 return Err(BlobError::VersionExists {
-                    version: (*version).to_owned(),
+                    version: version.clone(),
                     location: location.root.to_string(),
                 });
             }
@@ -493,6 +497,172 @@ impl BlobEngine {
             location: location.head().to_string(),
             attempts: MAX_HEAD_ATTEMPTS,
         })
+    }
+
+    /// [`Self::put_keeping`] of many datasets on one branch, each with its own result, in
+    /// order. A local store writes them in a few blocking tasks, with every dataset's lock
+    /// held across (a commit of many small datasets is otherwise mostly thread hand-offs);
+    /// a put that needs the general path, and every put on S3, goes as
+    /// [`Self::put_keeping`], [`PUTS_AT_ONCE`] at a time.
+    pub async fn put_many(
+        &self,
+        ns: &str,
+        branch: &str,
+        puts: &[BlobPut],
+    ) -> Vec<Result<BlobOutcome, BlobError>> {
+        let mut results: Vec<Option<Result<BlobOutcome, BlobError>>> =
+            puts.iter().map(|_| None).collect();
+        let mut general = Vec::new();
+        let mut local = Vec::new();
+        let mut roots = std::collections::HashSet::new();
+        for (i, put) in puts.iter().enumerate() {
+            let target = PutTarget::new(
+                &self.prefix,
+                ns,
+                &put.dataset,
+                branch,
+                &put.files,
+                put.keep.as_deref(),
+            );
+            match target {
+                Err(error) => results[i] = Some(Err(error)),
+                Ok(target) => match self.local_fast_path(&target.given) {
+                    // One lock per dataset: a dataset named twice goes the general way.
+                    Some(dir) if roots.insert(target.location.root.to_string()) => {
+                        local.push((i, dir, target));
+                    }
+                    _ => general.push(i),
+                },
+            }
+        }
+
+        if !local.is_empty() {
+            // Locks in key order, so that two such calls cannot wait on each other.
+            local.sort_by(|a, b| a.2.location.root.as_ref().cmp(b.2.location.root.as_ref()));
+            let mut guards = Vec::with_capacity(local.len());
+            for (_, _, target) in &local {
+                let lock = self.locks.get(target.location.root.as_ref());
+                guards.push(lock.lock_owned().await);
+            }
+            let per_task = local
+                .len()
+                .div_ceil(LOCAL_PUT_TASKS)
+                .max(LOCAL_PUTS_PER_TASK);
+            let mut tasks = Vec::new();
+            while !local.is_empty() {
+                let chunk: Vec<_> = local.drain(..per_task.min(local.len())).collect();
+                let indices: Vec<usize> = chunk.iter().map(|(i, _, _)| *i).collect();
+                let replaces: Vec<bool> = indices.iter().map(|&i| puts[i].replace).collect();
+                let task = tokio::task::spawn_blocking(move || {
+                    chunk
+                        .into_iter()
+                        .zip(replaces)
+                        .map(|((i, dir, target), replace)| {
+                            let root = &target.location.root;
+                            (
+                                i,
+                                put_local(&dir, root, &target.given, replace, target.keep.as_ref()),
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                });
+                tasks.push((indices, task));
+            }
+            for (indices, task) in tasks {
+                match task.await {
+                    Ok(done) => {
+                        for (i, result) in done {
+                            match result {
+                                Ok(Some(outcome)) => results[i] = Some(Ok(outcome)),
+                                Ok(None) => general.push(i),
+                                Err(error) => results[i] = Some(Err(error)),
+                            }
+                        }
+                    }
+                    Err(error) => {
+                        for i in indices {
+                            results[i] = Some(Err(BlobError::LocalIo {
+                                path: PathBuf::from(&puts[i].dataset),
+                                source: std::io::Error::other(error.to_string()),
+                            }));
+                        }
+                    }
+                }
+            }
+            drop(guards);
+        }
+
+        general.sort_unstable();
+        let slow: Vec<_> = general
+            .iter()
+            .map(|&i| {
+                let put = &puts[i];
+                async move {
+                    let result = self
+                        .put_keeping(
+                            ns,
+                            &put.dataset,
+                            branch,
+                            &put.files,
+                            put.replace,
+                            put.keep.as_deref(),
+                        )
+                        .await;
+                    (i, result)
+                }
+            })
+            .collect();
+        let done: Vec<_> = stream::iter(slow)
+            .buffer_unordered(PUTS_AT_ONCE)
+            .collect()
+            .await;
+        for (i, result) in done {
+            results[i] = Some(result);
+        }
+        results
+            .into_iter()
+            .map(|r| r.expect("every put has a result"))
+            .collect()
+    }
+
+    /// Whether each dataset has a head on the branch, in order (what a commit checkpoints
+    /// before it writes). A local store answers in one blocking task.
+    pub async fn heads_exist(
+        &self,
+        ns: &str,
+        branch: &str,
+        datasets: &[&str],
+    ) -> Vec<Result<bool, BlobError>> {
+        let local: Option<Vec<PathBuf>> = self.local_dir.as_ref().and_then(|dir| {
+            datasets
+                .iter()
+                .map(|dataset| {
+                    let location = DatasetLocation::new(&self.prefix, ns, dataset, branch).ok()?;
+                    local_path(dir, &location.head())
+                })
+                .collect()
+        });
+        if let Some(paths) = local {
+            let checked = tokio::task::spawn_blocking(move || {
+                paths
+                    .into_iter()
+                    .map(|path| match std::fs::metadata(&path) {
+                        Ok(_) => Ok(true),
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+                        Err(source) => Err(BlobError::LocalIo { path, source }),
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .await;
+            if let Ok(checked) = checked {
+                return checked;
+            }
+        }
+        let reads: Vec<_> = datasets
+            .iter()
+            .map(|dataset| async move { self.head(ns, dataset, branch).await.map(|h| h.is_some()) })
+            .collect();
+        stream::iter(reads).buffered(PUTS_AT_ONCE).collect().await
     }
 
     /// Local store: creates the directories of the datasets a push is about to write
@@ -1037,6 +1207,49 @@ impl BlobEngine {
 
 /// One async mutex per dataset and branch: puts and deletes of one dataset on one branch
 /// through one engine are serialized.
+/// A put's checked arguments: where the dataset is, the version to keep (name and key)
+/// and the given files by path.
+struct PutTarget {
+    location: DatasetLocation,
+    keep: Option<(String, StorePath)>,
+    given: BTreeMap<String, BlobFile>,
+}
+
+impl PutTarget {
+    fn new(
+        prefix: &StorePath,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+        files: &[BlobFile],
+        keep: Option<&str>,
+    ) -> Result<Self, BlobError> {
+        let location = DatasetLocation::new(prefix, ns, dataset, branch)?;
+        let keep = keep
+            .map(|version| {
+                location
+                    .version(version)
+                    .map(|key| (version.to_owned(), key))
+            })
+            .transpose()?;
+        let mut given: BTreeMap<String, BlobFile> = BTreeMap::new();
+        for file in files {
+            check_path(&file.path)?;
+            check_sha256(&file.path, &file.sha256)?;
+            if given.insert(file.path.clone(), file.clone()).is_some() {
+                return Err(BlobError::DuplicatePath {
+                    path: file.path.clone(),
+                });
+            }
+        }
+        Ok(Self {
+            location,
+            keep,
+            given,
+        })
+    }
+}
+
 #[derive(Default)]
 struct DatasetLocks {
     locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,

@@ -621,6 +621,26 @@ impl StagingStore for LocalStaging {
         })
     }
 
+    async fn local_files_in_place(
+        &self,
+        contents: &[(&str, u64)],
+    ) -> Option<Result<Vec<Option<LocalContent>>, StagingError>> {
+        let staged = match self.staged_among(contents).await {
+            Ok(staged) => staged,
+            Err(error) => return Some(Err(error)),
+        };
+        Some(Ok(contents
+            .iter()
+            .zip(staged)
+            .map(|((sha256, _), staged)| {
+                staged.then(|| LocalContent {
+                    path: self.content_path(sha256),
+                    temporary: false,
+                })
+            })
+            .collect()))
+    }
+
     async fn touch(&self, sha256s: &[String]) -> Result<(), StagingError> {
         if sha256s.is_empty() {
             return Ok(());

@@ -142,6 +142,17 @@ pub trait StagingStore: Send + Sync + std::fmt::Debug {
     /// The content as a local file (verified).
     async fn local_file(&self, sha256: &str, size: u64) -> Result<LocalContent, StagingError>;
 
+    /// The contents (sha256, size) as local files, in order, `None` for one that is not
+    /// staged, when the store keeps them as local files (nothing to download, so a caller
+    /// may hold many at once); `None` for a store that would download them (take them one
+    /// by one with [`Self::local_file`] then).
+    async fn local_files_in_place(
+        &self,
+        _contents: &[(&str, u64)],
+    ) -> Option<Result<Vec<Option<LocalContent>>, StagingError>> {
+        None
+    }
+
     /// Marks staged contents used now (a push names them and finds them staged), so that
     /// the garbage collection keeps them for another `gc.staged_content_seconds`.
     async fn touch(&self, sha256s: &[String]) -> Result<(), StagingError>;

@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use stone_server::engines::blob::{
-    BlobEngine, BlobError, BlobFile, BlobOptions, BlobStatus, S3Settings, VersionStatus,
+    BlobEngine, BlobError, BlobFile, BlobOptions, BlobPut, BlobStatus, S3Settings, VersionStatus,
 };
 use stone_test::services::SeaweedFs;
 use tempfile::TempDir;
@@ -84,7 +84,12 @@ impl Target {
 
     /// The key of a dataset's file, as documented.
     pub fn key(&self, branch: &str, name: &str) -> String {
-        let root = format!("{NS}/{DATASET}/{branch}/{name}");
+        self.key_of(DATASET, branch, name)
+    }
+
+    /// [`Self::key`] of another dataset.
+    pub fn key_of(&self, dataset: &str, branch: &str, name: &str) -> String {
+        let root = format!("{NS}/{dataset}/{branch}/{name}");
         match self {
             Self::Local { .. } => root,
             Self::S3 { prefix, .. } => format!("{prefix}/{root}"),
@@ -128,13 +133,23 @@ impl Target {
 
     /// The branch's head document, read without the engine.
     pub fn head_document(&self, branch: &str) -> Option<Value> {
-        self.read(&self.key(branch, "head.json"))
+        self.head_document_of(DATASET, branch)
+    }
+
+    /// [`Self::head_document`] of another dataset.
+    pub fn head_document_of(&self, dataset: &str, branch: &str) -> Option<Value> {
+        self.read(&self.key_of(dataset, branch, "head.json"))
             .map(|bytes| serde_json::from_slice(&bytes).expect("head.json is JSON"))
     }
 
     /// `path → sha256` as the head document lists them.
     pub fn head_files(&self, branch: &str) -> Vec<(String, String, u64)> {
-        let Some(head) = self.head_document(branch) else {
+        self.head_files_of(DATASET, branch)
+    }
+
+    /// [`Self::head_files`] of another dataset.
+    pub fn head_files_of(&self, dataset: &str, branch: &str) -> Vec<(String, String, u64)> {
+        let Some(head) = self.head_document_of(dataset, branch) else {
             return Vec::new();
         };
         assert_eq!(head["format"], "stone.blob-head/1");
@@ -154,9 +169,14 @@ impl Target {
 
     /// Checks that every file the head lists is there, with its sha256 and size.
     pub fn check_objects(&self, branch: &str) {
-        for (path, sha256, size) in self.head_files(branch) {
+        self.check_objects_of(DATASET, branch);
+    }
+
+    /// [`Self::check_objects`] of another dataset.
+    pub fn check_objects_of(&self, dataset: &str, branch: &str) {
+        for (path, sha256, size) in self.head_files_of(dataset, branch) {
             let bytes = self
-                .read(&self.key(branch, &format!("objects/{sha256}")))
+                .read(&self.key_of(dataset, branch, &format!("objects/{sha256}")))
                 .unwrap_or_else(|| panic!("object of {path} ({sha256}) is missing"));
             assert_eq!(bytes.len() as u64, size, "{path}");
             assert_eq!(sha256_hex(&bytes), sha256, "{path}");
@@ -744,6 +764,130 @@ pub async fn blob_versions(target: &Target) {
             .is_empty()
     );
     assert!(target.list(&target.key(branch, "")).is_empty());
+}
+
+/// Many datasets put at once (a commit batch): each gets its own result, in order, and the
+/// files and heads that single puts would write. A dataset named twice, a file that was
+/// not verified by staging and a file of the wrong size take the general path; a bad path
+/// fails its dataset only.
+async fn blob_put_many(target: &Target) {
+    let engine = target.engine();
+    let staging = Staging::new();
+    let verified = |path: &str, seed: u64| {
+        let mut file = staging.file(path, &bytes(seed, 2000 + seed as usize));
+        file.verified = true;
+        file
+    };
+    let put = |dataset: &str, files: Vec<BlobFile>, keep: Option<&str>| BlobPut {
+        dataset: dataset.to_owned(),
+        files,
+        replace: false,
+        keep: keep.map(str::to_owned),
+    };
+    let x = verified("x.bin", 1);
+    engine
+        .put(NS, "one", "main", std::slice::from_ref(&x), false)
+        .await
+        .unwrap();
+    let (y, w, z) = (
+        verified("y.bin", 2),
+        verified("w.bin", 3),
+        verified("z.bin", 4),
+    );
+    let unverified = staging.file("u.bin", &bytes(5, 700));
+    let mut wrong_size = verified("s.bin", 6);
+    wrong_size.size += 1;
+    let mut bad_path = verified("b.bin", 7);
+    bad_path.path = "../b.bin".into();
+    let puts = [
+        put("one", vec![x.clone()], None),
+        put("two", vec![y.clone()], None),
+        put("three", vec![bad_path], None),
+        put("four", vec![z.clone()], Some("v1")),
+        put("two", vec![w.clone()], None),
+        put("five", vec![unverified.clone()], None),
+        put("six", vec![wrong_size], None),
+    ];
+    let results = engine.put_many(NS, "main", &puts).await;
+    assert_eq!(results.len(), puts.len(), "one result per put");
+    let statuses: Vec<Option<BlobStatus>> = results
+        .iter()
+        .map(|r| r.as_ref().ok().map(|o| o.status))
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            Some(BlobStatus::Unchanged),
+            Some(BlobStatus::Created),
+            None,
+            Some(BlobStatus::Created),
+            Some(BlobStatus::Updated),
+            Some(BlobStatus::Created),
+            None,
+        ],
+        "{results:?}"
+    );
+    assert!(
+        matches!(results[2], Err(BlobError::InvalidPath { .. })),
+        "{:?}",
+        results[2]
+    );
+    assert!(results[6].is_err(), "a staged file of the wrong size fails");
+
+    let entry = |f: &BlobFile| (f.path.clone(), f.sha256.clone(), f.size);
+    assert_eq!(target.head_files_of("one", "main"), [entry(&x)]);
+    assert_eq!(
+        target.head_files_of("two", "main"),
+        [entry(&w), entry(&y)],
+        "the dataset named twice has both puts"
+    );
+    assert_eq!(target.head_files_of("four", "main"), [entry(&z)]);
+    assert_eq!(target.head_files_of("five", "main"), [entry(&unverified)]);
+    for dataset in ["three", "six"] {
+        assert!(
+            target.head_files_of(dataset, "main").is_empty(),
+            "{dataset}"
+        );
+    }
+    for dataset in ["one", "two", "four", "five"] {
+        target.check_objects_of(dataset, "main");
+    }
+
+    // Enough datasets to be split between blocking tasks on a local store.
+    let many: Vec<BlobPut> = (0..40)
+        .map(|i| {
+            put(
+                &format!("many-{i:02}"),
+                vec![verified(&format!("m{i}.bin"), 100 + i)],
+                None,
+            )
+        })
+        .collect();
+    let results = engine.put_many(NS, "main", &many).await;
+    for (put, result) in many.iter().zip(&results) {
+        assert_eq!(result.as_ref().unwrap().status, BlobStatus::Created);
+        assert_eq!(
+            target.head_files_of(&put.dataset, "main"),
+            [entry(&put.files[0])]
+        );
+        target.check_objects_of(&put.dataset, "main");
+    }
+
+    let exist = engine
+        .heads_exist(NS, "main", &["one", "three", "two", "nope"])
+        .await;
+    let exist: Vec<bool> = exist.into_iter().map(Result::unwrap).collect();
+    assert_eq!(exist, [true, false, true, false]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn local_blob_put_many() {
+    blob_put_many(&Target::local()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s3_blob_put_many() {
+    blob_put_many(&Target::s3("many")).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
