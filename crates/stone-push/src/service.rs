@@ -32,10 +32,12 @@ use crate::{Phase, PushError};
 
 /// Rounds of create → upload before giving up on URLs that keep expiring.
 const ROUNDS: usize = 5;
-/// Polls of a commit: every 50 ms at first, then at most every 250 ms (a poll after the
-/// first sends only what changed, so frequent polls stay cheap; the end is seen sooner).
+/// Polls of a commit against a server that does not wait for changes: every 50 ms at
+/// first, then at most every 250 ms.
 const POLL_FIRST: Duration = Duration::from_millis(50);
 const POLL_MAX: Duration = Duration::from_millis(250);
+/// How long a poll asks the server to wait for a change (`?since=…&wait=`, seconds).
+const POLL_WAIT_SECONDS: u64 = 10;
 
 /// An environment the service handler can push to.
 #[derive(Debug, Clone)]
@@ -397,7 +399,9 @@ impl Session<'_> {
 
     /// Polls the push until it is finished, reporting each dataset's changes. After the
     /// first answer, a server that counts changes sends only the datasets that moved
-    /// (`?since=`); the answer returned lists every dataset, in the server's order.
+    /// (`?since=`), and answers as soon as something moved (`&wait=`: no polling delay
+    /// between a change and its report); the answer returned lists every dataset, in the
+    /// server's order.
     async fn follow(&self, push_id: &str) -> Result<PushStatus, PushError> {
         let base = format!("{}/pushes/{push_id}", self.api);
         let mut seen: HashMap<String, (DatasetState, Option<String>)> = HashMap::new();
@@ -407,9 +411,10 @@ impl Session<'_> {
         let mut wait = POLL_FIRST;
         loop {
             let url = match since {
-                Some(since) => format!("{base}?since={since}"),
+                Some(since) => format!("{base}?since={since}&wait={POLL_WAIT_SECONDS}"),
                 None => base.clone(),
             };
+            let asked = tokio::time::Instant::now();
             let mut status: PushStatus = self
                 .request(Phase::Poll, Method::GET, &url, None::<&()>)
                 .await?;
@@ -432,13 +437,18 @@ impl Session<'_> {
                 }
             }
             // A server that does not count changes sends everything each time.
+            let moved = status.changes != since;
             since = status.changes;
             if status.state.is_terminal() {
                 status.datasets = datasets;
                 return Ok(status);
             }
-            tokio::time::sleep(wait).await;
-            wait = (wait * 2).min(POLL_MAX);
+            // The server waited for this answer, or it brings news: ask again at once.
+            // Otherwise (a server that does not wait) poll at intervals.
+            if since.is_none() || (!moved && asked.elapsed() < POLL_FIRST) {
+                tokio::time::sleep(wait).await;
+                wait = (wait * 2).min(POLL_MAX);
+            }
         }
     }
 

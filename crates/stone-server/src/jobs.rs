@@ -420,6 +420,11 @@ impl JobRunner {
         *self.shutdown.borrow()
     }
 
+    /// Becomes true when the server stops.
+    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.shutdown.clone()
+    }
+
     async fn run_push(self: &Arc<Self>, id: &str) {
         let lost = Arc::new(AtomicBool::new(false));
         let renewal = {
@@ -493,6 +498,9 @@ impl JobRunner {
             .chunk_by(|a, b| is_blob(a.1) && is_blob(b.1))
             .flat_map(|run| run.chunks(COMMIT_BATCH))
             .collect();
+        // Whether a write of this run failed (a dataset that failed in an earlier run is
+        // pending again): deletes are then skipped.
+        let mut writes_failed = false;
         for batch in batches {
             if self.stopping() || lost.load(Ordering::SeqCst) {
                 return Ok(false);
@@ -532,7 +540,7 @@ impl JobRunner {
                 .collect();
             self.db.datasets_writing(id, &marks).await?;
             if blob && self.stopping() {
-                self.db.datasets_finished(push, &outcomes).await?;
+                self.record(push, &outcomes, &mut writes_failed).await?;
                 return Ok(false);
             }
             if blob && let Some(written) = self.write_blobs(push, &ready).await {
@@ -541,7 +549,7 @@ impl JobRunner {
                         .into_iter()
                         .map(|(record, result)| outcome_of(id, record, result)),
                 );
-                self.db.datasets_finished(push, &outcomes).await?;
+                self.record(push, &outcomes, &mut writes_failed).await?;
                 continue;
             }
             // No write starts once the server is stopping; those under way finish.
@@ -562,23 +570,17 @@ impl JobRunner {
                 outcomes.push(outcome_of(id, record, outcome?));
                 // Slow writes (tables, graphs) still show up one by one in the progress.
                 if recorded.elapsed() >= COMMIT_RECORD_EVERY {
-                    self.db.datasets_finished(push, &outcomes).await?;
+                    self.record(push, &outcomes, &mut writes_failed).await?;
                     outcomes.clear();
                     recorded = Instant::now();
                 }
             }
             drop(writes);
-            self.db.datasets_finished(push, &outcomes).await?;
+            self.record(push, &outcomes, &mut writes_failed).await?;
             if written < ready.len() {
                 return Ok(false);
             }
         }
-        let writes_failed = self
-            .db
-            .datasets(id)
-            .await?
-            .iter()
-            .any(|d| d.operation == Operation::Write && d.state == DatasetState::Failed);
         for record in datasets.iter().filter(|d| d.operation == Operation::Delete) {
             if record.state == DatasetState::Done {
                 continue;
@@ -615,6 +617,20 @@ impl JobRunner {
         }
         self.finish(&push).await?;
         Ok(true)
+    }
+
+    /// Records finished writes; `failed` becomes true when one of them failed.
+    async fn record(
+        &self,
+        push: &PushRecord,
+        outcomes: &[WriteOutcome],
+        failed: &mut bool,
+    ) -> anyhow::Result<()> {
+        *failed |= outcomes
+            .iter()
+            .any(|o| matches!(o, WriteOutcome::Failed { .. }));
+        self.db.datasets_finished(push, outcomes).await?;
+        Ok(())
     }
 
     /// A dataset's checkpoint: the recorded one, or the engine's state now.
@@ -658,11 +674,11 @@ impl JobRunner {
 
     /// Final state, summary and package node.
     async fn finish(&self, push: &PushRecord) -> anyhow::Result<()> {
-        let datasets = self.db.datasets(&push.id).await?;
+        let datasets = self.db.dataset_states(&push.id).await?;
         let mut counts = ResultCounts::default();
         let mut iris = Vec::new();
-        for record in &datasets {
-            match (record.state, record.status) {
+        for (name, state, status) in &datasets {
+            match (*state, *status) {
                 (DatasetState::Failed, _) => counts.failed += 1,
                 (_, Some(status)) => {
                     match status {
@@ -674,7 +690,7 @@ impl JobRunner {
                         DatasetStatus::Unknown => {}
                     }
                     if status != DatasetStatus::Deleted {
-                        iris.push(dataset_urls(&self.public_host, &push.namespace, &record.name).1);
+                        iris.push(dataset_urls(&self.public_host, &push.namespace, name).1);
                     }
                 }
                 _ => {}

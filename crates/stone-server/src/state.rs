@@ -10,6 +10,7 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -515,6 +516,9 @@ impl Drop for EngineLock {
 pub struct StateDb {
     pool: AnyPool,
     backend: Backend,
+    /// Woken by every change of a push's state or datasets made through this process
+    /// (see [`Self::changed`]).
+    changed: Arc<tokio::sync::Notify>,
 }
 
 impl StateDb {
@@ -568,7 +572,18 @@ impl StateDb {
             Backend::Postgres => sqlx::migrate!("./migrations-postgres").run(&pool).await,
         }
         .map_err(StateError::Migrate)?;
-        Ok(Self { pool, backend })
+        Ok(Self {
+            pool,
+            backend,
+            changed: Arc::default(),
+        })
+    }
+
+    /// Completes at the next change of a push's state or datasets made by this process
+    /// (another replica's changes do not wake it: wait with a timeout). Enable the future
+    /// before reading the state it is to report changes of.
+    pub fn changed(&self) -> tokio::sync::futures::Notified<'_> {
+        self.changed.notified()
     }
 
     /// The database this state lives in.
@@ -675,6 +690,7 @@ impl StateDb {
         let change = touch_in(&mut tx, id, &now()).await?;
         insert_datasets(&mut tx, self.backend, id, datasets, change).await?;
         tx.commit().await.map_err(query_error("commit"))?;
+        self.changed.notify_waiters();
         Ok(true)
     }
 
@@ -727,6 +743,32 @@ impl StateDb {
     /// The datasets of a push, in order.
     pub async fn datasets(&self, push_id: &str) -> Result<Vec<DatasetRecord>> {
         self.datasets_changed_after(push_id, -1).await
+    }
+
+    /// Name, state and status of every dataset of a push, in order (what a push's result
+    /// needs, without the details).
+    pub async fn dataset_states(
+        &self,
+        push_id: &str,
+    ) -> Result<Vec<(String, DatasetState, Option<DatasetStatus>)>> {
+        let rows = sqlx::query(
+            "SELECT name, state, status FROM push_datasets WHERE push_id = $1 ORDER BY position",
+        )
+        .bind(push_id)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(query_error("reading datasets"))?;
+        rows.into_iter()
+            .map(|row| {
+                Ok((
+                    row.get("name"),
+                    from_text("dataset state", row.get::<String, _>("state").as_str())?,
+                    row.get::<Option<String>, _>("status")
+                        .map(|t| from_text("dataset status", &t))
+                        .transpose()?,
+                ))
+            })
+            .collect()
     }
 
     /// The datasets of a push changed after change number `since` (see
@@ -803,6 +845,7 @@ impl StateDb {
             .await
             .map_err(query_error("reading a push state"))?;
         tx.commit().await.map_err(query_error("commit"))?;
+        self.changed.notify_waiters();
         // An expired push cannot be committed: as if it were gone.
         state
             .filter(|s| s != EXPIRED)
@@ -914,6 +957,7 @@ impl StateDb {
         .await
         .map_err(query_error("marking a dataset writing"))?;
         tx.commit().await.map_err(query_error("commit"))?;
+        self.changed.notify_waiters();
         Ok(())
     }
 
@@ -964,6 +1008,7 @@ impl StateDb {
             .map_err(query_error("marking datasets writing"))?;
         }
         tx.commit().await.map_err(query_error("commit"))?;
+        self.changed.notify_waiters();
         Ok(())
     }
 
@@ -981,6 +1026,7 @@ impl StateDb {
         let change = touch_in(&mut tx, &push.id, &now).await?;
         record_outcomes(&mut tx, self.backend, push, outcomes, &now, change).await?;
         tx.commit().await.map_err(query_error("commit"))?;
+        self.changed.notify_waiters();
         Ok(())
     }
 
@@ -1001,6 +1047,7 @@ impl StateDb {
         .await
         .map_err(query_error("marking a dataset failed"))?;
         tx.commit().await.map_err(query_error("commit"))?;
+        self.changed.notify_waiters();
         Ok(())
     }
 
@@ -1037,6 +1084,7 @@ impl StateDb {
         .map_err(query_error("finishing a push"))?;
         let Some(node) = node else {
             tx.commit().await.map_err(query_error("commit"))?;
+            self.changed.notify_waiters();
             return Ok(None);
         };
         if self.backend == Backend::Postgres {
@@ -1092,6 +1140,7 @@ impl StateDb {
             .await
             .map_err(query_error("finishing a push"))?;
         tx.commit().await.map_err(query_error("commit"))?;
+        self.changed.notify_waiters();
         Ok(Some(status))
     }
 

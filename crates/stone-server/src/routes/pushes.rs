@@ -358,7 +358,16 @@ fn visible<T>(
 pub struct StatusQuery {
     /// Only the datasets changed after this change number (`changes` of an earlier answer).
     since: Option<u64>,
+    /// With `since`: answer once something changed after it, or the push is finished, or
+    /// after this many seconds (at most [`MAX_STATUS_WAIT`]), whichever comes first.
+    wait: Option<u64>,
 }
+
+/// The longest a status request waits for a change (`?wait=`).
+pub const MAX_STATUS_WAIT: Duration = Duration::from_secs(20);
+/// How often a waiting status request reads the push again: changes made by another
+/// replica wake no one here.
+const STATUS_RECHECK: Duration = Duration::from_millis(250);
 
 /// `GET /v1/pushes/{id}`.
 pub async fn status(
@@ -368,14 +377,39 @@ pub async fn status(
     Query(query): Query<StatusQuery>,
 ) -> ApiResult<Json<PushStatus>> {
     let principal = caller.require()?;
-    // The push first, then its datasets: every change up to the push's counter is then
-    // among the datasets read (a later one may be too, and comes again next time).
-    let record = visible(&id, &principal, app.db.push_summary(&id).await?, |r| {
-        (r.principal.as_str(), r.expired)
-    })?;
     let since = query
         .since
         .map_or(-1, |since| i64::try_from(since).unwrap_or(i64::MAX));
+    let wait = match query.since {
+        Some(_) => Duration::from_secs(query.wait.unwrap_or(0)).min(MAX_STATUS_WAIT),
+        None => Duration::ZERO,
+    };
+    let deadline = tokio::time::Instant::now() + wait;
+    let mut shutdown = app.runner.shutdown_signal();
+    // The push first, then its datasets: every change up to the push's counter is then
+    // among the datasets read (a later one may be too, and comes again next time).
+    let record = loop {
+        // Listening before reading, so that a change in between is not missed.
+        let changed = app.db.changed();
+        tokio::pin!(changed);
+        changed.as_mut().enable();
+        let record = visible(&id, &principal, app.db.push_summary(&id).await?, |r| {
+            (r.principal.as_str(), r.expired)
+        })?;
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        if record.changes > since
+            || record.state.is_terminal()
+            || left.is_zero()
+            || *shutdown.borrow()
+        {
+            break record;
+        }
+        tokio::select! {
+            () = &mut changed => {}
+            () = tokio::time::sleep(left.min(STATUS_RECHECK)) => {}
+            _ = shutdown.changed() => {}
+        }
+    };
     let datasets = app.db.datasets_changed_after(&id, since).await?;
     let (url, iri) = namespace_urls(&app.settings.public_host, &record.namespace);
     Ok(Json(PushStatus {

@@ -417,6 +417,59 @@ async fn polls_with_since_receive_only_the_datasets_that_changed() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_poll_that_waits_answers_at_the_first_change() {
+    use std::time::{Duration, Instant};
+    let site = Site::new();
+    let server = site.start();
+    let (manifest, contents, _) = package("dev", None);
+    let created = server.create_push(&manifest).await.expect(201);
+    upload_all(&server, &created.body, &contents).await;
+    let id = created.body["push_id"].as_str().unwrap().to_owned();
+    let changes = |status: &Value| status["changes"].as_u64().expect("a change number");
+    let before = changes(&server.status(&id).await);
+    let path = |since: u64, wait: u64| format!("/v1/pushes/{id}?since={since}&wait={wait}");
+
+    // Nothing changes: the answer comes when the wait is over, empty.
+    let asked = Instant::now();
+    let quiet = server.get(&path(before, 1)).await.expect(200).body;
+    assert!(
+        asked.elapsed() >= Duration::from_millis(900),
+        "answered after {:?}, before the wait was over",
+        asked.elapsed()
+    );
+    assert_eq!(quiet["datasets"], serde_json::json!([]), "{quiet:#}");
+    assert_eq!(changes(&quiet), before);
+
+    // The commit starts while a poll waits: it answers then, not after its 20 s.
+    let waiting = path(before, 20);
+    let asked = Instant::now();
+    let (woken, _) = tokio::join!(server.get(&waiting), async {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        server.commit(&id).await.expect(202);
+    });
+    let woken = woken.expect(200).body;
+    assert!(changes(&woken) > before, "{woken:#}");
+    assert!(
+        asked.elapsed() < Duration::from_secs(15),
+        "the change did not end the wait ({:?})",
+        asked.elapsed()
+    );
+
+    // A finished push answers at once, whatever the wait asked for.
+    let done = server.wait(&id).await;
+    assert_eq!(done["state"], "succeeded", "{done:#}");
+    let asked = Instant::now();
+    let after = server
+        .get(&path(changes(&done), 3600))
+        .await
+        .expect(200)
+        .body;
+    assert!(asked.elapsed() < Duration::from_secs(5));
+    assert_eq!(after["state"], "succeeded");
+    assert_eq!(after["datasets"], serde_json::json!([]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_push_that_never_commits_leaves_no_dataset() {
     // The server prepares the directories of the object-storage datasets a push names
     // while its uploads run (local store): a directory is not a dataset.
