@@ -38,7 +38,8 @@ use futures::stream::{self, StreamExt};
 use serde_json::{Value, json};
 use stone_api::{
     AssetKind, CreatePush, DatasetDetail, DatasetManifest, DatasetState, DatasetStatus, Engine,
-    PackageNode, PackageResource, Problem, PushResult, PushState, ResultCounts, codes,
+    PackageNode, PackageResource, Problem, PushResult, PushState, ResultCounts, StagingStoreKind,
+    codes,
 };
 use stone_package::StoneUrl;
 use tokio::sync::{Notify, Semaphore, watch};
@@ -494,91 +495,93 @@ impl JobRunner {
         fn is_blob(manifest: &DatasetManifest) -> bool {
             manifest.kind.engine() == Engine::ObjectStorage
         }
-        let batches: Vec<&[(&DatasetRecord, &DatasetManifest)]> = pending
+        // With local staging, a run of object-storage batches is pipelined: the file work
+        // of one batch overlaps the state database's work of the batches before and after
+        // it (see `commit_blob_run`).
+        let pipelined = self.staging.kind() == StagingStoreKind::Local;
+        let runs: Vec<(bool, Vec<&[Pending<'_>]>)> = pending
             .chunk_by(|a, b| is_blob(a.1) && is_blob(b.1))
-            .flat_map(|run| run.chunks(COMMIT_BATCH))
+            .map(|run| (is_blob(run[0].1), run.chunks(COMMIT_BATCH).collect()))
             .collect();
         // Whether a write of this run failed (a dataset that failed in an earlier run is
         // pending again): deletes are then skipped.
         let mut writes_failed = false;
-        for batch in batches {
-            if self.stopping() || lost.load(Ordering::SeqCst) {
-                return Ok(false);
-            }
-            let blob = is_blob(batch[0].1);
-            let concurrency = if blob { BLOB_WRITES } else { 1 };
-            let push = &push;
-            let mut outcomes = Vec::new();
-            let mut ready = Vec::with_capacity(batch.len());
-            let checkpoints = if blob {
-                self.blob_checkpoints(push, batch).await
-            } else {
-                // Futures are collected first (plain iterator): a stream combinator's
-                // closure over references would make the commit future not `Send` for
-                // every lifetime.
-                let checkpointing: Vec<_> = batch
-                    .iter()
-                    .map(|(record, manifest)| self.checkpoint_of(push, record, manifest))
-                    .collect();
-                stream::iter(checkpointing)
-                    .buffered(concurrency)
-                    .collect()
-                    .await
-            };
-            for (record, manifest, checkpoint) in checkpoints {
-                match checkpoint {
-                    Ok(checkpoint) => ready.push((record, manifest, checkpoint)),
-                    Err(problem) => outcomes.push(WriteOutcome::Failed {
-                        name: record.name.clone(),
-                        problem,
-                    }),
+        for (blob, batches) in runs {
+            if blob && pipelined {
+                if !self
+                    .commit_blob_run(&push, &batches, &mut writes_failed, lost)
+                    .await?
+                {
+                    return Ok(false);
                 }
-            }
-            let marks: Vec<(&str, &Value)> = ready
-                .iter()
-                .map(|(record, _, checkpoint)| (record.name.as_str(), checkpoint))
-                .collect();
-            self.db.datasets_writing(id, &marks).await?;
-            if blob && self.stopping() {
-                self.record(push, &outcomes, &mut writes_failed).await?;
-                return Ok(false);
-            }
-            if blob && let Some(written) = self.write_blobs(push, &ready).await {
-                outcomes.extend(
-                    written
-                        .into_iter()
-                        .map(|(record, result)| outcome_of(id, record, result)),
-                );
-                self.record(push, &outcomes, &mut writes_failed).await?;
                 continue;
             }
-            // No write starts once the server is stopping; those under way finish.
-            let writing: Vec<_> = ready
-                .iter()
-                .map(|(record, manifest, checkpoint)| {
-                    self.write_unless_stopping(push, record, manifest, checkpoint)
-                })
-                .collect();
-            let mut writes = stream::iter(writing).buffered(concurrency);
-            let mut recorded = Instant::now();
-            let mut written = 0;
-            while let Some(next) = writes.next().await {
-                let Some((record, outcome)) = next else {
-                    continue;
-                };
-                written += 1;
-                outcomes.push(outcome_of(id, record, outcome?));
-                // Slow writes (tables, graphs) still show up one by one in the progress.
-                if recorded.elapsed() >= COMMIT_RECORD_EVERY {
-                    self.record(push, &outcomes, &mut writes_failed).await?;
-                    outcomes.clear();
-                    recorded = Instant::now();
+            for batch in batches {
+                if self.stopping() || lost.load(Ordering::SeqCst) {
+                    return Ok(false);
                 }
-            }
-            drop(writes);
-            self.record(push, &outcomes, &mut writes_failed).await?;
-            if written < ready.len() {
-                return Ok(false);
+                let blob = is_blob(batch[0].1);
+                let concurrency = if blob { BLOB_WRITES } else { 1 };
+                let push = &push;
+                let mut outcomes = Vec::new();
+                let mut ready = Vec::with_capacity(batch.len());
+                let checkpoints = if blob {
+                    self.blob_checkpoints(push, batch).await
+                } else {
+                    // Futures are collected first (plain iterator): a stream combinator's
+                    // closure over references would make the commit future not `Send` for
+                    // every lifetime.
+                    let checkpointing: Vec<_> = batch
+                        .iter()
+                        .map(|(record, manifest)| self.checkpoint_of(push, record, manifest))
+                        .collect();
+                    stream::iter(checkpointing)
+                        .buffered(concurrency)
+                        .collect()
+                        .await
+                };
+                for (record, manifest, checkpoint) in checkpoints {
+                    match checkpoint {
+                        Ok(checkpoint) => ready.push((record, manifest, checkpoint)),
+                        Err(problem) => outcomes.push(WriteOutcome::Failed {
+                            name: record.name.clone(),
+                            problem,
+                        }),
+                    }
+                }
+                let marks: Vec<(&str, &Value)> = ready
+                    .iter()
+                    .map(|(record, _, checkpoint)| (record.name.as_str(), checkpoint))
+                    .collect();
+                self.db.datasets_writing(id, &marks).await?;
+                // No write starts once the server is stopping; those under way finish.
+                let writing: Vec<_> = ready
+                    .iter()
+                    .map(|(record, manifest, checkpoint)| {
+                        self.write_unless_stopping(push, record, manifest, checkpoint)
+                    })
+                    .collect();
+                let mut writes = stream::iter(writing).buffered(concurrency);
+                let mut recorded = Instant::now();
+                let mut written = 0;
+                while let Some(next) = writes.next().await {
+                    let Some((record, outcome)) = next else {
+                        continue;
+                    };
+                    written += 1;
+                    outcomes.push(outcome_of(id, record, outcome?));
+                    // Slow writes (tables, graphs) still show up one by one in the progress.
+                    if recorded.elapsed() >= COMMIT_RECORD_EVERY {
+                        self.record(push, &outcomes, &mut writes_failed).await?;
+                        outcomes.clear();
+                        recorded = Instant::now();
+                    }
+                }
+                drop(writes);
+                self.record(push, &outcomes, &mut writes_failed).await?;
+                if written < ready.len() {
+                    return Ok(false);
+                }
             }
         }
         for record in datasets.iter().filter(|d| d.operation == Operation::Delete) {
@@ -966,6 +969,116 @@ impl JobRunner {
         )))
     }
 
+    /// Writes consecutive batches of object-storage datasets (local staging), pipelined:
+    /// while one batch's files are written, the outcomes of the batch before are recorded
+    /// and the checkpoints of the batch after are taken and recorded (a batch's
+    /// checkpoints are still recorded before any of its writes, and its outcomes after
+    /// them). `Ok(false)`: stopped (shutdown, lost lease) between two batches.
+    async fn commit_blob_run(
+        &self,
+        push: &PushRecord,
+        batches: &[&[(&DatasetRecord, &DatasetManifest)]],
+        failed: &mut bool,
+        lost: &AtomicBool,
+    ) -> anyhow::Result<bool> {
+        let Some(first) = batches.first() else {
+            return Ok(true);
+        };
+        let mut next = Some(self.start_blob_batch(push, first).await?);
+        let mut previous: Vec<WriteOutcome> = Vec::new();
+        let mut following = batches.iter().skip(1);
+        while let Some((ready, mut outcomes)) = next.take() {
+            if self.stopping() || lost.load(Ordering::SeqCst) {
+                previous.append(&mut outcomes);
+                self.record(push, &previous, failed).await?;
+                return Ok(false);
+            }
+            let after = following.next();
+            let (written, (recorded, started)) =
+                tokio::join!(self.write_blobs(push, &ready), async {
+                    let recorded = self.record(push, &previous, failed).await;
+                    let started = match (after, &recorded) {
+                        (Some(batch), Ok(())) => Some(self.start_blob_batch(push, batch).await),
+                        _ => None,
+                    };
+                    (recorded, started)
+                });
+            recorded?;
+            let written = match written {
+                Some(written) => written,
+                None => self.write_each(push, &ready).await?,
+            };
+            outcomes.extend(
+                written
+                    .into_iter()
+                    .map(|(record, result)| outcome_of(&push.id, record, result)),
+            );
+            previous = outcomes;
+            next = started.transpose()?;
+        }
+        self.record(push, &previous, failed).await?;
+        Ok(true)
+    }
+
+    /// The checkpoints of a batch of object-storage datasets, recorded (`writing`): the
+    /// datasets ready to write, and the outcomes of those whose checkpoint failed.
+    #[allow(clippy::type_complexity)]
+    async fn start_blob_batch<'a>(
+        &self,
+        push: &PushRecord,
+        batch: &[(&'a DatasetRecord, &'a DatasetManifest)],
+    ) -> anyhow::Result<(
+        Vec<(&'a DatasetRecord, &'a DatasetManifest, Value)>,
+        Vec<WriteOutcome>,
+    )> {
+        let mut ready = Vec::with_capacity(batch.len());
+        let mut outcomes = Vec::new();
+        for (record, manifest, checkpoint) in self.blob_checkpoints(push, batch).await {
+            match checkpoint {
+                Ok(checkpoint) => ready.push((record, manifest, checkpoint)),
+                Err(problem) => outcomes.push(WriteOutcome::Failed {
+                    name: record.name.clone(),
+                    problem,
+                }),
+            }
+        }
+        let marks: Vec<(&str, &Value)> = ready
+            .iter()
+            .map(|(record, _, checkpoint)| (record.name.as_str(), checkpoint))
+            .collect();
+        self.db.datasets_writing(&push.id, &marks).await?;
+        Ok((ready, outcomes))
+    }
+
+    /// [`Self::write`] of each dataset, [`BLOB_WRITES`] at once.
+    #[allow(clippy::type_complexity)]
+    async fn write_each<'a>(
+        &self,
+        push: &PushRecord,
+        ready: &[(&'a DatasetRecord, &'a DatasetManifest, Value)],
+    ) -> anyhow::Result<
+        Vec<(
+            &'a DatasetRecord,
+            Result<(DatasetStatus, DatasetDetail, HeadUpdate), Problem>,
+        )>,
+    > {
+        let writing: Vec<_> = ready
+            .iter()
+            .map(|(record, manifest, checkpoint)| async move {
+                Ok::<_, anyhow::Error>((
+                    *record,
+                    self.write(push, record, manifest, checkpoint).await?,
+                ))
+            })
+            .collect();
+        stream::iter(writing)
+            .buffered(BLOB_WRITES)
+            .collect::<Vec<_>>()
+            .await
+            .into_iter()
+            .collect()
+    }
+
     /// [`Self::checkpoint_of`] of a batch of object-storage datasets, the heads read
     /// together (one blocking task on a local store).
     async fn blob_checkpoints<'a>(
@@ -1007,8 +1120,8 @@ impl JobRunner {
 
     /// [`Self::write`] of a batch of object-storage datasets, together: the staged
     /// contents looked up at once and the puts made by [`BlobEngine::put_many`]. `None`
-    /// when the staging store would download the contents (S3): the caller then writes
-    /// them one by one, so that only a few downloaded copies exist at once.
+    /// when the staging store would download the contents (S3), or cannot say where they
+    /// are: the caller then writes them one by one ([`Self::write_each`]).
     #[allow(clippy::type_complexity)]
     async fn write_blobs<'a>(
         &self,
@@ -1251,6 +1364,9 @@ impl JobRunner {
         let _ = shutdown.wait_for(|stopping| *stopping).await;
     }
 }
+
+/// A dataset of a commit still to write, and its manifest.
+type Pending<'a> = (&'a DatasetRecord, &'a DatasetManifest);
 
 /// A dataset write's outcome as recorded, logged.
 fn outcome_of(

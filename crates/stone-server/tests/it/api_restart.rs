@@ -15,7 +15,17 @@ use crate::api_support::{
 /// A server whose commit of `manifest` is paused by the test hook right after the
 /// `people` dataset was written.
 async fn paused_commit(site: &Site, manifest: &Value, contents: &Contents) -> (Server, String) {
-    let server = site.start_with_env(&[("STONE_SERVER_TEST_PAUSE_COMMIT", "people")]);
+    paused_commit_at(site, manifest, contents, "people").await
+}
+
+/// [`paused_commit`] right after `dataset` was written.
+async fn paused_commit_at(
+    site: &Site,
+    manifest: &Value,
+    contents: &Contents,
+    dataset: &str,
+) -> (Server, String) {
+    let server = site.start_with_env(&[("STONE_SERVER_TEST_PAUSE_COMMIT", dataset)]);
     let created = server.create_push(manifest).await.expect(201);
     let push_id = created.body["push_id"].as_str().unwrap().to_owned();
     upload_all(&server, &created.body, contents).await;
@@ -88,6 +98,70 @@ async fn a_crash_during_commit_resumes_on_restart_without_duplicates() {
         6
     );
     assert_eq!(status["package_node"]["status"], "created");
+}
+
+/// A commit of many object-storage datasets goes in pipelined batches (one batch's files
+/// written while the batches around it are recorded): killed in the middle, with a batch
+/// written but not recorded and the next one marked as writing, it finishes on restart
+/// with every dataset `created` once and every head in place; pushed again, nothing changes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_among_pipelined_blob_batches_resumes_on_restart() {
+    const COUNT: usize = 600;
+    let site = Site::new();
+    let datasets: Vec<Dataset> = (0..COUNT)
+        .map(|i| {
+            Dataset::new(
+                &format!("d{i:03}"),
+                "BLOB",
+                vec![File::new(
+                    "f.bin",
+                    crate::api_support::noise(i as u64, 100 + i),
+                )],
+            )
+        })
+        .collect();
+    let (manifest, contents) = manifest("demo", "dev", Options::default(), None, &datasets);
+    let push_id = {
+        // d300 is in the second batch of 256.
+        let (mut server, push_id) = paused_commit_at(&site, &manifest, &contents, "d300").await;
+        let status = server.status(&push_id).await;
+        assert_eq!(status["state"], "committing");
+        assert_eq!(dataset(&status, "d300")["state"], "writing");
+        server.kill();
+        push_id
+    };
+    let server = site.start();
+    let status = server.wait(&push_id).await;
+    assert_eq!(status["state"], "succeeded", "{status:#}");
+    assert_eq!(
+        status["result"]["counts"]["created"], COUNT,
+        "{:#}",
+        status["result"]
+    );
+    let statuses = statuses(&status);
+    assert_eq!(statuses.len(), COUNT);
+    assert!(statuses.values().all(|s| s == "created"), "{statuses:?}");
+    for (i, d) in datasets.iter().enumerate() {
+        let head = server
+            .data_dir
+            .join("blobs/demo")
+            .join(&d.name)
+            .join("dev/head.json");
+        let head: Value = serde_json::from_slice(&std::fs::read(&head).unwrap()).unwrap();
+        assert_eq!(
+            head["files"][0]["sha256"],
+            d.files[0].sha256(),
+            "{}",
+            d.name
+        );
+        assert_eq!(head["files"][0]["size"], 100 + i);
+    }
+    let again = server.push(&manifest, &contents).await;
+    assert_eq!(
+        again["result"]["counts"]["unchanged"], COUNT,
+        "{:#}",
+        again["result"]
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
