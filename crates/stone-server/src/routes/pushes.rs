@@ -12,8 +12,8 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
 use stone_api::{
-    CommitAccepted, CreatePush, DatasetProgress, Engine, PackageNodeProgress, PushCreated,
-    PushState, PushStatus, UploadCompleted, codes,
+    CommitAccepted, CreatePush, DatasetProgress, DatasetState, Engine, PackageNodeProgress,
+    PushCreated, PushState, PushStatus, UploadCompleted, codes,
 };
 
 use super::App;
@@ -234,7 +234,22 @@ pub async fn create(
         .push_summary(&id)
         .await?
         .ok_or_else(|| ApiError::push_not_found(&id))?;
-    let datasets = app.db.datasets(&id).await?;
+    // The rows just stored, as stored: every one pending (not read back: thousands).
+    let datasets: Vec<DatasetRecord> = rows
+        .iter()
+        .zip(0..)
+        .map(|(row, position)| DatasetRecord {
+            position,
+            name: row.name.clone(),
+            kind: row.kind,
+            operation: row.operation,
+            state: DatasetState::Pending,
+            status: None,
+            detail: None,
+            error: None,
+            checkpoint: None,
+        })
+        .collect();
     let body = PushCreated {
         push_id: id.clone(),
         state: record.state,
