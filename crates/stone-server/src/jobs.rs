@@ -994,15 +994,22 @@ impl JobRunner {
                 return Ok(false);
             }
             let after = following.next();
-            let (written, (recorded, started)) =
-                tokio::join!(self.write_blobs(push, &ready), async {
+            let begun = Instant::now();
+            let ((written, files), (recorded, started, state)) = tokio::join!(
+                async {
+                    let written = self.write_blobs(push, &ready).await;
+                    (written, begun.elapsed())
+                },
+                async {
                     let recorded = self.record(push, &previous, failed).await;
                     let started = match (after, &recorded) {
                         (Some(batch), Ok(())) => Some(self.start_blob_batch(push, batch).await),
                         _ => None,
                     };
-                    (recorded, started)
-                });
+                    (recorded, started, begun.elapsed())
+                }
+            );
+            tracing::debug!(push = %push.id, datasets = ready.len(), files_ms = files.as_millis(), state_ms = state.as_millis(), "object-storage batch written");
             recorded?;
             let written = match written {
                 Some(written) => written,
