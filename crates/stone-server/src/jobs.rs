@@ -569,7 +569,7 @@ impl JobRunner {
                         continue;
                     };
                     written += 1;
-                    outcomes.push(outcome_of(id, record, outcome?));
+                    outcomes.push(outcome_of(id, record, outcome?, false));
                     // Slow writes (tables, graphs) still show up one by one in the progress.
                     if recorded.elapsed() >= COMMIT_RECORD_EVERY {
                         self.record(push, &outcomes, &mut writes_failed).await?;
@@ -1009,7 +1009,11 @@ impl JobRunner {
                     (recorded, started, begun.elapsed())
                 }
             );
-            tracing::debug!(push = %push.id, datasets = ready.len(), files_ms = files.as_millis(), state_ms = state.as_millis(), "object-storage batch written");
+            let (first, last) = (
+                ready.first().map(|(record, _, _)| record.name.as_str()),
+                ready.last().map(|(record, _, _)| record.name.as_str()),
+            );
+            tracing::info!(push = %push.id, datasets = ready.len(), first, last, files_ms = files.as_millis(), state_ms = state.as_millis(), "object-storage batch written");
             recorded?;
             let written = match written {
                 Some(written) => written,
@@ -1018,7 +1022,7 @@ impl JobRunner {
             outcomes.extend(
                 written
                     .into_iter()
-                    .map(|(record, result)| outcome_of(&push.id, record, result)),
+                    .map(|(record, result)| outcome_of(&push.id, record, result, true)),
             );
             previous = outcomes;
             next = started.transpose()?;
@@ -1375,15 +1379,21 @@ impl JobRunner {
 /// A dataset of a commit still to write, and its manifest.
 type Pending<'a> = (&'a DatasetRecord, &'a DatasetManifest);
 
-/// A dataset write's outcome as recorded, logged.
+/// A dataset write's outcome as recorded, logged (a success at debug level when `batched`:
+/// the batch has an info line of its own).
 fn outcome_of(
     push_id: &str,
     record: &DatasetRecord,
     result: Result<(DatasetStatus, DatasetDetail, HeadUpdate), Problem>,
+    batched: bool,
 ) -> WriteOutcome {
     match result {
         Ok((status, detail, head)) => {
-            tracing::info!(push = %push_id, dataset = %record.name, status = ?status, "dataset written");
+            if batched {
+                tracing::debug!(push = %push_id, dataset = %record.name, status = ?status, "dataset written");
+            } else {
+                tracing::info!(push = %push_id, dataset = %record.name, status = ?status, "dataset written");
+            }
             WriteOutcome::Done {
                 name: record.name.clone(),
                 status,

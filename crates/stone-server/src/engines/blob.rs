@@ -665,24 +665,30 @@ impl BlobEngine {
         stream::iter(reads).buffered(PUTS_AT_ONCE).collect().await
     }
 
-    /// Local store: creates the directories of the datasets a push is about to write
-    /// (`{ns}/{dataset}/{branch}/objects/`), in a background thread at a lower priority,
-    /// so that this file-system work (a third of a commit of many small new datasets)
-    /// overlaps the push's uploads instead of following them. An empty directory is not
-    /// a dataset (a dataset exists once its head does), so a push that never commits
-    /// leaves nothing visible; nothing is done for S3, which has no directories.
-    pub fn prepare(&self, ns: &str, branch: &str, datasets: &[String]) {
+    /// Local store: prepares the datasets a push is about to write, in a background thread
+    /// at a lower priority, so that this file-system work (most of a commit of many small
+    /// new datasets) overlaps the push's uploads instead of following them: creates their
+    /// directories (`{ns}/{dataset}/{branch}/objects/`) and, for a dataset without a head,
+    /// the head it will have as a *prepared head* (`head.json#<digits>`, named after its
+    /// file list), which the commit rewrites in place with its own time and renames over
+    /// `head.json` (see `put_local`). A directory or a prepared head is not a dataset (a
+    /// dataset exists once `head.json` does), so a push that never commits leaves nothing
+    /// visible; what it leaves behind goes with the dataset's other leftovers (see
+    /// [`Self::collect_garbage`], [`Self::delete_dataset`]). Nothing is done for S3.
+    pub fn prepare(&self, ns: &str, branch: &str, datasets: &[(String, Vec<BlobEntry>)]) {
         let Some(dir) = self.local_dir.clone() else {
             return;
         };
-        let dirs: Vec<PathBuf> = datasets
+        let prepared: Vec<(PathBuf, PathBuf, Vec<BlobEntry>)> = datasets
             .iter()
-            .filter_map(|dataset| {
+            .filter_map(|(dataset, files)| {
                 let location = DatasetLocation::new(&self.prefix, ns, dataset, branch).ok()?;
-                local_path(&dir, &location.objects())
+                let objects = local_path(&dir, &location.objects())?;
+                let head = local_path(&dir, &location.head())?;
+                Some((objects, head, files.clone()))
             })
             .collect();
-        if dirs.is_empty() {
+        if prepared.is_empty() {
             return;
         }
         let spawned = std::thread::Builder::new()
@@ -693,10 +699,26 @@ impl BlobEngine {
                 unsafe {
                     libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 10);
                 }
-                for path in &dirs {
-                    if let Err(error) = std::fs::create_dir_all(path) {
-                        tracing::debug!(path = %path.display(), error = %error, "cannot prepare a dataset directory");
+                for (objects, head, mut files) in prepared {
+                    if let Err(error) = std::fs::create_dir_all(&objects) {
+                        tracing::debug!(path = %objects.display(), error = %error, "cannot prepare a dataset directory");
                         return;
+                    }
+                    if head.exists() {
+                        continue;
+                    }
+                    // The head a put of these files would write now: the commit writes it
+                    // again with its own time, over these same bytes.
+                    files.sort_by(|a, b| a.path.cmp(&b.path));
+                    let document = HeadDocument {
+                        format: HEAD_FORMAT.to_owned(),
+                        updated_at: Utc::now(),
+                        files,
+                    };
+                    let body =
+                        serde_json::to_vec_pretty(&document).expect("a head document serializes");
+                    if let Err(error) = prepare_head(&head, &body) {
+                        tracing::debug!(path = %head.display(), error = %error, "cannot prepare a head");
                     }
                 }
             });
@@ -1174,7 +1196,7 @@ impl BlobEngine {
                         .is_some_and(|name| live.contains(name))
             })
             .await?;
-        Ok(deleted + self.remove_local_leftovers(&location.objects(), older_than)?)
+        Ok(deleted + self.remove_local_leftovers(&location.root, older_than)?)
     }
 
     /// Deletes the objects under `prefix` that `select` picks; how many.
@@ -1388,6 +1410,13 @@ fn put_local(
         files: target.clone(),
     };
     let body = serde_json::to_vec_pretty(&document).expect("a head document serializes");
+    let status = match current {
+        None => BlobStatus::Created,
+        Some(_) => BlobStatus::Updated,
+    };
+    if status == BlobStatus::Created && use_prepared_head(&head_path, &body) {
+        return Ok(Some(summary(status, linked_files, linked_bytes)));
+    }
     // As object_store's local put: a new `head.json#N`, renamed over the head.
     let (mut n, mut made_dir) = (1, false);
     let (mut file, temp) = loop {
@@ -1417,11 +1446,98 @@ fn put_local(
             source,
         });
     }
-    let status = match current {
-        None => BlobStatus::Created,
-        Some(_) => BlobStatus::Updated,
-    };
     Ok(Some(summary(status, linked_files, linked_bytes)))
+}
+
+/// The name of a dataset's prepared head next to `head` (see [`BlobEngine::prepare`]), and
+/// of the file it is written to first. Both end in `#<digits>`, as the store's own
+/// temporary files do (which start at `#1`), so that leftovers are collected with them.
+fn prepared_head_paths(head: &Path) -> (PathBuf, PathBuf) {
+    let with = |suffix: &str| {
+        let mut path = head.as_os_str().to_owned();
+        path.push(suffix);
+        PathBuf::from(path)
+    };
+    (with("#0"), with("#00"))
+}
+
+/// Writes `body` as the prepared head of `head`, unless there is one already: written
+/// whole under another name first and then given its name without replacing anything,
+/// so that a commit that uses a prepared head never has it changed under it.
+fn prepare_head(head: &Path, body: &[u8]) -> std::io::Result<()> {
+    let (prepared, temporary) = prepared_head_paths(head);
+    if prepared.exists() {
+        return Ok(());
+    }
+    std::fs::write(&temporary, body)?;
+    let named = rename_no_replace(&temporary, &prepared);
+    let _ = std::fs::remove_file(&temporary);
+    match named {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        named => named,
+    }
+}
+
+/// `rename` that fails with `AlreadyExists` instead of replacing `to`.
+fn rename_no_replace(from: &Path, to: &Path) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::ffi::CString;
+        use std::os::unix::ffi::OsStrExt;
+        let c = |p: &Path| CString::new(p.as_os_str().as_bytes()).map_err(std::io::Error::other);
+        let (from, to) = (c(from)?, c(to)?);
+        // SAFETY: two NUL-terminated paths that outlive the call.
+        let done = unsafe {
+            libc::renameat2(
+                libc::AT_FDCWD,
+                from.as_ptr(),
+                libc::AT_FDCWD,
+                to.as_ptr(),
+                libc::RENAME_NOREPLACE,
+            )
+        };
+        if done == 0 {
+            Ok(())
+        } else {
+            Err(std::io::Error::last_os_error())
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        // A hard link never replaces either; the first name goes after.
+        std::fs::hard_link(from, to)
+    }
+}
+
+/// Makes `body` the head of a new dataset from its prepared head, if it has one no
+/// longer than `body`: rewritten in place (a document's length does not depend on its
+/// time, so this allocates nothing) and renamed over `head`. `false` when there is no
+/// such prepared head, or it was replaced while this ran (the caller then writes the
+/// head the usual way, over whatever the rename left).
+fn use_prepared_head(head: &Path, body: &[u8]) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{FileExt, MetadataExt};
+        let (prepared, _) = prepared_head_paths(head);
+        let Ok(file) = std::fs::OpenOptions::new().write(true).open(&prepared) else {
+            return false;
+        };
+        let Ok(before) = file.metadata() else {
+            return false;
+        };
+        if before.len() > body.len() as u64
+            || file.write_all_at(body, 0).is_err()
+            || std::fs::rename(&prepared, head).is_err()
+        {
+            return false;
+        }
+        matches!(std::fs::metadata(head), Ok(after) if after.ino() == before.ino() && after.dev() == before.dev() && after.len() == body.len() as u64)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (head, body);
+        false
+    }
 }
 
 /// Local store: hard-links a verified staged file to its object's path; `false` when that

@@ -18,6 +18,7 @@ use stone_api::{
 
 use super::App;
 use crate::auth::Caller;
+use crate::engines::blob::BlobEntry;
 use crate::error::{ApiError, ApiResult};
 use crate::guards::{Principal, force_violations, removed_datasets, violations_problem};
 use crate::jobs::{dataset_urls, namespace_urls};
@@ -151,11 +152,22 @@ pub async fn create(
         }
     };
     tracing::info!(push = %id, namespace = %manifest.namespace, branch = %manifest.branch, datasets = manifest.datasets.len(), resumed = (status == StatusCode::OK), "push manifest accepted");
-    let blobs: Vec<String> = manifest
+    let blobs: Vec<(String, Vec<BlobEntry>)> = manifest
         .datasets
         .iter()
         .filter(|d| d.kind.engine() == Engine::ObjectStorage)
-        .map(|d| d.name.clone())
+        .map(|d| {
+            let files = d
+                .files
+                .iter()
+                .map(|f| BlobEntry {
+                    path: f.path.clone(),
+                    sha256: f.sha256.clone(),
+                    size: f.size,
+                })
+                .collect();
+            (d.name.clone(), files)
+        })
         .collect();
     app.engines
         .blob

@@ -12,7 +12,8 @@ use std::time::Duration;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use stone_server::engines::blob::{
-    BlobEngine, BlobError, BlobFile, BlobOptions, BlobPut, BlobStatus, S3Settings, VersionStatus,
+    BlobEngine, BlobEntry, BlobError, BlobFile, BlobOptions, BlobPut, BlobStatus, S3Settings,
+    VersionStatus,
 };
 use stone_test::services::SeaweedFs;
 use tempfile::TempDir;
@@ -878,6 +879,105 @@ async fn blob_put_many(target: &Target) {
         .await;
     let exist: Vec<bool> = exist.into_iter().map(Result::unwrap).collect();
     assert_eq!(exist, [true, false, true, false]);
+}
+
+/// A local store prepares the heads of new datasets while a push uploads (`prepare`):
+/// the put then rewrites the prepared head in place and renames it, so the head is the
+/// prepared file, with the put's time. A prepared head that does not fit is left alone
+/// (the put writes the head as usual) and goes with the dataset's leftovers; a dataset
+/// that has a head gets no prepared one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn local_prepared_heads() {
+    use std::os::unix::fs::MetadataExt;
+    let target = Target::local();
+    let Target::Local { dir } = &target else {
+        unreachable!()
+    };
+    let engine = target.engine();
+    let staging = Staging::new();
+    let mut file = staging.file("a.bin", &bytes(21, 3000));
+    file.verified = true;
+    let entry = |f: &BlobFile| BlobEntry {
+        path: f.path.clone(),
+        sha256: f.sha256.clone(),
+        size: f.size,
+    };
+    let prepared = |dataset: &str| {
+        dir.path()
+            .join(target.key_of(dataset, "main", "head.json#0"))
+    };
+    let wait_for = |path: std::path::PathBuf| async move {
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        while !path.exists() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{} never came",
+                path.display()
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+
+    engine.prepare(NS, "main", &[("fresh".to_owned(), vec![entry(&file)])]);
+    wait_for(prepared("fresh")).await;
+    assert!(
+        target.head_document_of("fresh", "main").is_none(),
+        "not a dataset yet"
+    );
+    let inode = std::fs::metadata(prepared("fresh")).unwrap().ino();
+    let before = chrono::Utc::now();
+    let put = engine
+        .put(NS, "fresh", "main", std::slice::from_ref(&file), false)
+        .await
+        .unwrap();
+    assert_eq!(put.status, BlobStatus::Created);
+    let head_path = dir.path().join(target.key_of("fresh", "main", "head.json"));
+    assert_eq!(
+        std::fs::metadata(&head_path).unwrap().ino(),
+        inode,
+        "the head is the prepared file"
+    );
+    assert!(!prepared("fresh").exists());
+    assert_eq!(
+        target.head_files_of("fresh", "main"),
+        [(file.path.clone(), file.sha256.clone(), 3000)]
+    );
+    let head = engine.head(NS, "fresh", "main").await.unwrap().unwrap();
+    assert!(
+        head.updated_at >= before,
+        "the put's time, not the preparation's"
+    );
+    target.check_objects_of("fresh", "main");
+
+    // A dataset with a head gets no prepared head.
+    engine.prepare(
+        NS,
+        "main",
+        &[
+            ("fresh".to_owned(), vec![entry(&file)]),
+            ("marker".to_owned(), vec![]),
+        ],
+    );
+    wait_for(prepared("marker")).await;
+    assert!(!prepared("fresh").exists());
+
+    // A prepared head longer than the head to write is not used, and is a leftover.
+    let stale = prepared("stale");
+    std::fs::create_dir_all(stale.parent().unwrap()).unwrap();
+    std::fs::write(&stale, vec![b' '; 100_000]).unwrap();
+    let put = engine
+        .put(NS, "stale", "main", std::slice::from_ref(&file), false)
+        .await
+        .unwrap();
+    assert_eq!(put.status, BlobStatus::Created);
+    assert_eq!(target.head_files_of("stale", "main").len(), 1);
+    assert!(stale.exists());
+    engine
+        .collect_garbage(NS, "stale", "main", Duration::ZERO)
+        .await
+        .unwrap();
+    assert!(!stale.exists(), "collected with the dataset's leftovers");
+    assert_eq!(target.head_files_of("stale", "main").len(), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

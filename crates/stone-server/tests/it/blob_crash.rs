@@ -134,18 +134,20 @@ async fn local_staging_leftovers_change_nothing() {
         bytes(22, 3000).as_slice()
     );
 
-    // Garbage collection removes the dead staging file, not the live objects.
+    // Garbage collection removes the dead staging files (the object's and the head's),
+    // not the live objects.
     let collected = engine
         .collect_garbage(NS, DATASET, "main", std::time::Duration::ZERO)
         .await
         .unwrap();
-    assert_eq!(collected, 1);
+    assert_eq!(collected, 2);
     assert!(
         !root
             .join("objects")
             .join(format!("{}#1", b.sha256))
             .exists()
     );
+    assert!(!root.join("head.json#2").exists());
     target.check_objects("main");
 
     // Delete removes everything, leftovers included.

@@ -192,8 +192,15 @@ pub(super) fn check_sha256(path: &str, sha256: &str) -> Result<(), BlobError> {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(super) struct HeadDocument {
     pub format: String,
+    /// Written with nine fractional digits, so that a document's length does not depend
+    /// on its time (a prepared head is rewritten in place at commit: see `put_local`).
+    #[serde(serialize_with = "nanosecond_time")]
     pub updated_at: DateTime<Utc>,
     pub files: Vec<BlobEntry>,
+}
+
+fn nanosecond_time<S: serde::Serializer>(time: &DateTime<Utc>, to: S) -> Result<S::Ok, S::Error> {
+    to.serialize_str(&time.to_rfc3339_opts(chrono::SecondsFormat::Nanos, true))
 }
 
 impl HeadDocument {
