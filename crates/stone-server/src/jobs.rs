@@ -523,8 +523,6 @@ impl JobRunner {
                 let blob = is_blob(batch[0].1);
                 let concurrency = if blob { BLOB_WRITES } else { 1 };
                 let push = &push;
-                let mut outcomes = Vec::new();
-                let mut ready = Vec::with_capacity(batch.len());
                 let checkpoints = if blob {
                     self.blob_checkpoints(push, batch).await
                 } else {
@@ -540,20 +538,7 @@ impl JobRunner {
                         .collect()
                         .await
                 };
-                for (record, manifest, checkpoint) in checkpoints {
-                    match checkpoint {
-                        Ok(checkpoint) => ready.push((record, manifest, checkpoint)),
-                        Err(problem) => outcomes.push(WriteOutcome::Failed {
-                            name: record.name.clone(),
-                            problem,
-                        }),
-                    }
-                }
-                let marks: Vec<(&str, &Value)> = ready
-                    .iter()
-                    .map(|(record, _, checkpoint)| (record.name.as_str(), checkpoint))
-                    .collect();
-                self.db.datasets_writing(id, &marks).await?;
+                let (ready, mut outcomes) = self.mark_writing(id, checkpoints).await?;
                 // No write starts once the server is stopping; those under way finish.
                 let writing: Vec<_> = ready
                     .iter()
@@ -1042,9 +1027,28 @@ impl JobRunner {
         Vec<(&'a DatasetRecord, &'a DatasetManifest, Value)>,
         Vec<WriteOutcome>,
     )> {
-        let mut ready = Vec::with_capacity(batch.len());
+        let checkpoints = self.blob_checkpoints(push, batch).await;
+        self.mark_writing(&push.id, checkpoints).await
+    }
+
+    /// Records the datasets whose checkpoint was taken as `writing`, with it: the datasets
+    /// ready to write, and the outcomes of those whose checkpoint failed.
+    #[allow(clippy::type_complexity)]
+    async fn mark_writing<'a>(
+        &self,
+        push_id: &str,
+        checkpoints: Vec<(
+            &'a DatasetRecord,
+            &'a DatasetManifest,
+            Result<Value, Problem>,
+        )>,
+    ) -> anyhow::Result<(
+        Vec<(&'a DatasetRecord, &'a DatasetManifest, Value)>,
+        Vec<WriteOutcome>,
+    )> {
+        let mut ready = Vec::with_capacity(checkpoints.len());
         let mut outcomes = Vec::new();
-        for (record, manifest, checkpoint) in self.blob_checkpoints(push, batch).await {
+        for (record, manifest, checkpoint) in checkpoints {
             match checkpoint {
                 Ok(checkpoint) => ready.push((record, manifest, checkpoint)),
                 Err(problem) => outcomes.push(WriteOutcome::Failed {
@@ -1057,7 +1061,7 @@ impl JobRunner {
             .iter()
             .map(|(record, _, checkpoint)| (record.name.as_str(), checkpoint))
             .collect();
-        self.db.datasets_writing(&push.id, &marks).await?;
+        self.db.datasets_writing(push_id, &marks).await?;
         Ok((ready, outcomes))
     }
 

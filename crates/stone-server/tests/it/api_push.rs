@@ -362,14 +362,24 @@ async fn the_same_content_pushed_again_changes_nothing() {
     assert_eq!(node["push_id"], first["push_id"]);
 }
 
+/// The push of [`package`] on `dev`, created and uploaded, not committed: its ID.
+async fn staged_push(server: &crate::api_support::Server) -> String {
+    let (manifest, contents, _) = package("dev", None);
+    let created = server.create_push(&manifest).await.expect(201);
+    upload_all(server, &created.body, &contents).await;
+    created.body["push_id"].as_str().unwrap().to_owned()
+}
+
+/// The change number of a push status.
+fn changes(status: &Value) -> u64 {
+    status["changes"].as_u64().expect("a change number")
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn polls_with_since_receive_only_the_datasets_that_changed() {
     let site = Site::new();
     let server = site.start();
-    let (manifest, contents, _) = package("dev", None);
-    let created = server.create_push(&manifest).await.expect(201);
-    upload_all(&server, &created.body, &contents).await;
-    let id = created.body["push_id"].as_str().unwrap().to_owned();
+    let id = staged_push(&server).await;
     let names = |status: &Value| -> Vec<String> {
         status["datasets"]
             .as_array()
@@ -378,7 +388,6 @@ async fn polls_with_since_receive_only_the_datasets_that_changed() {
             .map(|d| d["name"].as_str().unwrap().to_owned())
             .collect()
     };
-    let changes = |status: &Value| status["changes"].as_u64().expect("a change number");
 
     let staging = server.status(&id).await;
     let all = names(&staging);
@@ -421,11 +430,7 @@ async fn a_poll_that_waits_answers_at_the_first_change() {
     use std::time::{Duration, Instant};
     let site = Site::new();
     let server = site.start();
-    let (manifest, contents, _) = package("dev", None);
-    let created = server.create_push(&manifest).await.expect(201);
-    upload_all(&server, &created.body, &contents).await;
-    let id = created.body["push_id"].as_str().unwrap().to_owned();
-    let changes = |status: &Value| status["changes"].as_u64().expect("a change number");
+    let id = staged_push(&server).await;
     let before = changes(&server.status(&id).await);
     let path = |since: u64, wait: u64| format!("/v1/pushes/{id}?since={since}&wait={wait}");
 
