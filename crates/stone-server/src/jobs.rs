@@ -891,47 +891,21 @@ impl JobRunner {
                 }
             }
             Engine::ObjectStorage => {
-                let files: Vec<BlobFile> = manifest
-                    .files
-                    .iter()
-                    .map(|file| BlobFile {
-                        path: file.path.clone(),
-                        local: contents[&file.sha256].path.clone(),
-                        sha256: file.sha256.clone(),
-                        size: file.size,
-                        // Staged contents are verified on receipt (local) or on download (S3).
-                        verified: true,
-                    })
-                    .collect();
-                // Without force, a version that names other files stops the put before
-                // it writes anything (the guard at POST /pushes saw an earlier state).
-                let version = push.manifest.package.version.as_deref();
-                let keep = version.filter(|_| !force);
-                let mut put = self
+                let put = blob_put(push, manifest, |sha256| contents[sha256].path.clone());
+                let outcome = self
                     .engines
                     .blob
-                    .put_keeping(ns, name, branch, &files, replace, keep)
+                    .put_keeping(
+                        ns,
+                        name,
+                        branch,
+                        &put.files,
+                        put.replace,
+                        put.keep.as_deref(),
+                    )
                     .await;
-                // The version names the files as this push leaves them (also when unchanged).
-                if let (Ok(_), Some(version)) = (&put, &push.manifest.package.version)
-                    && let Err(error) = self
-                        .engines
-                        .blob
-                        .record_version(ns, name, branch, version, force)
-                        .await
-                {
-                    put = Err(error);
-                }
-                match put {
-                    Ok(outcome) => Ok(blob_written(
-                        &outcome,
-                        checkpoint,
-                        resumed,
-                        replace,
-                        push.manifest.package.version.clone(),
-                    )),
-                    Err(error) => Err(blob_problem(name, &error)),
-                }
+                self.blob_finish(push, manifest, checkpoint, resumed, outcome)
+                    .await
             }
         };
         drop(contents);
@@ -941,17 +915,7 @@ impl JobRunner {
         };
         self.test_pause(&push.id, name).await;
 
-        // Without `replace` the head gains these files: the union with the head is taken
-        // in the transaction that moves it (another replica may move it meanwhile).
-        Ok(Ok((
-            status,
-            detail,
-            HeadUpdate::Set {
-                kind: manifest.kind,
-                files: new_files.into_iter().collect(),
-                merge: !replace,
-            },
-        )))
+        Ok(Ok((status, detail, head_update(manifest, replace))))
     }
 
     /// Writes consecutive batches of object-storage datasets (local staging), pipelined:
@@ -1133,6 +1097,42 @@ impl JobRunner {
             .collect()
     }
 
+    /// What an object-storage put leaves a push with: the package version recorded on
+    /// the dataset when the push names one (it names the files as this push leaves them,
+    /// also when unchanged), then the status and details the push reports.
+    async fn blob_finish(
+        &self,
+        push: &PushRecord,
+        manifest: &DatasetManifest,
+        checkpoint: &Value,
+        resumed: bool,
+        outcome: Result<BlobOutcome, BlobError>,
+    ) -> Result<(DatasetStatus, DatasetDetail), Problem> {
+        let (ns, name, branch) = (&push.namespace, &manifest.name, &push.branch);
+        let version = push.manifest.package.version.clone();
+        let force = push.manifest.options.force || !push.protected;
+        let mut outcome = outcome;
+        if let (Ok(_), Some(version)) = (&outcome, &version)
+            && let Err(error) = self
+                .engines
+                .blob
+                .record_version(ns, name, branch, version, force)
+                .await
+        {
+            outcome = Err(error);
+        }
+        match outcome {
+            Ok(outcome) => Ok(blob_written(
+                &outcome,
+                checkpoint,
+                resumed,
+                push.manifest.options.replace,
+                version,
+            )),
+            Err(error) => Err(blob_problem(name, &error)),
+        }
+    }
+
     /// [`Self::write`] of a batch of object-storage datasets, together: the staged
     /// contents looked up at once and the puts made by [`BlobEngine::put_many`]. `None`
     /// when the staging store would download the contents (S3), or cannot say where they
@@ -1149,9 +1149,6 @@ impl JobRunner {
         )>,
     > {
         let (ns, branch) = (push.namespace.as_str(), push.branch.as_str());
-        let options = &push.manifest.options;
-        let force = options.force || !push.protected;
-        let version = push.manifest.package.version.as_deref();
         let mut wanted: Vec<(&str, u64)> = ready
             .iter()
             .flat_map(|(_, manifest, _)| manifest.files.iter())
@@ -1181,65 +1178,25 @@ impl JobRunner {
                 results[i] = Some(Err(staging_problem(&manifest.name, error)));
                 continue;
             }
-            puts.push(BlobPut {
-                dataset: manifest.name.clone(),
-                files: manifest
-                    .files
-                    .iter()
-                    .map(|file| BlobFile {
-                        path: file.path.clone(),
-                        local: contents[file.sha256.as_str()].path.clone(),
-                        sha256: file.sha256.clone(),
-                        size: file.size,
-                        verified: true,
-                    })
-                    .collect(),
-                replace: options.replace,
-                // Without force, a version that names other files stops the put before it
-                // writes anything (the guard at POST /pushes saw an earlier state).
-                keep: version.filter(|_| !force).map(str::to_owned),
-            });
+            puts.push(blob_put(push, manifest, |sha256| {
+                contents[sha256].path.clone()
+            }));
             put_of.push(i);
         }
         let done = self.engines.blob.put_many(ns, branch, &puts).await;
-        for (i, put) in put_of.into_iter().zip(done) {
+        for (i, outcome) in put_of.into_iter().zip(done) {
             let (record, manifest, checkpoint) = &ready[i];
-            let name = manifest.name.as_str();
-            let mut put = put;
-            // The version names the files as this push leaves them (also when unchanged).
-            if let (Ok(_), Some(version)) = (&put, version)
-                && let Err(error) = self
-                    .engines
-                    .blob
-                    .record_version(ns, name, branch, version, force)
-                    .await
-            {
-                put = Err(error);
-            }
             let resumed = record.state == DatasetState::Writing;
-            results[i] = Some(match put {
-                Ok(outcome) => {
-                    let (status, detail) = blob_written(
-                        &outcome,
-                        checkpoint,
-                        resumed,
-                        options.replace,
-                        version.map(str::to_owned),
-                    );
-                    let files: BTreeSet<String> =
-                        manifest.files.iter().map(|f| f.sha256.clone()).collect();
-                    Ok((
-                        status,
-                        detail,
-                        HeadUpdate::Set {
-                            kind: manifest.kind,
-                            files: files.into_iter().collect(),
-                            merge: !options.replace,
-                        },
-                    ))
-                }
-                Err(error) => Err(blob_problem(name, &error)),
-            });
+            let finished = self
+                .blob_finish(push, manifest, checkpoint, resumed, outcome)
+                .await;
+            results[i] = Some(finished.map(|(status, detail)| {
+                (
+                    status,
+                    detail,
+                    head_update(manifest, push.manifest.options.replace),
+                )
+            }));
         }
         drop(contents);
         // Written, not yet recorded: where the test hook pauses a commit.
@@ -1412,6 +1369,46 @@ fn outcome_of(
                 problem,
             }
         }
+    }
+}
+
+/// The put of an object-storage dataset of `push`, its staged contents at `local(sha256)`.
+fn blob_put(
+    push: &PushRecord,
+    manifest: &DatasetManifest,
+    local: impl Fn(&str) -> PathBuf,
+) -> BlobPut {
+    let force = push.manifest.options.force || !push.protected;
+    BlobPut {
+        dataset: manifest.name.clone(),
+        files: manifest
+            .files
+            .iter()
+            .map(|file| BlobFile {
+                path: file.path.clone(),
+                local: local(&file.sha256),
+                sha256: file.sha256.clone(),
+                size: file.size,
+                // Staged contents are verified on receipt (local) or on download (S3).
+                verified: true,
+            })
+            .collect(),
+        replace: push.manifest.options.replace,
+        // Without force, a version that names other files stops the put before it writes
+        // anything (the guard at POST /pushes saw an earlier state).
+        keep: push.manifest.package.version.clone().filter(|_| !force),
+    }
+}
+
+/// How a written dataset moves its head: to the manifest's contents, or without
+/// `replace` to these and the ones it held (the union is taken in the transaction that
+/// moves it: another replica may move it meanwhile).
+fn head_update(manifest: &DatasetManifest, replace: bool) -> HeadUpdate {
+    let files: BTreeSet<String> = manifest.files.iter().map(|f| f.sha256.clone()).collect();
+    HeadUpdate::Set {
+        kind: manifest.kind,
+        files: files.into_iter().collect(),
+        merge: !replace,
     }
 }
 

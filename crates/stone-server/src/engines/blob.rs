@@ -529,7 +529,7 @@ impl BlobEngine {
                 Ok(target) => match self.local_fast_path(&target.given) {
                     // One lock per dataset: a dataset named twice goes the general way.
                     Some(dir) if roots.insert(target.location.root.to_string()) => {
-                        local.push((i, dir, target));
+                        local.push((i, dir, target, put.replace));
                     }
                     _ => general.push(i),
                 },
@@ -540,7 +540,7 @@ impl BlobEngine {
             // Locks in key order, so that two such calls cannot wait on each other.
             local.sort_by(|a, b| a.2.location.root.as_ref().cmp(b.2.location.root.as_ref()));
             let mut guards = Vec::with_capacity(local.len());
-            for (_, _, target) in &local {
+            for (_, _, target, _) in &local {
                 let lock = self.locks.get(target.location.root.as_ref());
                 guards.push(lock.lock_owned().await);
             }
@@ -551,18 +551,14 @@ impl BlobEngine {
             let mut tasks = Vec::new();
             while !local.is_empty() {
                 let chunk: Vec<_> = local.drain(..per_task.min(local.len())).collect();
-                let indices: Vec<usize> = chunk.iter().map(|(i, _, _)| *i).collect();
-                let replaces: Vec<bool> = indices.iter().map(|&i| puts[i].replace).collect();
+                let indices: Vec<usize> = chunk.iter().map(|(i, _, _, _)| *i).collect();
                 let task = tokio::task::spawn_blocking(move || {
                     chunk
                         .into_iter()
-                        .zip(replaces)
-                        .map(|((i, dir, target), replace)| {
+                        .map(|(i, dir, target, replace)| {
                             let root = &target.location.root;
-                            (
-                                i,
-                                put_local(&dir, root, &target.given, replace, target.keep.as_ref()),
-                            )
+                            let keep = target.keep.as_ref();
+                            (i, put_local(&dir, root, &target.given, replace, keep))
                         })
                         .collect::<Vec<_>>()
                 });
