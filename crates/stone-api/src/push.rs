@@ -144,6 +144,11 @@ pub struct PushCreated {
     pub already_staged: Vec<String>,
     /// The datasets, as `GET /v1/pushes/{id}` would show them.
     pub datasets: Vec<DatasetProgress>,
+    /// The push's change number as of this answer (see [`PushStatus::changes`]): after the
+    /// commit, `GET …?since=<changes>` sends only the datasets that changed since these.
+    /// Absent from servers that do not count changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changes: Option<u64>,
 }
 
 /// How to upload one content (a sha256).
@@ -669,6 +674,7 @@ pub(crate) mod tests {
             ],
             already_staged: vec![sha('c')],
             datasets: vec![dataset_pending()],
+            changes: Some(0),
         }
     }
 
@@ -725,6 +731,7 @@ pub(crate) mod tests {
             ],
             "already_staged": [sha('c')],
             "datasets": [dataset_pending_json()],
+            "changes": 0,
         });
         roundtrip(&push_created(), expected.clone());
         let read: PushCreated = serde_json::from_value(with_unknown_fields(&expected)).unwrap();

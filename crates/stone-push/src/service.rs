@@ -256,6 +256,10 @@ impl Session<'_> {
         };
 
         let push_id = created.push_id.clone();
+        // What the commit starts from: the datasets as the server listed them, and its
+        // change number then (a server that counts changes), so that following it sends
+        // only what the commit changes, from the first poll on.
+        let mut start = None;
         if created.state == PushState::Staging {
             let url = format!("{}/pushes/{push_id}/commit", self.api);
             let accepted: CommitAccepted = self
@@ -264,8 +268,9 @@ impl Session<'_> {
             self.progress.event(ProgressEvent::Committing {
                 push_id: accepted.push_id,
             });
+            start = created.changes.map(|changes| (created.datasets, changes));
         }
-        let status = self.follow(&push_id).await?;
+        let status = self.follow(&push_id, start).await?;
         if status.state == PushState::Failed {
             let mut failures: Vec<String> = status
                 .datasets
@@ -401,24 +406,20 @@ impl Session<'_> {
     /// first answer, a server that counts changes sends only the datasets that moved
     /// (`?since=`), and answers as soon as something moved (`&wait=`: no polling delay
     /// between a change and its report); the answer returned lists every dataset, in the
-    /// server's order.
-    async fn follow(&self, push_id: &str) -> Result<PushStatus, PushError> {
+    /// server's order. `start`: the datasets and the change number the server gave when
+    /// the push was created, when this session committed it (the first poll then asks
+    /// only for what changed since: no answer listing every dataset while it commits).
+    async fn follow(
+        &self,
+        push_id: &str,
+        start: Option<(Vec<DatasetProgress>, u64)>,
+    ) -> Result<PushStatus, PushError> {
         let base = format!("{}/pushes/{push_id}", self.api);
         let mut seen: HashMap<String, (DatasetState, Option<String>)> = HashMap::new();
         let mut datasets: Vec<DatasetProgress> = Vec::new();
         let mut index: HashMap<String, usize> = HashMap::new();
-        let mut since: Option<u64> = None;
-        let mut wait = POLL_FIRST;
-        loop {
-            let url = match since {
-                Some(since) => format!("{base}?since={since}&wait={POLL_WAIT_SECONDS}"),
-                None => base.clone(),
-            };
-            let asked = tokio::time::Instant::now();
-            let mut status: PushStatus = self
-                .request(Phase::Poll, Method::GET, &url, None::<&()>)
-                .await?;
-            for d in std::mem::take(&mut status.datasets) {
+        let mut take = |list: Vec<DatasetProgress>| {
+            for d in list {
                 let now = (d.state, d.status.map(|s| status_name(Some(s))));
                 if seen.get(&d.name) != Some(&now) {
                     self.progress.event(ProgressEvent::Dataset {
@@ -436,6 +437,23 @@ impl Session<'_> {
                     }
                 }
             }
+        };
+        let mut since: Option<u64> = None;
+        if let Some((listed, changes)) = start {
+            take(listed);
+            since = Some(changes);
+        }
+        let mut wait = POLL_FIRST;
+        loop {
+            let url = match since {
+                Some(since) => format!("{base}?since={since}&wait={POLL_WAIT_SECONDS}"),
+                None => base.clone(),
+            };
+            let asked = tokio::time::Instant::now();
+            let mut status: PushStatus = self
+                .request(Phase::Poll, Method::GET, &url, None::<&()>)
+                .await?;
+            take(std::mem::take(&mut status.datasets));
             // A server that does not count changes sends everything each time.
             let moved = status.changes != since;
             since = status.changes;

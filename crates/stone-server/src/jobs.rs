@@ -614,9 +614,7 @@ impl JobRunner {
         outcomes: &[WriteOutcome],
         failed: &mut bool,
     ) -> anyhow::Result<()> {
-        *failed |= outcomes
-            .iter()
-            .any(|o| matches!(o, WriteOutcome::Failed { .. }));
+        *failed |= any_failed(outcomes);
         self.db.datasets_finished(push, outcomes).await?;
         Ok(())
     }
@@ -919,10 +917,12 @@ impl JobRunner {
     }
 
     /// Writes consecutive batches of object-storage datasets (local staging), pipelined:
-    /// while one batch's files are written, the outcomes of the batch before are recorded
-    /// and the checkpoints of the batch after are taken and recorded (a batch's
-    /// checkpoints are still recorded before any of its writes, and its outcomes after
-    /// them). `Ok(false)`: stopped (shutdown, lost lease) between two batches.
+    /// a *state lane* takes each batch's checkpoints and records them (`writing`) together
+    /// with the outcomes of the batches written meanwhile, one transaction each time, and
+    /// hands the batch to a *file lane*, which writes it and hands its outcomes back. A
+    /// batch's checkpoints are recorded before any of its writes and its outcomes after
+    /// them; neither lane waits for the other batch by batch (the state lane runs at most
+    /// one batch ahead). `Ok(false)`: stopped (shutdown, lost lease) between two batches.
     async fn commit_blob_run(
         &self,
         push: &PushRecord,
@@ -930,69 +930,82 @@ impl JobRunner {
         failed: &mut bool,
         lost: &AtomicBool,
     ) -> anyhow::Result<bool> {
-        let Some(first) = batches.first() else {
-            return Ok(true);
-        };
-        let mut next = Some(self.start_blob_batch(push, first).await?);
-        let mut previous: Vec<WriteOutcome> = Vec::new();
-        let mut following = batches.iter().skip(1);
-        while let Some((ready, mut outcomes)) = next.take() {
-            if self.stopping() || lost.load(Ordering::SeqCst) {
-                previous.append(&mut outcomes);
-                self.record(push, &previous, failed).await?;
-                return Ok(false);
-            }
-            let after = following.next();
-            let begun = Instant::now();
-            let ((written, files), (recorded, started, state)) = tokio::join!(
-                async {
-                    let written = self.write_blobs(push, &ready).await;
-                    (written, begun.elapsed())
-                },
-                async {
-                    let recorded = self.record(push, &previous, failed).await;
-                    let started = match (after, &recorded) {
-                        (Some(batch), Ok(())) => Some(self.start_blob_batch(push, batch).await),
-                        _ => None,
-                    };
-                    (recorded, started, begun.elapsed())
-                }
-            );
-            let (first, last) = (
-                ready.first().map(|(record, _, _)| record.name.as_str()),
-                ready.last().map(|(record, _, _)| record.name.as_str()),
-            );
-            tracing::info!(push = %push.id, datasets = ready.len(), first, last, files_ms = files.as_millis(), state_ms = state.as_millis(), "object-storage batch written");
-            recorded?;
-            let written = match written {
-                Some(written) => written,
-                None => self.write_each(push, &ready).await?,
-            };
-            outcomes.extend(
-                written
-                    .into_iter()
-                    .map(|(record, result)| outcome_of(&push.id, record, result, true)),
-            );
-            previous = outcomes;
-            next = started.transpose()?;
-        }
-        self.record(push, &previous, failed).await?;
-        Ok(true)
-    }
+        type Batch<'a> = (
+            Vec<(&'a DatasetRecord, &'a DatasetManifest, Value)>,
+            Vec<WriteOutcome>,
+        );
+        let (to_write, mut writable) = tokio::sync::mpsc::channel::<Batch<'_>>(1);
+        let (to_record, mut written) = tokio::sync::mpsc::unbounded_channel::<Vec<WriteOutcome>>();
+        let halted = || self.stopping() || lost.load(Ordering::SeqCst);
 
-    /// The checkpoints of a batch of object-storage datasets, recorded (`writing`): the
-    /// datasets ready to write, and the outcomes of those whose checkpoint failed.
-    #[allow(clippy::type_complexity)]
-    async fn start_blob_batch<'a>(
-        &self,
-        push: &PushRecord,
-        batch: &[(&'a DatasetRecord, &'a DatasetManifest)],
-    ) -> anyhow::Result<(
-        Vec<(&'a DatasetRecord, &'a DatasetManifest, Value)>,
-        Vec<WriteOutcome>,
-    )> {
-        let checkpoints = self.blob_checkpoints(push, batch).await;
-        self.mark_writing(&push.id, checkpoints).await
+        let files = async move {
+            let to_record = to_record;
+            let mut waited = Instant::now();
+            while let Some((ready, mut outcomes)) = writable.recv().await {
+                let waited_for = waited.elapsed();
+                // Once halted, a batch handed over is not written: the rerun finds it
+                // `writing`, with what its checkpoints tell.
+                if !halted() {
+                    let begun = Instant::now();
+                    let done = match self.write_blobs(push, &ready).await {
+                        Some(done) => done,
+                        None => self.write_each(push, &ready).await?,
+                    };
+                    let (first, last) = (
+                        ready.first().map(|(record, _, _)| record.name.as_str()),
+                        ready.last().map(|(record, _, _)| record.name.as_str()),
+                    );
+                    tracing::info!(push = %push.id, datasets = ready.len(), first, last, files_ms = begun.elapsed().as_millis(), waited_ms = waited_for.as_millis(), "object-storage batch written");
+                    outcomes.extend(
+                        done.into_iter()
+                            .map(|(record, result)| outcome_of(&push.id, record, result, true)),
+                    );
+                }
+                waited = Instant::now();
+                if to_record.send(outcomes).is_err() {
+                    break;
+                }
+            }
+            Ok::<(), anyhow::Error>(())
+        };
+
+        let state = async {
+            let mut finished: Vec<WriteOutcome> = Vec::new();
+            let mut complete = true;
+            for batch in batches {
+                if halted() {
+                    complete = false;
+                    break;
+                }
+                let (ready, outcomes) = ready_to_write(self.blob_checkpoints(push, batch).await);
+                // Whatever the file lane finished meanwhile goes with these checkpoints.
+                while let Ok(done) = written.try_recv() {
+                    finished.extend(done);
+                }
+                let marks: Vec<(&str, &Value)> = ready
+                    .iter()
+                    .map(|(record, _, checkpoint)| (record.name.as_str(), checkpoint))
+                    .collect();
+                *failed |= any_failed(&finished);
+                self.db.datasets_moved(push, &finished, &marks).await?;
+                finished.clear();
+                drop(marks);
+                if to_write.send((ready, outcomes)).await.is_err() {
+                    // The file lane stopped on an error of its own (returned below).
+                    break;
+                }
+            }
+            drop(to_write);
+            while let Some(done) = written.recv().await {
+                *failed |= any_failed(&done);
+                self.db.datasets_finished(push, &done).await?;
+            }
+            Ok::<bool, anyhow::Error>(complete)
+        };
+
+        let (files, complete) = tokio::join!(files, state);
+        files?;
+        Ok(complete? && !halted())
     }
 
     /// Records the datasets whose checkpoint was taken as `writing`, with it: the datasets
@@ -1010,17 +1023,7 @@ impl JobRunner {
         Vec<(&'a DatasetRecord, &'a DatasetManifest, Value)>,
         Vec<WriteOutcome>,
     )> {
-        let mut ready = Vec::with_capacity(checkpoints.len());
-        let mut outcomes = Vec::new();
-        for (record, manifest, checkpoint) in checkpoints {
-            match checkpoint {
-                Ok(checkpoint) => ready.push((record, manifest, checkpoint)),
-                Err(problem) => outcomes.push(WriteOutcome::Failed {
-                    name: record.name.clone(),
-                    problem,
-                }),
-            }
-        }
+        let (ready, outcomes) = ready_to_write(checkpoints);
         let marks: Vec<(&str, &Value)> = ready
             .iter()
             .map(|(record, _, checkpoint)| (record.name.as_str(), checkpoint))
@@ -1339,6 +1342,40 @@ impl JobRunner {
 
 /// A dataset of a commit still to write, and its manifest.
 type Pending<'a> = (&'a DatasetRecord, &'a DatasetManifest);
+
+/// Datasets with their checkpoints: those ready to write (checkpoint taken), and the
+/// outcomes of those whose checkpoint failed.
+#[allow(clippy::type_complexity)]
+fn ready_to_write<'a>(
+    checkpoints: Vec<(
+        &'a DatasetRecord,
+        &'a DatasetManifest,
+        Result<Value, Problem>,
+    )>,
+) -> (
+    Vec<(&'a DatasetRecord, &'a DatasetManifest, Value)>,
+    Vec<WriteOutcome>,
+) {
+    let mut ready = Vec::with_capacity(checkpoints.len());
+    let mut outcomes = Vec::new();
+    for (record, manifest, checkpoint) in checkpoints {
+        match checkpoint {
+            Ok(checkpoint) => ready.push((record, manifest, checkpoint)),
+            Err(problem) => outcomes.push(WriteOutcome::Failed {
+                name: record.name.clone(),
+                problem,
+            }),
+        }
+    }
+    (ready, outcomes)
+}
+
+/// Whether one of these writes failed.
+fn any_failed(outcomes: &[WriteOutcome]) -> bool {
+    outcomes
+        .iter()
+        .any(|o| matches!(o, WriteOutcome::Failed { .. }))
+}
 
 /// A dataset write's outcome as recorded, logged (a success at debug level when `batched`:
 /// the batch has an info line of its own).

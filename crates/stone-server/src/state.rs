@@ -256,6 +256,37 @@ async fn record_outcomes(
     Ok(())
 }
 
+/// Marks datasets `writing` with their checkpoints (a recorded checkpoint is kept) inside
+/// the caller's transaction.
+async fn mark_writing(
+    tx: &mut sqlx::AnyConnection,
+    backend: Backend,
+    push_id: &str,
+    datasets: &[(&str, &Value)],
+    change: i64,
+) -> Result<()> {
+    if datasets.is_empty() {
+        return Ok(());
+    }
+    let rows: Vec<Value> = datasets
+        .iter()
+        .map(|(name, checkpoint)| serde_json::json!({"name": name, "checkpoint": json(checkpoint)}))
+        .collect();
+    let table = json_rows(backend, "$1", &[("name", false), ("checkpoint", false)]);
+    sqlx::query(&format!(
+        "{table} UPDATE push_datasets SET state = 'writing',
+                checkpoint = COALESCE(push_datasets.checkpoint, r.checkpoint), changed = $3
+         FROM r WHERE push_datasets.push_id = $2 AND push_datasets.name = r.name"
+    ))
+    .bind(json(&rows))
+    .bind(push_id)
+    .bind(change)
+    .execute(&mut *tx)
+    .await
+    .map_err(query_error("marking datasets writing"))?;
+    Ok(())
+}
+
 /// The [`PushSummary`] columns of a row of `pushes`.
 fn summary_of(row: &sqlx::any::AnyRow) -> Result<PushSummary> {
     let state_text: String = row.get("state");
@@ -615,7 +646,7 @@ impl StateDb {
         }))
     }
 
-    /// Stores a new push in `staging` with its datasets.
+    /// Stores a new push in `staging` with its datasets; returns its change number (0).
     pub async fn create_push(
         &self,
         id: &str,
@@ -623,7 +654,7 @@ impl StateDb {
         manifest: &CreatePush,
         protected: bool,
         datasets: &[NewDataset],
-    ) -> Result<()> {
+    ) -> Result<i64> {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         let now = now();
         sqlx::query(
@@ -648,18 +679,19 @@ impl StateDb {
             .map_err(query_error("inserting a manifest"))?;
         insert_datasets(&mut tx, self.backend, id, datasets, 0).await?;
         tx.commit().await.map_err(query_error("commit"))?;
-        Ok(())
+        Ok(0)
     }
 
     /// Replaces the manifest and datasets of a push that is `staging` or `failed`; the
-    /// push is `staging` again. Returns false if the push was in another state.
+    /// push is `staging` again. Returns the push's change number after it, `None` if the
+    /// push was in another state.
     pub async fn replace_manifest(
         &self,
         id: &str,
         manifest: &CreatePush,
         protected: bool,
         datasets: &[NewDataset],
-    ) -> Result<bool> {
+    ) -> Result<Option<i64>> {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         let changed = sqlx::query(
             "UPDATE pushes SET protected = $1, state = 'staging', updated_at = $2,
@@ -674,7 +706,7 @@ impl StateDb {
         .map_err(query_error("replacing a manifest"))?
         .rows_affected();
         if changed == 0 {
-            return Ok(false);
+            return Ok(None);
         }
         sqlx::query("UPDATE push_manifests SET manifest = $1 WHERE push_id = $2")
             .bind(json(manifest))
@@ -691,7 +723,7 @@ impl StateDb {
         insert_datasets(&mut tx, self.backend, id, datasets, change).await?;
         tx.commit().await.map_err(query_error("commit"))?;
         self.changed.notify_waiters();
-        Ok(true)
+        Ok(Some(change))
     }
 
     /// A push by ID.
@@ -751,24 +783,56 @@ impl StateDb {
         &self,
         push_id: &str,
     ) -> Result<Vec<(String, DatasetState, Option<DatasetStatus>)>> {
-        let rows = sqlx::query(
-            "SELECT name, state, status FROM push_datasets WHERE push_id = $1 ORDER BY position",
-        )
-        .bind(push_id)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(query_error("reading datasets"))?;
+        let rows: Vec<(String, String, Option<String>)> = self
+            .json_table(
+                "name, state, status",
+                "push_datasets WHERE push_id = $1",
+                "position",
+                push_id,
+                None,
+            )
+            .await?;
         rows.into_iter()
-            .map(|row| {
+            .map(|(name, state, status)| {
                 Ok((
-                    row.get("name"),
-                    from_text("dataset state", row.get::<String, _>("state").as_str())?,
-                    row.get::<Option<String>, _>("status")
+                    name,
+                    from_text("dataset state", &state)?,
+                    status
                         .map(|t| from_text("dataset status", &t))
                         .transpose()?,
                 ))
             })
             .collect()
+    }
+
+    /// Rows of a query as one JSON array of arrays (`columns` of each row; `where_` may
+    /// use `$1` = `key` and `$2` = `since`), in `order`: thousands of rows (a push's
+    /// datasets) cost the driver one row and a JSON parse, instead of a row each.
+    async fn json_table<T: serde::de::DeserializeOwned>(
+        &self,
+        columns: &str,
+        where_: &str,
+        order: &str,
+        key: &str,
+        since: Option<i64>,
+    ) -> Result<Vec<T>> {
+        let sql = match self.backend {
+            Backend::Sqlite => format!(
+                "SELECT json_group_array(json_array({columns}) ORDER BY {order}) AS rows FROM {where_}"
+            ),
+            Backend::Postgres => format!(
+                "SELECT COALESCE(json_agg(json_build_array({columns}) ORDER BY {order}), '[]')::text AS rows FROM {where_}"
+            ),
+        };
+        let mut query = sqlx::query_scalar::<_, String>(&sql).bind(key);
+        if let Some(since) = since {
+            query = query.bind(since);
+        }
+        let rows = query
+            .fetch_one(&self.pool)
+            .await
+            .map_err(query_error("reading datasets"))?;
+        from_json("dataset rows", &rows)
     }
 
     /// The datasets of a push changed after change number `since` (see
@@ -778,35 +842,47 @@ impl StateDb {
         push_id: &str,
         since: i64,
     ) -> Result<Vec<DatasetRecord>> {
-        let rows = sqlx::query(
-            "SELECT position, name, kind, operation, state, status, detail, error, checkpoint
-             FROM push_datasets WHERE push_id = $1 AND changed > $2 ORDER BY position",
-        )
-        .bind(push_id)
-        .bind(since)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(query_error("reading datasets"))?;
+        type Row = (
+            i64,
+            String,
+            String,
+            String,
+            String,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+        );
+        let rows: Vec<Row> = self
+            .json_table(
+                "position, name, kind, operation, state, status, detail, error, checkpoint",
+                "push_datasets WHERE push_id = $1 AND changed > $2",
+                "position",
+                push_id,
+                Some(since),
+            )
+            .await?;
         rows.into_iter()
-            .map(|row| {
-                Ok(DatasetRecord {
-                    position: row.get("position"),
-                    name: row.get("name"),
-                    kind: from_text("kind", row.get::<String, _>("kind").as_str())?,
-                    operation: match row.get::<String, _>("operation").as_str() {
-                        "delete" => Operation::Delete,
-                        _ => Operation::Write,
-                    },
-                    state: from_text("dataset state", row.get::<String, _>("state").as_str())?,
-                    status: row
-                        .get::<Option<String>, _>("status")
-                        .map(|t| from_text("dataset status", &t))
-                        .transpose()?,
-                    detail: opt_json("dataset detail", row.get("detail"))?,
-                    error: opt_json("dataset error", row.get("error"))?,
-                    checkpoint: opt_json("checkpoint", row.get("checkpoint"))?,
-                })
-            })
+            .map(
+                |(position, name, kind, operation, state, status, detail, error, checkpoint)| {
+                    Ok(DatasetRecord {
+                        position,
+                        name,
+                        kind: from_text("kind", &kind)?,
+                        operation: match operation.as_str() {
+                            "delete" => Operation::Delete,
+                            _ => Operation::Write,
+                        },
+                        state: from_text("dataset state", &state)?,
+                        status: status
+                            .map(|t| from_text("dataset status", &t))
+                            .transpose()?,
+                        detail: opt_json("dataset detail", detail)?,
+                        error: opt_json("dataset error", error)?,
+                        checkpoint: opt_json("checkpoint", checkpoint)?,
+                    })
+                },
+            )
             .collect()
     }
 
@@ -985,28 +1061,7 @@ impl StateDb {
     pub async fn datasets_writing(&self, push_id: &str, datasets: &[(&str, &Value)]) -> Result<()> {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         let change = touch_in(&mut tx, push_id, &now()).await?;
-        if !datasets.is_empty() {
-            let rows: Vec<Value> = datasets
-                .iter()
-                .map(|(name, checkpoint)| serde_json::json!({"name": name, "checkpoint": json(checkpoint)}))
-                .collect();
-            let table = json_rows(
-                self.backend,
-                "$1",
-                &[("name", false), ("checkpoint", false)],
-            );
-            sqlx::query(&format!(
-                "{table} UPDATE push_datasets SET state = 'writing',
-                        checkpoint = COALESCE(push_datasets.checkpoint, r.checkpoint), changed = $3
-                 FROM r WHERE push_datasets.push_id = $2 AND push_datasets.name = r.name"
-            ))
-            .bind(json(&rows))
-            .bind(push_id)
-            .bind(change)
-            .execute(&mut *tx)
-            .await
-            .map_err(query_error("marking datasets writing"))?;
-        }
+        mark_writing(&mut tx, self.backend, push_id, datasets, change).await?;
         tx.commit().await.map_err(query_error("commit"))?;
         self.changed.notify_waiters();
         Ok(())
@@ -1018,13 +1073,25 @@ impl StateDb {
         push: &PushRecord,
         outcomes: &[WriteOutcome],
     ) -> Result<()> {
-        if outcomes.is_empty() {
+        self.datasets_moved(push, outcomes, &[]).await
+    }
+
+    /// [`Self::datasets_finished`] of some datasets and [`Self::datasets_writing`] of
+    /// others, in one transaction (a commit's batch done, the next one about to write).
+    pub async fn datasets_moved(
+        &self,
+        push: &PushRecord,
+        outcomes: &[WriteOutcome],
+        writing: &[(&str, &Value)],
+    ) -> Result<()> {
+        if outcomes.is_empty() && writing.is_empty() {
             return Ok(());
         }
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         let now = now();
         let change = touch_in(&mut tx, &push.id, &now).await?;
         record_outcomes(&mut tx, self.backend, push, outcomes, &now, change).await?;
+        mark_writing(&mut tx, self.backend, &push.id, writing, change).await?;
         tx.commit().await.map_err(query_error("commit"))?;
         self.changed.notify_waiters();
         Ok(())

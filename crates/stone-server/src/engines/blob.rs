@@ -425,7 +425,14 @@ impl BlobEngine {
         if let Some(dir) = self.local_fast_path(&given) {
             let (root, given, keep) = (location.root.clone(), given.clone(), keep.clone());
             let done = tokio::task::spawn_blocking(move || {
-                put_local(&dir, &root, &given, replace, keep.as_ref())
+                put_local(
+                    &dir,
+                    &root,
+                    &given,
+                    replace,
+                    keep.as_ref(),
+                    &mut SourceDirs::default(),
+                )
             })
             .await
             .map_err(|e| BlobError::LocalIo {
@@ -553,12 +560,15 @@ impl BlobEngine {
                 let chunk: Vec<_> = local.drain(..per_task.min(local.len())).collect();
                 let indices: Vec<usize> = chunk.iter().map(|(i, _, _, _)| *i).collect();
                 let task = tokio::task::spawn_blocking(move || {
+                    let mut sources = SourceDirs::default();
                     chunk
                         .into_iter()
                         .map(|(i, dir, target, replace)| {
                             let root = &target.location.root;
                             let keep = target.keep.as_ref();
-                            (i, put_local(&dir, root, &target.given, replace, keep))
+                            let put =
+                                put_local(&dir, root, &target.given, replace, keep, &mut sources);
+                            (i, put)
                         })
                         .collect::<Vec<_>>()
                 });
@@ -1320,19 +1330,21 @@ fn summarize(target: &[BlobEntry]) -> impl Fn(BlobStatus, u64, u64) -> BlobOutco
 /// The file of a local store's key, when every segment is plain (letters, digits, `.`,
 /// `_`, `-`: the store uses such keys as they are, without encoding).
 fn local_path(dir: &Path, key: &StorePath) -> Option<PathBuf> {
-    let plain = key.parts().all(|part| {
-        let part = part.as_ref();
-        !part.is_empty()
-            && part != "."
-            && part != ".."
-            && part
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
-    });
+    let plain = key.parts().all(|part| plain_segment(part.as_ref()));
     plain.then(|| {
         key.parts()
             .fold(dir.to_path_buf(), |p, part| p.join(part.as_ref()))
     })
+}
+
+/// Whether a key's segment is plain: letters, digits, `.`, `_`, `-`, and not `.` or `..`.
+fn plain_segment(part: &str) -> bool {
+    !part.is_empty()
+        && part != "."
+        && part != ".."
+        && part
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
 }
 
 /// A head document of a local store, `None` when the file does not exist.
@@ -1350,22 +1362,76 @@ fn read_local_document(dir: &Path, key: &StorePath) -> Result<Option<HeadDocumen
 /// A put on a local store with every step in the calling (blocking) thread: the same
 /// files as the general path writes through `object_store` (objects hard-linked from
 /// staging, the head written to `head.json#N` and renamed over `head.json`), without a
-/// thread hand-off per step: a commit of many small datasets is mostly such steps.
+/// thread hand-off per step: a commit of many small datasets is mostly such steps. The
+/// dataset's directory is opened once and every file of it is reached from there (and a
+/// staged file from its directory, kept open in `sources` across puts), so that each
+/// step walks one or two path components instead of the whole path.
 /// `Ok(None)`: a step needs the general path (an object already there with another
 /// size, a link across file systems); nothing visible has changed then (objects are not
 /// visible before the head lists them).
+#[cfg(unix)]
 fn put_local(
     dir: &Path,
     root: &StorePath,
     given: &BTreeMap<String, BlobFile>,
     replace: bool,
     keep: Option<&(String, StorePath)>,
+    sources: &mut SourceDirs,
 ) -> Result<Option<BlobOutcome>, BlobError> {
+    use rustix::fs::{AtFlags, Mode, OFlags};
+    use std::os::unix::fs::{FileExt, MetadataExt};
+
     let head_key = root.clone().join(layout::HEAD_NAME);
-    let Some(head_path) = local_path(dir, &head_key) else {
+    let (Some(head_path), Some(dataset)) = (local_path(dir, &head_key), local_path(dir, root))
+    else {
         return Ok(None);
     };
-    let current = read_local_document(dir, &head_key)?;
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |errno: rustix::io::Errno| BlobError::LocalIo {
+            path,
+            source: errno.into(),
+        }
+    };
+    let open_dir = || {
+        rustix::fs::open(
+            &dataset,
+            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+    };
+    let dataset_fd = match open_dir() {
+        Err(rustix::io::Errno::NOENT) => {
+            let objects = dataset.join(layout::OBJECTS_DIR);
+            std::fs::create_dir_all(&objects).map_err(|source| BlobError::LocalIo {
+                path: objects,
+                source,
+            })?;
+            open_dir()
+        }
+        opened => opened,
+    }
+    .map_err(io(&dataset))?;
+
+    let current = match rustix::fs::openat(
+        &dataset_fd,
+        layout::HEAD_NAME,
+        OFlags::RDONLY | OFlags::CLOEXEC,
+        Mode::empty(),
+    ) {
+        Ok(fd) => {
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut std::fs::File::from(fd), &mut bytes).map_err(
+                |source| BlobError::LocalIo {
+                    path: head_path.clone(),
+                    source,
+                },
+            )?;
+            Some(HeadDocument::parse(&head_key, &bytes)?)
+        }
+        Err(rustix::io::Errno::NOENT) => None,
+        Err(errno) => return Err(io(&head_path)(errno)),
+    };
     let target = target_files(current.as_ref(), given, replace);
     let summary = summarize(&target);
     if let Some((version, key)) = keep
@@ -1383,20 +1449,43 @@ fn put_local(
         return Ok(Some(summary(BlobStatus::Unchanged, 0, 0)));
     }
 
-    let objects = root.clone().join(layout::OBJECTS_DIR);
     let (mut linked_files, mut linked_bytes) = (0, 0);
     let mut seen = std::collections::HashSet::new();
     for file in given.values().filter(|f| seen.insert(f.sha256.as_str())) {
-        let Some(object) = local_path(dir, &objects.clone().join(file.sha256.as_str())) else {
+        if !plain_segment(&file.sha256) {
+            return Ok(None);
+        }
+        let (Some(parent), Some(name)) = (file.local.parent(), file.local.file_name()) else {
             return Ok(None);
         };
-        match link_blocking(&file.local, file.size, &object) {
-            Some(true) => {
+        let Some(source_dir) = sources.get(parent) else {
+            return Ok(None);
+        };
+        let size_at = |fd, name: &std::ffi::OsStr| {
+            rustix::fs::statat(fd, name, AtFlags::SYMLINK_NOFOLLOW)
+                .ok()
+                .map(|stat| stat.st_size as u64)
+        };
+        if size_at(source_dir, name) != Some(file.size) {
+            return Ok(None);
+        }
+        let object = format!("{}/{}", layout::OBJECTS_DIR, file.sha256);
+        let link = || rustix::fs::linkat(source_dir, name, &dataset_fd, &object, AtFlags::empty());
+        let mut linked = link();
+        if linked == Err(rustix::io::Errno::NOENT) {
+            match rustix::fs::mkdirat(&dataset_fd, layout::OBJECTS_DIR, Mode::from(0o755)) {
+                Ok(()) | Err(rustix::io::Errno::EXIST) => linked = link(),
+                Err(_) => return Ok(None),
+            }
+        }
+        match linked {
+            Ok(()) => {
                 linked_files += 1;
                 linked_bytes += file.size;
             }
-            Some(false) => {}
-            None => return Ok(None),
+            Err(rustix::io::Errno::EXIST)
+                if size_at(&dataset_fd, object.as_ref()) == Some(file.size) => {}
+            Err(_) => return Ok(None),
         }
     }
 
@@ -1410,11 +1499,47 @@ fn put_local(
         None => BlobStatus::Created,
         Some(_) => BlobStatus::Updated,
     };
-    if status == BlobStatus::Created && use_prepared_head(&head_path, &body) {
-        return Ok(Some(summary(status, linked_files, linked_bytes)));
+    // A new dataset's prepared head (see `BlobEngine::prepare`), if it has one no longer
+    // than `body`: rewritten in place (a document's length does not depend on its time, so
+    // this allocates nothing) and renamed over the head, which must then be the file
+    // written (not one that replaced the prepared head meanwhile); else the head is
+    // written the usual way below, over whatever the rename left.
+    if status == BlobStatus::Created {
+        let prepared = format!("{}{PREPARED_SUFFIX}", layout::HEAD_NAME);
+        let used = rustix::fs::openat(
+            &dataset_fd,
+            prepared.as_str(),
+            OFlags::WRONLY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .ok()
+        .map(std::fs::File::from)
+        .is_some_and(|file| {
+            let Ok(before) = file.metadata() else {
+                return false;
+            };
+            before.len() <= body.len() as u64
+                && file.write_all_at(&body, 0).is_ok()
+                && rustix::fs::renameat(
+                    &dataset_fd,
+                    prepared.as_str(),
+                    &dataset_fd,
+                    layout::HEAD_NAME,
+                )
+                .is_ok()
+                && rustix::fs::statat(&dataset_fd, layout::HEAD_NAME, AtFlags::SYMLINK_NOFOLLOW)
+                    .is_ok_and(|after| {
+                        after.st_ino == before.ino()
+                            && after.st_dev == before.dev()
+                            && after.st_size as u64 == body.len() as u64
+                    })
+        });
+        if used {
+            return Ok(Some(summary(status, linked_files, linked_bytes)));
+        }
     }
     // As object_store's local put: a new `head.json#N`, renamed over the head.
-    let (mut n, mut made_dir) = (1, false);
+    let mut n = 1;
     let (mut file, temp) = loop {
         let mut temp = head_path.clone().into_os_string();
         temp.push(format!("#{n}"));
@@ -1422,14 +1547,6 @@ fn put_local(
         match std::fs::File::create_new(&temp) {
             Ok(file) => break (file, temp),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => n += 1,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !made_dir => {
-                let parent = head_path.parent().unwrap_or(dir);
-                std::fs::create_dir_all(parent).map_err(|source| BlobError::LocalIo {
-                    path: parent.to_path_buf(),
-                    source,
-                })?;
-                made_dir = true;
-            }
             Err(source) => return Err(BlobError::LocalIo { path: temp, source }),
         }
     };
@@ -1445,6 +1562,45 @@ fn put_local(
     Ok(Some(summary(status, linked_files, linked_bytes)))
 }
 
+/// Elsewhere, every put takes the general path.
+#[cfg(not(unix))]
+fn put_local(
+    _dir: &Path,
+    _root: &StorePath,
+    _given: &BTreeMap<String, BlobFile>,
+    _replace: bool,
+    _keep: Option<&(String, StorePath)>,
+    _sources: &mut SourceDirs,
+) -> Result<Option<BlobOutcome>, BlobError> {
+    Ok(None)
+}
+
+/// The directories of staged files that local puts link from, kept open (a commit's
+/// contents are all in one), so that a link walks only the file's name.
+#[derive(Default)]
+struct SourceDirs {
+    #[cfg(unix)]
+    open: Option<(PathBuf, rustix::fd::OwnedFd)>,
+}
+
+impl SourceDirs {
+    /// The open directory `path`; `None` when it cannot be opened.
+    #[cfg(unix)]
+    fn get(&mut self, path: &Path) -> Option<&rustix::fd::OwnedFd> {
+        use rustix::fs::{Mode, OFlags};
+        if self.open.as_ref().is_none_or(|(open, _)| open != path) {
+            let fd = rustix::fs::open(
+                path,
+                OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+                Mode::empty(),
+            )
+            .ok()?;
+            self.open = Some((path.to_path_buf(), fd));
+        }
+        self.open.as_ref().map(|(_, fd)| fd)
+    }
+}
+
 /// The name of a dataset's prepared head next to `head` (see [`BlobEngine::prepare`]), and
 /// of the file it is written to first. Both end in `#<digits>`, as the store's own
 /// temporary files do (which start at `#1`), so that leftovers are collected with them.
@@ -1454,8 +1610,11 @@ fn prepared_head_paths(head: &Path) -> (PathBuf, PathBuf) {
         path.push(suffix);
         PathBuf::from(path)
     };
-    (with("#0"), with("#00"))
+    (with(PREPARED_SUFFIX), with("#00"))
 }
+
+/// What names a dataset's prepared head after its head (see [`prepared_head_paths`]).
+const PREPARED_SUFFIX: &str = "#0";
 
 /// Writes `body` as the prepared head of `head`, unless there is one already: written
 /// whole under another name first and then given its name without replacing anything,
@@ -1502,37 +1661,6 @@ fn rename_no_replace(from: &Path, to: &Path) -> std::io::Result<()> {
     {
         // A hard link never replaces either; the first name goes after.
         std::fs::hard_link(from, to)
-    }
-}
-
-/// Makes `body` the head of a new dataset from its prepared head, if it has one no
-/// longer than `body`: rewritten in place (a document's length does not depend on its
-/// time, so this allocates nothing) and renamed over `head`. `false` when there is no
-/// such prepared head, or it was replaced while this ran (the caller then writes the
-/// head the usual way, over whatever the rename left).
-fn use_prepared_head(head: &Path, body: &[u8]) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::{FileExt, MetadataExt};
-        let (prepared, _) = prepared_head_paths(head);
-        let Ok(file) = std::fs::OpenOptions::new().write(true).open(&prepared) else {
-            return false;
-        };
-        let Ok(before) = file.metadata() else {
-            return false;
-        };
-        if before.len() > body.len() as u64
-            || file.write_all_at(body, 0).is_err()
-            || std::fs::rename(&prepared, head).is_err()
-        {
-            return false;
-        }
-        matches!(std::fs::metadata(head), Ok(after) if after.ino() == before.ino() && after.dev() == before.dev() && after.len() == body.len() as u64)
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = (head, body);
-        false
     }
 }
 

@@ -94,6 +94,7 @@ pub async fn create(
                         uploads: Vec::new(),
                         already_staged: contents.keys().cloned().collect(),
                         datasets: progress(&app, &record.namespace, &datasets),
+                        changes: None,
                     }),
                 )
                     .into_response());
@@ -126,31 +127,48 @@ pub async fn create(
         );
     }
 
-    let (id, status) = match existing {
-        Some(record) => {
-            if !app
-                .db
-                .replace_manifest(&record.id, &manifest, protected, &rows)
-                .await?
-            {
-                // It started committing in between.
-                return Err(ApiError::new(
-                    StatusCode::CONFLICT,
-                    codes::PUSH_CONFLICT,
-                    "Push conflict",
-                    format!("push {} is being committed; poll it", record.id),
-                ));
+    // A package may name thousands of contents: the small ones are checked together (one
+    // file check each, or a request each on S3, several at a time), while the push is
+    // stored; a large one may be a multipart upload whose parts are all there, to
+    // assemble. Answers keep the order. (A content found staged is touched below, after
+    // the push is stored, so that the garbage collection keeps it.)
+    let part_size = app.settings.config.staging.part_size;
+    let small: Vec<(&str, u64)> = contents
+        .iter()
+        .filter(|(_, size)| **size <= part_size)
+        .map(|(sha256, size)| (sha256.as_str(), *size))
+        .collect();
+    let store = async {
+        match existing {
+            Some(record) => {
+                let Some(change) = app
+                    .db
+                    .replace_manifest(&record.id, &manifest, protected, &rows)
+                    .await?
+                else {
+                    // It started committing in between.
+                    return Err(ApiError::new(
+                        StatusCode::CONFLICT,
+                        codes::PUSH_CONFLICT,
+                        "Push conflict",
+                        format!("push {} is being committed; poll it", record.id),
+                    ));
+                };
+                Ok((record.id, StatusCode::OK, change))
             }
-            (record.id, StatusCode::OK)
-        }
-        None => {
-            let id = uuid::Uuid::now_v7().to_string();
-            app.db
-                .create_push(&id, &principal.user, &manifest, protected, &rows)
-                .await?;
-            (id, StatusCode::CREATED)
+            None => {
+                let id = uuid::Uuid::now_v7().to_string();
+                let change = app
+                    .db
+                    .create_push(&id, &principal.user, &manifest, protected, &rows)
+                    .await?;
+                Ok((id, StatusCode::CREATED, change))
+            }
         }
     };
+    let (stored, small_staged) = tokio::join!(store, app.staging.staged_among(&small));
+    let (id, status, change) = stored?;
+    let mut small_staged = small_staged.map_err(ApiError::internal)?.into_iter();
     tracing::info!(push = %id, namespace = %manifest.namespace, branch = %manifest.branch, datasets = manifest.datasets.len(), resumed = (status == StatusCode::OK), "push manifest accepted");
     let blobs: Vec<(String, Vec<BlobEntry>)> = manifest
         .datasets
@@ -176,21 +194,6 @@ pub async fn create(
     let ttl = Duration::from_secs(app.settings.config.staging.url_ttl_seconds);
     let mut uploads = Vec::new();
     let mut already_staged = Vec::new();
-    // A package may name thousands of contents: the small ones are checked together (one
-    // file check each, or a request each on S3, several at a time); a large one may be a
-    // multipart upload whose parts are all there, to assemble. Answers keep the order.
-    let part_size = app.settings.config.staging.part_size;
-    let small: Vec<(&str, u64)> = contents
-        .iter()
-        .filter(|(_, size)| **size <= part_size)
-        .map(|(sha256, size)| (sha256.as_str(), *size))
-        .collect();
-    let mut small_staged = app
-        .staging
-        .staged_among(&small)
-        .await
-        .map_err(ApiError::internal)?
-        .into_iter();
     // Per content: staged or not when known, `None` for a large one (to complete).
     let known: Vec<Option<bool>> = contents
         .values()
@@ -268,6 +271,7 @@ pub async fn create(
         uploads,
         already_staged,
         datasets: progress(&app, &record.namespace, &datasets),
+        changes: u64::try_from(change).ok(),
     };
     let mut response = (status, Json(body)).into_response();
     if let Ok(location) = HeaderValue::from_str(&format!("/v1/pushes/{id}")) {

@@ -1,7 +1,7 @@
 //! The state database's set-based batch statements (a commit records hundreds of
 //! datasets per statement) and the change numbers behind `GET /v1/pushes/{id}?since=`,
 //! on SQLite and on PostgreSQL: rows, heads (merged and replaced), failures, and what a
-//! poll after a given change number sees.
+//! poll after a given change number sees, and what a push's result reads.
 
 use serde_json::json;
 use stone_api::{
@@ -187,6 +187,59 @@ async fn batches_and_change_numbers(db: StateDb) {
         [name(0).as_str()]
     );
     assert_eq!(changed[0].state, DatasetState::Failed);
+
+    // What a push's result reads: every dataset's name, state and status, in order.
+    let states = db.dataset_states("p1").await.unwrap();
+    assert_eq!(states.len(), COUNT);
+    assert_eq!(states[0], (name(0), DatasetState::Failed, None));
+    assert_eq!(
+        states[1],
+        (name(1), DatasetState::Done, Some(DatasetStatus::Created))
+    );
+    assert_eq!(states[250], (name(250), DatasetState::Failed, None));
+
+    // A batch's outcomes and the next batch's checkpoints, in one transaction: one change
+    // number for both, and the first checkpoint still kept.
+    let before_moved = db.push_summary("p1").await.unwrap().unwrap().changes;
+    let done = WriteOutcome::Done {
+        name: name(250),
+        status: DatasetStatus::Created,
+        detail: DatasetDetail::default(),
+        head: Some(HeadUpdate::Set {
+            kind: AssetKind::Blob,
+            files: vec![sha('c')],
+            merge: true,
+        }),
+    };
+    let next = name(251);
+    db.datasets_moved(&push, &[done], &[(next.as_str(), &other)])
+        .await
+        .unwrap();
+    assert_eq!(
+        db.push_summary("p1").await.unwrap().unwrap().changes,
+        before_moved + 1
+    );
+    let moved = db.datasets_changed_after("p1", before_moved).await.unwrap();
+    let seen: Vec<_> = moved
+        .iter()
+        .map(|d| (d.name.as_str(), d.state, d.checkpoint.clone()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (
+                name(250).as_str(),
+                DatasetState::Done,
+                Some(checkpoint.clone())
+            ),
+            (
+                next.as_str(),
+                DatasetState::Writing,
+                Some(checkpoint.clone())
+            ),
+        ]
+    );
+    assert_eq!(head(250).await, Some((AssetKind::Blob, vec![sha('c')])));
 }
 
 #[tokio::test]

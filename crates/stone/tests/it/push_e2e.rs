@@ -532,3 +532,47 @@ fn large_files_go_up_in_parts() {
         "the parts were assembled into the same bytes"
     );
 }
+
+#[test]
+fn following_a_commit_asks_only_for_what_changed() {
+    // The push's answer lists every dataset with the server's change number: the client
+    // follows the commit from there (`?since=`), never asking for the whole list again,
+    // and still ends with every dataset's outcome.
+    let (ctx, server, _data) = with_server();
+    let dir = ctx.package(
+        "many",
+        "publish: {to: \"stone:follow\"}\nresources:\n  - path: a.bin\n  - path: b.bin\n  - path: c.bin\n",
+        &[("a.bin", b"a"), ("b.bin", b"bb"), ("c.bin", b"ccc")],
+    );
+    let out = ctx
+        .stone()
+        .args([
+            "package", "push", "--env", "local", "--branch", "dev", "--json", "-v",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", crate::stderr(&out));
+    let result: Value = serde_json::from_slice(&out.stdout).expect("JSON result");
+    assert_eq!(
+        statuses(&result),
+        [
+            ("stone:follow/a".into(), "created".into()),
+            ("stone:follow/b".into(), "created".into()),
+            ("stone:follow/c".into(), "created".into()),
+        ],
+        "server log:\n{}",
+        server.log_tail(30)
+    );
+    let log = crate::stderr(&out);
+    let polls: Vec<&str> = log
+        .lines()
+        .filter(|line| line.contains("GET ") && line.contains("/pushes/"))
+        .collect();
+    assert!(!polls.is_empty(), "the commit was followed:\n{log}");
+    assert!(
+        polls.iter().all(|line| line.contains("?since=")),
+        "every poll asks for changes only:\n{}",
+        polls.join("\n")
+    );
+}
