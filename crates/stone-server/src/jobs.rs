@@ -34,7 +34,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use futures::stream::{self, StreamExt};
+use futures::stream::{self, FuturesUnordered, StreamExt};
 use serde_json::{Value, json};
 use stone_api::{
     AssetKind, CreatePush, DatasetDetail, DatasetManifest, DatasetState, DatasetStatus, Engine,
@@ -65,6 +65,8 @@ const COMMIT_BATCH: usize = 256;
 const COMMIT_RECORD_EVERY: Duration = Duration::from_millis(250);
 /// Object-storage datasets of a batch written at once.
 const BLOB_WRITES: usize = 8;
+/// Batches of object-storage datasets written at once by a pipelined commit.
+const FILE_BATCHES: usize = 2;
 /// How often the runner looks for work without being woken.
 const POLL: Duration = Duration::from_secs(2);
 
@@ -919,10 +921,9 @@ impl JobRunner {
     /// Writes consecutive batches of object-storage datasets (local staging), pipelined:
     /// a *state lane* takes each batch's checkpoints and records them (`writing`) together
     /// with the outcomes of the batches written meanwhile, one transaction each time, and
-    /// hands the batch to a *file lane*, which writes it and hands its outcomes back. A
-    /// batch's checkpoints are recorded before any of its writes and its outcomes after
-    /// them; neither lane waits for the other batch by batch (the state lane runs at most
-    /// one batch ahead). `Ok(false)`: stopped (shutdown, lost lease) between two batches.
+    /// hands the batch to a *file lane*, which writes it ([`FILE_BATCHES`] at once) and hands
+    /// its outcomes back. A batch's checkpoints are recorded before any of its writes and its
+    /// outcomes after them; neither lane waits for the other batch by batch. `Ok(false)`: stopped (shutdown, lost lease) between two batches.
     async fn commit_blob_run(
         &self,
         push: &PushRecord,
@@ -938,32 +939,27 @@ impl JobRunner {
         let (to_record, mut written) = tokio::sync::mpsc::unbounded_channel::<Vec<WriteOutcome>>();
         let halted = || self.stopping() || lost.load(Ordering::SeqCst);
 
+        // Two batches are written at once: a batch's own steps (its staged contents looked
+        // up, its puts built, its locks taken, its outcomes made) would otherwise leave a
+        // core idle between the blocking writes. (A loop over a set of futures, not a
+        // stream combinator: a closure over these references would make the commit's
+        // future `Send` for one lifetime only.)
         let files = async move {
             let to_record = to_record;
-            let mut waited = Instant::now();
-            while let Some((ready, mut outcomes)) = writable.recv().await {
-                let waited_for = waited.elapsed();
-                // Once halted, a batch handed over is not written: the rerun finds it
-                // `writing`, with what its checkpoints tell.
-                if !halted() {
-                    let begun = Instant::now();
-                    let done = match self.write_blobs(push, &ready).await {
-                        Some(done) => done,
-                        None => self.write_each(push, &ready).await?,
-                    };
-                    let (first, last) = (
-                        ready.first().map(|(record, _, _)| record.name.as_str()),
-                        ready.last().map(|(record, _, _)| record.name.as_str()),
-                    );
-                    tracing::info!(push = %push.id, datasets = ready.len(), first, last, files_ms = begun.elapsed().as_millis(), waited_ms = waited_for.as_millis(), "object-storage batch written");
-                    outcomes.extend(
-                        done.into_iter()
-                            .map(|(record, result)| outcome_of(&push.id, record, result, true)),
-                    );
-                }
-                waited = Instant::now();
-                if to_record.send(outcomes).is_err() {
-                    break;
+            let mut writing = FuturesUnordered::new();
+            let mut open = true;
+            loop {
+                tokio::select! {
+                    batch = writable.recv(), if open && writing.len() < FILE_BATCHES => match batch {
+                        Some(batch) => writing.push(self.write_blob_batch(push, batch, lost)),
+                        None => open = false,
+                    },
+                    Some(outcomes) = writing.next(), if !writing.is_empty() => {
+                        if to_record.send(outcomes?).is_err() {
+                            break;
+                        }
+                    }
+                    else => break,
                 }
             }
             Ok::<(), anyhow::Error>(())
@@ -1006,6 +1002,39 @@ impl JobRunner {
         let (files, complete) = tokio::join!(files, state);
         files?;
         Ok(complete? && !halted())
+    }
+
+    /// One batch of a pipelined commit ([`Self::commit_blob_run`]): written, unless the
+    /// commit halted meanwhile (the rerun then finds it `writing`, with what its
+    /// checkpoints tell); its outcomes, with those of its failed checkpoints.
+    #[allow(clippy::type_complexity)]
+    async fn write_blob_batch<'a>(
+        &self,
+        push: &PushRecord,
+        (ready, mut outcomes): (
+            Vec<(&'a DatasetRecord, &'a DatasetManifest, Value)>,
+            Vec<WriteOutcome>,
+        ),
+        lost: &AtomicBool,
+    ) -> anyhow::Result<Vec<WriteOutcome>> {
+        if self.stopping() || lost.load(Ordering::SeqCst) {
+            return Ok(outcomes);
+        }
+        let begun = Instant::now();
+        let done = match self.write_blobs(push, &ready).await {
+            Some(done) => done,
+            None => self.write_each(push, &ready).await?,
+        };
+        let (first, last) = (
+            ready.first().map(|(record, _, _)| record.name.as_str()),
+            ready.last().map(|(record, _, _)| record.name.as_str()),
+        );
+        tracing::info!(push = %push.id, datasets = ready.len(), first, last, files_ms = begun.elapsed().as_millis(), "object-storage batch written");
+        outcomes.extend(
+            done.into_iter()
+                .map(|(record, result)| outcome_of(&push.id, record, result, true)),
+        );
+        Ok(outcomes)
     }
 
     /// Records the datasets whose checkpoint was taken as `writing`, with it: the datasets

@@ -389,13 +389,20 @@ fn visible<T>(
 pub struct StatusQuery {
     /// Only the datasets changed after this change number (`changes` of an earlier answer).
     since: Option<u64>,
-    /// With `since`: answer once something changed after it, or the push is finished, or
-    /// after this many seconds (at most [`MAX_STATUS_WAIT`]), whichever comes first.
+    /// With `since`: answer once something changed after it (and [`STATUS_GATHER`] has
+    /// passed since the request came, gathering the changes that follow), or the push is
+    /// finished, or after this many seconds (at most [`MAX_STATUS_WAIT`]), whichever
+    /// comes first.
     wait: Option<u64>,
 }
 
 /// The longest a status request waits for a change (`?wait=`).
 pub const MAX_STATUS_WAIT: Duration = Duration::from_secs(20);
+/// How long a waiting status request that saw a change gathers more before it answers,
+/// from when it came (unless the push finishes first): a client that polls again at once
+/// asks at most this often, instead of once per change (a commit of thousands of datasets
+/// makes a change every few milliseconds, and each answer reads the push's datasets).
+pub const STATUS_GATHER: Duration = Duration::from_millis(100);
 /// How often a waiting status request reads the push again: changes made by another
 /// replica wake no one here.
 const STATUS_RECHECK: Duration = Duration::from_millis(250);
@@ -415,7 +422,9 @@ pub async fn status(
         Some(_) => Duration::from_secs(query.wait.unwrap_or(0)).min(MAX_STATUS_WAIT),
         None => Duration::ZERO,
     };
-    let deadline = tokio::time::Instant::now() + wait;
+    let asked = tokio::time::Instant::now();
+    let deadline = asked + wait;
+    let gathered = asked + STATUS_GATHER.min(wait);
     let mut shutdown = app.runner.shutdown_signal();
     // The push first, then its datasets: every change up to the push's counter is then
     // among the datasets read (a later one may be too, and comes again next time).
@@ -427,17 +436,24 @@ pub async fn status(
         let record = visible(&id, &principal, app.db.push_summary(&id).await?, |r| {
             (r.principal.as_str(), r.expired)
         })?;
-        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-        if record.changes > since
+        let now = tokio::time::Instant::now();
+        let left = deadline.saturating_duration_since(now);
+        let moved = record.changes > since;
+        if (moved && now >= gathered)
             || record.state.is_terminal()
             || left.is_zero()
             || *shutdown.borrow()
         {
             break record;
         }
+        // Moved: more changes are gathered until `gathered` (an end of the push wakes it).
+        let sleep = match moved {
+            true => gathered.saturating_duration_since(now),
+            false => left.min(STATUS_RECHECK),
+        };
         tokio::select! {
             () = &mut changed => {}
-            () = tokio::time::sleep(left.min(STATUS_RECHECK)) => {}
+            () = tokio::time::sleep(sleep) => {}
             _ = shutdown.changed() => {}
         }
     };
