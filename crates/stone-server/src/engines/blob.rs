@@ -1369,7 +1369,7 @@ fn read_local_document(dir: &Path, key: &StorePath) -> Result<Option<HeadDocumen
 /// `Ok(None)`: a step needs the general path (an object already there with another
 /// size, a link across file systems); nothing visible has changed then (objects are not
 /// visible before the head lists them).
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 fn put_local(
     dir: &Path,
     root: &StorePath,
@@ -1562,8 +1562,8 @@ fn put_local(
     Ok(Some(summary(status, linked_files, linked_bytes)))
 }
 
-/// Elsewhere, every put takes the general path.
-#[cfg(not(unix))]
+/// Elsewhere (no `O_PATH` descriptors), every put takes the general path.
+#[cfg(not(target_os = "linux"))]
 fn put_local(
     _dir: &Path,
     _root: &StorePath,
@@ -1579,13 +1579,13 @@ fn put_local(
 /// contents are all in one), so that a link walks only the file's name.
 #[derive(Default)]
 struct SourceDirs {
-    #[cfg(unix)]
+    #[cfg(target_os = "linux")]
     open: Option<(PathBuf, rustix::fd::OwnedFd)>,
 }
 
 impl SourceDirs {
     /// The open directory `path`; `None` when it cannot be opened.
-    #[cfg(unix)]
+    #[cfg(target_os = "linux")]
     fn get(&mut self, path: &Path) -> Option<&rustix::fd::OwnedFd> {
         use rustix::fs::{Mode, OFlags};
         if self.open.as_ref().is_none_or(|(open, _)| open != path) {
