@@ -419,6 +419,12 @@ impl JobRunner {
         }
     }
 
+    /// Whether a commit stops at its next boundary: the server is stopping, or the push's
+    /// lease went to another runner (`lost`).
+    fn halted(&self, lost: &AtomicBool) -> bool {
+        self.stopping() || lost.load(Ordering::SeqCst)
+    }
+
     fn stopping(&self) -> bool {
         *self.shutdown.borrow()
     }
@@ -519,7 +525,7 @@ impl JobRunner {
                 continue;
             }
             for batch in batches {
-                if self.stopping() || lost.load(Ordering::SeqCst) {
+                if self.halted(lost) {
                     return Ok(false);
                 }
                 let blob = is_blob(batch[0].1);
@@ -575,7 +581,7 @@ impl JobRunner {
             if record.state == DatasetState::Done {
                 continue;
             }
-            if self.stopping() || lost.load(Ordering::SeqCst) {
+            if self.halted(lost) {
                 return Ok(false);
             }
             if writes_failed {
@@ -627,11 +633,7 @@ impl JobRunner {
         push: &PushRecord,
         record: &'a DatasetRecord,
         manifest: &'a DatasetManifest,
-    ) -> (
-        &'a DatasetRecord,
-        &'a DatasetManifest,
-        Result<Value, Problem>,
-    ) {
+    ) -> Checkpointed<'a> {
         let checkpoint = match &record.checkpoint {
             Some(checkpoint) => Ok(checkpoint.clone()),
             None => {
@@ -643,17 +645,13 @@ impl JobRunner {
     }
 
     /// [`Self::write`], unless the server is stopping when its turn comes (`None`).
-    #[allow(clippy::type_complexity)]
     async fn write_unless_stopping<'a>(
         &self,
         push: &PushRecord,
         record: &'a DatasetRecord,
         manifest: &DatasetManifest,
         checkpoint: &Value,
-    ) -> Option<(
-        &'a DatasetRecord,
-        anyhow::Result<Result<(DatasetStatus, DatasetDetail, HeadUpdate), Problem>>,
-    )> {
+    ) -> Option<(&'a DatasetRecord, anyhow::Result<Written>)> {
         if self.stopping() {
             return None;
         }
@@ -733,13 +731,13 @@ impl JobRunner {
         record: &DatasetRecord,
         manifest: &DatasetManifest,
         checkpoint: &Value,
-    ) -> anyhow::Result<Result<(DatasetStatus, DatasetDetail, HeadUpdate), Problem>> {
+    ) -> anyhow::Result<Written> {
         let ns = push.namespace.as_str();
         let branch = push.branch.as_str();
         let name = manifest.name.as_str();
         let options = &push.manifest.options;
         let replace = options.replace;
-        let force = options.force || !push.protected;
+        let force = forced(push);
         let resumed = record.state == DatasetState::Writing;
         let contents = match self.contents(manifest).await {
             Ok(contents) => contents,
@@ -923,21 +921,17 @@ impl JobRunner {
     /// with the outcomes of the batches written meanwhile, one transaction each time, and
     /// hands the batch to a *file lane*, which writes it ([`FILE_BATCHES`] at once) and hands
     /// its outcomes back. A batch's checkpoints are recorded before any of its writes and its
-    /// outcomes after them; neither lane waits for the other batch by batch. `Ok(false)`: stopped (shutdown, lost lease) between two batches.
+    /// outcomes after them; neither lane waits for the other batch by batch. `Ok(false)`:
+    /// stopped (shutdown, lost lease) between two batches.
     async fn commit_blob_run(
         &self,
         push: &PushRecord,
-        batches: &[&[(&DatasetRecord, &DatasetManifest)]],
+        batches: &[&[Pending<'_>]],
         failed: &mut bool,
         lost: &AtomicBool,
     ) -> anyhow::Result<bool> {
-        type Batch<'a> = (
-            Vec<(&'a DatasetRecord, &'a DatasetManifest, Value)>,
-            Vec<WriteOutcome>,
-        );
         let (to_write, mut writable) = tokio::sync::mpsc::channel::<Batch<'_>>(1);
         let (to_record, mut written) = tokio::sync::mpsc::unbounded_channel::<Vec<WriteOutcome>>();
-        let halted = || self.stopping() || lost.load(Ordering::SeqCst);
 
         // Two batches are written at once: a batch's own steps (its staged contents looked
         // up, its puts built, its locks taken, its outcomes made) would otherwise leave a
@@ -969,7 +963,7 @@ impl JobRunner {
             let mut finished: Vec<WriteOutcome> = Vec::new();
             let mut complete = true;
             for batch in batches {
-                if halted() {
+                if self.halted(lost) {
                     complete = false;
                     break;
                 }
@@ -978,14 +972,11 @@ impl JobRunner {
                 while let Ok(done) = written.try_recv() {
                     finished.extend(done);
                 }
-                let marks: Vec<(&str, &Value)> = ready
-                    .iter()
-                    .map(|(record, _, checkpoint)| (record.name.as_str(), checkpoint))
-                    .collect();
                 *failed |= any_failed(&finished);
-                self.db.datasets_moved(push, &finished, &marks).await?;
+                self.db
+                    .datasets_moved(push, &finished, &writing_marks(&ready))
+                    .await?;
                 finished.clear();
-                drop(marks);
                 if to_write.send((ready, outcomes)).await.is_err() {
                     // The file lane stopped on an error of its own (returned below).
                     break;
@@ -1001,23 +992,19 @@ impl JobRunner {
 
         let (files, complete) = tokio::join!(files, state);
         files?;
-        Ok(complete? && !halted())
+        Ok(complete? && !self.halted(lost))
     }
 
     /// One batch of a pipelined commit ([`Self::commit_blob_run`]): written, unless the
     /// commit halted meanwhile (the rerun then finds it `writing`, with what its
     /// checkpoints tell); its outcomes, with those of its failed checkpoints.
-    #[allow(clippy::type_complexity)]
     async fn write_blob_batch<'a>(
         &self,
         push: &PushRecord,
-        (ready, mut outcomes): (
-            Vec<(&'a DatasetRecord, &'a DatasetManifest, Value)>,
-            Vec<WriteOutcome>,
-        ),
+        (ready, mut outcomes): Batch<'a>,
         lost: &AtomicBool,
     ) -> anyhow::Result<Vec<WriteOutcome>> {
-        if self.stopping() || lost.load(Ordering::SeqCst) {
+        if self.halted(lost) {
             return Ok(outcomes);
         }
         let begun = Instant::now();
@@ -1039,40 +1026,24 @@ impl JobRunner {
 
     /// Records the datasets whose checkpoint was taken as `writing`, with it: the datasets
     /// ready to write, and the outcomes of those whose checkpoint failed.
-    #[allow(clippy::type_complexity)]
     async fn mark_writing<'a>(
         &self,
         push_id: &str,
-        checkpoints: Vec<(
-            &'a DatasetRecord,
-            &'a DatasetManifest,
-            Result<Value, Problem>,
-        )>,
-    ) -> anyhow::Result<(
-        Vec<(&'a DatasetRecord, &'a DatasetManifest, Value)>,
-        Vec<WriteOutcome>,
-    )> {
+        checkpoints: Vec<Checkpointed<'a>>,
+    ) -> anyhow::Result<Batch<'a>> {
         let (ready, outcomes) = ready_to_write(checkpoints);
-        let marks: Vec<(&str, &Value)> = ready
-            .iter()
-            .map(|(record, _, checkpoint)| (record.name.as_str(), checkpoint))
-            .collect();
-        self.db.datasets_writing(push_id, &marks).await?;
+        self.db
+            .datasets_writing(push_id, &writing_marks(&ready))
+            .await?;
         Ok((ready, outcomes))
     }
 
     /// [`Self::write`] of each dataset, [`BLOB_WRITES`] at once.
-    #[allow(clippy::type_complexity)]
     async fn write_each<'a>(
         &self,
         push: &PushRecord,
-        ready: &[(&'a DatasetRecord, &'a DatasetManifest, Value)],
-    ) -> anyhow::Result<
-        Vec<(
-            &'a DatasetRecord,
-            Result<(DatasetStatus, DatasetDetail, HeadUpdate), Problem>,
-        )>,
-    > {
+        ready: &[Ready<'a>],
+    ) -> anyhow::Result<Vec<(&'a DatasetRecord, Written)>> {
         let writing: Vec<_> = ready
             .iter()
             .map(|(record, manifest, checkpoint)| async move {
@@ -1095,12 +1066,8 @@ impl JobRunner {
     async fn blob_checkpoints<'a>(
         &self,
         push: &PushRecord,
-        batch: &[(&'a DatasetRecord, &'a DatasetManifest)],
-    ) -> Vec<(
-        &'a DatasetRecord,
-        &'a DatasetManifest,
-        Result<Value, Problem>,
-    )> {
+        batch: &[Pending<'a>],
+    ) -> Vec<Checkpointed<'a>> {
         let unknown: Vec<&str> = batch
             .iter()
             .filter(|(record, _)| record.checkpoint.is_none())
@@ -1142,7 +1109,7 @@ impl JobRunner {
     ) -> Result<(DatasetStatus, DatasetDetail), Problem> {
         let (ns, name, branch) = (&push.namespace, &manifest.name, &push.branch);
         let version = push.manifest.package.version.clone();
-        let force = push.manifest.options.force || !push.protected;
+        let force = forced(push);
         let mut outcome = outcome;
         if let (Ok(_), Some(version)) = (&outcome, &version)
             && let Err(error) = self
@@ -1169,17 +1136,11 @@ impl JobRunner {
     /// contents looked up at once and the puts made by [`BlobEngine::put_many`]. `None`
     /// when the staging store would download the contents (S3), or cannot say where they
     /// are: the caller then writes them one by one ([`Self::write_each`]).
-    #[allow(clippy::type_complexity)]
     async fn write_blobs<'a>(
         &self,
         push: &PushRecord,
-        ready: &[(&'a DatasetRecord, &'a DatasetManifest, Value)],
-    ) -> Option<
-        Vec<(
-            &'a DatasetRecord,
-            Result<(DatasetStatus, DatasetDetail, HeadUpdate), Problem>,
-        )>,
-    > {
+        ready: &[Ready<'a>],
+    ) -> Option<Vec<(&'a DatasetRecord, Written)>> {
         let (ns, branch) = (push.namespace.as_str(), push.branch.as_str());
         let mut wanted: Vec<(&str, u64)> = ready
             .iter()
@@ -1371,20 +1332,23 @@ impl JobRunner {
 
 /// A dataset of a commit still to write, and its manifest.
 type Pending<'a> = (&'a DatasetRecord, &'a DatasetManifest);
+/// A dataset of a commit with its checkpoint, or why the checkpoint could not be taken.
+type Checkpointed<'a> = (
+    &'a DatasetRecord,
+    &'a DatasetManifest,
+    Result<Value, Problem>,
+);
+/// A dataset of a commit ready to write: its checkpoint is taken.
+type Ready<'a> = (&'a DatasetRecord, &'a DatasetManifest, Value);
+/// How a dataset's write ended: status, details and head move, or the dataset's failure.
+type Written = Result<(DatasetStatus, DatasetDetail, HeadUpdate), Problem>;
+/// A batch handed to a pipelined commit's file lane: the datasets to write, and the
+/// outcomes of those whose checkpoint failed.
+type Batch<'a> = (Vec<Ready<'a>>, Vec<WriteOutcome>);
 
 /// Datasets with their checkpoints: those ready to write (checkpoint taken), and the
 /// outcomes of those whose checkpoint failed.
-#[allow(clippy::type_complexity)]
-fn ready_to_write<'a>(
-    checkpoints: Vec<(
-        &'a DatasetRecord,
-        &'a DatasetManifest,
-        Result<Value, Problem>,
-    )>,
-) -> (
-    Vec<(&'a DatasetRecord, &'a DatasetManifest, Value)>,
-    Vec<WriteOutcome>,
-) {
+fn ready_to_write<'a>(checkpoints: Vec<Checkpointed<'a>>) -> Batch<'a> {
     let mut ready = Vec::with_capacity(checkpoints.len());
     let mut outcomes = Vec::new();
     for (record, manifest, checkpoint) in checkpoints {
@@ -1399,6 +1363,20 @@ fn ready_to_write<'a>(
     (ready, outcomes)
 }
 
+/// Whether a push may move what its branch's guards keep (a version naming other files):
+/// it was forced, or its branch is not protected.
+fn forced(push: &PushRecord) -> bool {
+    push.manifest.options.force || !push.protected
+}
+
+/// The `writing` marks of datasets ready to write: name and checkpoint.
+fn writing_marks<'r>(ready: &'r [Ready<'_>]) -> Vec<(&'r str, &'r Value)> {
+    ready
+        .iter()
+        .map(|(record, _, checkpoint)| (record.name.as_str(), checkpoint))
+        .collect()
+}
+
 /// Whether one of these writes failed.
 fn any_failed(outcomes: &[WriteOutcome]) -> bool {
     outcomes
@@ -1411,7 +1389,7 @@ fn any_failed(outcomes: &[WriteOutcome]) -> bool {
 fn outcome_of(
     push_id: &str,
     record: &DatasetRecord,
-    result: Result<(DatasetStatus, DatasetDetail, HeadUpdate), Problem>,
+    result: Written,
     batched: bool,
 ) -> WriteOutcome {
     match result {
@@ -1444,7 +1422,7 @@ fn blob_put(
     manifest: &DatasetManifest,
     local: impl Fn(&str) -> PathBuf,
 ) -> BlobPut {
-    let force = push.manifest.options.force || !push.protected;
+    let force = forced(push);
     BlobPut {
         dataset: manifest.name.clone(),
         files: manifest

@@ -784,13 +784,7 @@ impl StateDb {
         push_id: &str,
     ) -> Result<Vec<(String, DatasetState, Option<DatasetStatus>)>> {
         let rows: Vec<(String, String, Option<String>)> = self
-            .json_table(
-                "name, state, status",
-                "push_datasets WHERE push_id = $1",
-                "position",
-                push_id,
-                None,
-            )
+            .dataset_rows("name, state, status", push_id, None)
             .await?;
         rows.into_iter()
             .map(|(name, state, status)| {
@@ -805,26 +799,30 @@ impl StateDb {
             .collect()
     }
 
-    /// Rows of a query as one JSON array of arrays (`columns` of each row; `where_` may
-    /// use `$1` = `key` and `$2` = `since`), in `order`: thousands of rows (a push's
-    /// datasets) cost the driver one row and a JSON parse, instead of a row each.
-    async fn json_table<T: serde::de::DeserializeOwned>(
+    /// `columns` of a push's dataset rows (those changed after `since`, when given), in
+    /// order, read as one JSON array of arrays: thousands of rows cost the driver one row
+    /// and a JSON parse, instead of a row each.
+    async fn dataset_rows<T: serde::de::DeserializeOwned>(
         &self,
         columns: &str,
-        where_: &str,
-        order: &str,
-        key: &str,
+        push_id: &str,
         since: Option<i64>,
     ) -> Result<Vec<T>> {
+        let filter = match since {
+            Some(_) => "push_id = $1 AND changed > $2",
+            None => "push_id = $1",
+        };
         let sql = match self.backend {
             Backend::Sqlite => format!(
-                "SELECT json_group_array(json_array({columns}) ORDER BY {order}) AS rows FROM {where_}"
+                "SELECT json_group_array(json_array({columns}) ORDER BY position) AS rows
+                 FROM push_datasets WHERE {filter}"
             ),
             Backend::Postgres => format!(
-                "SELECT COALESCE(json_agg(json_build_array({columns}) ORDER BY {order}), '[]')::text AS rows FROM {where_}"
+                "SELECT COALESCE(json_agg(json_build_array({columns}) ORDER BY position), '[]')::text AS rows
+                 FROM push_datasets WHERE {filter}"
             ),
         };
-        let mut query = sqlx::query_scalar::<_, String>(&sql).bind(key);
+        let mut query = sqlx::query_scalar::<_, String>(&sql).bind(push_id);
         if let Some(since) = since {
             query = query.bind(since);
         }
@@ -854,10 +852,8 @@ impl StateDb {
             Option<String>,
         );
         let rows: Vec<Row> = self
-            .json_table(
+            .dataset_rows(
                 "position, name, kind, operation, state, status, detail, error, checkpoint",
-                "push_datasets WHERE push_id = $1 AND changed > $2",
-                "position",
                 push_id,
                 Some(since),
             )

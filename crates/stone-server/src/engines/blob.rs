@@ -1378,8 +1378,7 @@ fn put_local(
     keep: Option<&(String, StorePath)>,
     sources: &mut SourceDirs,
 ) -> Result<Option<BlobOutcome>, BlobError> {
-    use rustix::fs::{AtFlags, Mode, OFlags};
-    use std::os::unix::fs::{FileExt, MetadataExt};
+    use rustix::fs::{Mode, OFlags};
 
     let head_key = root.clone().join(layout::HEAD_NAME);
     let (Some(head_path), Some(dataset)) = (local_path(dir, &head_key), local_path(dir, root))
@@ -1452,40 +1451,13 @@ fn put_local(
     let (mut linked_files, mut linked_bytes) = (0, 0);
     let mut seen = std::collections::HashSet::new();
     for file in given.values().filter(|f| seen.insert(f.sha256.as_str())) {
-        if !plain_segment(&file.sha256) {
-            return Ok(None);
-        }
-        let (Some(parent), Some(name)) = (file.local.parent(), file.local.file_name()) else {
-            return Ok(None);
-        };
-        let Some(source_dir) = sources.get(parent) else {
-            return Ok(None);
-        };
-        let size_at = |fd, name: &std::ffi::OsStr| {
-            rustix::fs::statat(fd, name, AtFlags::SYMLINK_NOFOLLOW)
-                .ok()
-                .map(|stat| stat.st_size as u64)
-        };
-        if size_at(source_dir, name) != Some(file.size) {
-            return Ok(None);
-        }
-        let object = format!("{}/{}", layout::OBJECTS_DIR, file.sha256);
-        let link = || rustix::fs::linkat(source_dir, name, &dataset_fd, &object, AtFlags::empty());
-        let mut linked = link();
-        if linked == Err(rustix::io::Errno::NOENT) {
-            match rustix::fs::mkdirat(&dataset_fd, layout::OBJECTS_DIR, Mode::from(0o755)) {
-                Ok(()) | Err(rustix::io::Errno::EXIST) => linked = link(),
-                Err(_) => return Ok(None),
-            }
-        }
-        match linked {
-            Ok(()) => {
+        match link_at(sources, &dataset_fd, file) {
+            Some(true) => {
                 linked_files += 1;
                 linked_bytes += file.size;
             }
-            Err(rustix::io::Errno::EXIST)
-                if size_at(&dataset_fd, object.as_ref()) == Some(file.size) => {}
-            Err(_) => return Ok(None),
+            Some(false) => {}
+            None => return Ok(None),
         }
     }
 
@@ -1499,44 +1471,8 @@ fn put_local(
         None => BlobStatus::Created,
         Some(_) => BlobStatus::Updated,
     };
-    // A new dataset's prepared head (see `BlobEngine::prepare`), if it has one no longer
-    // than `body`: rewritten in place (a document's length does not depend on its time, so
-    // this allocates nothing) and renamed over the head, which must then be the file
-    // written (not one that replaced the prepared head meanwhile); else the head is
-    // written the usual way below, over whatever the rename left.
-    if status == BlobStatus::Created {
-        let prepared = format!("{}{PREPARED_SUFFIX}", layout::HEAD_NAME);
-        let used = rustix::fs::openat(
-            &dataset_fd,
-            prepared.as_str(),
-            OFlags::WRONLY | OFlags::CLOEXEC,
-            Mode::empty(),
-        )
-        .ok()
-        .map(std::fs::File::from)
-        .is_some_and(|file| {
-            let Ok(before) = file.metadata() else {
-                return false;
-            };
-            before.len() <= body.len() as u64
-                && file.write_all_at(&body, 0).is_ok()
-                && rustix::fs::renameat(
-                    &dataset_fd,
-                    prepared.as_str(),
-                    &dataset_fd,
-                    layout::HEAD_NAME,
-                )
-                .is_ok()
-                && rustix::fs::statat(&dataset_fd, layout::HEAD_NAME, AtFlags::SYMLINK_NOFOLLOW)
-                    .is_ok_and(|after| {
-                        after.st_ino == before.ino()
-                            && after.st_dev == before.dev()
-                            && after.st_size as u64 == body.len() as u64
-                    })
-        });
-        if used {
-            return Ok(Some(summary(status, linked_files, linked_bytes)));
-        }
+    if status == BlobStatus::Created && use_prepared_head(&dataset_fd, &body) {
+        return Ok(Some(summary(status, linked_files, linked_bytes)));
     }
     // As object_store's local put: a new `head.json#N`, renamed over the head.
     let mut n = 1;
@@ -1560,6 +1496,84 @@ fn put_local(
         });
     }
     Ok(Some(summary(status, linked_files, linked_bytes)))
+}
+
+/// Hard-links the verified staged file of `file` to its object in the dataset directory
+/// `dataset` (as [`link_blocking`], each step from an open directory): `Some(true)` when
+/// linked, `Some(false)` when the object is there with the right size, `None` when the
+/// general path must do it.
+#[cfg(target_os = "linux")]
+fn link_at(
+    sources: &mut SourceDirs,
+    dataset: &rustix::fd::OwnedFd,
+    file: &BlobFile,
+) -> Option<bool> {
+    use rustix::fs::{AtFlags, Mode};
+    use rustix::io::Errno;
+    if !plain_segment(&file.sha256) {
+        return None;
+    }
+    let (parent, name) = (file.local.parent()?, file.local.file_name()?);
+    let source_dir = sources.get(parent)?;
+    let size_at = |fd, name: &std::ffi::OsStr| {
+        rustix::fs::statat(fd, name, AtFlags::SYMLINK_NOFOLLOW)
+            .ok()
+            .map(|stat| stat.st_size as u64)
+    };
+    if size_at(source_dir, name) != Some(file.size) {
+        return None;
+    }
+    let object = format!("{}/{}", layout::OBJECTS_DIR, file.sha256);
+    let link = || rustix::fs::linkat(source_dir, name, dataset, &object, AtFlags::empty());
+    let mut linked = link();
+    if linked == Err(Errno::NOENT) {
+        match rustix::fs::mkdirat(dataset, layout::OBJECTS_DIR, Mode::from(0o755)) {
+            Ok(()) | Err(Errno::EXIST) => linked = link(),
+            Err(_) => return None,
+        }
+    }
+    match linked {
+        Ok(()) => Some(true),
+        Err(Errno::EXIST) => {
+            (size_at(dataset, object.as_ref()) == Some(file.size)).then_some(false)
+        }
+        Err(_) => None,
+    }
+}
+
+/// Makes `body` the head of a new dataset (its directory `dataset`) from its prepared
+/// head (see [`BlobEngine::prepare`]), if it has one no longer than `body`: rewritten in
+/// place (a document's length does not depend on its time, so this allocates nothing) and
+/// renamed over the head, which must then be the file written (not one that replaced the
+/// prepared head meanwhile). `false` otherwise: the caller writes the head the usual way,
+/// over whatever the rename left.
+#[cfg(target_os = "linux")]
+fn use_prepared_head(dataset: &rustix::fd::OwnedFd, body: &[u8]) -> bool {
+    use rustix::fs::{AtFlags, Mode, OFlags};
+    use std::os::unix::fs::{FileExt, MetadataExt};
+    let prepared = format!("{}{PREPARED_SUFFIX}", layout::HEAD_NAME);
+    let Ok(fd) = rustix::fs::openat(
+        dataset,
+        prepared.as_str(),
+        OFlags::WRONLY | OFlags::CLOEXEC,
+        Mode::empty(),
+    ) else {
+        return false;
+    };
+    let file = std::fs::File::from(fd);
+    let Ok(before) = file.metadata() else {
+        return false;
+    };
+    before.len() <= body.len() as u64
+        && file.write_all_at(body, 0).is_ok()
+        && rustix::fs::renameat(dataset, prepared.as_str(), dataset, layout::HEAD_NAME).is_ok()
+        && rustix::fs::statat(dataset, layout::HEAD_NAME, AtFlags::SYMLINK_NOFOLLOW).is_ok_and(
+            |after| {
+                after.st_ino == before.ino()
+                    && after.st_dev == before.dev()
+                    && after.st_size as u64 == body.len() as u64
+            },
+        )
 }
 
 /// Elsewhere (no `O_PATH` descriptors), every put takes the general path.

@@ -447,9 +447,10 @@ pub async fn status(
             break record;
         }
         // Moved: more changes are gathered until `gathered` (an end of the push wakes it).
-        let sleep = match moved {
-            true => gathered.saturating_duration_since(now),
-            false => left.min(STATUS_RECHECK),
+        let sleep = if moved {
+            gathered.saturating_duration_since(now)
+        } else {
+            left.min(STATUS_RECHECK)
         };
         tokio::select! {
             () = &mut changed => {}

@@ -466,8 +466,8 @@ impl StagingStore for LocalStaging {
         Ok(self.staged_among(&[(sha256, size)]).await?[0])
     }
 
-    /// One blocking task checks them all (a file's size each: a content is in
-    /// `contents/` only once verified).
+    /// Blocking tasks check them (a file's size each: a content is in `contents/` only
+    /// once verified), two for [`STAT_SPLIT`] or more.
     async fn staged_among(&self, contents: &[(&str, u64)]) -> Result<Vec<bool>, StagingError> {
         let mut paths: Vec<(PathBuf, u64)> = contents
             .iter()
@@ -479,25 +479,29 @@ impl StagingStore for LocalStaging {
         } else {
             Vec::new()
         };
-        let check = |paths: Vec<(PathBuf, u64)>| {
-            tokio::task::spawn_blocking(move || {
-                paths
-                    .into_iter()
-                    .map(|(path, size)| match std::fs::metadata(&path) {
-                        Ok(metadata) => Ok(metadata.len() == size),
-                        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(false),
-                        Err(source) => Err(StagingError::Io { path, source }),
-                    })
-                    .collect::<Result<Vec<bool>, StagingError>>()
+        let checks: Vec<_> = [paths, half]
+            .into_iter()
+            .filter(|paths| !paths.is_empty())
+            .map(|paths| {
+                tokio::task::spawn_blocking(move || {
+                    paths
+                        .into_iter()
+                        .map(|(path, size)| match std::fs::metadata(&path) {
+                            Ok(metadata) => Ok(metadata.len() == size),
+                            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(false),
+                            Err(source) => Err(StagingError::Io { path, source }),
+                        })
+                        .collect::<Result<Vec<bool>, StagingError>>()
+                })
             })
-        };
-        let (first, second) = tokio::join!(check(paths), check(half));
-        let failed = |e: tokio::task::JoinError| StagingError::Io {
-            path: self.root.join("contents"),
-            source: std::io::Error::other(e),
-        };
-        let mut staged = first.map_err(failed)??;
-        staged.extend(second.map_err(failed)??);
+            .collect();
+        let mut staged = Vec::with_capacity(contents.len());
+        for check in checks {
+            staged.extend(check.await.map_err(|e| StagingError::Io {
+                path: self.root.join("contents"),
+                source: std::io::Error::other(e),
+            })??);
+        }
         Ok(staged)
     }
 
