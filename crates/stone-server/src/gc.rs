@@ -10,7 +10,10 @@
 //! 3. deletes the staged contents no live push names that were not uploaded or reused for
 //!    `staged_content_seconds`, and aborts the multipart uploads started more than
 //!    `multipart_seconds` ago (S3: AbortMultipartUpload, also for uploads S3 lists that no
-//!    record names; local: the assembly file).
+//!    record names; local: the assembly file);
+//! 4. with a local object store (see [`Sweeper::with_engines`]), removes what the
+//!    expired pushes' object-storage datasets that still have no head were prepared with
+//!    while their uploads ran (directories, prepared heads: see `BlobEngine::prepare`).
 //!
 //! Committed datasets never depend on staging: the engines copy (Iceberg) or hard-link
 //! (object storage) what they keep, and graphs are loaded, so only pushes still to be
@@ -30,8 +33,10 @@ use std::time::{Duration, SystemTime};
 use tokio::sync::watch;
 
 use crate::config::GcOptions;
+use crate::jobs::Engines;
 use crate::staging::{StagingError, StagingStore, Swept};
 use crate::state::{StateDb, StateError, ago};
+use stone_api::Engine;
 
 /// Errors of a sweep.
 #[derive(Debug, thiserror::Error)]
@@ -60,6 +65,7 @@ pub struct Sweeper {
     db: StateDb,
     staging: Arc<dyn StagingStore>,
     options: GcOptions,
+    engines: Option<Arc<Engines>>,
 }
 
 impl Sweeper {
@@ -68,7 +74,14 @@ impl Sweeper {
             db,
             staging,
             options,
+            engines: None,
         }
+    }
+
+    /// Also removes what expired pushes prepared in the object store (step 4 above).
+    pub fn with_engines(mut self, engines: Arc<Engines>) -> Self {
+        self.engines = Some(engines);
+        self
     }
 
     /// Sweeps every `interval_seconds` (the first one soon after the start) until
@@ -123,6 +136,42 @@ impl Sweeper {
         result
     }
 
+    /// Step 4 for one expired push. A failure is logged, not fatal: the leftovers are
+    /// invisible, and also go when their dataset is deleted or collected.
+    async fn remove_prepared(&self, id: &str) {
+        let Some(engines) = &self.engines else {
+            return;
+        };
+        let push = match self.db.push(id).await {
+            Ok(Some(push)) => push,
+            Ok(None) => return,
+            Err(error) => {
+                tracing::warn!(push = %id, error = %crate::jobs::error_chain(&error), "gc: cannot read an expired push");
+                return;
+            }
+        };
+        let datasets: Vec<&str> = push
+            .manifest
+            .datasets
+            .iter()
+            .filter(|d| d.kind.engine() == Engine::ObjectStorage)
+            .map(|d| d.name.as_str())
+            .collect();
+        match engines
+            .blob
+            .remove_prepared(&push.namespace, &push.branch, &datasets)
+            .await
+        {
+            Ok(0) => {}
+            Ok(files) => {
+                tracing::info!(push = %id, files, "gc: an expired push's prepared datasets removed")
+            }
+            Err(error) => {
+                tracing::warn!(push = %id, error = %crate::jobs::error_chain(&error), "gc: cannot remove an expired push's prepared datasets")
+            }
+        }
+    }
+
     async fn sweep_locked(&self) -> Result<SweepReport, GcError> {
         let options = &self.options;
         let expired = self
@@ -131,6 +180,7 @@ impl Sweeper {
             .await?;
         for id in &expired {
             tracing::info!(push = %id, "gc: push expired (never committed)");
+            self.remove_prepared(id).await;
         }
         let live = self.db.live_contents().await?;
         let now = SystemTime::now();

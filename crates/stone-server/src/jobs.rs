@@ -918,8 +918,8 @@ impl JobRunner {
 
     /// Writes consecutive batches of object-storage datasets (local staging), pipelined:
     /// a *state lane* takes each batch's checkpoints and records them (`writing`) together
-    /// with the outcomes of the batches written meanwhile, one transaction each time, and
-    /// hands the batch to a *file lane*, which writes it ([`FILE_BATCHES`] at once) and hands
+    /// with the outcomes of the batches written meanwhile, one transaction each time (the
+    /// next batch's checkpoints are read meanwhile), and hands the batch to a *file lane*, which writes it ([`FILE_BATCHES`] at once) and hands
     /// its outcomes back. A batch's checkpoints are recorded before any of its writes and its
     /// outcomes after them; neither lane waits for the other batch by batch. `Ok(false)`:
     /// stopped (shutdown, lost lease) between two batches.
@@ -962,25 +962,42 @@ impl JobRunner {
         let state = async {
             let mut finished: Vec<WriteOutcome> = Vec::new();
             let mut complete = true;
-            for batch in batches {
+            let mut read_ahead = None;
+            for (i, batch) in batches.iter().enumerate() {
                 if self.halted(lost) {
                     complete = false;
                     break;
                 }
-                let (ready, outcomes) = ready_to_write(self.blob_checkpoints(push, batch).await);
+                let checkpoints = match read_ahead.take() {
+                    Some(checkpoints) => checkpoints,
+                    None => self.blob_checkpoints(push, batch).await,
+                };
+                let (ready, outcomes) = ready_to_write(checkpoints);
                 // Whatever the file lane finished meanwhile goes with these checkpoints.
                 while let Ok(done) = written.try_recv() {
                     finished.extend(done);
                 }
                 *failed |= any_failed(&finished);
-                self.db
-                    .datasets_moved(push, &finished, &writing_marks(&ready))
-                    .await?;
-                finished.clear();
-                if to_write.send((ready, outcomes)).await.is_err() {
+                let record = async {
+                    self.db
+                        .datasets_moved(push, &finished, &writing_marks(&ready))
+                        .await?;
+                    Ok::<bool, anyhow::Error>(to_write.send((ready, outcomes)).await.is_ok())
+                };
+                // The next batch's heads are read while this one is recorded and handed over.
+                let read_next = async {
+                    match batches.get(i + 1) {
+                        Some(next) => Some(self.blob_checkpoints(push, next).await),
+                        None => None,
+                    }
+                };
+                let (handed_over, next) = tokio::join!(record, read_next);
+                if !handed_over? {
                     // The file lane stopped on an error of its own (returned below).
                     break;
                 }
+                finished.clear();
+                read_ahead = next;
             }
             drop(to_write);
             while let Some(done) = written.recv().await {

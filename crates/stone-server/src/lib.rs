@@ -16,6 +16,7 @@ pub mod auth;
 pub mod config;
 pub mod engines;
 pub mod error;
+mod fs_at;
 pub mod gc;
 pub mod guards;
 pub mod jobs;

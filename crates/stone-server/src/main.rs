@@ -216,7 +216,8 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         app.db.clone(),
         app.staging.clone(),
         settings.config.gc.clone(),
-    );
+    )
+    .with_engines(engines.clone());
     let gc = tokio::spawn(sweeper.run(stop.subscribe()));
 
     match &verifier {

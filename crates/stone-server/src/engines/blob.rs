@@ -431,7 +431,7 @@ impl BlobEngine {
                     &given,
                     replace,
                     keep.as_ref(),
-                    &mut SourceDirs::default(),
+                    &mut OpenDirs::default(),
                 )
             })
             .await
@@ -560,14 +560,14 @@ impl BlobEngine {
                 let chunk: Vec<_> = local.drain(..per_task.min(local.len())).collect();
                 let indices: Vec<usize> = chunk.iter().map(|(i, _, _, _)| *i).collect();
                 let task = tokio::task::spawn_blocking(move || {
-                    let mut sources = SourceDirs::default();
+                    let mut dirs = OpenDirs::default();
                     chunk
                         .into_iter()
                         .map(|(i, dir, target, replace)| {
                             let root = &target.location.root;
                             let keep = target.keep.as_ref();
                             let put =
-                                put_local(&dir, root, &target.given, replace, keep, &mut sources);
+                                put_local(&dir, root, &target.given, replace, keep, &mut dirs);
                             (i, put)
                         })
                         .collect::<Vec<_>>()
@@ -632,29 +632,35 @@ impl BlobEngine {
     }
 
     /// Whether each dataset has a head on the branch, in order (what a commit checkpoints
-    /// before it writes). A local store answers in one blocking task.
+    /// before it writes). A local store answers in one blocking task, each head looked up
+    /// from the namespace's directory.
     pub async fn heads_exist(
         &self,
         ns: &str,
         branch: &str,
         datasets: &[&str],
     ) -> Vec<Result<bool, BlobError>> {
-        let local: Option<Vec<PathBuf>> = self.local_dir.as_ref().and_then(|dir| {
-            datasets
+        let local = self.local_dir.as_ref().and_then(|dir| {
+            let ns_dir = local_path(dir, &self.prefix.clone().join(ns))?;
+            let heads: Option<Vec<(PathBuf, String)>> = datasets
                 .iter()
                 .map(|dataset| {
                     let location = DatasetLocation::new(&self.prefix, ns, dataset, branch).ok()?;
-                    local_path(dir, &location.head())
+                    let path = local_path(dir, &location.head())?;
+                    Some((path, format!("{dataset}/{branch}/{}", layout::HEAD_NAME)))
                 })
-                .collect()
+                .collect();
+            Some((ns_dir, heads?))
         });
-        if let Some(paths) = local {
+        if let Some((ns_dir, heads)) = local {
             let checked = tokio::task::spawn_blocking(move || {
-                paths
+                let names: Vec<&String> = heads.iter().map(|(_, name)| name).collect();
+                let found = crate::fs_at::sizes_under(&ns_dir, &names);
+                heads
                     .into_iter()
-                    .map(|path| match std::fs::metadata(&path) {
-                        Ok(_) => Ok(true),
-                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+                    .zip(found)
+                    .map(|((path, _), found)| match found {
+                        Ok(found) => Ok(found.is_some()),
                         Err(source) => Err(BlobError::LocalIo { path, source }),
                     })
                     .collect::<Vec<_>>()
@@ -1205,6 +1211,46 @@ impl BlobEngine {
         Ok(deleted + self.remove_local_leftovers(&location.root, older_than)?)
     }
 
+    /// Removes what [`Self::prepare`] left for datasets of the branch that still have no
+    /// head: called for the datasets of a push that expired without a commit. Their
+    /// prepared heads and other leftovers go, then their empty directories (a dataset's own
+    /// directory too, unless another branch is in it); a dataset that has a head meanwhile
+    /// is left as it is. Each under the dataset's lock, so no put is under way in it; a
+    /// live push of the same dataset loses nothing it needs (a put creates the directories
+    /// it lacks and writes a head the usual way without a prepared one). Local store only
+    /// (nothing is prepared on S3). Returns how many files went.
+    pub async fn remove_prepared(
+        &self,
+        ns: &str,
+        branch: &str,
+        datasets: &[&str],
+    ) -> Result<u64, BlobError> {
+        let Some(dir) = &self.local_dir else {
+            return Ok(0);
+        };
+        let exists = self.heads_exist(ns, branch, datasets).await;
+        let mut removed = 0;
+        for (dataset, exists) in datasets.iter().zip(exists) {
+            if exists? {
+                continue;
+            }
+            let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
+            let lock = self.locks.get(location.root.as_ref());
+            let _guard = lock.lock().await;
+            if self.read_head(&location).await?.is_some() {
+                continue;
+            }
+            removed += self.remove_local_leftovers(&location.root, Duration::ZERO)?;
+            if let Some(dataset_dir) = local_path(dir, &location.root)
+                .as_deref()
+                .and_then(Path::parent)
+            {
+                let _ = std::fs::remove_dir(dataset_dir);
+            }
+        }
+        Ok(removed)
+    }
+
     /// Deletes the objects under `prefix` that `select` picks; how many.
     async fn delete_all(
         &self,
@@ -1331,10 +1377,8 @@ fn summarize(target: &[BlobEntry]) -> impl Fn(BlobStatus, u64, u64) -> BlobOutco
 /// `_`, `-`: the store uses such keys as they are, without encoding).
 fn local_path(dir: &Path, key: &StorePath) -> Option<PathBuf> {
     let plain = key.parts().all(|part| plain_segment(part.as_ref()));
-    plain.then(|| {
-        key.parts()
-            .fold(dir.to_path_buf(), |p, part| p.join(part.as_ref()))
-    })
+    // Plain segments joined by `/`: the key is a relative path as it is.
+    plain.then(|| dir.join(key.as_ref()))
 }
 
 /// Whether a key's segment is plain: letters, digits, `.`, `_`, `-`, and not `.` or `..`.
@@ -1376,41 +1420,48 @@ fn put_local(
     given: &BTreeMap<String, BlobFile>,
     replace: bool,
     keep: Option<&(String, StorePath)>,
-    sources: &mut SourceDirs,
+    dirs: &mut OpenDirs,
 ) -> Result<Option<BlobOutcome>, BlobError> {
     use rustix::fs::{Mode, OFlags};
 
     let head_key = root.clone().join(layout::HEAD_NAME);
-    let (Some(head_path), Some(dataset)) = (local_path(dir, &head_key), local_path(dir, root))
-    else {
+    let Some(dataset) = local_path(dir, root) else {
         return Ok(None);
     };
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
+    let head_path = || dataset.join(layout::HEAD_NAME);
+    let io = |path: PathBuf| {
         move |errno: rustix::io::Errno| BlobError::LocalIo {
             path,
             source: errno.into(),
         }
     };
-    let open_dir = || {
-        rustix::fs::open(
-            &dataset,
+    // `{ns}/{dataset}/{branch}`: opened from the namespace's directory.
+    let Some(ns_dir) = dataset.parent().and_then(Path::parent) else {
+        return Ok(None);
+    };
+    let below = dataset.strip_prefix(ns_dir).unwrap_or(&dataset);
+    let open_dir = |dirs: &mut OpenDirs| {
+        rustix::fs::openat(
+            dirs.namespace(ns_dir)?,
+            below,
             OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
             Mode::empty(),
         )
     };
-    let dataset_fd = match open_dir() {
+    let dataset_fd = match open_dir(dirs) {
         Err(rustix::io::Errno::NOENT) => {
             let objects = dataset.join(layout::OBJECTS_DIR);
             std::fs::create_dir_all(&objects).map_err(|source| BlobError::LocalIo {
                 path: objects,
                 source,
             })?;
-            open_dir()
+            // The namespace's directory may be new too.
+            dirs.namespace = None;
+            open_dir(dirs)
         }
         opened => opened,
     }
-    .map_err(io(&dataset))?;
+    .map_err(io(dataset.clone()))?;
 
     let current = match rustix::fs::openat(
         &dataset_fd,
@@ -1422,14 +1473,14 @@ fn put_local(
             let mut bytes = Vec::new();
             std::io::Read::read_to_end(&mut std::fs::File::from(fd), &mut bytes).map_err(
                 |source| BlobError::LocalIo {
-                    path: head_path.clone(),
+                    path: head_path(),
                     source,
                 },
             )?;
             Some(HeadDocument::parse(&head_key, &bytes)?)
         }
         Err(rustix::io::Errno::NOENT) => None,
-        Err(errno) => return Err(io(&head_path)(errno)),
+        Err(errno) => return Err(io(head_path())(errno)),
     };
     let target = target_files(current.as_ref(), given, replace);
     let summary = summarize(&target);
@@ -1451,7 +1502,7 @@ fn put_local(
     let (mut linked_files, mut linked_bytes) = (0, 0);
     let mut seen = std::collections::HashSet::new();
     for file in given.values().filter(|f| seen.insert(f.sha256.as_str())) {
-        match link_at(sources, &dataset_fd, file) {
+        match link_at(dirs, &dataset_fd, file) {
             Some(true) => {
                 linked_files += 1;
                 linked_bytes += file.size;
@@ -1477,7 +1528,7 @@ fn put_local(
     // As object_store's local put: a new `head.json#N`, renamed over the head.
     let mut n = 1;
     let (mut file, temp) = loop {
-        let mut temp = head_path.clone().into_os_string();
+        let mut temp = head_path().into_os_string();
         temp.push(format!("#{n}"));
         let temp = PathBuf::from(temp);
         match std::fs::File::create_new(&temp) {
@@ -1487,11 +1538,11 @@ fn put_local(
         }
     };
     let written = std::io::Write::write_all(&mut file, &body)
-        .and_then(|()| std::fs::rename(&temp, &head_path));
+        .and_then(|()| std::fs::rename(&temp, head_path()));
     if let Err(source) = written {
         let _ = std::fs::remove_file(&temp);
         return Err(BlobError::LocalIo {
-            path: head_path,
+            path: head_path(),
             source,
         });
     }
@@ -1503,18 +1554,14 @@ fn put_local(
 /// linked, `Some(false)` when the object is there with the right size, `None` when the
 /// general path must do it.
 #[cfg(target_os = "linux")]
-fn link_at(
-    sources: &mut SourceDirs,
-    dataset: &rustix::fd::OwnedFd,
-    file: &BlobFile,
-) -> Option<bool> {
+fn link_at(dirs: &mut OpenDirs, dataset: &rustix::fd::OwnedFd, file: &BlobFile) -> Option<bool> {
     use rustix::fs::{AtFlags, Mode};
     use rustix::io::Errno;
     if !plain_segment(&file.sha256) {
         return None;
     }
     let (parent, name) = (file.local.parent()?, file.local.file_name()?);
-    let source_dir = sources.get(parent)?;
+    let source_dir = dirs.staged(parent)?;
     let size_at = |fd, name: &std::ffi::OsStr| {
         rustix::fs::statat(fd, name, AtFlags::SYMLINK_NOFOLLOW)
             .ok()
@@ -1584,35 +1631,53 @@ fn put_local(
     _given: &BTreeMap<String, BlobFile>,
     _replace: bool,
     _keep: Option<&(String, StorePath)>,
-    _sources: &mut SourceDirs,
+    _dirs: &mut OpenDirs,
 ) -> Result<Option<BlobOutcome>, BlobError> {
     Ok(None)
 }
 
-/// The directories of staged files that local puts link from, kept open (a commit's
-/// contents are all in one), so that a link walks only the file's name.
+/// Directories that a blocking task's local puts reach files from, kept open across the
+/// puts: where staged files are (a commit's contents are all in one), so that a link walks
+/// only the file's name, and the namespace's directory (a commit's datasets are all in
+/// one), so that opening a dataset walks only its name and branch.
 #[derive(Default)]
-struct SourceDirs {
+struct OpenDirs {
     #[cfg(target_os = "linux")]
-    open: Option<(PathBuf, rustix::fd::OwnedFd)>,
+    staged: Option<(PathBuf, rustix::fd::OwnedFd)>,
+    #[cfg(target_os = "linux")]
+    namespace: Option<(PathBuf, rustix::fd::OwnedFd)>,
 }
 
-impl SourceDirs {
-    /// The open directory `path`; `None` when it cannot be opened.
-    #[cfg(target_os = "linux")]
-    fn get(&mut self, path: &Path) -> Option<&rustix::fd::OwnedFd> {
-        use rustix::fs::{Mode, OFlags};
-        if self.open.as_ref().is_none_or(|(open, _)| open != path) {
-            let fd = rustix::fs::open(
-                path,
-                OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
-                Mode::empty(),
-            )
-            .ok()?;
-            self.open = Some((path.to_path_buf(), fd));
-        }
-        self.open.as_ref().map(|(_, fd)| fd)
+#[cfg(target_os = "linux")]
+impl OpenDirs {
+    /// The open directory `path` of staged files; `None` when it cannot be opened.
+    fn staged(&mut self, path: &Path) -> Option<&rustix::fd::OwnedFd> {
+        open_cached(&mut self.staged, path).ok()
     }
+
+    /// The open namespace directory `path`.
+    fn namespace(&mut self, path: &Path) -> rustix::io::Result<&rustix::fd::OwnedFd> {
+        open_cached(&mut self.namespace, path)
+    }
+}
+
+/// The directory `path` opened (`O_PATH`) in `slot`, unless it holds it already.
+#[cfg(target_os = "linux")]
+fn open_cached<'a>(
+    slot: &'a mut Option<(PathBuf, rustix::fd::OwnedFd)>,
+    path: &Path,
+) -> rustix::io::Result<&'a rustix::fd::OwnedFd> {
+    use rustix::fs::{Mode, OFlags};
+    if slot.as_ref().is_none_or(|(open, _)| open != path) {
+        *slot = None;
+        let fd = rustix::fs::open(
+            path,
+            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        *slot = Some((path.to_path_buf(), fd));
+    }
+    Ok(slot.as_ref().map(|(_, fd)| fd).expect("just opened"))
 }
 
 /// The name of a dataset's prepared head next to `head` (see [`BlobEngine::prepare`]), and

@@ -402,7 +402,7 @@ pub const MAX_STATUS_WAIT: Duration = Duration::from_secs(20);
 /// from when it came (unless the push finishes first): a client that polls again at once
 /// asks at most this often, instead of once per change (a commit of thousands of datasets
 /// makes a change every few milliseconds, and each answer reads the push's datasets).
-pub const STATUS_GATHER: Duration = Duration::from_millis(100);
+pub const STATUS_GATHER: Duration = Duration::from_millis(250);
 /// How often a waiting status request reads the push again: changes made by another
 /// replica wake no one here.
 const STATUS_RECHECK: Duration = Duration::from_millis(250);

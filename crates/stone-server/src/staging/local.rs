@@ -466,30 +466,39 @@ impl StagingStore for LocalStaging {
         Ok(self.staged_among(&[(sha256, size)]).await?[0])
     }
 
-    /// Blocking tasks check them (a file's size each: a content is in `contents/` only
-    /// once verified), two for [`STAT_SPLIT`] or more.
+    /// Blocking tasks check them (a file's size each, looked up from `contents/` opened
+    /// once: a content is there only once verified), two for [`STAT_SPLIT`] or more.
     async fn staged_among(&self, contents: &[(&str, u64)]) -> Result<Vec<bool>, StagingError> {
-        let mut paths: Vec<(PathBuf, u64)> = contents
+        let mut names: Vec<(String, u64)> = contents
             .iter()
-            .map(|(sha256, size)| (self.content_path(sha256), *size))
+            .map(|(sha256, size)| ((*sha256).to_owned(), *size))
             .collect();
         // Thousands of checks (a package of many small files) go in two threads.
-        let half = if paths.len() >= STAT_SPLIT {
-            paths.split_off(paths.len() / 2)
+        let half = if names.len() >= STAT_SPLIT {
+            names.split_off(names.len() / 2)
         } else {
             Vec::new()
         };
-        let checks: Vec<_> = [paths, half]
+        let dir = self.root.join("contents");
+        let checks: Vec<_> = [names, half]
             .into_iter()
-            .filter(|paths| !paths.is_empty())
-            .map(|paths| {
+            .filter(|names| !names.is_empty())
+            .map(|names| {
+                let dir = dir.clone();
                 tokio::task::spawn_blocking(move || {
-                    paths
-                        .into_iter()
-                        .map(|(path, size)| match std::fs::metadata(&path) {
-                            Ok(metadata) => Ok(metadata.len() == size),
-                            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(false),
-                            Err(source) => Err(StagingError::Io { path, source }),
+                    let sizes = crate::fs_at::sizes_under(
+                        &dir,
+                        &names.iter().map(|(name, _)| name).collect::<Vec<_>>(),
+                    );
+                    names
+                        .iter()
+                        .zip(sizes)
+                        .map(|((name, size), found)| match found {
+                            Ok(found) => Ok(found == Some(*size)),
+                            Err(source) => Err(StagingError::Io {
+                                path: dir.join(name),
+                                source,
+                            }),
                         })
                         .collect::<Result<Vec<bool>, StagingError>>()
                 })
@@ -498,7 +507,7 @@ impl StagingStore for LocalStaging {
         let mut staged = Vec::with_capacity(contents.len());
         for check in checks {
             staged.extend(check.await.map_err(|e| StagingError::Io {
-                path: self.root.join("contents"),
+                path: dir.clone(),
                 source: std::io::Error::other(e),
             })??);
         }

@@ -180,6 +180,16 @@ async fn local_staging_an_abandoned_push_expires_and_its_contents_go() {
     let (abandoned, second_part) = abandon(&server, &lost, &large).await;
     let lost_sha = sha256_hex(&lost);
     assert!(staged(&data).contains(&lost_sha));
+    // Its dataset was prepared while it uploaded (a directory and a prepared head), and is
+    // not a dataset.
+    let prepared = data.join("blobs/demo/abandoned");
+    eventually(
+        "the abandoned push's dataset is prepared",
+        &server,
+        async || prepared.join("dev/head.json#0").exists(),
+    )
+    .await;
+    assert!(!prepared.join("dev/head.json").exists());
     assert_eq!(
         std::fs::read_dir(data.join("staging/parts"))
             .unwrap()
@@ -226,6 +236,14 @@ async fn local_staging_an_abandoned_push_expires_and_its_contents_go() {
         },
     )
     .await;
+    // What its dataset was prepared with goes too.
+    eventually(
+        "the abandoned push's prepared dataset is removed",
+        &server,
+        async || !prepared.exists(),
+    )
+    .await;
+    assert!(data.join("blobs/demo/fresh/dev/head.json").exists());
     // The aborted upload's URLs lead nowhere.
     let status = upload_second_part(&second_part, &large).await;
     assert!(status.is_client_error(), "{status}");
