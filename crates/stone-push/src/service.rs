@@ -38,6 +38,11 @@ const POLL_FIRST: Duration = Duration::from_millis(50);
 const POLL_MAX: Duration = Duration::from_millis(250);
 /// How long a poll asks the server to wait for a change (`?since=…&wait=`, seconds).
 const POLL_WAIT_SECONDS: u64 = 10;
+/// An upload of at most this many bytes is read whole before it is sent (one read in one
+/// blocking task, and a body whose bytes the HTTP client writes with its headers); a larger
+/// one streams from disk in chunks. A package of many small files spent a tenth of the
+/// client's CPU handing each file's open, seek and reads to blocking threads one by one.
+const READ_WHOLE: u64 = 1 << 20;
 
 /// An environment the service handler can push to.
 #[derive(Debug, Clone)]
@@ -671,26 +676,37 @@ impl Session<'_> {
         };
         let mut attempt = 0;
         loop {
-            let mut file = tokio::fs::File::open(unit.path)
-                .await
-                .map_err(|e| failed(e.to_string()))?;
-            file.seek(std::io::SeekFrom::Start(unit.offset))
-                .await
-                .map_err(|e| failed(e.to_string()))?;
-            let progress = self.progress.clone();
-            let stream =
-                tokio_util::io::ReaderStream::with_capacity(file.take(unit.size), 256 * 1024)
-                    .inspect_ok(move |chunk| {
-                        progress.event(ProgressEvent::Uploaded {
-                            bytes: chunk.len() as u64,
-                        })
-                    });
+            let whole = unit.size <= READ_WHOLE;
+            let body = if whole {
+                let (path, offset, size) = (unit.path.to_owned(), unit.offset, unit.size);
+                let bytes = tokio::task::spawn_blocking(move || read_range(&path, offset, size))
+                    .await
+                    .map_err(|e| failed(e.to_string()))?
+                    .map_err(|e| failed(e.to_string()))?;
+                reqwest::Body::from(bytes)
+            } else {
+                let mut file = tokio::fs::File::open(unit.path)
+                    .await
+                    .map_err(|e| failed(e.to_string()))?;
+                file.seek(std::io::SeekFrom::Start(unit.offset))
+                    .await
+                    .map_err(|e| failed(e.to_string()))?;
+                let progress = self.progress.clone();
+                let stream =
+                    tokio_util::io::ReaderStream::with_capacity(file.take(unit.size), 256 * 1024)
+                        .inspect_ok(move |chunk| {
+                            progress.event(ProgressEvent::Uploaded {
+                                bytes: chunk.len() as u64,
+                            })
+                        });
+                reqwest::Body::wrap_stream(stream)
+            };
             let mut request = self
                 .handler
                 .uploads
                 .put(unit.url)
                 .header(reqwest::header::CONTENT_LENGTH, unit.size)
-                .body(reqwest::Body::wrap_stream(stream));
+                .body(body);
             for (name, value) in unit.headers {
                 request = request.header(name, value);
             }
@@ -708,7 +724,13 @@ impl Session<'_> {
                 Err(e) => tracing::debug!("PUT {} → {}", redact(unit.url), short_error(e)),
             }
             let retry_wait = match outcome {
-                Ok(response) if response.status().is_success() => return Ok(unit.size),
+                Ok(response) if response.status().is_success() => {
+                    if whole {
+                        self.progress
+                            .event(ProgressEvent::Uploaded { bytes: unit.size });
+                    }
+                    return Ok(unit.size);
+                }
                 Ok(response) => {
                     let status = response.status();
                     if retryable_status(status.as_u16()) {
@@ -749,6 +771,30 @@ impl Session<'_> {
             tokio::time::sleep(retry_wait).await;
         }
     }
+}
+
+/// `size` bytes of the file at `path` from `offset` (an upload read whole): an error if
+/// the file is shorter now than when it was planned.
+fn read_range(path: &Path, offset: u64, size: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::{Read, Seek};
+    let mut file = std::fs::File::open(path)?;
+    if offset > 0 {
+        file.seek(std::io::SeekFrom::Start(offset))?;
+    }
+    let mut bytes = vec![0; usize::try_from(size).map_err(std::io::Error::other)?];
+    file.read_exact(&mut bytes).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::UnexpectedEof {
+            std::io::Error::new(
+                e.kind(),
+                format!(
+                    "the file is shorter than the {size} bytes planned: it changed during the push"
+                ),
+            )
+        } else {
+            e
+        }
+    })?;
+    Ok(bytes)
 }
 
 struct Unit<'a> {
