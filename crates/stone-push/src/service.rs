@@ -675,6 +675,7 @@ impl Session<'_> {
             })
         };
         let mut attempt = 0;
+        let mut last_answer = String::new();
         loop {
             let whole = unit.size <= READ_WHOLE;
             let body = if whole {
@@ -734,7 +735,14 @@ impl Session<'_> {
                 Ok(response) => {
                     let status = response.status();
                     if retryable_status(status.as_u16()) {
-                        backoff(attempt, retry_after(response.headers()))
+                        let wait = backoff(attempt, retry_after(response.headers()));
+                        let problem = read_problem(response).await;
+                        last_answer = format!(
+                            "HTTP {status}: {} ({})",
+                            problem.detail.as_deref().unwrap_or(&problem.title),
+                            problem.code
+                        );
+                        wait
                     } else {
                         let problem = read_problem(response).await;
                         if problem.code == codes::STAGING_EXPIRED
@@ -762,7 +770,9 @@ impl Session<'_> {
             };
             attempt += 1;
             if attempt > self.options.retries {
-                return Err(failed("the staging server kept failing".into()));
+                return Err(failed(format!(
+                    "the staging server kept failing; its last answer: {last_answer}"
+                )));
             }
             self.progress.event(ProgressEvent::Note(format!(
                 "upload of {} failed — retrying",
