@@ -184,6 +184,9 @@ pub mod codes {
     pub const AUTH_STEP_UP_REQUIRED: &str = "auth.step_up_required";
     /// 503: the server is shutting down; retry.
     pub const SERVER_UNAVAILABLE: &str = "server.unavailable";
+    /// 507: the server's disk (or quota) is full; the upload was not kept. Retrying may
+    /// succeed once space is freed.
+    pub const SERVER_STORAGE_FULL: &str = "server.storage_full";
     /// 500: a bug or an unexpected failure; details are in the server log.
     pub const SERVER_INTERNAL: &str = "server.internal";
 }

@@ -75,6 +75,21 @@ impl ApiError {
         }
     }
 
+    /// 507 `server.storage_full`: the server's disk (or quota) is full; nothing was kept.
+    /// `source` goes to the log only.
+    pub fn storage_full(source: impl Into<anyhow::Error>) -> Self {
+        Self {
+            problem: Box::new(
+                Problem::new(507, codes::SERVER_STORAGE_FULL, "Storage full").with_detail(
+                    "the server has no space left for the upload; nothing was kept. Retry \
+                     later, or ask the platform's operators to free space",
+                ),
+            ),
+            source: Some(source.into()),
+            challenge: None,
+        }
+    }
+
     /// 503 `server.unavailable`.
     pub fn unavailable(detail: impl Into<String>) -> Self {
         Self::new(

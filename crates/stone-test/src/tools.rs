@@ -14,18 +14,32 @@ use std::process::Command;
 /// The environment variable naming the tools directory.
 pub const STONE_TOOLS_DIR: &str = "STONE_TOOLS_DIR";
 
-/// The workspace root: the nearest ancestor of this crate with a `Cargo.toml` holding
-/// `[workspace]`.
+/// The workspace root: the nearest ancestor with a `Cargo.toml` holding `[workspace]` of
+/// the running test's package (`CARGO_MANIFEST_DIR` at run time, set by `cargo test` and
+/// `cargo nextest`), else of this crate as it was built. Run time first: cargo reuses a
+/// build of another clone sharing the target directory when its sources are older, and
+/// the path compiled in is then that clone's.
 pub fn workspace_root() -> PathBuf {
-    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    manifest_dir
-        .ancestors()
-        .find(|dir| {
-            std::fs::read_to_string(dir.join("Cargo.toml"))
-                .is_ok_and(|text| text.lines().any(|line| line.trim() == "[workspace]"))
+    let built = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let running = env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
+    running
+        .iter()
+        .map(PathBuf::as_path)
+        .chain([built])
+        .find_map(|dir| {
+            dir.ancestors().find(|dir| {
+                std::fs::read_to_string(dir.join("Cargo.toml"))
+                    .is_ok_and(|text| text.lines().any(|line| line.trim() == "[workspace]"))
+            })
         })
-        .unwrap_or_else(|| panic!("no workspace Cargo.toml above {}", manifest_dir.display()))
+        .unwrap_or_else(|| panic!("no workspace Cargo.toml above {}", built.display()))
         .to_path_buf()
+}
+
+/// The running test's package directory: `CARGO_MANIFEST_DIR` at run time, else `built`
+/// (pass `env!("CARGO_MANIFEST_DIR")`), for the reason [`workspace_root`] gives.
+pub fn package_dir(built: &str) -> PathBuf {
+    env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from(built), PathBuf::from)
 }
 
 /// `$STONE_TOOLS_DIR`, else `<workspace root>/.tools`. Not checked for existence.
@@ -160,9 +174,7 @@ pub fn oidc_provider_dir() -> PathBuf {
 
 /// A file shipped in this crate's `assets/` (scripts the tests run).
 pub fn asset(name: &str) -> PathBuf {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets")
-        .join(name);
+    let path = workspace_root().join("crates/stone-test/assets").join(name);
     assert!(
         path.exists(),
         "stone-test asset {} is missing",

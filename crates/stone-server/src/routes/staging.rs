@@ -44,8 +44,17 @@ pub fn staging_error(error: StagingError) -> ApiError {
         StagingError::Body(source) => {
             ApiError::invalid(format!("the upload body could not be read: {source}"))
         }
+        StagingError::Io { ref source, .. } if disk_full(source) => ApiError::storage_full(error),
         other => ApiError::internal(other),
     }
+}
+
+/// `ENOSPC` or `EDQUOT`: no space left for what the server writes.
+fn disk_full(error: &std::io::Error) -> bool {
+    matches!(
+        error.kind(),
+        std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded
+    )
 }
 
 fn local(app: &App) -> ApiResult<&Arc<LocalStaging>> {
@@ -176,4 +185,34 @@ pub async fn put_part(
         .await
         .map_err(staging_error)?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn io(source: std::io::Error) -> StagingError {
+        StagingError::Io {
+            path: "staging/incoming/x".into(),
+            source,
+        }
+    }
+
+    #[test]
+    fn a_full_disk_is_507_and_another_io_failure_500() {
+        let full = staging_error(io(std::io::ErrorKind::StorageFull.into()));
+        assert_eq!(full.problem.status, 507);
+        assert_eq!(full.problem.code, codes::SERVER_STORAGE_FULL);
+        #[cfg(target_os = "linux")]
+        assert_eq!(
+            staging_error(io(std::io::Error::from_raw_os_error(28)))
+                .problem
+                .status,
+            507,
+            "ENOSPC"
+        );
+        let other = staging_error(io(std::io::ErrorKind::NotADirectory.into()));
+        assert_eq!(other.problem.status, 500);
+        assert_eq!(other.problem.code, codes::SERVER_INTERNAL);
+    }
 }

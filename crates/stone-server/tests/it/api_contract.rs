@@ -16,8 +16,8 @@ pub(crate) struct Contract {
 
 impl Contract {
     pub(crate) fn load() -> Contract {
-        let path =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../stone-api/openapi.yaml");
+        let path = stone_test::tools::package_dir(env!("CARGO_MANIFEST_DIR"))
+            .join("../stone-api/openapi.yaml");
         let text = std::fs::read_to_string(&path).unwrap();
         let document: Value = serde_norway::from_str(&text).expect("openapi.yaml parses");
         assert_eq!(document["openapi"], "3.1.0");

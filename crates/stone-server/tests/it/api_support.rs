@@ -601,7 +601,8 @@ pub fn noise(seed: u64, size: usize) -> Vec<u8> {
 
 /// pyiceberg's view of `<ns>.<table>` in the server's catalog.
 pub fn pyiceberg(server_data: &Path, namespace: &str, table: &str) -> Reading {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/readers/read_iceberg.py");
+    let script = stone_test::tools::package_dir(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/readers/read_iceberg.py");
     let output = Command::new(python())
         .arg(script)
         .arg("--catalog-db")

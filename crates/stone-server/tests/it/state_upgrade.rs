@@ -11,7 +11,7 @@ use stone_server::state::StateDb;
 
 /// The first `count` migrations of `dir` (of this crate), in a directory of their own.
 fn older_migrations(dir: &str, count: usize, into: &Path) -> PathBuf {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let source = stone_test::tools::package_dir(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&source)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -408,7 +408,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 fn reader_script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/readers/read_iceberg.py")
+    stone_test::tools::package_dir(env!("CARGO_MANIFEST_DIR")).join("tests/readers/read_iceberg.py")
 }
 
 /// The tools venv's python, checked once: it must exist and have pyiceberg 0.12. Missing
@@ -419,7 +419,9 @@ pub fn python() -> PathBuf {
         .get_or_init(|| {
             let tools = std::env::var_os("STONE_TOOLS_DIR")
                 .map(PathBuf::from)
-                .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.tools"));
+                .unwrap_or_else(|| {
+                    stone_test::tools::package_dir(env!("CARGO_MANIFEST_DIR")).join("../../.tools")
+                });
             let python = tools.join("venv/bin/python");
             assert!(
                 python.exists(),

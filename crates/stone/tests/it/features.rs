@@ -16,7 +16,7 @@ fn normal_dependencies(extra: &[&str]) -> Vec<String> {
             "--offline",
         ])
         .args(extra)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(stone_test::tools::package_dir(env!("CARGO_MANIFEST_DIR")))
         .output()
         .expect("cargo runs");
     assert!(

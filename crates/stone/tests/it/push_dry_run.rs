@@ -9,7 +9,7 @@ use stone_test::stone_snapshot;
 use crate::{context_with_prod, stdout};
 
 fn quickstart() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/quickstart")
+    stone_test::tools::package_dir(env!("CARGO_MANIFEST_DIR")).join("../../examples/quickstart")
 }
 
 /// Copies the quickstart example into the context (so its `.stone/` cache stays there).

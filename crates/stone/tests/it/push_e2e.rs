@@ -501,6 +501,44 @@ fn a_server_that_fails_for_a_while_is_outlasted() {
 }
 
 #[test]
+fn an_upload_the_server_keeps_failing_says_its_last_answer_and_the_rerun_completes() {
+    let (mut ctx, _server, data) = with_server();
+    // A real fault of the server's own disk: its staging directory for incoming uploads
+    // is a file, so every upload fails there (500) until an operator repairs it.
+    let incoming = data.path().join("staging/incoming");
+    std::fs::remove_dir_all(&incoming).unwrap();
+    std::fs::write(&incoming, "not a directory").unwrap();
+    let dir = ctx.package(
+        "p",
+        "publish: {to: \"stone:broken\"}\nresources: [{path: blob.bin}]\n",
+        &[("blob.bin", &[3u8; 3000])],
+    );
+    ctx.set_var("STONE_HTTP_RETRIES", "1");
+    let push = |ctx: &stone_test::TestContext| {
+        ctx.stone()
+            .args(["package", "push", "--env", "local", "--branch", "b"])
+            .arg(&dir)
+            .output()
+            .unwrap()
+    };
+    let out = push(&ctx);
+    let stderr = crate::stderr(&out);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("the staging server kept failing; its last answer: HTTP 500")
+            && stderr.contains("server.internal"),
+        "the error says what the server answered: {stderr}"
+    );
+    assert_eq!(staged(data.path()), 0, "nothing was staged");
+
+    std::fs::remove_file(&incoming).unwrap();
+    std::fs::create_dir(&incoming).unwrap();
+    let out = push(&ctx);
+    assert!(out.status.success(), "{}", crate::stderr(&out));
+    assert_eq!(staged(data.path()), 1, "the blob is staged once");
+}
+
+#[test]
 fn large_files_go_up_in_parts() {
     let data = tempfile::Builder::new()
         .prefix("stone-server-data-")
