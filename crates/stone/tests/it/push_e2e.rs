@@ -539,6 +539,52 @@ fn an_upload_the_server_keeps_failing_says_its_last_answer_and_the_rerun_complet
 }
 
 #[test]
+fn an_unchanged_csv_is_converted_once() {
+    let (ctx, _server, data) = with_server();
+    let dir = ctx.package(
+        "p",
+        "publish: {to: \"stone:conv\"}\nresources: [{path: t.csv}]\n",
+        &[("t.csv", b"x,y\n1,a\n2,b\n")],
+    );
+    let push = || {
+        let out = ctx
+            .stone()
+            .args(["package", "push", "--env", "local", "--branch", "b"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", crate::stderr(&out));
+        crate::stderr(&out)
+    };
+    let parquets = || {
+        std::fs::read_dir(dir.join(".stone/converted"))
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .path()
+                    .extension()
+                    .is_some_and(|x| x == "parquet")
+            })
+            .count()
+    };
+    assert!(push().contains("converting t to Parquet"));
+    assert_eq!(parquets(), 1);
+
+    // The same bytes written again (a new mtime): the cached conversion is used.
+    std::fs::write(dir.join("t.csv"), b"x,y\n1,a\n2,b\n").unwrap();
+    let again = push();
+    assert!(!again.contains("converting"), "converted again: {again}");
+    assert_eq!(parquets(), 1);
+
+    // Other bytes: converted again; the server appends the new file (2 + 3 rows).
+    std::fs::write(dir.join("t.csv"), b"x,y\n1,a\n2,b\n3,c\n").unwrap();
+    assert!(push().contains("converting t to Parquet"));
+    assert_eq!(parquets(), 2);
+    assert_eq!(read_table(data.path(), "conv.t", "b")["row_count"], 5);
+}
+
+#[test]
 fn large_files_go_up_in_parts() {
     let data = tempfile::Builder::new()
         .prefix("stone-server-data-")
