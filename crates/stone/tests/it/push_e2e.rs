@@ -585,6 +585,53 @@ fn an_unchanged_csv_is_converted_once() {
 }
 
 #[test]
+fn staging_urls_that_expire_before_the_upload_arrives_are_renewed() {
+    use stone_test::services::{Fault, FaultProxy};
+    let data = tempfile::Builder::new()
+        .prefix("stone-server-data-")
+        .tempdir()
+        .unwrap();
+    // Uploads cross a proxy that holds the first connection 4.5 s, longer than the URLs'
+    // 3 s life: a slow network, which the real programs do not produce on demand.
+    let proxy = FaultProxy::start(
+        "127.0.0.1:9".parse().unwrap(),
+        vec![Fault::Delay { millis: 4500 }],
+    );
+    let server = StoneServer::start(
+        data.path(),
+        Some(&format!(
+            "public_host = \"{HOST}\"\n[staging]\nbase_url = \"{}\"\nurl_ttl_seconds = 3\n",
+            proxy.url()
+        )),
+        &[],
+    );
+    proxy.set_target(server.url().trim_start_matches("http://").parse().unwrap());
+    let ctx = crate::context();
+    ctx.add_env("local", HOST, &server.api());
+    let dir = ctx.package(
+        "p",
+        "publish: {to: \"stone:slow\"}\nresources: [{path: blob.bin}]\n",
+        &[("blob.bin", &[5u8; 4000])],
+    );
+    let out = ctx
+        .stone()
+        .args([
+            "package", "push", "--env", "local", "--branch", "b", "--jobs", "1",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stderr = crate::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(proxy.injected(), 1, "the delay was met");
+    assert!(
+        stderr.contains("staging URLs expired: asking for fresh ones"),
+        "the renewal is shown: {stderr}"
+    );
+    assert_eq!(staged(data.path()), 1);
+}
+
+#[test]
 fn large_files_go_up_in_parts() {
     let data = tempfile::Builder::new()
         .prefix("stone-server-data-")
