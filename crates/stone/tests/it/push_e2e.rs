@@ -294,6 +294,41 @@ fn a_schema_mismatch_is_refused_before_anything_is_sent() {
     );
 }
 
+#[test]
+fn invalid_rdf_is_refused_before_anything_is_sent_naming_file_line_and_column() {
+    // As above: an unreachable API, so an error other than unavailable (exit 5) comes
+    // from the client's own check.
+    let mut ctx = crate::context();
+    ctx.add_env("local", HOST, "http://127.0.0.1:9/v1");
+    ctx.set_var("STONE_HTTP_RETRIES", "0");
+    let dir = ctx.package(
+        "rdf",
+        "publish: {to: \"stone:e2e\"}\nresources: [{path: ok.nt}, {path: g.ttl}]\n",
+        &[
+            (
+                "ok.nt",
+                b"<http://e.org/a> <http://e.org/b> <http://e.org/c> .\n",
+            ),
+            (
+                "g.ttl",
+                b"@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\nex:a ex:b \"open .\n",
+            ),
+        ],
+    );
+    let out = ctx
+        .stone()
+        .args(["package", "push", "--env", "local", "--branch", "b"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let err = crate::stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("the graph `g` is not valid RDF") && err.contains("g.ttl:3:11:"),
+        "the error names the dataset, the file, the line and the column: {err}"
+    );
+}
+
 /// The local staging store's number of staged contents.
 fn staged(data: &Path) -> usize {
     std::fs::read_dir(data.join("staging/contents"))
