@@ -43,6 +43,12 @@ fn the_quickstart_script_pushes_reads_back_and_repushes_unchanged() {
         );
     }
     assert_eq!(lines(" created "), 4, "four datasets created:\n{text}");
+    assert!(
+        text.lines().any(|l| l
+            .split_whitespace()
+            .eq(["DATASET", "KIND", "ENGINE", "STATUS", "IRI"])),
+        "the result is a table of dataset, kind, engine, status and IRI:\n{text}"
+    );
     // Read back: rows of the table, triples of the graph, bytes of both objects.
     assert!(
         text.lines()
