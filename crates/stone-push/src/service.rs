@@ -281,13 +281,22 @@ impl Session<'_> {
                 .datasets
                 .iter()
                 .filter_map(|d| {
-                    d.error
-                        .as_ref()
-                        .map(|e| format!("{}: {}", d.url, e.detail.as_deref().unwrap_or(&e.title)))
+                    d.error.as_ref().map(|e| {
+                        format!(
+                            "{}: {} ({})",
+                            d.url,
+                            e.detail.as_deref().unwrap_or(&e.title),
+                            e.code
+                        )
+                    })
                 })
                 .collect();
             if let Some(e) = &status.error {
-                failures.push(e.detail.clone().unwrap_or_else(|| e.title.clone()));
+                failures.push(format!(
+                    "{} ({})",
+                    e.detail.as_deref().unwrap_or(&e.title),
+                    e.code
+                ));
             }
             return Err(PushError::Failed { push_id, failures });
         }

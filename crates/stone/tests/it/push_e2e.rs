@@ -329,6 +329,67 @@ fn invalid_rdf_is_refused_before_anything_is_sent_naming_file_line_and_column() 
     );
 }
 
+#[test]
+fn a_dataset_the_server_refuses_is_named_with_its_message_and_code() {
+    let (mut ctx, _server, data) = with_server();
+    let dir = ctx.package(
+        "p",
+        "publish: {to: \"stone:typed\"}\nresources: [{path: t.csv}, {path: blob.bin}]\n",
+        &[("t.csv", b"x\n1\n2\n"), ("blob.bin", b"bytes")],
+    );
+    ctx.set_var("STONE_HTTP_RETRIES", "0");
+    let push = |ctx: &stone_test::TestContext| {
+        ctx.stone()
+            .args(["package", "push", "--env", "local", "--branch", "b"])
+            .arg(&dir)
+            .output()
+            .unwrap()
+    };
+    let out = push(&ctx);
+    assert!(out.status.success(), "{}", crate::stderr(&out));
+    // The column's type changes from integer to string: the table refuses the file.
+    std::fs::write(dir.join("t.csv"), b"x\none\ntwo\n").unwrap();
+    let out = push(&ctx);
+    let err = crate::stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("stone:typed/t: ") && err.contains("(schema.incompatible)"),
+        "the failed dataset is named with the server's message and code: {err}"
+    );
+    assert!(err.contains("hint: fix what failed"), "{err}");
+    assert!(
+        err.contains("push with --replace"),
+        "the way out is named: {err}"
+    );
+    assert_eq!(read_table(data.path(), "typed.t", "b")["row_count"], 2);
+
+    // The way the message names: the branch's content is replaced, the type changes.
+    let out = ctx
+        .stone()
+        .args([
+            "package",
+            "push",
+            "--env",
+            "local",
+            "--branch",
+            "b",
+            "--replace",
+            "--json",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", crate::stderr(&out));
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        statuses(&result).contains(&("stone:typed/t".into(), "replaced".into())),
+        "{result}"
+    );
+    let table = read_table(data.path(), "typed.t", "b");
+    assert_eq!(table["row_count"], 2, "{table}");
+    assert_eq!(table["rows"][0]["x"], "one", "{table}");
+}
+
 /// The local staging store's number of staged contents.
 fn staged(data: &Path) -> usize {
     std::fs::read_dir(data.join("staging/contents"))

@@ -140,7 +140,7 @@ pub enum IcebergError {
     /// A forced type change while files of the old type would stay on the branch: those
     /// files could no longer be read. Replace the branch content instead.
     #[error(
-        "changing column {column:?} of {table} on branch {branch} from {from} to {to} would leave files of the old type on the branch; replace the branch content to change the type"
+        "changing column {column:?} of {table} on branch {branch} from {from} to {to} would leave files of the old type on the branch; push with --replace to replace the branch's content and change the type"
     )]
     TypeChangeNeedsReplace {
         /// The table.
