@@ -260,24 +260,35 @@ fn a_package_lands_in_the_right_engines_and_a_second_push_changes_nothing() {
     assert_eq!(cities["snapshot_count"], snapshots_before);
 }
 
-#[test]
-fn a_schema_mismatch_is_refused_before_anything_is_sent() {
-    // The API is unreachable: had stone tried to send anything, it would fail as
-    // unavailable (exit 5), not with the schema error (exit 1).
+/// A push of a package (`name`, its `datasets.yaml`, its files) to an environment whose
+/// API is unreachable: had stone tried to send anything, it would fail as unavailable
+/// (exit 5), so any other error comes from the client's own checks. The context keeps
+/// the package.
+fn push_without_api(
+    name: &str,
+    yaml: &str,
+    files: &[(&str, &[u8])],
+) -> (TestContext, std::process::Output, PathBuf) {
     let mut ctx = crate::context();
     ctx.add_env("local", HOST, "http://127.0.0.1:9/v1");
     ctx.set_var("STONE_HTTP_RETRIES", "0");
-    let dir = ctx.package(
-        "bad",
-        "publish: {to: \"stone:e2e\"}\nresources:\n  - path: t.csv\n    schema: {fields: [{name: amount, type: integer}]}\n",
-        &[("t.csv", b"amount\n12\nabc\n")],
-    );
+    let dir = ctx.package(name, yaml, files);
     let out = ctx
         .stone()
         .args(["package", "push", "--env", "local", "--branch", "b"])
         .arg(&dir)
         .output()
         .unwrap();
+    (ctx, out, dir)
+}
+
+#[test]
+fn a_schema_mismatch_is_refused_before_anything_is_sent() {
+    let (_ctx, out, dir) = push_without_api(
+        "bad",
+        "publish: {to: \"stone:e2e\"}\nresources:\n  - path: t.csv\n    schema: {fields: [{name: amount, type: integer}]}\n",
+        &[("t.csv", b"amount\n12\nabc\n")],
+    );
     let err = crate::stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
@@ -296,12 +307,7 @@ fn a_schema_mismatch_is_refused_before_anything_is_sent() {
 
 #[test]
 fn invalid_rdf_is_refused_before_anything_is_sent_naming_file_line_and_column() {
-    // As above: an unreachable API, so an error other than unavailable (exit 5) comes
-    // from the client's own check.
-    let mut ctx = crate::context();
-    ctx.add_env("local", HOST, "http://127.0.0.1:9/v1");
-    ctx.set_var("STONE_HTTP_RETRIES", "0");
-    let dir = ctx.package(
+    let (_ctx, out, _) = push_without_api(
         "rdf",
         "publish: {to: \"stone:e2e\"}\nresources: [{path: ok.nt}, {path: g.ttl}]\n",
         &[
@@ -315,12 +321,6 @@ fn invalid_rdf_is_refused_before_anything_is_sent_naming_file_line_and_column() 
             ),
         ],
     );
-    let out = ctx
-        .stone()
-        .args(["package", "push", "--env", "local", "--branch", "b"])
-        .arg(&dir)
-        .output()
-        .unwrap();
     let err = crate::stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
