@@ -260,6 +260,15 @@ fn a_package_lands_in_the_right_engines_and_a_second_push_changes_nothing() {
     assert_eq!(cities["snapshot_count"], snapshots_before);
 }
 
+/// `stone package push --env local --branch b <dir>`.
+fn push_to_b(ctx: &TestContext, dir: &Path) -> std::process::Output {
+    ctx.stone()
+        .args(["package", "push", "--env", "local", "--branch", "b"])
+        .arg(dir)
+        .output()
+        .unwrap()
+}
+
 /// A push of a package (`name`, its `datasets.yaml`, its files) to an environment whose
 /// API is unreachable: had stone tried to send anything, it would fail as unavailable
 /// (exit 5), so any other error comes from the client's own checks. The context keeps
@@ -273,12 +282,7 @@ fn push_without_api(
     ctx.add_env("local", HOST, "http://127.0.0.1:9/v1");
     ctx.set_var("STONE_HTTP_RETRIES", "0");
     let dir = ctx.package(name, yaml, files);
-    let out = ctx
-        .stone()
-        .args(["package", "push", "--env", "local", "--branch", "b"])
-        .arg(&dir)
-        .output()
-        .unwrap();
+    let out = push_to_b(&ctx, &dir);
     (ctx, out, dir)
 }
 
@@ -338,18 +342,11 @@ fn a_dataset_the_server_refuses_is_named_with_its_message_and_code() {
         &[("t.csv", b"x\n1\n2\n"), ("blob.bin", b"bytes")],
     );
     ctx.set_var("STONE_HTTP_RETRIES", "0");
-    let push = |ctx: &stone_test::TestContext| {
-        ctx.stone()
-            .args(["package", "push", "--env", "local", "--branch", "b"])
-            .arg(&dir)
-            .output()
-            .unwrap()
-    };
-    let out = push(&ctx);
+    let out = push_to_b(&ctx, &dir);
     assert!(out.status.success(), "{}", crate::stderr(&out));
     // The column's type changes from integer to string: the table refuses the file.
     std::fs::write(dir.join("t.csv"), b"x\none\ntwo\n").unwrap();
-    let out = push(&ctx);
+    let out = push_to_b(&ctx, &dir);
     let err = crate::stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
@@ -610,14 +607,7 @@ fn an_upload_the_server_keeps_failing_says_its_last_answer_and_the_rerun_complet
         &[("blob.bin", &[3u8; 3000])],
     );
     ctx.set_var("STONE_HTTP_RETRIES", "1");
-    let push = |ctx: &stone_test::TestContext| {
-        ctx.stone()
-            .args(["package", "push", "--env", "local", "--branch", "b"])
-            .arg(&dir)
-            .output()
-            .unwrap()
-    };
-    let out = push(&ctx);
+    let out = push_to_b(&ctx, &dir);
     let stderr = crate::stderr(&out);
     assert!(!out.status.success(), "{stderr}");
     assert!(
@@ -629,7 +619,7 @@ fn an_upload_the_server_keeps_failing_says_its_last_answer_and_the_rerun_complet
 
     std::fs::remove_file(&incoming).unwrap();
     std::fs::create_dir(&incoming).unwrap();
-    let out = push(&ctx);
+    let out = push_to_b(&ctx, &dir);
     assert!(out.status.success(), "{}", crate::stderr(&out));
     assert_eq!(staged(data.path()), 1, "the blob is staged once");
 }
@@ -643,12 +633,7 @@ fn an_unchanged_csv_is_converted_once() {
         &[("t.csv", b"x,y\n1,a\n2,b\n")],
     );
     let push = || {
-        let out = ctx
-            .stone()
-            .args(["package", "push", "--env", "local", "--branch", "b"])
-            .arg(&dir)
-            .output()
-            .unwrap();
+        let out = push_to_b(&ctx, &dir);
         assert!(out.status.success(), "{}", crate::stderr(&out));
         crate::stderr(&out)
     };
