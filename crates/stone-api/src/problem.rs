@@ -69,6 +69,16 @@ impl Problem {
         );
         self
     }
+
+    /// What a person reads: the detail (else the title) and the code,
+    /// `no space left … (server.storage_full)`.
+    pub fn brief(&self) -> String {
+        format!(
+            "{} ({})",
+            self.detail.as_deref().unwrap_or(&self.title),
+            self.code
+        )
+    }
 }
 
 impl std::fmt::Display for Problem {

@@ -29,7 +29,7 @@ impl std::fmt::Display for Phase {
 #[non_exhaustive]
 pub enum PushError {
     /// The server refused, with a problem document.
-    #[error("{phase}: the server refused: {} ({})", problem.detail.as_deref().unwrap_or(&problem.title), problem.code)]
+    #[error("{phase}: the server refused: {}", problem.brief())]
     Refused {
         phase: Phase,
         status: u16,

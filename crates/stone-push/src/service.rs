@@ -281,22 +281,13 @@ impl Session<'_> {
                 .datasets
                 .iter()
                 .filter_map(|d| {
-                    d.error.as_ref().map(|e| {
-                        format!(
-                            "{}: {} ({})",
-                            d.url,
-                            e.detail.as_deref().unwrap_or(&e.title),
-                            e.code
-                        )
-                    })
+                    d.error
+                        .as_ref()
+                        .map(|e| format!("{}: {}", d.url, e.brief()))
                 })
                 .collect();
             if let Some(e) = &status.error {
-                failures.push(format!(
-                    "{} ({})",
-                    e.detail.as_deref().unwrap_or(&e.title),
-                    e.code
-                ));
+                failures.push(e.brief());
             }
             return Err(PushError::Failed { push_id, failures });
         }
@@ -743,28 +734,19 @@ impl Session<'_> {
                 }
                 Ok(response) => {
                     let status = response.status();
-                    if retryable_status(status.as_u16()) {
-                        let wait = backoff(attempt, retry_after(response.headers()));
-                        let problem = read_problem(response).await;
-                        last_answer = format!(
-                            "HTTP {status}: {} ({})",
-                            problem.detail.as_deref().unwrap_or(&problem.title),
-                            problem.code
-                        );
-                        wait
-                    } else {
-                        let problem = read_problem(response).await;
+                    let after = retry_after(response.headers());
+                    let problem = read_problem(response).await;
+                    let answer = format!("HTTP {status}: {}", problem.brief());
+                    if !retryable_status(status.as_u16()) {
                         if problem.code == codes::STAGING_EXPIRED
                             || status == StatusCode::FORBIDDEN && problem.code.starts_with("http.")
                         {
                             return Err(UploadFailure::Expired);
                         }
-                        return Err(failed(format!(
-                            "HTTP {status}: {} ({})",
-                            problem.detail.as_deref().unwrap_or(&problem.title),
-                            problem.code
-                        )));
+                        return Err(failed(answer));
                     }
+                    last_answer = answer;
+                    backoff(attempt, after)
                 }
                 Err(e) => {
                     if attempt >= self.options.retries {

@@ -417,12 +417,7 @@ pub fn python() -> PathBuf {
     static PYTHON: OnceLock<PathBuf> = OnceLock::new();
     PYTHON
         .get_or_init(|| {
-            let tools = std::env::var_os("STONE_TOOLS_DIR")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| {
-                    stone_test::tools::package_dir(env!("CARGO_MANIFEST_DIR")).join("../../.tools")
-                });
-            let python = tools.join("venv/bin/python");
+            let python = stone_test::tools::tools_dir().join("venv/bin/python");
             assert!(
                 python.exists(),
                 "{} does not exist: run scripts/install-tools (the Iceberg tests read every \

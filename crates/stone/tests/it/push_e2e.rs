@@ -260,10 +260,11 @@ fn a_package_lands_in_the_right_engines_and_a_second_push_changes_nothing() {
     assert_eq!(cities["snapshot_count"], snapshots_before);
 }
 
-/// `stone package push --env local --branch b <dir>`.
-fn push_to_b(ctx: &TestContext, dir: &Path) -> std::process::Output {
+/// `stone package push --env local --branch b <extra…> <dir>`.
+fn push_to_b(ctx: &TestContext, dir: &Path, extra: &[&str]) -> std::process::Output {
     ctx.stone()
         .args(["package", "push", "--env", "local", "--branch", "b"])
+        .args(extra)
         .arg(dir)
         .output()
         .unwrap()
@@ -282,7 +283,7 @@ fn push_without_api(
     ctx.add_env("local", HOST, "http://127.0.0.1:9/v1");
     ctx.set_var("STONE_HTTP_RETRIES", "0");
     let dir = ctx.package(name, yaml, files);
-    let out = push_to_b(&ctx, &dir);
+    let out = push_to_b(&ctx, &dir, &[]);
     (ctx, out, dir)
 }
 
@@ -342,11 +343,11 @@ fn a_dataset_the_server_refuses_is_named_with_its_message_and_code() {
         &[("t.csv", b"x\n1\n2\n"), ("blob.bin", b"bytes")],
     );
     ctx.set_var("STONE_HTTP_RETRIES", "0");
-    let out = push_to_b(&ctx, &dir);
+    let out = push_to_b(&ctx, &dir, &[]);
     assert!(out.status.success(), "{}", crate::stderr(&out));
     // The column's type changes from integer to string: the table refuses the file.
     std::fs::write(dir.join("t.csv"), b"x\none\ntwo\n").unwrap();
-    let out = push_to_b(&ctx, &dir);
+    let out = push_to_b(&ctx, &dir, &[]);
     let err = crate::stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
@@ -361,21 +362,7 @@ fn a_dataset_the_server_refuses_is_named_with_its_message_and_code() {
     assert_eq!(read_table(data.path(), "typed.t", "b")["row_count"], 2);
 
     // The way the message names: the branch's content is replaced, the type changes.
-    let out = ctx
-        .stone()
-        .args([
-            "package",
-            "push",
-            "--env",
-            "local",
-            "--branch",
-            "b",
-            "--replace",
-            "--json",
-        ])
-        .arg(&dir)
-        .output()
-        .unwrap();
+    let out = push_to_b(&ctx, &dir, &["--replace", "--json"]);
     assert!(out.status.success(), "{}", crate::stderr(&out));
     let result: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(
@@ -607,7 +594,7 @@ fn an_upload_the_server_keeps_failing_says_its_last_answer_and_the_rerun_complet
         &[("blob.bin", &[3u8; 3000])],
     );
     ctx.set_var("STONE_HTTP_RETRIES", "1");
-    let out = push_to_b(&ctx, &dir);
+    let out = push_to_b(&ctx, &dir, &[]);
     let stderr = crate::stderr(&out);
     assert!(!out.status.success(), "{stderr}");
     assert!(
@@ -619,7 +606,7 @@ fn an_upload_the_server_keeps_failing_says_its_last_answer_and_the_rerun_complet
 
     std::fs::remove_file(&incoming).unwrap();
     std::fs::create_dir(&incoming).unwrap();
-    let out = push_to_b(&ctx, &dir);
+    let out = push_to_b(&ctx, &dir, &[]);
     assert!(out.status.success(), "{}", crate::stderr(&out));
     assert_eq!(staged(data.path()), 1, "the blob is staged once");
 }
@@ -633,7 +620,7 @@ fn an_unchanged_csv_is_converted_once() {
         &[("t.csv", b"x,y\n1,a\n2,b\n")],
     );
     let push = || {
-        let out = push_to_b(&ctx, &dir);
+        let out = push_to_b(&ctx, &dir, &[]);
         assert!(out.status.success(), "{}", crate::stderr(&out));
         crate::stderr(&out)
     };
@@ -668,40 +655,23 @@ fn an_unchanged_csv_is_converted_once() {
 #[test]
 fn staging_urls_that_expire_before_the_upload_arrives_are_renewed() {
     use stone_test::services::{Fault, FaultProxy};
-    let data = tempfile::Builder::new()
-        .prefix("stone-server-data-")
-        .tempdir()
-        .unwrap();
     // Uploads cross a proxy that holds the first connection 4.5 s, longer than the URLs'
     // 3 s life: a slow network, which the real programs do not produce on demand.
     let proxy = FaultProxy::start(
         "127.0.0.1:9".parse().unwrap(),
         vec![Fault::Delay { millis: 4500 }],
     );
-    let server = StoneServer::start(
-        data.path(),
-        Some(&format!(
-            "public_host = \"{HOST}\"\n[staging]\nbase_url = \"{}\"\nurl_ttl_seconds = 3\n",
-            proxy.url()
-        )),
-        &[],
-    );
+    let (ctx, server, data) = with_server_config(&format!(
+        "[staging]\nbase_url = \"{}\"\nurl_ttl_seconds = 3\n",
+        proxy.url()
+    ));
     proxy.set_target(server.url().trim_start_matches("http://").parse().unwrap());
-    let ctx = crate::context();
-    ctx.add_env("local", HOST, &server.api());
     let dir = ctx.package(
         "p",
         "publish: {to: \"stone:slow\"}\nresources: [{path: blob.bin}]\n",
         &[("blob.bin", &[5u8; 4000])],
     );
-    let out = ctx
-        .stone()
-        .args([
-            "package", "push", "--env", "local", "--branch", "b", "--jobs", "1",
-        ])
-        .arg(&dir)
-        .output()
-        .unwrap();
+    let out = push_to_b(&ctx, &dir, &["--jobs", "1"]);
     let stderr = crate::stderr(&out);
     assert!(out.status.success(), "{stderr}");
     assert_eq!(proxy.injected(), 1, "the delay was met");
