@@ -2,7 +2,8 @@
 //! file, line and column.
 //!
 //! The file holds no branch and no environment: those come from the command line, CI and
-//! git, and from `stone env`. A `branch`, `env` or `environment` key anywhere is an error.
+//! git, and from `stone env`. A `branch`, `env` or `environment` key anywhere is an error,
+//! except inside the free `metadata` maps, which are the user's data.
 
 use std::path::{Path, PathBuf};
 
@@ -513,7 +514,11 @@ fn check_forbidden_keys(file: &Path, root: &Node) -> Result<(), DescriptorError>
                         )
                         .with_hint(format!("remove the `{}` key", key.as_str())));
                     }
-                    stack.push(value);
+                    // Free `metadata` maps are the user's data: `environment: marine` there
+                    // says something about the data, not about the push.
+                    if name != "metadata" {
+                        stack.push(value);
+                    }
                 }
             }
             Node::Sequence(seq) => stack.extend(seq.iter()),

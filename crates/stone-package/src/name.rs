@@ -279,9 +279,9 @@ mod tests {
 }
 
 /// Where `publish.to` (or `stone package push --to`) sends a package: the platform
-/// (`stone:<ns>`) or any other URL with a scheme and `//` — a blob store (`s3://bucket/prefix`,
+/// (`stone:<ns>`) or any other URL with a scheme — a blob store (`s3://bucket/prefix`,
 /// `gs://`, `az://`, `abfs://`, `file:///path`), an https server, or whatever scheme a plugin
-/// claims. Which handler takes a URL is decided at push time, not here.
+/// claims, with a host (`acc://host/…`) or host-free as `stone:` is (`acc:somewhere`). Which handler takes a URL is decided at push time, not here.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub enum Destination {
@@ -314,8 +314,10 @@ impl FromStr for Destination {
         if s.starts_with(SCHEME) {
             return s.parse().map(Destination::Stone);
         }
-        let Some((scheme, rest)) = s.split_once("://") else {
-            return Err(format!("`{s}` has no scheme (`<scheme>://`)"));
+        let Some((scheme, after_scheme)) = s.split_once(':') else {
+            return Err(format!(
+                "`{s}` has no scheme (`<scheme>://…`, or `<scheme>:…` for a plugin's host-free scheme)"
+            ));
         };
         let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_lowercase())
             && scheme
@@ -329,6 +331,19 @@ impl FromStr for Destination {
         if s.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return Err(format!("`{s}` has spaces or control characters"));
         }
+        let Some(rest) = after_scheme.strip_prefix("//") else {
+            // A host-free scheme (`acc:somewhere`), as `stone:` is: whatever plugin claims
+            // the scheme decides what the rest means. One letter is a drive (`c:`), not a scheme.
+            if scheme.len() < 2 {
+                return Err(format!(
+                    "`{s}` looks like a drive letter, not a URL: a folder is published with `file:///path`"
+                ));
+            }
+            if after_scheme.is_empty() {
+                return Err(format!("`{s}` has nothing after `{scheme}:`"));
+            }
+            return Ok(Destination::Url(s.to_owned()));
+        };
         let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
         // `abfs://container@account.dfs.core.windows.net/…` names a container before `@`.
         let credentials = match authority.split_once('@') {
@@ -394,6 +409,8 @@ mod destination_tests {
             "file:///srv/data",
             "https://example.org/dav/",
             "hf://datasets/x",
+            "acc:somewhere",
+            "acc:team/x",
         ] {
             let parsed: Result<Destination, _> = ok.parse();
             assert!(matches!(parsed, Ok(Destination::Url(_))), "{ok}");
@@ -408,6 +425,9 @@ mod destination_tests {
             "s3:///nobucket",
             "file://relative",
             "HTTPS://x",
+            "c:\\data",
+            "acc:",
+            "acc: x",
         ] {
             assert!(bad.parse::<Destination>().is_err(), "{bad}");
         }

@@ -106,9 +106,16 @@ pub fn discover(
     found.into_values().collect()
 }
 
+#[cfg(unix)]
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Elsewhere a file is run by its extension (`stone-plugin-x.exe`, `.cmd`, …), not a mode bit.
+#[cfg(not(unix))]
+fn is_executable(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
 }
 
 /// What went wrong with a plugin. Every message names the plugin.
@@ -294,8 +301,10 @@ impl ExternalPlugin {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .process_group(0)
             .kill_on_drop(true);
+        // Its own process group, so that stopping it stops what it started too.
+        #[cfg(unix)]
+        cmd.process_group(0);
         let mut child = cmd.spawn().map_err(|source| PluginError::Spawn {
             plugin: plugin.clone(),
             source,
@@ -425,12 +434,25 @@ impl ExternalPlugin {
         }
     }
 
+    #[cfg(unix)]
     fn kill_group(&self) {
         if let Some(pid) = self.pid.and_then(|p| i32::try_from(p).ok()) {
             // SAFETY: killpg only sends a signal to the group we created with process_group(0).
             unsafe {
                 libc::killpg(pid, libc::SIGKILL);
             }
+        }
+    }
+
+    /// Windows has no process groups to signal: `taskkill /T` ends the plugin's tree.
+    #[cfg(not(unix))]
+    fn kill_group(&self) {
+        if let Some(pid) = self.pid {
+            let _ = std::process::Command::new("taskkill")
+                .args(["/T", "/F", "/PID", &pid.to_string()])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
         }
     }
 

@@ -149,7 +149,8 @@ pub struct PushArgs {
     pub yes: bool,
 
     /// Allow what protected branches guard: incompatible schema changes, overwriting a named
-    /// version, deleting removed datasets, retraction by --replace, snapshot expiry.
+    /// version, deleting removed datasets, retraction by --replace. (Snapshot expiry, which
+    /// --force is also to allow, is not built yet: the server keeps every snapshot.)
     #[arg(long)]
     pub force: bool,
 

@@ -90,11 +90,7 @@ fn push_with(
             ExitStatus::Failure,
             format!("no handler claims the destination {destination}"),
         )
-        .hint(format!(
-            "push to `stone:<namespace>`, a blob store ({}://…), an https URL, or install a plugin for `{}:` (see `stone plugin list`)",
-            stone_push::blob_store::BLOB_STORE_SCHEMES.join("://…, "),
-            to.scheme()
-        ))
+        .hint(no_handler_hint(handlers, to.scheme()))
     })?;
     let is_service = choice.name == handler::SERVICE;
     let outside = handler::pushes_outside_platform(&choice.name);
@@ -261,6 +257,24 @@ fn push_with(
         print!("{}", render_result(&result));
     }
     Ok(())
+}
+
+/// What to do when no handler claims a destination: the schemes the built-ins take and
+/// the plugins that were asked (none of which claimed it).
+fn no_handler_hint(handlers: &handler::Handlers, scheme: &str) -> String {
+    let asked: Vec<&str> = handlers.claims.keys().map(String::as_str).collect();
+    let plugins = if asked.is_empty() {
+        "no plugin is installed".to_owned()
+    } else {
+        format!(
+            "installed plugins, none of which claims it: {}",
+            asked.join(", ")
+        )
+    };
+    format!(
+        "the built-ins take `stone:<namespace>`, https URLs and blob stores ({}://…); {plugins}; install a plugin for `{scheme}:` (see `stone plugin list`)",
+        stone_push::blob_store::BLOB_STORE_SCHEMES.join("://…, "),
+    )
 }
 
 /// An environment named by `--env` but not in the config: enough for a push outside the

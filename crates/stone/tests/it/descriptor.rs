@@ -44,8 +44,8 @@ fn unknown_keys_suggest_the_right_one() {
 #[test]
 fn branch_and_environment_do_not_belong_in_the_file() {
     let out = check(
-        "branch_key_in_metadata",
-        "publish: {to: \"stone:t\"}\nmetadata:\n  owner: me\n  branch: main\nresources: [{path: a.csv}]\n",
+        "branch_key_in_resource",
+        "publish: {to: \"stone:t\"}\nresources:\n  - path: a.csv\n    branch: main\n",
         &[CSV],
     );
     assert_eq!(out.status.code(), Some(1));
@@ -55,10 +55,32 @@ fn branch_and_environment_do_not_belong_in_the_file() {
         &[CSV],
     );
     check(
-        "environment_key_in_resource",
-        "publish: {to: \"stone:t\"}\nresources:\n  - path: a.csv\n    metadata: {Environment: dev}\n",
+        "environment_key_in_publish",
+        "publish:\n  to: \"stone:t\"\n  Environment: dev\nresources: [{path: a.csv}]\n",
         &[CSV],
     );
+}
+
+/// Free `metadata` is the user's data: the keys the file itself may not hold are plain
+/// data there, in the package's and in a resource's metadata (what the loaded package then
+/// holds: `stone-package`'s `free_metadata` tests).
+#[test]
+fn free_metadata_may_say_branch_env_and_environment() {
+    let ctx = context_with_prod();
+    let dir = ctx.package(
+        "pkg",
+        "publish: {to: \"stone:t\"}\nmetadata:\n  branch: main\n  env: {environment: marine}\n\
+         resources:\n  - path: a.csv\n    metadata: {environment: marine, Branch: x}\n",
+        &[CSV],
+    );
+    let out = ctx
+        .stone()
+        .args(["package", "push", "--dry-run", "--json", "--branch", "b"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the package must load: {stderr}");
 }
 
 #[test]

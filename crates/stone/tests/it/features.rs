@@ -1,5 +1,5 @@
-//! The `rdf` feature: on in the default build, and without it no RDF crate is in stone's
-//! dependency tree.
+//! The `rdf` feature (on in the default build; without it no RDF crate is in stone's
+//! dependency tree), and every crate's `rust-version`.
 
 use std::process::Command;
 
@@ -53,5 +53,82 @@ fn no_rdf_crate_without_the_rdf_feature() {
     assert!(
         !rdf_crates(&default).is_empty(),
         "the default build has the RDF handler"
+    );
+}
+
+/// Every crate's `rust-version` is true of its dependencies: no crate it needs to build
+/// (normal dependencies, every feature the workspace turns on) asks for a newer Rust. The
+/// language side (let chains: 1.88) is checked by clippy's `incompatible_msrv` in
+/// `scripts/test` for the standard library, and by this floor.
+#[test]
+fn every_rust_version_is_met_by_the_dependencies() {
+    let out = Command::new(env!("CARGO"))
+        .args(["metadata", "--format-version", "1", "--offline", "--locked"])
+        .current_dir(stone_test::tools::package_dir(env!("CARGO_MANIFEST_DIR")))
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "cargo metadata failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let version = |id: &str| -> Option<(String, Vec<u64>)> {
+        let package = meta["packages"]
+            .as_array()?
+            .iter()
+            .find(|p| p["id"] == id)?;
+        let text = package["rust_version"].as_str()?;
+        let parts = text.split('.').map(|n| n.parse().unwrap_or(0)).collect();
+        Some((package["name"].as_str()?.to_owned(), parts))
+    };
+    let nodes = meta["resolve"]["nodes"].as_array().unwrap();
+    let normal_deps = |id: &str| -> Vec<String> {
+        nodes
+            .iter()
+            .find(|n| n["id"] == id)
+            .and_then(|n| n["deps"].as_array())
+            .into_iter()
+            .flatten()
+            .filter(|d| {
+                d["dep_kinds"]
+                    .as_array()
+                    .is_some_and(|k| k.iter().any(|k| k["kind"].is_null()))
+            })
+            .filter_map(|d| d["pkg"].as_str().map(str::to_owned))
+            .collect()
+    };
+    let members: Vec<String> = meta["workspace_members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_owned())
+        .collect();
+    let mut checked = 0;
+    for member in &members {
+        let (name, declared) = version(member).expect("every crate declares a rust-version");
+        assert!(
+            declared >= vec![1, 88],
+            "{name}: the code uses let chains, stable since Rust 1.88"
+        );
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = normal_deps(member);
+        while let Some(id) = stack.pop() {
+            if !seen.insert(id.clone()) {
+                continue;
+            }
+            if let Some((dep, needed)) = version(&id) {
+                assert!(
+                    needed <= declared,
+                    "{name} declares rust-version {declared:?}, but its dependency {dep} needs {needed:?}"
+                );
+            }
+            stack.extend(normal_deps(&id));
+        }
+        checked += seen.len();
+    }
+    assert!(
+        checked > 100,
+        "the dependency graph was read ({checked} edges)"
     );
 }

@@ -332,3 +332,45 @@ fn ctrl_c_during_a_plugin_push_cancels_then_kills_the_plugin() {
     }
     assert!(!running(), "the plugin (pid {plugin_pid}) is still running");
 }
+
+/// A plugin may claim a host-free scheme as the service handler claims `stone:`:
+/// `publish.to: acc:somewhere` reaches the plugin's `can_handle` and `push`. Without a
+/// claimant, the error names the plugins that were asked and what the built-ins take.
+#[test]
+fn a_plugin_claims_a_host_free_scheme() {
+    let mut ctx = crate::context();
+    let out_dir = ctx.root().join("plugin-out");
+    let dir = ctx.package(
+        "pkg",
+        "name: demo\npublish: {to: \"acc:somewhere\"}\nresources:\n  - path: tiles\n",
+        &[("tiles/a.bin", &[1u8; 300])],
+    );
+    let push = |ctx: &TestContext| {
+        ctx.stone()
+            .args(["package", "push", "--branch", "b", "--env", "dev", "--json"])
+            .arg(&dir)
+            .output()
+            .unwrap()
+    };
+
+    let unused = ctx.root().join("unused");
+    install(&mut ctx, "other", "good", "zzz:", &unused);
+    let refused = push(&ctx);
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    let text = stderr(&refused);
+    assert!(
+        text.contains("no handler claims the destination acc:somewhere")
+            && text.contains("none of which claims it: other")
+            && text.contains("install a plugin for `acc:`"),
+        "{text}"
+    );
+
+    install(&mut ctx, "acc", "good", "acc:", &out_dir);
+    let out = push(&ctx);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&out)["handler"], "acc");
+    assert_eq!(
+        std::fs::read(out_dir.join("tiles/a.bin")).unwrap(),
+        vec![1u8; 300]
+    );
+}
