@@ -20,6 +20,8 @@ use stone_plugin_protocol::{
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
+pub mod entry_points;
+
 use crate::handler::BoxFuture;
 use crate::{
     PackagePushHandler, ProgressEvent, PushError, PushOptions, PushPackage, PushProgress,
@@ -43,6 +45,8 @@ const STDERR_TAIL: usize = 20;
 pub enum PluginSource {
     Path,
     Config,
+    /// An entry point of the `stone.plugins` group in a Python environment.
+    EntryPoint,
 }
 
 /// A plugin found, not yet started.

@@ -34,3 +34,6 @@ pub const STONE_NO_BROWSER: &str = "STONE_NO_BROWSER";
 /// Seconds a plugin has to answer a call (and, during a push, between two messages)
 /// before it is stopped and reported (default 10).
 pub const STONE_PLUGIN_TIMEOUT: &str = "STONE_PLUGIN_TIMEOUT";
+/// The Python whose `stone.plugins` entry points are plugins (default: `python3` in an
+/// absolute directory of `PATH`). Its packages need `stone-plugin-sdk` (PyPI).
+pub const STONE_PLUGIN_PYTHON: &str = "STONE_PLUGIN_PYTHON";

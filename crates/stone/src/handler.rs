@@ -7,7 +7,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
-use stone_push::external::{self, ExternalHandler, ExternalPlugin, PluginError, PluginSpec};
+use stone_push::external::{
+    self, ExternalHandler, ExternalPlugin, PluginError, PluginSpec, entry_points,
+};
 use stone_push::{BlobStoreHandler, HttpHandler, Registry, ServiceHandler, ServiceTarget};
 
 use crate::config::Config;
@@ -75,9 +77,30 @@ pub fn plugin_timeout() -> anyhow::Result<Duration> {
     }
 }
 
-/// Every plugin found on `PATH` and in the config.
-pub fn plugin_specs(config: &Config) -> Vec<PluginSpec> {
-    external::discover(std::env::var_os("PATH").as_ref(), &config.plugins())
+/// Every plugin: the `stone.plugins` entry points of the configured Python, then those on
+/// `PATH` and in the config (which replace an entry point of the same name). An explicitly
+/// configured Python (`STONE_PLUGIN_PYTHON`) that cannot list its entry points is a
+/// warning; the `python3` merely found on `PATH` without the SDK is nobody's plugin.
+pub fn plugin_specs(config: &Config, timeout: Duration) -> Vec<PluginSpec> {
+    let path = std::env::var_os("PATH");
+    let explicit = std::env::var_os(env_vars::STONE_PLUGIN_PYTHON)
+        .filter(|p| !p.is_empty())
+        .map(std::path::PathBuf::from);
+    let configured = explicit.is_some();
+    let mut specs: std::collections::BTreeMap<String, PluginSpec> = Default::default();
+    if let Some(python) = entry_points::python(explicit, path.as_ref()) {
+        match entry_points::discover(&python, timeout) {
+            Ok(found) => specs.extend(found.into_iter().map(|s| (s.name.clone(), s))),
+            Err(e) if configured => eprintln!("warning: {e}; no Python plugins"),
+            Err(e) => tracing::debug!("no Python entry-point plugins: {e}"),
+        }
+    }
+    specs.extend(
+        external::discover(path.as_ref(), &config.plugins())
+            .into_iter()
+            .map(|s| (s.name.clone(), s)),
+    );
+    specs.into_values().collect()
 }
 
 /// Starts one plugin and, given a destination, asks it whether it claims it.
@@ -98,7 +121,7 @@ pub async fn probe(
 /// A plugin that fails to start or answer is skipped (see [`Handlers::skipped`]).
 pub async fn registry(config: &Config, destination: Option<&str>) -> anyhow::Result<Handlers> {
     let timeout = plugin_timeout()?;
-    let specs = plugin_specs(config);
+    let specs = tokio::task::block_in_place(|| plugin_specs(config, timeout));
     let probes = futures::future::join_all(
         specs
             .iter()

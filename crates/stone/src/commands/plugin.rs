@@ -15,7 +15,7 @@ use crate::handler::{self, HandlerChoice};
 #[derive(Debug, Serialize)]
 struct Listed {
     name: String,
-    /// `path` (found on PATH) or `config`.
+    /// `path` (found on PATH), `config`, or `entry_point` (Python, group `stone.plugins`).
     source: stone_push::external::PluginSource,
     command: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -108,13 +108,14 @@ fn render(listing: &Listing) -> String {
     if listing.plugins.is_empty() {
         let _ = writeln!(
             out,
-            "No plugins found (executables named stone-plugin-<name> on PATH, or [plugins.<name>] command = [...] in the config)."
+            "No plugins found (executables named stone-plugin-<name> on PATH, [plugins.<name>] command = [...] in the config, or Python packages with a `stone.plugins` entry point)."
         );
     }
     for p in &listing.plugins {
         let source = match p.source {
             stone_push::external::PluginSource::Path => "PATH",
             stone_push::external::PluginSource::Config => "config",
+            stone_push::external::PluginSource::EntryPoint => "entry point stone.plugins",
         };
         let _ = writeln!(
             out,

@@ -374,3 +374,175 @@ fn a_plugin_claims_a_host_free_scheme() {
         vec![1u8; 300]
     );
 }
+
+/// The spec's plugin group, literally: a Python package declaring a `stone.plugins` entry
+/// point, `pip install`ed (no index: wheels built here) into a fresh virtual environment,
+/// receives the push with no other step; an entry point whose object is not a
+/// `PackagePushHandler` is named and skipped.
+#[test]
+fn a_pip_installed_entry_point_plugin_receives_the_push() {
+    let mut ctx = crate::context();
+    let root = ctx.root().to_owned();
+    let project = root.join("acc-plugin");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(
+        project.join("pyproject.toml"),
+        r#"[build-system]
+requires = ["flit_core>=3.4,<4"]
+build-backend = "flit_core.buildapi"
+
+[project]
+name = "acc-plugin"
+version = "1.2.3"
+description = "An entry-point plugin for the stone tests"
+dependencies = ["stone-plugin-sdk"]
+
+[project.entry-points."stone.plugins"]
+acc = "acc_plugin:Handler"
+broken = "acc_plugin:NotAHandler"
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        project.join("acc_plugin.py"),
+        r#""""Copies each file to $ACC_OUT; claims acc: destinations."""
+import os
+import shutil
+
+from stone_plugin_sdk import AssetKind, DatasetOutcome, PushOptions, PushPackage, PushResult, progress
+
+
+class Handler:
+    def can_handle(self, destination: str) -> bool:
+        return destination.startswith("acc:")
+
+    def push(self, package: PushPackage, options: PushOptions) -> PushResult:
+        out = os.environ["ACC_OUT"]
+        datasets, sent = [], 0
+        for resource in package.resources:
+            assert isinstance(resource.kind, AssetKind)
+            for f in resource.files:
+                target = os.path.join(out, os.path.relpath(f.local, package.root))
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                shutil.copyfile(f.local, target)
+                sent += f.size
+                progress(bytes=f.size)
+            datasets.append(DatasetOutcome(url=package.destination + "/" + resource.name,
+                                           iri="file://" + out, status="created",
+                                           kind=resource.kind))
+        print("printed by the plugin: must not break the protocol")
+        return PushResult(push_id="acc-" + options.branch, handler="acc",
+                          datasets=datasets, uploaded_bytes=sent)
+
+
+class NotAHandler:
+    def push(self, package, options):
+        raise RuntimeError("never called")
+"#,
+    )
+    .unwrap();
+
+    // Wheels of the SDK and the plugin, then a fresh venv that installs them with no index.
+    let dist = root.join("dist");
+    for source in [
+        stone_test::tools::workspace_root().join("python/stone-plugin-sdk"),
+        project.clone(),
+    ] {
+        let built = std::process::Command::new(stone_test::tools::python())
+            .args([
+                "-m",
+                "pip",
+                "wheel",
+                "--no-deps",
+                "--no-build-isolation",
+                "-w",
+            ])
+            .arg(&dist)
+            .arg(&source)
+            .output()
+            .unwrap();
+        assert!(
+            built.status.success(),
+            "pip wheel {}: {}",
+            source.display(),
+            stderr(&built)
+        );
+    }
+    let venv = root.join("venv");
+    let made = std::process::Command::new(stone_test::tools::python())
+        .args(["-m", "venv", "--without-pip"])
+        .arg(&venv)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "venv: {}", stderr(&made));
+    let python = venv.join("bin/python");
+    let installed = std::process::Command::new(stone_test::tools::python())
+        .args(["-m", "pip", "--python"])
+        .arg(&python)
+        .args(["install", "--no-index", "--find-links"])
+        .arg(&dist)
+        .arg("acc-plugin")
+        .output()
+        .unwrap();
+    assert!(
+        installed.status.success(),
+        "pip install: {}",
+        stderr(&installed)
+    );
+
+    let out_dir = root.join("acc-out");
+    ctx.set_var("STONE_PLUGIN_PYTHON", &python);
+    ctx.set_var("ACC_OUT", &out_dir);
+    let listed = ctx
+        .stone()
+        .args(["plugin", "list", "--json", "--destination", "acc:team"])
+        .output()
+        .unwrap();
+    assert!(listed.status.success(), "{}", stderr(&listed));
+    let listing = json(&listed);
+    let plugins = listing["plugins"].as_array().unwrap();
+    let acc = plugins
+        .iter()
+        .find(|p| p["name"] == "acc")
+        .expect("acc is listed");
+    assert_eq!(acc["source"], "entry_point");
+    assert_eq!(acc["version"], "1.2.3");
+    assert_eq!(acc["claims"], true);
+    let broken = plugins
+        .iter()
+        .find(|p| p["name"] == "broken")
+        .expect("broken is listed");
+    assert!(
+        broken["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("is not a PackagePushHandler")),
+        "{broken}"
+    );
+    assert_eq!(listing["handler"]["name"], "acc");
+
+    let dir = ctx.package(
+        "pkg",
+        "name: demo\npublish: {to: \"acc:team\"}\nresources:\n  - path: tiles\n",
+        &[("tiles/a.bin", &[7u8; 500]), ("tiles/b.bin", &[8u8; 20])],
+    );
+    let out = ctx
+        .stone()
+        .args(["package", "push", "--branch", "b", "--env", "dev", "--json"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let result = json(&out);
+    assert_eq!(result["handler"], "acc");
+    assert_eq!(result["push_id"], "acc-b");
+    assert_eq!(result["uploaded_bytes"], 520);
+    assert!(
+        stderr(&out).contains("broken") && stderr(&out).contains("skipping it"),
+        "the broken entry point is named and skipped: {}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::read(out_dir.join("tiles/a.bin")).unwrap(),
+        vec![7u8; 500]
+    );
+}
