@@ -568,8 +568,10 @@ fn collect_files(
     let first = canonical_rel.split('/').next().unwrap_or_default();
     let shown = if canonical_rel == rel {
         format!("`{rel}`")
+    } else if is_link {
+        format!("`{rel}` (a link to `{canonical_rel}`)")
     } else {
-        format!("`{rel}` (through a link, `{canonical_rel}`)")
+        format!("`{rel}` (through a linked folder: `{canonical_rel}`)")
     };
     check_zone(first, &shown)
         .map_err(|(msg, code, hint)| fail(msg).with_code(code).with_hint(hint))?;
