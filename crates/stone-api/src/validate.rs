@@ -176,21 +176,44 @@ fn check_version(version: &str, branch: &str) -> Result<(), InvalidField> {
     Ok(())
 }
 
+/// The one path rule of `stone_package::path`: every file path of a dataset becomes a
+/// file name in a client's `ext/` and a key in object storage.
 fn check_path(dataset: &str, path: &str) -> Result<(), InvalidField> {
-    let bad = path.is_empty()
-        || path.starts_with('/')
-        || path.contains('\\')
-        || path.contains('\0')
-        || path
-            .split('/')
-            .any(|segment| segment.is_empty() || segment == "." || segment == "..");
-    if bad {
-        return Err(InvalidField::new(
-            format!("datasets[{dataset}]"),
-            format!(
-                "{dataset}: file path {path:?} must be relative, '/'-separated, without '.' or '..'"
-            ),
-        ));
+    stone_package::check_relative_path(path)
+        .map(drop)
+        .map_err(|e| InvalidField::new(format!("datasets[{dataset}]"), format!("{dataset}: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest_with_path(path: &str) -> CreatePush {
+        serde_json::from_value(serde_json::json!({
+            "namespace": "demo",
+            "branch": "dev",
+            "options": {"yes": false, "force": false, "replace": false, "manual": true},
+            "package": {"name": "demo", "public": true},
+            "datasets": [{"name": "scans", "kind": "BLOB",
+                          "files": [{"path": path, "sha256": "a".repeat(64), "size": 1}]}]
+        }))
+        .expect("a manifest")
     }
-    Ok(())
+
+    #[test]
+    fn file_paths_follow_the_one_path_rule() {
+        validate_manifest(&manifest_with_path("photos/a b.bin")).unwrap();
+        for (path, segment) in [
+            ("photos/ ../ ../x.bin", "\" ..\""),
+            ("photos/.. /x.bin", "\".. \""),
+            ("photos/.../x.bin", "\"...\""),
+            (" photos/x.bin", "\" photos\""),
+            ("C:/x.bin", "\"C:\""),
+            ("../x.bin", "\"..\""),
+        ] {
+            let e = validate_manifest(&manifest_with_path(path)).unwrap_err();
+            assert_eq!(e.field, "datasets[scans]");
+            assert!(e.message.contains(segment), "{path:?}: {}", e.message);
+        }
+    }
 }

@@ -25,6 +25,7 @@ pub const TARGETS: &[&str] = &[
     "plugin_message",
     "push_manifest",
     "staging_url",
+    "path_rule",
 ];
 
 /// Runs the target `name` on `data`. Panics only if the code under test does (or breaks a
@@ -37,6 +38,7 @@ pub fn run(name: &str, data: &[u8]) {
         "plugin_message" => plugin_message(data),
         "push_manifest" => push_manifest(data),
         "staging_url" => staging_url(data),
+        "path_rule" => path_rule(data),
         other => panic!("no fuzz target {other:?}; the targets are {TARGETS:?}"),
     }
 }
@@ -223,4 +225,63 @@ pub fn staging_url(data: &[u8]) {
         *sig == signature,
         "only the exact signature verifies"
     );
+}
+
+/// The one path rule (`stone_package::path`) and the lock file (`ext/stone-lock.json`),
+/// which trusts nothing it reads. The input is a path (the rule's properties are checked:
+/// what passes is unchanged and every component is a plain name), and then a lock file:
+/// one that parses names only paths that pass the rule, each in its own `ext/<key>/`, and
+/// prints back to itself.
+pub fn path_rule(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    for candidate in [&*text, text.lines().next().unwrap_or_default()] {
+        check_path_properties(candidate);
+    }
+    let Ok(lock) = stone_package::lock::LockFile::parse(data) else {
+        return;
+    };
+    for (key, entry) in &lock.imports {
+        let folder = format!("ext/{key}");
+        for path in std::iter::once(&entry.path).chain(entry.files.iter().map(|f| &f.path)) {
+            check_path_properties(path);
+            assert!(
+                stone_package::check_relative_path(path).is_ok(),
+                "the lock file accepted {path:?}"
+            );
+            assert!(
+                path == &folder || path.starts_with(&format!("{folder}/")),
+                "the lock file accepted {path:?} for the entry {key:?}"
+            );
+        }
+    }
+    let printed = serde_json::to_vec(&lock).expect("a lock file serializes");
+    let again =
+        stone_package::lock::LockFile::parse(&printed).expect("a printed lock file reads back");
+    assert_eq!(
+        serde_json::to_value(&again).expect("serializes"),
+        serde_json::to_value(&lock).expect("serializes")
+    );
+}
+
+fn check_path_properties(path: &str) {
+    let Ok(checked) = stone_package::check_relative_path(path) else {
+        return;
+    };
+    assert_eq!(checked.as_str(), path, "the rule never rewrites");
+    for component in std::path::Path::new(path).components() {
+        assert!(
+            matches!(component, std::path::Component::Normal(_)),
+            "{path:?} passed with the component {component:?}"
+        );
+    }
+    for segment in checked.segments() {
+        assert!(!matches!(segment.trim(), "" | "." | ".."), "{path:?}");
+        assert_eq!(segment.trim(), segment, "{path:?}");
+        assert!(!segment.contains(['\\', '\0']), "{path:?}");
+        if let Ok(name) = stone_package::check_file_name(segment) {
+            assert_eq!(name.as_str(), segment);
+        } else {
+            panic!("{segment:?} passed in {path:?} but not as a file name");
+        }
+    }
 }

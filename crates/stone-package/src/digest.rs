@@ -289,9 +289,23 @@ fn write_cache(path: &Path, cache: &CacheFile) -> io::Result<()> {
     fs::rename(&tmp, path)
 }
 
-/// Creates the package's `.stone/` directory, which keeps itself out of git.
+/// Creates `dir` and the folders above it that are missing, each readable by the user
+/// only (0700 on unix): stone's config, cache and state folders hold what others on the
+/// machine have no business reading.
+pub fn create_private_dir_all(dir: &Path) -> io::Result<()> {
+    let mut builder = fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(dir)
+}
+
+/// Creates the package's `.stone/` directory (0700), which keeps itself out of git.
 pub fn ensure_state_dir(dir: &Path) -> io::Result<()> {
-    fs::create_dir_all(dir)?;
+    create_private_dir_all(dir)?;
     let ignore = dir.join(".gitignore");
     if !ignore.exists() {
         fs::write(

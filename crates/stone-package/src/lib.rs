@@ -6,8 +6,10 @@ pub mod descriptor;
 pub mod digest;
 pub mod format;
 pub mod kind;
+pub mod lock;
 pub mod name;
 pub mod package;
+pub mod path;
 
 pub use branch::{Branch, BranchError, BranchSource, normalize_branch, resolve_branch};
 pub use descriptor::{DESCRIPTOR_FILE, DescriptorError, Location};
@@ -18,6 +20,7 @@ pub use name::{Destination, Label, StoneUrl, sanitize_slug};
 pub use package::{
     Dialect, Package, PackageError, PackageFile, Publish, Quoting, Resource, load_package,
 };
+pub use path::{PathError, PathProblem, RelativePath, check_file_name, check_relative_path};
 
 /// The closest of `candidates` to `input`, if one is close enough to be a likely typo.
 pub fn did_you_mean<'a>(

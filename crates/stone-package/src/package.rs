@@ -499,23 +499,30 @@ fn check_resource_path(file: &Path, path: &Spanned<String>) -> Result<String, De
             "the path `{raw}` is the package directory itself; name a file or a folder in it"
         )));
     }
+    // `./` parts aside, the path is what it says: the one path rule, never a rewrite.
+    let normalized = parts.join("/");
+    crate::path::check_relative_path(&normalized).map_err(|e| {
+        refuse(e.to_string()).with_hint("rename the file or folder to a plain name")
+    })?;
     check_zone(&parts[0], &format!("`{raw}`")).map_err(|(msg, code, hint)| {
         DescriptorError::at(file, location, msg)
             .with_code(code)
             .with_hint(hint)
     })?;
-    Ok(parts.join("/"))
+    Ok(normalized)
 }
 
+/// Refuses a path whose first segment is `ext/` or `.stone/`, in any case: on a
+/// case-insensitive file system `EXT/` is `ext/`.
 fn check_zone(first: &str, shown: &str) -> Result<(), (String, &'static str, String)> {
-    if first == EXT_ZONE {
+    if first.eq_ignore_ascii_case(EXT_ZONE) {
         return Err((
             format!("{shown} is in the `ext/` zone, which pushes refuse: `ext/` holds data imported from elsewhere and is written only by `stone data import`"),
             "package.ext_zone",
             "remove this resource from datasets.yaml (imported data is already published where it came from)".into(),
         ));
     }
-    if first == STATE_DIR {
+    if first.eq_ignore_ascii_case(STATE_DIR) {
         return Err((
             format!("{shown} is in `{STATE_DIR}/`, stone's own state directory"),
             "package.path_refused",
@@ -556,12 +563,18 @@ fn collect_files(
         confined_by_parent(root_canonical, &absolute, rel, parents)
     }
     .map_err(|msg| fail(msg).with_code("package.path_refused"))?;
-    if is_link {
-        // The link's target decides what the resource is; it must stay in the package.
-        let first = canonical_rel.split('/').next().unwrap_or_default();
-        check_zone(first, &format!("`{rel}` (a link to `{canonical_rel}`)"))
-            .map_err(|(msg, code, hint)| fail(msg).with_code(code).with_hint(hint))?;
-    }
+    // Where the resource really is decides its zone, whatever component of its path is a
+    // link (`data/a.csv` with `data` a link to `ext/other`).
+    let first = canonical_rel.split('/').next().unwrap_or_default();
+    let shown = if canonical_rel == rel {
+        format!("`{rel}`")
+    } else if is_link {
+        format!("`{rel}` (a link to `{canonical_rel}`)")
+    } else {
+        format!("`{rel}` (through a linked folder: `{canonical_rel}`)")
+    };
+    check_zone(first, &shown)
+        .map_err(|(msg, code, hint)| fail(msg).with_code(code).with_hint(hint))?;
     let target = if is_link {
         fs::metadata(&absolute).map_err(|e| fail(format!("cannot read `{rel}`: {e}")))?
     } else {
@@ -588,12 +601,14 @@ fn collect_files(
                     entry.file_name()
                 )));
             };
-            if name.chars().any(char::is_control) {
+            // Each name becomes part of a path on the server and in other packages' `ext/`:
+            // the one path rule.
+            if let Err(e) = crate::path::check_file_name(name) {
                 return Err(fail(format!(
-                    "`{dir_rel}` holds a file whose name contains a control character: {:?}",
-                    name
+                    "`{dir_rel}` holds a file whose name is not a plain name: {e}"
                 ))
-                .with_code("package.path_refused"));
+                .with_code("package.path_refused")
+                .with_hint("rename the file"));
             }
             let child_rel = format!("{dir_rel}/{name}");
             let child_abs = entry.path();

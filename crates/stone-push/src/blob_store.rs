@@ -257,6 +257,13 @@ async fn mirror(
     for resource in &package.resources {
         for file in &resource.files {
             let key = key_of(package, &resource.path, file);
+            // The one path rule: a key is a file name in every copy of the store.
+            stone_package::check_relative_path(&key).map_err(|e| {
+                PushError::Destination(format!(
+                    "a file of the resource `{}` cannot be an object key: {e}",
+                    resource.path
+                ))
+            })?;
             let trusted = !pending.contains(&key)
                 && previous_files.get(&key).is_some_and(|l| {
                     l.hash == format!("sha256:{}", file.sha256) && l.bytes == file.size

@@ -71,12 +71,21 @@ impl PluginSpec {
 
 /// Every plugin: `stone-plugin-<name>` executables on `path` (the first per name wins), then
 /// the configured ones (a configured name replaces one found on `PATH`). Sorted by name.
+///
+/// Only absolute `PATH` entries are searched: a relative one (`.`, an empty entry, `bin`)
+/// names a folder of wherever stone runs, so a cloned repository holding
+/// `./stone-plugin-x` would otherwise run its code on every push.
 pub fn discover(
     path: Option<&OsString>,
     configured: &BTreeMap<String, Vec<String>>,
 ) -> Vec<PluginSpec> {
     let mut found: BTreeMap<String, PluginSpec> = BTreeMap::new();
-    for dir in path.map(std::env::split_paths).into_iter().flatten() {
+    let dirs = path
+        .map(std::env::split_paths)
+        .into_iter()
+        .flatten()
+        .filter(|dir| dir.is_absolute());
+    for dir in dirs {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };

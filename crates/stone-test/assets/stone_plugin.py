@@ -69,6 +69,14 @@ for line in sys.stdin:
             sys.stderr.write("%s: segmentation fault (core dumped, pretend)\n" % name)
             sys.stderr.flush()
             os._exit(1)
+        if mode == "hostile-text":
+            # Escape sequences meant for the user's terminal: retitle, clear, recolour.
+            evil = "\x1b]0;owned\x07\x1b[2J\x1b[31mred\rover\u202eexe"
+            send({"method": "log", "params": {"level": "warn", "message": "log " + evil}})
+            sys.stderr.write("stderr " + evil + "\n")
+            sys.stderr.flush()
+            time.sleep(0.2)
+            os._exit(1)
         if mode == "stall-mid-push":
             if outdir:
                 os.makedirs(outdir, exist_ok=True)

@@ -278,7 +278,7 @@ impl Config {
             source,
         };
         if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            fs::create_dir_all(dir).map_err(werr)?;
+            stone_package::digest::create_private_dir_all(dir).map_err(werr)?;
         }
         let tmp = self
             .path

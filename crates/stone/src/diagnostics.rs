@@ -210,20 +210,59 @@ fn located(e: &DescriptorError) -> Located {
     }
 }
 
-/// The human rendering, for stderr.
+/// The human rendering, for stderr. Server problems and plugin output reach it: every
+/// part goes through [`terminal_safe`].
 pub fn render(report: &Report) -> String {
-    let mut out = format!("error: {}\n", report.message);
+    let mut out = format!("error: {}\n", terminal_safe(&report.message));
     for cause in &report.causes {
-        let _ = writeln!(out, "  Caused by: {cause}");
+        let _ = writeln!(out, "  Caused by: {}", terminal_safe(cause));
     }
     if let Some(hint) = &report.hint {
-        let _ = writeln!(out, "hint: {hint}");
+        let _ = writeln!(out, "hint: {}", terminal_safe(hint));
     }
     out
+}
+
+/// Text for a terminal, from anyone (a server's problem detail, a plugin's log or stderr):
+/// control characters other than a line feed or a tab (escape sequences, carriage returns,
+/// bells, C1 controls) and Unicode direction overrides are shown escaped (`\u{1b}`), so
+/// what is printed cannot retitle the window, move the cursor, hide text or pass for
+/// something else.
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut safe = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            let _ = write!(safe, "\\u{{{:x}}}", c as u32);
+        } else {
+            safe.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(safe)
 }
 
 /// The JSON rendering, for stdout under `--json`.
 pub fn render_json(report: &Report) -> String {
     serde_json::to_string_pretty(&serde_json::json!({ "error": report }))
         .expect("a report serializes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terminal_text_has_no_live_control_characters() {
+        assert_eq!(terminal_safe("plain\ttext\nnext"), "plain\ttext\nnext");
+        assert_eq!(
+            terminal_safe("\u{1b}]0;owned\u{7}\u{1b}[2Jx\r\u{9b}\u{202e}"),
+            "\\u{1b}]0;owned\\u{7}\\u{1b}[2Jx\\u{d}\\u{9b}\\u{202e}"
+        );
+    }
 }

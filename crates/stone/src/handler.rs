@@ -225,6 +225,9 @@ pub fn warn_skipped(handlers: &Handlers, quiet: bool) {
         return;
     }
     for (_, e) in &handlers.skipped {
-        eprintln!("warning: {e}; skipping it");
+        eprintln!(
+            "warning: {}; skipping it",
+            crate::diagnostics::terminal_safe(&e.to_string())
+        );
     }
 }

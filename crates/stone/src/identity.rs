@@ -203,7 +203,7 @@ pub fn needs_token(info: &ServerInfo) -> bool {
 }
 
 fn notify(line: &str) {
-    eprintln!("{line}");
+    eprintln!("{}", crate::diagnostics::terminal_safe(line));
 }
 
 /// Opens `url` with the system's opener; false when that is not possible.

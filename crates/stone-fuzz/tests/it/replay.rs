@@ -83,3 +83,8 @@ fn push_manifest_corpus() {
 fn staging_url_corpus() {
     replay("staging_url");
 }
+
+#[test]
+fn path_rule_corpus() {
+    replay("path_rule");
+}

@@ -134,7 +134,7 @@ fn push_with(
             http_retries()?,
             |line| {
                 if !quiet {
-                    eprintln!("{line}");
+                    eprintln!("{}", crate::diagnostics::terminal_safe(&line));
                 }
             },
         )) {
@@ -519,6 +519,8 @@ impl PushLines {
         if self.quiet {
             return;
         }
+        // Server statuses and plugin logs: never raw escape sequences on the terminal.
+        let text = crate::diagnostics::terminal_safe(&text).into_owned();
         match self.bar.lock().ok().and_then(|b| b.clone()) {
             Some(bar) => bar.println(text),
             None => eprintln!("{text}"),

@@ -13,19 +13,21 @@
 //! downloaded (the others hard-linked from the previous import) into a temporary folder in
 //! `ext/`, which then replaces `ext/<slug>/`.
 
+pub mod confined;
 pub mod fetch;
 pub mod lock;
 pub mod source;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Context as _;
 use futures::StreamExt;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use stone_package::{DESCRIPTOR_FILE, Label};
+use stone_package::{DESCRIPTOR_FILE, Label, RelativePath, check_file_name, check_relative_path};
 use tokio::io::AsyncWriteExt;
 
+pub use confined::Confined;
 pub use fetch::{Fetch, Previous, RemoteFiles, Wanted};
 pub use lock::{LOCK_FILE, LockEntry, LockFile, LockedFile};
 pub use source::{Source, parse_source};
@@ -47,7 +49,7 @@ pub struct ImportRequest {
     pub slug: Label,
     pub wanted: Wanted,
     /// The package directory.
-    pub package: PathBuf,
+    pub package: std::path::PathBuf,
 }
 
 /// What an import did.
@@ -88,104 +90,118 @@ pub fn slug_for(name: &str) -> anyhow::Result<Label> {
     })
 }
 
-/// Removes the file when dropped, unless kept: a failed, cancelled (future dropped on
-/// Ctrl-C) or panicking import leaves nothing. The folder goes too when this import
-/// created it and it is empty.
-struct PartFile {
-    path: PathBuf,
-    /// Folders this import created, innermost first.
-    created_dirs: Vec<PathBuf>,
-    keep: bool,
+/// Removes `ext/` when dropped if this import created it and it is empty: a failed,
+/// cancelled or panicking first import leaves nothing.
+struct ExtGuard {
+    path: std::path::PathBuf,
+    created: bool,
 }
 
-impl Drop for PartFile {
+impl Drop for ExtGuard {
     fn drop(&mut self) {
-        if self.keep {
-            return;
-        }
-        let _ = std::fs::remove_file(&self.path);
-        for dir in &self.created_dirs {
-            let _ = std::fs::remove_dir(dir); // only if empty
+        if self.created {
+            let _ = std::fs::remove_dir(&self.path); // only if empty
         }
     }
 }
 
-/// Removes the temporary files imports killed outright left in `ext/*/`.
-fn remove_leftovers(ext: &Path) {
-    let Ok(entries) = std::fs::read_dir(ext) else {
+/// Removes the file when dropped, unless kept: a failed, cancelled (future dropped on
+/// Ctrl-C) or panicking import leaves nothing. The folder goes too when this import
+/// created it and it is empty.
+struct PartFile<'a> {
+    ext: &'a Confined,
+    path: RelativePath,
+    /// The folder this import created, if it did.
+    created_dir: Option<RelativePath>,
+    keep: bool,
+}
+
+impl Drop for PartFile<'_> {
+    fn drop(&mut self) {
+        if self.keep {
+            return;
+        }
+        let _ = self.ext.remove_file(&self.path);
+        if let Some(dir) = &self.created_dir {
+            let _ = self.ext.remove_dir(dir); // only if empty
+        }
+    }
+}
+
+/// Removes the temporary files imports killed outright left in `ext/` and `ext/*/`.
+fn remove_leftovers(ext: &Confined) {
+    let Ok(entries) = ext.list_root() else {
         return;
     };
-    for dir in entries.flatten() {
-        if !dir.file_type().is_ok_and(|t| t.is_dir()) {
-            continue;
-        }
-        if is_part_name(&dir.file_name()) {
-            let _ = std::fs::remove_dir_all(dir.path());
-            continue;
-        }
-        let Ok(files) = std::fs::read_dir(dir.path()) else {
+    for (name, is_dir) in entries {
+        let Ok(rel) = check_file_name(&name) else {
             continue;
         };
-        for file in files.flatten() {
-            if is_part_name(&file.file_name()) {
-                let _ = std::fs::remove_file(file.path());
+        if is_part_name(&name) {
+            let _ = if is_dir {
+                ext.remove_dir_all(&rel)
+            } else {
+                ext.remove_file(&rel)
+            };
+            continue;
+        }
+        if !is_dir {
+            continue;
+        }
+        let Ok(files) = ext.list(&rel) else {
+            continue;
+        };
+        for (file, is_dir) in files {
+            if !is_dir
+                && is_part_name(&file)
+                && let Ok(path) = confined::join(&rel, &file)
+            {
+                let _ = ext.remove_file(&path);
             }
         }
     }
 }
 
-/// A temporary file or folder of an import (`.stone-import-*.part`, `.old`).
-fn is_part_name(name: &std::ffi::OsStr) -> bool {
-    name.to_str().is_some_and(|n| {
-        n.starts_with(PART_PREFIX) && (n.ends_with(".part") || n.ends_with(".old"))
-    })
+/// A temporary file or folder of an import (`.stone-import-*.part`, `.old`, `.tmp`).
+fn is_part_name(name: &str) -> bool {
+    name.starts_with(PART_PREFIX)
+        && (name.ends_with(".part") || name.ends_with(".old") || name.ends_with(".tmp"))
 }
 
-/// A temporary name in `dir` for this process.
-fn part_name(dir: &Path, suffix: &str) -> PathBuf {
-    dir.join(format!(
+/// A temporary name for this process.
+fn part_name(suffix: &str) -> RelativePath {
+    check_file_name(&format!(
         "{PART_PREFIX}{}-{}.{suffix}",
         std::process::id(),
         fastrand::u32(..)
     ))
+    .expect("a temporary name is a plain name")
 }
 
-fn sha256_file(path: &Path) -> Option<String> {
-    let mut file = std::fs::File::open(path).ok()?;
+/// A lock file path (`ext/<slug>/…`) relative to `ext/`; `None` for one outside it (the
+/// lock file's own checks refuse those).
+fn in_ext(path: &str) -> Option<RelativePath> {
+    path.strip_prefix(EXT_DIR)?
+        .strip_prefix('/')
+        .and_then(|rest| check_relative_path(rest).ok())
+}
+
+/// The sha256 of a file beneath `ext/`, read without following a link.
+fn sha256_file(ext: &Confined, rel: &RelativePath) -> Option<String> {
+    let mut file = ext.open_file(rel).ok()?;
     let mut hash = Sha256::new();
     std::io::copy(&mut file, &mut hash).ok()?;
     Some(hex::encode(hash.finalize()))
 }
 
-/// A file name safe in `ext/<slug>/`: no separators, no leading dot, not a part file.
-fn safe_file_name(name: &str) -> String {
-    let cleaned: String = name
-        .chars()
-        .map(|c| {
-            if c.is_control() || matches!(c, '/' | '\\' | ':') {
-                '_'
-            } else {
-                c
-            }
-        })
-        .collect();
-    let cleaned = cleaned.trim_start_matches('.').trim();
-    if cleaned.is_empty() {
-        "data".to_owned()
-    } else {
-        cleaned.chars().take(200).collect()
-    }
-}
-
-/// Writes a download to a new file at `path` (fsynced); its sha256 and size.
+/// Writes a download to `file` (new, fsynced); its sha256 and size.
 async fn stream_to_file(
     mut body: futures::stream::BoxStream<'static, anyhow::Result<bytes::Bytes>>,
-    path: &Path,
+    file: std::fs::File,
+    shown: &Path,
     what: &str,
 ) -> anyhow::Result<(String, u64)> {
-    let mut file = tokio::fs::File::create(path)
-        .await
-        .with_context(|| format!("cannot create {}", path.display()))?;
+    let mut file = tokio::fs::File::from_std(file);
     let mut hash = Sha256::new();
     let mut size = 0u64;
     while let Some(chunk) = body.next().await {
@@ -194,11 +210,11 @@ async fn stream_to_file(
         size += chunk.len() as u64;
         file.write_all(&chunk)
             .await
-            .with_context(|| format!("cannot write {}", path.display()))?;
+            .with_context(|| format!("cannot write {}", shown.display()))?;
     }
     file.sync_all()
         .await
-        .with_context(|| format!("cannot write {}", path.display()))?;
+        .with_context(|| format!("cannot write {}", shown.display()))?;
     Ok((hex::encode(hash.finalize()), size))
 }
 
@@ -214,18 +230,24 @@ pub async fn import(request: &ImportRequest) -> anyhow::Result<ImportOutcome> {
         .hint("run stone data import in a package directory, or pass its path")
         .into());
     }
-    let ext = package.join(EXT_DIR);
-    let lock_path = ext.join(LOCK_FILE);
-    let mut lock = LockFile::load(&lock_path)?;
+    let ext_path = package.join(EXT_DIR);
+    let _ext_guard = ExtGuard {
+        created: std::fs::symlink_metadata(&ext_path).is_err(),
+        path: ext_path.clone(),
+    };
+    // Every write below goes through `ext`: beneath the package's `ext/`, no link followed.
+    let ext = Confined::open(package, &check_file_name(EXT_DIR)?)
+        .with_context(|| format!("cannot open {}", ext_path.display()))?;
+    let mut lock = lock::load(&ext)?;
     remove_leftovers(&ext);
 
     let slug = request.slug.as_str();
-    let dir = ext.join(slug);
+    let slug_dir = check_file_name(slug)?;
     let recorded = lock.imports.get(slug).cloned();
     // A recorded import counts only while its file is intact.
     let intact = recorded
         .as_ref()
-        .filter(|entry| entry.source == request.source_text && is_intact(package, entry));
+        .filter(|entry| entry.source == request.source_text && is_intact(&ext, entry));
     let previous = intact.map(|entry| Previous {
         resolved: entry.resolved.clone(),
         etag: entry.etag.clone(),
@@ -247,28 +269,43 @@ pub async fn import(request: &ImportRequest) -> anyhow::Result<ImportOutcome> {
         }
         Fetch::Changed(remote) => *remote,
         Fetch::Files(remote) => {
-            let outcome = import_files(request, &ext, recorded.as_ref(), intact, *remote).await?;
+            let outcome =
+                import_files(request, &ext, &slug_dir, recorded.as_ref(), intact, *remote).await?;
             if outcome.status != ImportStatus::Unchanged {
                 lock.imports.insert(slug.to_owned(), outcome.entry.clone());
-                lock.save(&lock_path)?;
+                lock::save(&lock, &ext)?;
             }
             return Ok(outcome);
         }
     };
 
-    let created_dirs: Vec<PathBuf> = [&dir, &ext]
-        .into_iter()
-        .filter(|d| !d.is_dir())
-        .cloned()
-        .collect();
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let part_path = part_name(&dir, "part");
+    // The name the source gives its file, as it is: a name the path rule refuses is an
+    // error, never cleaned into something else.
+    let file_name = check_file_name(&remote.file_name)
+        .ok()
+        .filter(|name| !name.as_str().starts_with(PART_PREFIX))
+        .ok_or_else(|| {
+            bad_file(format!(
+                "{} names its file \"{}\", which is not a plain file name",
+                remote.resolved,
+                remote.file_name.escape_debug()
+            ))
+        })?;
+    let created_dir = (!ext.is_dir(&slug_dir)?).then(|| slug_dir.clone());
+    ext.create_dir_all(&slug_dir)
+        .with_context(|| format!("cannot create {}", ext.display(&slug_dir).display()))?;
+    let part_path = confined::join(&slug_dir, part_name("part").as_str())?;
+    let shown = ext.display(&part_path);
     let mut part = PartFile {
+        ext: &ext,
         path: part_path.clone(),
-        created_dirs,
+        created_dir,
         keep: false,
     };
-    let (sha256, size) = stream_to_file(remote.body, &part_path, &remote.resolved).await?;
+    let file = ext
+        .create_new(&part_path)
+        .with_context(|| format!("cannot create {}", shown.display()))?;
+    let (sha256, size) = stream_to_file(remote.body, file, &shown, &remote.resolved).await?;
     if let Some(expected) = remote.size.filter(|expected| *expected != size) {
         return Err(CliError::new(
             "import.size_mismatch",
@@ -294,19 +331,24 @@ pub async fn import(request: &ImportRequest) -> anyhow::Result<ImportOutcome> {
         .into());
     }
 
-    let file_name = safe_file_name(&remote.file_name);
-    let final_path = dir.join(&file_name);
-    std::fs::rename(&part_path, &final_path)
-        .with_context(|| format!("cannot move the download to {}", final_path.display()))?;
+    let final_path = confined::join(&slug_dir, file_name.as_str())?;
+    ext.rename(&part_path, &final_path).with_context(|| {
+        format!(
+            "cannot move the download to {}",
+            ext.display(&final_path).display()
+        )
+    })?;
     part.keep = true;
     let relative = format!("{EXT_DIR}/{slug}/{file_name}");
     if let Some(old) = &recorded
         && old.path != relative
     {
         if old.files.is_empty() {
-            let _ = std::fs::remove_file(package.join(&old.path));
+            if let Some(old_path) = in_ext(&old.path) {
+                let _ = ext.remove_file(&old_path);
+            }
         } else {
-            remove_files_of(package, old, &dir);
+            remove_files_of(&ext, old, &slug_dir);
         }
     }
     let status = match &recorded {
@@ -330,7 +372,7 @@ pub async fn import(request: &ImportRequest) -> anyhow::Result<ImportOutcome> {
         imported_at: lock::now_rfc3339(),
     };
     lock.imports.insert(slug.to_owned(), entry.clone());
-    lock.save(&lock_path)?;
+    lock::save(&lock, &ext)?;
     Ok(ImportOutcome {
         slug: slug.to_owned(),
         status,
@@ -340,51 +382,43 @@ pub async fn import(request: &ImportRequest) -> anyhow::Result<ImportOutcome> {
     })
 }
 
-/// Whether the files a lock entry records are on disk with their sha256.
-fn is_intact(package: &Path, entry: &LockEntry) -> bool {
+/// Whether the files a lock entry records are in `ext/` with their sha256.
+fn is_intact(ext: &Confined, entry: &LockEntry) -> bool {
+    let matches = |path: &str, sha256: &str| {
+        in_ext(path).is_some_and(|rel| sha256_file(ext, &rel).as_deref() == Some(sha256))
+    };
     if entry.files.is_empty() {
-        sha256_file(&package.join(&entry.path)).as_deref() == Some(entry.sha256.as_str())
+        matches(&entry.path, &entry.sha256)
     } else {
-        entry.files.iter().all(|file| {
-            sha256_file(&package.join(&file.path)).as_deref() == Some(file.sha256.as_str())
-        })
+        entry
+            .files
+            .iter()
+            .all(|file| matches(&file.path, &file.sha256))
     }
 }
 
 /// Removes the files of an import of several files (and the folders they leave empty),
 /// keeping `keep` itself.
-fn remove_files_of(package: &Path, entry: &LockEntry, keep: &Path) {
+fn remove_files_of(ext: &Confined, entry: &LockEntry, keep: &RelativePath) {
     for file in &entry.files {
-        let path = package.join(&file.path);
-        let _ = std::fs::remove_file(&path);
-        let mut dir = path.parent();
-        while let Some(d) = dir.filter(|d| *d != keep && d.starts_with(keep)) {
-            if std::fs::remove_dir(d).is_err() {
+        let Some(path) = in_ext(&file.path) else {
+            continue;
+        };
+        let _ = ext.remove_file(&path);
+        let mut dir = path.as_str();
+        while let Some((parent, _)) = dir.rsplit_once('/') {
+            let inside = parent
+                .strip_prefix(keep.as_str())
+                .is_some_and(|rest| rest.starts_with('/'));
+            let Some(parent_rel) = check_relative_path(parent).ok().filter(|_| inside) else {
+                break;
+            };
+            if ext.remove_dir(&parent_rel).is_err() {
                 break;
             }
-            dir = d.parent();
+            dir = parent;
         }
     }
-}
-
-/// A file's path inside a dataset as a relative path under `ext/<slug>/`: `/`-separated
-/// segments, none empty, `.` or `..`, each made safe like a file name. `None` for a path
-/// that would leave the folder.
-fn safe_relative_path(path: &str) -> Option<String> {
-    let segments: Vec<&str> = path.split('/').collect();
-    if segments
-        .iter()
-        .any(|s| s.is_empty() || *s == "." || *s == ".." || s.contains('\\'))
-    {
-        return None;
-    }
-    Some(
-        segments
-            .iter()
-            .map(|s| safe_file_name(s))
-            .collect::<Vec<_>>()
-            .join("/"),
-    )
 }
 
 /// The sha256 of a dataset's listing: `<sha256>  <path>\n` per file, sorted by path.
@@ -398,41 +432,41 @@ fn listing_sha256(files: &[(String, String)]) -> String {
     hex::encode(hash.finalize())
 }
 
-/// Removes a temporary folder when dropped, unless kept.
-struct PartDir {
-    path: PathBuf,
-    created_ext: bool,
+/// Removes a temporary folder of `ext/` when dropped, unless kept.
+struct PartDir<'a> {
+    ext: &'a Confined,
+    path: RelativePath,
     keep: bool,
 }
 
-impl Drop for PartDir {
+impl Drop for PartDir<'_> {
     fn drop(&mut self) {
-        if self.keep {
-            return;
-        }
-        let _ = std::fs::remove_dir_all(&self.path);
-        if self.created_ext
-            && let Some(ext) = self.path.parent()
-        {
-            let _ = std::fs::remove_dir(ext); // only if empty
+        if !self.keep {
+            let _ = self.ext.remove_dir_all(&self.path);
         }
     }
 }
 
 fn bad_file(message: String) -> anyhow::Error {
     CliError::new("import.invalid_file", ExitStatus::Failure, message)
-        .hint("the server's file list is not usable; report it to the platform")
+        .hint("the source's file list is not usable; report it to the platform")
         .into()
 }
 
-/// Downloads one file to `dest`, checking the size and sha256 the server stated.
+/// Downloads one file to `dest` beneath `ext/`, checking the size and sha256 the server
+/// stated.
 async fn download_file(
     remote: &RemoteFiles,
     file: &stone_api::FileInfo,
-    dest: &Path,
+    ext: &Confined,
+    dest: &RelativePath,
 ) -> anyhow::Result<u64> {
     let body = remote.get(&file.path).await?;
-    let (sha256, size) = stream_to_file(body, dest, &file.path).await?;
+    let shown = ext.display(dest);
+    let created = ext
+        .create_new(dest)
+        .with_context(|| format!("cannot create {}", shown.display()))?;
+    let (sha256, size) = stream_to_file(body, created, &shown, &file.path).await?;
     if size != file.size {
         return Err(CliError::new(
             "import.size_mismatch",
@@ -460,41 +494,56 @@ async fn download_file(
     Ok(size)
 }
 
+/// Reuses the file `from` of the previous import as `to`: a hard link, else a copy (both
+/// beneath `ext/`, no link followed).
+fn reuse(ext: &Confined, from: &RelativePath, to: &RelativePath) -> bool {
+    if ext.hard_link(from, to).is_ok() {
+        return true;
+    }
+    let copied = ext.open_file(from).and_then(|mut source| {
+        let mut target = ext.create_new(to)?;
+        std::io::copy(&mut source, &mut target)?;
+        target.sync_all()
+    });
+    if copied.is_err() {
+        let _ = ext.remove_file(to);
+    }
+    copied.is_ok()
+}
+
 /// Imports a dataset of several files into `ext/<slug>/`: unchanged files are hard-linked
 /// (or copied) from the previous import, the others downloaded, all into a temporary
 /// folder that then replaces `ext/<slug>/`. Nothing changes on disk when every file is
 /// as recorded.
 async fn import_files(
     request: &ImportRequest,
-    ext: &Path,
+    ext: &Confined,
+    slug_dir: &RelativePath,
     recorded: Option<&LockEntry>,
     intact: Option<&LockEntry>,
     remote: RemoteFiles,
 ) -> anyhow::Result<ImportOutcome> {
-    let package = &request.package;
     let slug = request.slug.as_str();
-    let dir = ext.join(slug);
     let lock_file = format!("{EXT_DIR}/{LOCK_FILE}");
 
-    // Where each file goes, relative to the package; two files may not land on one path.
-    let mut targets: Vec<(&stone_api::FileInfo, String)> = Vec::new();
+    // Where each file goes, relative to `ext/<slug>/`: the path the server states, as it
+    // is, once the path rule accepts it. Two files may not land on one path.
+    let mut targets: Vec<(&stone_api::FileInfo, RelativePath)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for file in &remote.files {
-        let Some(relative) = safe_relative_path(&file.path) else {
+        let inner = check_relative_path(&file.path).map_err(|e| {
+            bad_file(format!(
+                "{} lists a file whose path would not stay in ext/{slug}/: {e}",
+                remote.resolved
+            ))
+        })?;
+        if !seen.insert(inner.as_str().to_lowercase()) {
             return Err(bad_file(format!(
-                "{} lists the file `{}`, whose path would leave ext/{slug}/",
-                remote.resolved,
-                file.path.escape_debug()
-            )));
-        };
-        let relative = format!("{EXT_DIR}/{slug}/{relative}");
-        if !seen.insert(relative.to_ascii_lowercase()) {
-            return Err(bad_file(format!(
-                "{} lists two files that both land on {relative}",
+                "{} lists two files that both land on {EXT_DIR}/{slug}/{inner}",
                 remote.resolved
             )));
         }
-        targets.push((file, relative));
+        targets.push((file, inner));
     }
     let listing: Vec<(String, String)> = targets
         .iter()
@@ -504,8 +553,8 @@ async fn import_files(
     let size = remote.files.iter().map(|f| f.size).sum();
     let files: Vec<LockedFile> = targets
         .iter()
-        .map(|(file, relative)| LockedFile {
-            path: relative.clone(),
+        .map(|(file, inner)| LockedFile {
+            path: format!("{EXT_DIR}/{slug}/{inner}"),
             sha256: file.sha256.clone(),
             size: file.size,
         })
@@ -549,58 +598,58 @@ async fn import_files(
         })
         .unwrap_or_default();
 
-    let created_ext = !ext.is_dir();
-    std::fs::create_dir_all(ext).with_context(|| format!("cannot create {}", ext.display()))?;
-    let part_dir = part_name(ext, "part");
+    let part_dir = part_name("part");
+    ext.create_dir(&part_dir)
+        .with_context(|| format!("cannot create {}", ext.display(&part_dir).display()))?;
     let mut part = PartDir {
+        ext,
         path: part_dir.clone(),
-        created_ext,
         keep: false,
     };
-    std::fs::create_dir(&part_dir)
-        .with_context(|| format!("cannot create {}", part_dir.display()))?;
     let mut downloaded = 0u64;
-    let prefix = format!("{EXT_DIR}/{slug}/");
-    for (file, relative) in &targets {
-        let inner = relative.strip_prefix(&prefix).unwrap_or(relative);
-        let dest = part_dir.join(inner);
-        if let Some(parent) = dest.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| {
+    for ((file, inner), locked) in targets.iter().zip(&entry.files) {
+        let dest = confined::join(&part_dir, inner.as_str())?;
+        if let Some((parent, _)) = dest.as_str().rsplit_once('/') {
+            let parent = check_relative_path(parent)?;
+            ext.create_dir_all(&parent).map_err(|e| {
                 bad_file(format!(
                     "{} lists {} inside another file's path: {e}",
                     remote.resolved, file.path
                 ))
             })?;
         }
-        let existing = package.join(relative);
-        if on_disk.get(relative.as_str()) == Some(&file.sha256.as_str())
-            && sha256_file(&existing).as_deref() == Some(file.sha256.as_str())
-            && (std::fs::hard_link(&existing, &dest).is_ok()
-                || std::fs::copy(&existing, &dest).is_ok())
+        let existing = confined::join(slug_dir, inner.as_str())?;
+        if on_disk.get(locked.path.as_str()) == Some(&file.sha256.as_str())
+            && sha256_file(ext, &existing).as_deref() == Some(file.sha256.as_str())
+            && reuse(ext, &existing, &dest)
         {
             continue;
         }
-        downloaded += download_file(&remote, file, &dest).await?;
+        downloaded += download_file(&remote, file, ext, &dest).await?;
     }
 
     // Swap the folders: the old one is moved aside, then removed.
-    let old_dir = if dir.exists() {
-        let aside = part_name(ext, "old");
-        std::fs::rename(&dir, &aside)
-            .with_context(|| format!("cannot move {} aside", dir.display()))?;
-        Some(aside)
-    } else {
-        None
-    };
-    if let Err(e) = std::fs::rename(&part_dir, &dir) {
-        if let Some(aside) = &old_dir {
-            let _ = std::fs::rename(aside, &dir);
+    let aside = part_name("old");
+    let old_dir = match ext.rename(slug_dir, &aside) {
+        Ok(()) => Some(aside),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            return Err(anyhow::Error::new(e).context(format!(
+                "cannot move {} aside",
+                ext.display(slug_dir).display()
+            )));
         }
-        return Err(anyhow::Error::new(e).context(format!("cannot write {}", dir.display())));
+    };
+    if let Err(e) = ext.rename(&part_dir, slug_dir) {
+        if let Some(aside) = &old_dir {
+            let _ = ext.rename(aside, slug_dir);
+        }
+        return Err(anyhow::Error::new(e)
+            .context(format!("cannot write {}", ext.display(slug_dir).display())));
     }
     part.keep = true;
     if let Some(aside) = old_dir {
-        let _ = std::fs::remove_dir_all(aside);
+        let _ = ext.remove_dir_all(&aside);
     }
     let status = if recorded.is_some() {
         ImportStatus::Updated
@@ -622,15 +671,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dataset_paths_stay_in_their_folder() {
-        assert_eq!(safe_relative_path("a/b.tif").as_deref(), Some("a/b.tif"));
-        assert_eq!(safe_relative_path("a/.b").as_deref(), Some("a/b"));
-        for bad in ["../x", "a/../../x", "/abs", "a//b", "a/./b", "a\\..\\b", ""] {
-            assert_eq!(safe_relative_path(bad), None, "{bad}");
-        }
-    }
-
-    #[test]
     fn the_listing_digest_is_what_sha256sum_prints() {
         let files = vec![
             ("b.txt".to_owned(), "22".repeat(32)),
@@ -644,10 +684,18 @@ mod tests {
     }
 
     #[test]
-    fn file_names_stay_in_their_folder() {
-        assert_eq!(safe_file_name("../../etc/passwd"), "_.._etc_passwd");
-        assert_eq!(safe_file_name(".hidden"), "hidden");
-        assert_eq!(safe_file_name(""), "data");
-        assert_eq!(safe_file_name("cities.parquet"), "cities.parquet");
+    fn lock_paths_are_read_only_inside_ext() {
+        assert_eq!(in_ext("ext/a/b.csv").unwrap().as_str(), "a/b.csv");
+        for bad in [
+            "ext",
+            "ext/",
+            "exta/b",
+            "ext/../x",
+            "ext/ ../x",
+            "/ext/a",
+            "a/b",
+        ] {
+            assert!(in_ext(bad).is_none(), "{bad}");
+        }
     }
 }

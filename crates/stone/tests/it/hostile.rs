@@ -18,7 +18,7 @@ use stone_test::TestContext;
 use crate::{context_with_prod, stderr, stdout};
 
 /// Runs `cmd`, killing it after `limit` (a hang is a failure, not a stuck test).
-fn run_bounded(cmd: &mut Command, limit: Duration) -> Output {
+pub(crate) fn run_bounded(cmd: &mut Command, limit: Duration) -> Output {
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -42,7 +42,7 @@ fn run_bounded(cmd: &mut Command, limit: Duration) -> Output {
 }
 
 /// A clear error: not a success, not a panic, an `error:` line, no backtrace.
-fn assert_clear_error(out: &Output, expected: &str) {
+pub(crate) fn assert_clear_error(out: &Output, expected: &str) {
     let err = stderr(out);
     assert!(
         !out.status.success(),
@@ -56,7 +56,7 @@ fn assert_clear_error(out: &Output, expected: &str) {
     assert!(err.contains(expected), "expected {expected:?} in:\n{err}");
 }
 
-fn dry_run(ctx: &TestContext, dir: &Path) -> Output {
+pub(crate) fn dry_run(ctx: &TestContext, dir: &Path) -> Output {
     run_bounded(
         ctx.stone()
             .args(["package", "push", "--dry-run", "--branch", "x"])
@@ -65,7 +65,7 @@ fn dry_run(ctx: &TestContext, dir: &Path) -> Output {
     )
 }
 
-fn descriptor(resource_path: &str) -> String {
+pub(crate) fn descriptor(resource_path: &str) -> String {
     format!(
         "name: hostile\npublish: {{to: \"stone:demo\"}}\nresources:\n  - path: {resource_path}\n"
     )
@@ -275,22 +275,22 @@ fn a_10_gib_sparse_file_is_hashed_in_bounded_memory() {
 
 /// One request the fake server received.
 #[derive(Debug, Clone)]
-struct Seen {
-    method: String,
-    path: String,
-    headers: Vec<(String, String)>,
+pub(crate) struct Seen {
+    pub(crate) method: String,
+    pub(crate) path: String,
+    pub(crate) headers: Vec<(String, String)>,
 }
 
-type Handler = dyn Fn(&Seen, &mut TcpStream) + Send + Sync;
+pub(crate) type Handler = dyn Fn(&Seen, &mut TcpStream) + Send + Sync;
 
 /// A tiny HTTP/1.1 server: one request per connection, answered by `handler`.
-struct FakeServer {
-    port: u16,
+pub(crate) struct FakeServer {
+    pub(crate) port: u16,
     seen: Arc<Mutex<Vec<Seen>>>,
 }
 
 impl FakeServer {
-    fn start(ip: &str, handler: Arc<Handler>) -> FakeServer {
+    pub(crate) fn start(ip: &str, handler: Arc<Handler>) -> FakeServer {
         let listener = TcpListener::bind((ip, 0)).expect("bind the fake server");
         let port = listener.local_addr().unwrap().port();
         let seen = Arc::new(Mutex::new(Vec::new()));
@@ -312,7 +312,7 @@ impl FakeServer {
         FakeServer { port, seen }
     }
 
-    fn seen(&self) -> Vec<Seen> {
+    pub(crate) fn seen(&self) -> Vec<Seen> {
         self.seen.lock().unwrap().clone()
     }
 }
@@ -352,7 +352,7 @@ fn read_request(stream: &mut TcpStream) -> Option<Seen> {
     })
 }
 
-fn respond(stream: &mut TcpStream, status: &str, headers: &[(&str, &str)], body: &[u8]) {
+pub(crate) fn respond(stream: &mut TcpStream, status: &str, headers: &[(&str, &str)], body: &[u8]) {
     let mut head = format!(
         "HTTP/1.1 {status}\r\ncontent-length: {}\r\nconnection: close\r\n",
         body.len()
@@ -388,7 +388,9 @@ fn info() -> String {
 
 /// The fake push API: `GET /info` answered as an OIDC server's, every other request by
 /// `other`.
-fn fake_api(other: impl Fn(&Seen, &mut TcpStream) + Send + Sync + 'static) -> FakeServer {
+pub(crate) fn fake_api(
+    other: impl Fn(&Seen, &mut TcpStream) + Send + Sync + 'static,
+) -> FakeServer {
     FakeServer::start(
         "127.0.0.1",
         Arc::new(move |seen: &Seen, s: &mut TcpStream| {
@@ -407,7 +409,7 @@ fn fake_api(other: impl Fn(&Seen, &mut TcpStream) + Send + Sync + 'static) -> Fa
 }
 
 /// Answers every request with `status` and the JSON `body`.
-fn json_answer(status: &'static str, body: Vec<u8>) -> impl Fn(&Seen, &mut TcpStream) {
+pub(crate) fn json_answer(status: &'static str, body: Vec<u8>) -> impl Fn(&Seen, &mut TcpStream) {
     move |_: &Seen, s: &mut TcpStream| {
         respond(s, status, &[("content-type", "application/json")], &body)
     }
@@ -429,7 +431,7 @@ fn created(sha256: &str, size: u64, upload_url: &str) -> String {
 }
 
 /// A context whose `local` environment is the fake server, and a one-blob package.
-fn against(server: &FakeServer) -> (TestContext, PathBuf) {
+pub(crate) fn against(server: &FakeServer) -> (TestContext, PathBuf) {
     let mut ctx = crate::context();
     ctx.add_env(
         "local",
@@ -446,7 +448,7 @@ fn against(server: &FakeServer) -> (TestContext, PathBuf) {
     (ctx, dir)
 }
 
-fn push(ctx: &TestContext, dir: &Path) -> Output {
+pub(crate) fn push(ctx: &TestContext, dir: &Path) -> Output {
     run_bounded(
         ctx.stone()
             .args(["package", "push", "--env", "local", "--branch", "x"])

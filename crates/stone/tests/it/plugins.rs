@@ -13,7 +13,7 @@ use crate::{stderr, stdout};
 
 /// Puts `stone-plugin-<name>` running the Python plugin in `mode` into the context's bin
 /// directory, which is put first on PATH.
-fn install(ctx: &mut TestContext, name: &str, mode: &str, prefix: &str, outdir: &Path) {
+pub(crate) fn install(ctx: &mut TestContext, name: &str, mode: &str, prefix: &str, outdir: &Path) {
     let bin = ctx.root().join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     let script = bin.join(format!("stone-plugin-{name}"));
@@ -31,7 +31,7 @@ fn install(ctx: &mut TestContext, name: &str, mode: &str, prefix: &str, outdir: 
     ctx.set_var("PATH", format!("{}:{path}", bin.display()));
 }
 
-fn package(ctx: &TestContext) -> PathBuf {
+pub(crate) fn package(ctx: &TestContext) -> PathBuf {
     ctx.package(
         "pkg",
         "name: demo\npublish: {to: \"stone:demo\"}\nresources:\n  - path: cities.csv\n  - path: tiles\n",

@@ -21,7 +21,7 @@ pub enum BlobError {
     },
 
     /// A file path inside the resource that the engine does not accept.
-    #[error("invalid file path {path:?}: {reason}")]
+    #[error("invalid file path {path:?}: it {reason}")]
     InvalidPath {
         /// The path as given.
         path: String,

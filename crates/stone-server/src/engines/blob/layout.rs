@@ -17,8 +17,6 @@ pub(super) const VERSION_EXTENSION: &str = ".json";
 const MAX_NAME_LEN: usize = 200;
 /// Longest accepted version name, in bytes (the push API's limit).
 const MAX_VERSION_LEN: usize = 255;
-/// Longest accepted file path inside a resource, in bytes.
-const MAX_PATH_LEN: usize = 1024;
 
 /// The keys of one dataset on one branch.
 #[derive(Debug, Clone)]
@@ -132,34 +130,17 @@ fn check_segment(what: &'static str, name: &str, rule: &SegmentRule) -> Result<(
     }
 }
 
-/// A path inside a resource: relative, `/`-separated, no empty, `.` or `..` segment, no
-/// backslash or control character. It is only recorded in the head, never used as a key.
+/// A path inside a resource: the one path rule of `stone_package::path` (relative,
+/// `/`-separated, no empty, `.`/`..` or whitespace-padded segment, no backslash, control
+/// character or drive letter, at most 1024 bytes). It is only recorded in the head, never
+/// used as a key.
 pub(super) fn check_path(path: &str) -> Result<(), BlobError> {
-    let reason = if path.is_empty() {
-        Some("it is empty")
-    } else if path.len() > MAX_PATH_LEN {
-        Some("it is longer than 1024 bytes")
-    } else if path.starts_with('/') {
-        Some("it is absolute")
-    } else if path.contains('\\') {
-        Some("it contains a backslash")
-    } else if path.chars().any(char::is_control) {
-        Some("it contains a control character")
-    } else if path
-        .split('/')
-        .any(|s| s.is_empty() || s == "." || s == "..")
-    {
-        Some("it has an empty, '.' or '..' segment")
-    } else {
-        None
-    };
-    match reason {
-        Some(reason) => Err(BlobError::InvalidPath {
+    stone_package::check_relative_path(path)
+        .map(drop)
+        .map_err(|e| BlobError::InvalidPath {
             path: path.to_owned(),
-            reason,
-        }),
-        None => Ok(()),
-    }
+            reason: e.problem.reason(),
+        })
 }
 
 pub(super) fn check_sha256(path: &str, sha256: &str) -> Result<(), BlobError> {
@@ -251,7 +232,8 @@ mod tests {
             check_path(ok).unwrap();
         }
         for bad in [
-            "", "/abs", "a//b", "./a", "a/../b", "..", "a\\b", "a\nb", "dir/",
+            "", "/abs", "a//b", "./a", "a/../b", "..", "a\\b", "a\nb", "dir/", "a/ ../b", " a",
+            "C:/x",
         ] {
             assert!(check_path(bad).is_err(), "{bad:?}");
         }
