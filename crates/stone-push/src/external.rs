@@ -80,12 +80,7 @@ pub fn discover(
     configured: &BTreeMap<String, Vec<String>>,
 ) -> Vec<PluginSpec> {
     let mut found: BTreeMap<String, PluginSpec> = BTreeMap::new();
-    let dirs = path
-        .map(std::env::split_paths)
-        .into_iter()
-        .flatten()
-        .filter(|dir| dir.is_absolute());
-    for dir in dirs {
+    for dir in searched_dirs(path) {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
@@ -117,6 +112,16 @@ pub fn discover(
         );
     }
     found.into_values().collect()
+}
+
+/// The folders of `PATH` that stone searches for programs (plugins, the Python of
+/// entry-point plugins): the absolute ones only. A relative entry (`.`, an empty entry,
+/// `bin`) names a folder of wherever stone runs.
+pub fn searched_dirs(path: Option<&OsString>) -> impl Iterator<Item = PathBuf> + '_ {
+    path.map(std::env::split_paths)
+        .into_iter()
+        .flatten()
+        .filter(|dir| dir.is_absolute())
 }
 
 #[cfg(unix)]

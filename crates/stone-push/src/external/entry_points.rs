@@ -64,10 +64,7 @@ pub fn python(explicit: Option<PathBuf>, path: Option<&std::ffi::OsString>) -> O
     } else {
         "python3"
     };
-    path.map(std::env::split_paths)
-        .into_iter()
-        .flatten()
-        .filter(|dir| dir.is_absolute())
+    super::searched_dirs(path)
         .map(|dir| dir.join(exe))
         .find(|candidate| candidate.is_file())
 }
