@@ -19,10 +19,11 @@
 //!    each, the problem's code is the first one's):
 //!    - change a declared TABULAR schema incompatibly (`schema.incompatible`), checked
 //!      against the branch's schema (or main's, for a new branch);
-//!    - move the package version to other content (`version.exists`): an Iceberg tag
-//!      (TABULAR, table-wide), a snapshot graph (GRAPH) or a version head (object
-//!      storage) of the dataset on the branch. Pushing the content the version already
-//!      names is fine;
+//!    - move the package version to other content (`version.exists`): the branch's
+//!      version of the dataset, an Iceberg tag `<branch>@<version>` or a legacy bare tag
+//!      in the branch's history (TABULAR), a snapshot graph (GRAPH) or a version head
+//!      (object storage) on the branch. Versions of other branches are not looked at
+//!      (a push never moves them). Pushing the content the version already names is fine;
 //!    - with `replace`, delete datasets that left the package
 //!      (`push.deletion_requires_force`) or retract content that is on the branch
 //!      (`push.retraction_requires_force`).
@@ -40,6 +41,7 @@ use stone_package::{AssetKind, normalize_branch};
 
 use crate::config::{GuardOptions, StepUpOptions};
 use crate::engines::blob::BlobEntry;
+use crate::engines::iceberg::TableRef;
 use crate::error::ApiError;
 use crate::jobs::{Engines, graph_iri, graph_version_iri};
 use crate::state::StateDb;
@@ -295,25 +297,26 @@ pub async fn force_violations(
                     .await
                     .map_err(ApiError::internal)?
             {
-                let refs = engines
+                // The branch's own version, resolved as reads resolve it.
+                let named = engines
                     .iceberg
-                    .refs(ns, &dataset.name)
+                    .snapshot_of(ns, &dataset.name, TableRef::Version { branch, version })
                     .await
                     .map_err(ApiError::internal)?;
-                if let Some(tag) = refs.iter().find(|r| &r.name == version) {
+                if let Some(named) = named {
                     let head_snapshot = engines
                         .iceberg
                         .snapshot_of(ns, &dataset.name, branch)
                         .await
                         .map_err(ApiError::internal)?
                         .map(|s| s.snapshot_id);
-                    if !(unchanged && head_snapshot == Some(tag.snapshot_id)) {
+                    if !(unchanged && head_snapshot == Some(named.snapshot_id)) {
                         violations.push(Violation {
                             code: codes::VERSION_EXISTS.into(),
                             dataset: dataset.name.clone(),
                             detail: format!(
-                                "version {version} already names snapshot {} of {ns}.{}; the push would move it",
-                                tag.snapshot_id, dataset.name
+                                "version {version} already names snapshot {} of {ns}.{} on {branch}; the push would move it",
+                                named.snapshot_id, dataset.name
                             ),
                         });
                     }

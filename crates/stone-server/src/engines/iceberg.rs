@@ -18,7 +18,9 @@
 //! - the files' schema is merged into the branch's schema: new columns are added as
 //!   optional, int→long, float→double and decimal precision increases are applied, any
 //!   other change is refused ([`IcebergError::IncompatibleSchema`]) unless forced;
-//! - a version tag names the resulting snapshot; moving an existing tag needs `force`.
+//! - a version names the resulting snapshot: the tag `<branch>@<version>`, per branch
+//!   (`version.rs`, which also resolves every read); moving an existing version needs
+//!   `force`.
 //!
 //! Crash safety: everything written before the compare-and-swap (data files, manifests,
 //! manifest list, metadata JSON) is new and unreferenced until the swap. A crash before it
@@ -35,6 +37,7 @@ mod parquet_file;
 mod s3;
 mod schema;
 mod snapshot;
+mod version;
 mod warehouse;
 
 use std::collections::{HashMap, HashSet};
@@ -47,7 +50,7 @@ use ::iceberg::io::{FileIOBuilder, LocalFsStorageFactory, StorageFactory};
 use crate::engines::blob::S3Settings;
 use ::iceberg::spec::{
     DEFAULT_SCHEMA_NAME_MAPPING, FormatVersion, MAIN_BRANCH, Operation, Schema, SchemaRef,
-    SnapshotReference, SnapshotRetention,
+    SnapshotRef, SnapshotReference, SnapshotRetention,
 };
 use ::iceberg::table::Table;
 use ::iceberg::{
@@ -62,6 +65,7 @@ use sqlx::any::AnyPoolOptions;
 pub use error::{IcebergError, IncompatibleChange, RefKind};
 pub use s3::{S3Storage, S3StorageFactory};
 pub use schema::{Column, SchemaChange};
+pub use version::{TableRef, VERSION_SEPARATOR, version_tag};
 
 use catalog::BindStyle;
 use parquet_file::PreparedFile;
@@ -140,8 +144,9 @@ pub struct AppendOptions {
     /// Apply incompatible schema changes (the files' type replaces the column's type, a
     /// missing required column is dropped) and move an existing tag.
     pub force: bool,
-    /// Tag (package version) to put on the resulting snapshot, or on the branch head if
-    /// nothing changed.
+    /// Package version to name the resulting snapshot (or the branch head if nothing
+    /// changed) by: the tag `<branch>@<version>` ([`version_tag`]). Versions of other
+    /// branches are never touched.
     pub tag: Option<String>,
     /// sha256 → `s3://<bucket>/<key>` of the same (verified) content in the S3 warehouse's
     /// bucket: the data file is copied there server-side instead of uploaded. A failed
@@ -411,7 +416,7 @@ impl IcebergEngine {
         };
         let metadata = table.metadata();
         let refs = snapshot::refs(table).map_err(ice("reading refs"))?;
-        check_ref_kinds(name, branch, options.tag.as_deref(), &refs)?;
+        check_ref_kinds(name, branch, &refs)?;
         let state = snapshot::branch_state(table, branch, &refs)
             .await
             .map_err(ice("reading the branch"))?;
@@ -507,20 +512,29 @@ impl IcebergEngine {
             });
         };
 
-        // The tag is checked before anything is written.
-        let mut set_tag = false;
-        if let Some(tag) = &options.tag {
-            match refs.get(tag) {
-                Some(existing) if existing.snapshot_id == head_id => {}
+        // The version is checked before anything is written: the branch's own version
+        // (its tag, or a legacy bare tag in its history), never another branch's.
+        let mut set_tag = None;
+        if let Some(version) = &options.tag {
+            let tag = version_tag(branch, version);
+            let existing = version::resolve(metadata, &refs, TableRef::Version { branch, version });
+            match existing {
+                // Already named; a legacy tag gets its branch's tag too.
+                Some(existing) if existing == head_id => {
+                    if refs.get(&tag).map(|r| r.snapshot_id) != Some(head_id) {
+                        set_tag = Some(tag);
+                    }
+                }
                 Some(existing) if !options.force => {
                     return Err(IcebergError::TagExists {
                         table: name.to_owned(),
-                        tag: tag.clone(),
-                        tagged: existing.snapshot_id,
+                        branch: branch.to_owned(),
+                        tag: version.clone(),
+                        tagged: existing,
                         requested: head_id,
                     });
                 }
-                _ => set_tag = true,
+                _ => set_tag = Some(tag),
             }
         }
 
@@ -573,7 +587,7 @@ impl IcebergEngine {
                 .map_err(ice("creating the branch"))?;
             touched = true;
         }
-        if set_tag && let Some(tag) = &options.tag {
+        if let Some(tag) = &set_tag {
             builder = builder
                 .set_ref(
                     tag,
@@ -782,10 +796,10 @@ impl IcebergEngine {
         Ok(true)
     }
 
-    /// Removes a branch of the table (a dataset deleted from that branch by the push API),
-    /// by a compare-and-swap like an append; the table and its other refs stay. When no
-    /// branch or tag would be left, the table is dropped with its files instead. Returns
-    /// whether the branch existed.
+    /// Removes a branch of the table (a dataset deleted from that branch by the push API)
+    /// with its versions (tags `<branch>@…`), by a compare-and-swap like an append; the
+    /// table and its other refs stay. When no branch or tag would be left, the table is
+    /// dropped with its files instead. Returns whether the branch existed.
     pub async fn remove_branch(
         &self,
         namespace: &str,
@@ -810,17 +824,26 @@ impl IcebergEngine {
                 Some(reference) if reference.is_branch() => {}
                 _ => return Ok(false),
             }
-            if refs.len() == 1 {
+            let versions = version_tag(branch, "");
+            let removed: Vec<&String> = refs
+                .iter()
+                .filter(|(name, reference)| {
+                    name.as_str() == branch
+                        || (!reference.is_branch() && name.starts_with(&versions))
+                })
+                .map(|(name, _)| name)
+                .collect();
+            if removed.len() == refs.len() {
                 return self.drop_table(namespace, table, true).await;
             }
-            let new_metadata = current
+            let mut builder = current
                 .metadata()
                 .clone()
-                .into_builder(current.metadata_location().map(str::to_owned))
-                .remove_ref(branch)
-                .build()
-                .map_err(ice("building metadata"))?
-                .metadata;
+                .into_builder(current.metadata_location().map(str::to_owned));
+            for name in removed {
+                builder = builder.remove_ref(name);
+            }
+            let new_metadata = builder.build().map_err(ice("building metadata"))?.metadata;
             let current_location = current
                 .metadata_location_result()
                 .map_err(ice("reading the metadata location"))?;
@@ -882,13 +905,50 @@ impl IcebergEngine {
         Ok(infos)
     }
 
-    /// The snapshot a branch or tag points at; `None` if the table or the ref does not
-    /// exist (or `main` has no snapshot yet).
-    pub async fn snapshot_of(
+    /// The versions of `branch` (see `version.rs`), sorted by name, each with the
+    /// snapshot it names; empty when the table or the branch does not exist.
+    pub async fn versions(
         &self,
         namespace: &str,
         table: &str,
-        reference: &str,
+        branch: &str,
+    ) -> Result<Vec<RefInfo>, IcebergError> {
+        let name = qualified(namespace, table);
+        let ident = TableIdent::new(NamespaceIdent::new(namespace.to_owned()), table.to_owned());
+        let Some(loaded) = self.load(&ident, &name).await? else {
+            return Ok(Vec::new());
+        };
+        let refs = snapshot::refs(&loaded)
+            .map_err(|error| IcebergError::iceberg(&name, "reading refs", error))?;
+        Ok(version::versions(loaded.metadata(), &refs, branch)
+            .into_iter()
+            .map(|(name, snapshot_id)| RefInfo {
+                name,
+                kind: RefKind::Tag,
+                snapshot_id,
+            })
+            .collect())
+    }
+
+    /// The snapshot `reference` names in a loaded table (see `version.rs`).
+    fn resolve<'t>(
+        name: &str,
+        loaded: &'t Table,
+        reference: TableRef<'_>,
+    ) -> Result<Option<&'t SnapshotRef>, IcebergError> {
+        let refs = snapshot::refs(loaded)
+            .map_err(|error| IcebergError::iceberg(name, "reading refs", error))?;
+        let metadata = loaded.metadata();
+        Ok(version::resolve(metadata, &refs, reference).and_then(|id| metadata.snapshot_by_id(id)))
+    }
+
+    /// The snapshot a branch's head or a branch's version points at; `None` if the table
+    /// or the ref does not exist (or `main` has no snapshot yet).
+    pub async fn snapshot_of<'r>(
+        &self,
+        namespace: &str,
+        table: &str,
+        reference: impl Into<TableRef<'r>>,
     ) -> Result<Option<SnapshotInfo>, IcebergError> {
         let name = qualified(namespace, table);
         let ident = TableIdent::new(NamespaceIdent::new(namespace.to_owned()), table.to_owned());
@@ -896,7 +956,7 @@ impl IcebergEngine {
             return Ok(None);
         };
         let metadata = loaded.metadata();
-        let Some(snapshot) = metadata.snapshot_for_ref(reference) else {
+        let Some(snapshot) = Self::resolve(&name, &loaded, reference.into())? else {
             return Ok(None);
         };
         let schema = snapshot
@@ -917,23 +977,25 @@ impl IcebergEngine {
         }))
     }
 
-    /// Scans a branch or tag into Arrow record batches (columns of the snapshot's schema).
-    /// An existing table whose `main` has no snapshot yet scans as empty.
-    pub async fn scan(
+    /// Scans a branch's head or a branch's version into Arrow record batches (columns of
+    /// the snapshot's schema). An existing table whose `main` has no snapshot yet scans as
+    /// empty.
+    pub async fn scan<'r>(
         &self,
         namespace: &str,
         table: &str,
-        reference: &str,
+        reference: impl Into<TableRef<'r>>,
     ) -> Result<RecordBatchStream, IcebergError> {
+        let reference = reference.into();
         let name = qualified(namespace, table);
         let loaded = self.load_existing(namespace, table).await?;
-        let Some(snapshot) = loaded.metadata().snapshot_for_ref(reference) else {
-            if reference == MAIN_BRANCH {
+        let Some(snapshot) = Self::resolve(&name, &loaded, reference)? else {
+            if reference == TableRef::Branch(MAIN_BRANCH) {
                 return Ok(futures::stream::empty().boxed());
             }
             return Err(IcebergError::RefNotFound {
                 table: name,
-                reference: reference.to_owned(),
+                reference: reference.to_string(),
             });
         };
         let scan_error = {
@@ -950,25 +1012,26 @@ impl IcebergEngine {
         Ok(stream.map_err(scan_error).boxed())
     }
 
-    /// The Arrow schema of the snapshot a branch or tag points at (the schema of the
-    /// batches a scan yields); `None` if the table or the ref does not exist.
-    pub async fn arrow_schema(
+    /// The Arrow schema of the snapshot a branch's head or version points at (the schema
+    /// of the batches a scan yields); `None` if the table or the ref does not exist.
+    pub async fn arrow_schema<'r>(
         &self,
         namespace: &str,
         table: &str,
-        reference: &str,
+        reference: impl Into<TableRef<'r>>,
     ) -> Result<Option<arrow_schema::SchemaRef>, IcebergError> {
+        let reference = reference.into();
         let name = qualified(namespace, table);
         let ident = TableIdent::new(NamespaceIdent::new(namespace.to_owned()), table.to_owned());
         let Some(loaded) = self.load(&ident, &name).await? else {
             return Ok(None);
         };
         let metadata = loaded.metadata();
-        let schema = match metadata.snapshot_for_ref(reference) {
+        let schema = match Self::resolve(&name, &loaded, reference)? {
             Some(snapshot) => snapshot.schema(metadata).map_err(|error| {
                 IcebergError::iceberg(&name, "reading the snapshot schema", error)
             })?,
-            None if reference == MAIN_BRANCH => metadata.current_schema().clone(),
+            None if reference == TableRef::Branch(MAIN_BRANCH) => metadata.current_schema().clone(),
             None => return Ok(None),
         };
         let arrow = ::iceberg::arrow::schema_to_arrow_schema(&schema)
@@ -977,11 +1040,11 @@ impl IcebergEngine {
     }
 
     /// [`Self::scan`], collected.
-    pub async fn read_batches(
+    pub async fn read_batches<'r>(
         &self,
         namespace: &str,
         table: &str,
-        reference: &str,
+        reference: impl Into<TableRef<'r>>,
     ) -> Result<Vec<RecordBatch>, IcebergError> {
         self.scan(namespace, table, reference)
             .await?
@@ -1072,12 +1135,9 @@ fn merge_schemas(
     Ok((Arc::new(schema), changes))
 }
 
-fn check_ref_kinds(
-    table: &str,
-    branch: &str,
-    tag: Option<&str>,
-    refs: &Refs,
-) -> Result<(), IcebergError> {
+/// A branch cannot be pushed under a (legacy, bare) tag's name. Versions need no check:
+/// their tags hold `@`, which no branch name does.
+fn check_ref_kinds(table: &str, branch: &str, refs: &Refs) -> Result<(), IcebergError> {
     if let Some(existing) = refs.get(branch)
         && !existing.is_branch()
     {
@@ -1086,16 +1146,6 @@ fn check_ref_kinds(
             name: branch.to_owned(),
             existing: RefKind::Tag,
         });
-    }
-    if let Some(tag) = tag {
-        let is_branch = tag == branch || refs.get(tag).is_some_and(SnapshotReference::is_branch);
-        if is_branch || tag == MAIN_BRANCH {
-            return Err(IcebergError::RefKindConflict {
-                table: table.to_owned(),
-                name: tag.to_owned(),
-                existing: RefKind::Branch,
-            });
-        }
     }
     Ok(())
 }

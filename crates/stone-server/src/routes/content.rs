@@ -15,9 +15,11 @@
 //!   `Content-Length`, `ETag` = its sha256, `Accept-Ranges`, single `Range` requests
 //!   (206/416) and `If-None-Match` (304).
 //!
-//! An unknown `version` is 404 `dataset.not_found`.
+//! `version` is a version of the branch `branch` only, never a branch or another branch's
+//! version; an unknown `version` is 404 `dataset.not_found`.
 //!
-//! Every read goes through [`super::read::authorize_read`].
+//! Every read is scoped by [`super::read::ReadScope`], which authorizes the branch and
+//! resolves the version within it.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -34,11 +36,10 @@ use sha2::{Digest, Sha256};
 use stone_api::{AssetKind, Engine, codes};
 
 use super::App;
-use super::read::{authorize_read, branch_of, dataset_info, kind_of, not_found_dataset};
+use super::read::{ReadScope, authorize_read, branch_of, dataset_info, kind_of, not_found_dataset};
 use crate::auth::Caller;
 use crate::engines::graph::RdfFormat;
 use crate::error::{ApiError, ApiResult};
-use crate::jobs::{graph_iri, graph_version_iri};
 
 /// A Parquet row group is written out once its encoded size passes this.
 const ROW_GROUP_BYTES: usize = 16 << 20;
@@ -219,8 +220,8 @@ pub async fn content(
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    authorize_read(&app, &caller, &namespace, &branch_of(&query)).await?;
-    serve_content(&app, &namespace, &name, &query, &headers).await
+    let scope = ReadScope::authorize(&app, &caller, &namespace, &name, &query).await?;
+    serve_content(&app, &namespace, &name, &scope, &query, &headers).await
 }
 
 /// `GET /{namespace}/{name}`: what the dataset IRI resolves to. The metadata JSON when
@@ -233,14 +234,12 @@ pub async fn iri_dataset(
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     reserved(&namespace)?;
-    let branch = branch_of(&query);
-    authorize_read(&app, &caller, &namespace, &branch).await?;
+    let scope = ReadScope::authorize(&app, &caller, &namespace, &name, &query).await?;
     if wants_json(&headers, &query) {
-        let version = version_of(&query, &namespace, &name, &branch)?;
-        let info = dataset_info(&app, &namespace, &name, &branch, None, version.as_deref()).await?;
+        let info = dataset_info(&app, &namespace, &name, &scope, None).await?;
         return Ok(Json(info).into_response());
     }
-    serve_content(&app, &namespace, &name, &query, &headers).await
+    serve_content(&app, &namespace, &name, &scope, &query, &headers).await
 }
 
 /// `GET /{namespace}`: the package node (branch `main` unless `branch=`).
@@ -280,65 +279,33 @@ async fn serve_content(
     app: &App,
     namespace: &str,
     name: &str,
+    scope: &ReadScope,
     query: &HashMap<String, String>,
     headers: &HeaderMap,
 ) -> ApiResult<Response> {
-    let branch = branch_of(query);
-    let kind = kind_of(app, namespace, name, &branch)
+    let branch = scope.branch();
+    let kind = kind_of(app, namespace, name, branch)
         .await?
         .ok_or_else(|| {
             not_found_dataset(format!("no dataset {namespace}/{name} on branch {branch}"))
         })?;
     let format = choose_format(kind, headers, query)?;
-    let version = version_of(query, namespace, name, &branch)?;
     match kind.engine() {
-        Engine::Iceberg => {
-            let reference = version.clone().unwrap_or_else(|| branch.clone());
-            serve_table(app, namespace, name, &branch, &reference, format, headers).await
-        }
-        Engine::Graph => {
-            serve_graph(
-                app,
-                namespace,
-                name,
-                &branch,
-                version.as_deref(),
-                format,
-                headers,
-            )
-            .await
-        }
+        Engine::Iceberg => serve_table(app, namespace, name, scope, format, headers).await,
+        Engine::Graph => serve_graph(app, namespace, name, scope, format, headers).await,
         Engine::ObjectStorage => {
             serve_blob(
                 app,
                 namespace,
                 name,
-                &branch,
-                version.as_deref(),
+                branch,
+                scope.version(),
                 query,
                 headers,
             )
             .await
         }
     }
-}
-
-/// The `version` query parameter, if any. A name no push could have given (the push API's
-/// rule: `[A-Za-z0-9_.+-]`, not starting with `.`, at most 255 bytes) names no version:
-/// 404, before it reaches an engine.
-pub(super) fn version_of(
-    query: &HashMap<String, String>,
-    namespace: &str,
-    name: &str,
-    branch: &str,
-) -> ApiResult<Option<String>> {
-    let Some(version) = query.get("version").filter(|v| !v.is_empty()) else {
-        return Ok(None);
-    };
-    if !stone_api::validate::is_version_name(version) {
-        return Err(no_such_version(namespace, name, branch, version));
-    }
-    Ok(Some(version.clone()))
 }
 
 /// 404 for a version the dataset does not have on the branch.
@@ -381,22 +348,23 @@ async fn serve_table(
     app: &App,
     namespace: &str,
     name: &str,
-    branch: &str,
-    reference: &str,
+    scope: &ReadScope,
     format: ContentFormat,
     headers: &HeaderMap,
 ) -> ApiResult<Response> {
     let iceberg = &app.engines.iceberg;
+    let (branch, reference) = (scope.branch(), scope.table_ref());
     let snapshot = iceberg
         .snapshot_of(namespace, name, reference)
         .await
         .map_err(ApiError::internal)?;
     let Some(snapshot) = snapshot else {
-        return Err(not_found_dataset(if reference == branch {
-            format!("dataset {namespace}/{name} has no content on branch {branch}")
-        } else {
-            format!("dataset {namespace}/{name} has no version {reference}")
-        }));
+        return Err(match scope.version() {
+            Some(version) => no_such_version(namespace, name, branch, version),
+            None => not_found_dataset(format!(
+                "dataset {namespace}/{name} has no content on branch {branch}"
+            )),
+        });
     };
     let dialect = match format {
         ContentFormat::Csv | ContentFormat::Tsv => app
@@ -626,21 +594,18 @@ async fn serve_graph(
     app: &App,
     namespace: &str,
     name: &str,
-    branch: &str,
-    version: Option<&str>,
+    scope: &ReadScope,
     format: ContentFormat,
     headers: &HeaderMap,
 ) -> ApiResult<Response> {
+    let (branch, version) = (scope.branch(), scope.version());
     let ContentFormat::Rdf(rdf) = format else {
         return Err(ApiError::internal(anyhow::anyhow!(
             "graph served as {format:?}"
         )));
     };
     let host = &app.settings.public_host;
-    let iri = match version {
-        Some(version) => graph_version_iri(host, namespace, name, branch, version),
-        None => graph_iri(host, namespace, name, branch),
-    };
+    let iri = scope.graph_iri(host, namespace, name);
     let count = app
         .engines
         .graph

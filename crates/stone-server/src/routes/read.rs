@@ -16,9 +16,9 @@ use stone_api::{
 use super::App;
 use super::content;
 use crate::auth::Caller;
-use crate::engines::iceberg::RefKind;
+use crate::engines::iceberg::TableRef;
 use crate::error::{ApiError, ApiResult};
-use crate::jobs::{dataset_urls, graph_versions};
+use crate::jobs::{dataset_urls, graph_iri, graph_version_iri, graph_versions};
 
 /// `GET /v1/info`.
 pub async fn info(State(app): State<Arc<App>>) -> Json<ServerInfo> {
@@ -91,6 +91,66 @@ pub async fn authorize_read(
             ),
         )
         .with_challenge("Bearer"))
+    }
+}
+
+/// What a read of a dataset may see, decided once per request: the branch the caller is
+/// authorized to read and, optionally, a version OF THAT BRANCH. [`ReadScope::authorize`]
+/// is the only way to make one, and it runs [`authorize_read`] on the branch; every
+/// dataset read takes its branch and version from here and resolves the engine's ref
+/// through it ([`ReadScope::table_ref`], [`ReadScope::graph_iri`]; object storage keeps
+/// versions under the branch). So `version` never names a branch, nor a version another
+/// branch holds.
+#[derive(Debug, Clone)]
+pub(super) struct ReadScope {
+    branch: String,
+    version: Option<String>,
+}
+
+impl ReadScope {
+    /// The scope of a read of `namespace/name` asked with `query` (`branch=`, `version=`),
+    /// once the caller may read the branch. A `version` no push could have given (the
+    /// push API's rule: `[A-Za-z0-9_.+-]`, not starting with `.`, at most 255 bytes) names
+    /// no version: 404, before it reaches an engine.
+    pub(super) async fn authorize(
+        app: &App,
+        caller: &Caller,
+        namespace: &str,
+        name: &str,
+        query: &HashMap<String, String>,
+    ) -> ApiResult<Self> {
+        let branch = branch_of(query);
+        authorize_read(app, caller, namespace, &branch).await?;
+        let version = match query.get("version").filter(|v| !v.is_empty()) {
+            Some(version) if !stone_api::validate::is_version_name(version) => {
+                return Err(content::no_such_version(namespace, name, &branch, version));
+            }
+            version => version.cloned(),
+        };
+        Ok(Self { branch, version })
+    }
+
+    /// The authorized branch.
+    pub(super) fn branch(&self) -> &str {
+        &self.branch
+    }
+
+    /// The version of the branch asked for, if any.
+    pub(super) fn version(&self) -> Option<&str> {
+        self.version.as_deref()
+    }
+
+    /// The Iceberg ref: the branch's head, or the branch's version.
+    pub(super) fn table_ref(&self) -> TableRef<'_> {
+        TableRef::of(&self.branch, self.version.as_deref())
+    }
+
+    /// The named graph: the branch's graph, or the snapshot graph of the branch's version.
+    pub(super) fn graph_iri(&self, public_host: &str, namespace: &str, name: &str) -> String {
+        match &self.version {
+            Some(version) => graph_version_iri(public_host, namespace, name, &self.branch, version),
+            None => graph_iri(public_host, namespace, name, &self.branch),
+        }
     }
 }
 
@@ -169,8 +229,7 @@ pub async fn dataset(
     Path((namespace, name)): Path<(String, String)>,
     Query(query): Query<HashMap<String, String>>,
 ) -> ApiResult<Json<DatasetInfo>> {
-    let branch = branch_of(&query);
-    authorize_read(&app, &caller, &namespace, &branch).await?;
+    let scope = ReadScope::authorize(&app, &caller, &namespace, &name, &query).await?;
     let kind = query
         .get("kind")
         .map(|kind| {
@@ -178,23 +237,22 @@ pub async fn dataset(
                 .map_err(|why| ApiError::invalid_field("kind", why))
         })
         .transpose()?;
-    let version = content::version_of(&query, &namespace, &name, &branch)?;
-    dataset_info(&app, &namespace, &name, &branch, kind, version.as_deref())
+    dataset_info(&app, &namespace, &name, &scope, kind)
         .await
         .map(Json)
 }
 
-/// What the engine holds for a dataset on a branch, with its versions, schema, files and
-/// the formats it is served in. With `version`, the files are the version's (object
-/// storage), and a version the dataset does not have is 404.
+/// What the engine holds for a dataset on a branch, with the branch's own versions, schema,
+/// files and the formats it is served in. With `version`, the files are the version's
+/// (object storage), and a version the branch does not have is 404.
 pub(super) async fn dataset_info(
     app: &App,
     namespace: &str,
     name: &str,
-    branch: &str,
+    scope: &ReadScope,
     kind: Option<AssetKind>,
-    version: Option<&str>,
 ) -> ApiResult<DatasetInfo> {
+    let (branch, version) = (scope.branch(), scope.version());
     let kind = match kind {
         Some(kind) => kind,
         None => kind_of(app, namespace, name, branch).await?.ok_or_else(|| {
@@ -233,11 +291,10 @@ pub(super) async fn dataset_info(
         Engine::Iceberg => {
             let iceberg = &app.engines.iceberg;
             info.versions = iceberg
-                .refs(namespace, name)
+                .versions(namespace, name, branch)
                 .await
                 .map_err(ApiError::internal)?
                 .into_iter()
-                .filter(|r| r.kind == RefKind::Tag)
                 .map(|r| r.name)
                 .collect();
             info.schema = iceberg

@@ -255,7 +255,7 @@ async fn moving_a_version_on_a_protected_ref_needs_force() {
     let server = site.start();
     let (m, c) = manifest("demo", "main", ci(), Some("1.0"), &[people(&[1])]);
     push_ok(&server, &m, &c).await;
-    let tagged = pyiceberg(&server.data_dir, "demo", "people").snapshot_id("1.0");
+    let tagged = pyiceberg(&server.data_dir, "demo", "people").snapshot_id("main@1.0");
 
     // The same content with the same version: nothing moves, accepted.
     let (m, c) = manifest("demo", "main", ci(), Some("1.0"), &[people(&[1])]);
@@ -270,8 +270,8 @@ async fn moving_a_version_on_a_protected_ref_needs_force() {
     let (m, c) = manifest("demo", "main", ci(), Some("1.1"), &[people(&[2])]);
     push_ok(&server, &m, &c).await;
     let read = pyiceberg(&server.data_dir, "demo", "people");
-    assert_eq!(read.snapshot_id("1.0"), tagged);
-    assert_eq!(read.ids("1.1"), vec![1, 2]);
+    assert_eq!(read.snapshot_id("main@1.0"), tagged);
+    assert_eq!(read.ids("main@1.1"), vec![1, 2]);
     // With force the version moves.
     let (m, c) = manifest(
         "demo",
@@ -285,8 +285,8 @@ async fn moving_a_version_on_a_protected_ref_needs_force() {
     );
     push_ok(&server, &m, &c).await;
     let read = pyiceberg(&server.data_dir, "demo", "people");
-    assert_eq!(read.ids("1.0"), vec![1, 2, 3]);
-    assert_ne!(read.snapshot_id("1.0"), tagged);
+    assert_eq!(read.ids("main@1.0"), vec![1, 2, 3]);
+    assert_ne!(read.snapshot_id("main@1.0"), tagged);
 
     // On an unprotected ref a version moves without force.
     let (m, c) = manifest("demo", "dev", ci(), Some("dev-1"), &[people(&[10])]);

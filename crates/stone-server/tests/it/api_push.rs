@@ -124,8 +124,11 @@ async fn a_full_push_writes_every_engine() {
     // TABULAR: pyiceberg reads the rows on the branch and the version tag.
     let read = pyiceberg(&server.data_dir, NS, "people");
     assert_eq!(read.ids("feature-x"), vec![1, 2, 3]);
-    assert_eq!(read.ref_type("1.0.0"), "tag");
-    assert_eq!(read.snapshot_id("1.0.0"), read.snapshot_id("feature-x"));
+    assert_eq!(read.ref_type("feature-x@1.0.0"), "tag");
+    assert_eq!(
+        read.snapshot_id("feature-x@1.0.0"),
+        read.snapshot_id("feature-x")
+    );
     assert_eq!(
         read.snapshot_id("feature-x"),
         people["detail"]["snapshot_id"].as_i64().unwrap()
@@ -347,7 +350,10 @@ async fn the_same_content_pushed_again_changes_nothing() {
     let after = pyiceberg(&server.data_dir, NS, "people");
     assert_eq!(after.snapshot_count(), 1);
     assert_eq!(after.snapshot_id("dev"), before.snapshot_id("dev"));
-    assert_eq!(after.snapshot_id("2.0.0"), before.snapshot_id("2.0.0"));
+    assert_eq!(
+        after.snapshot_id("dev@2.0.0"),
+        before.snapshot_id("dev@2.0.0")
+    );
     assert_eq!(after.ids("dev"), vec![1, 2, 3]);
     assert_eq!(
         graph_count_on_disk(&server.data_dir, "https://data.test/demo/vocab/branch/dev"),

@@ -92,7 +92,7 @@ async fn a_crash_during_commit_resumes_on_restart_without_duplicates() {
     let read = pyiceberg(&server.data_dir, "demo", "people");
     assert_eq!(read.ids("dev"), vec![1, 2, 3, 4], "no duplicate rows");
     assert_eq!(read.snapshot_count(), 1, "no second snapshot");
-    assert_eq!(read.snapshot_id("0.1.0"), read.snapshot_id("dev"));
+    assert_eq!(read.snapshot_id("dev@0.1.0"), read.snapshot_id("dev"));
     assert_eq!(
         graph_count_on_disk(&server.data_dir, "https://data.test/demo/vocab/branch/dev"),
         6

@@ -300,7 +300,29 @@ impl Server {
 
     /// Manifest → uploads → commit → poll; asserts the push succeeded and returns its status.
     pub async fn push(&self, manifest: &Value, contents: &Contents) -> Value {
-        let created = self.create_push(manifest).await;
+        self.push_as(None, manifest, contents).await
+    }
+
+    /// [`Self::push`] with a bearer token on every API call (`oidc` mode); the uploads
+    /// carry none, as the client's.
+    pub async fn push_as(
+        &self,
+        token: Option<&str>,
+        manifest: &Value,
+        contents: &Contents,
+    ) -> Value {
+        let api = |request: reqwest::RequestBuilder| match token {
+            Some(token) => request.bearer_auth(token),
+            None => request,
+        };
+        let http = client();
+        let created = Answer::of(
+            api(http.post(self.url("/v1/pushes")).json(manifest))
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
         assert!(
             created.status == StatusCode::CREATED || created.status == StatusCode::OK,
             "{:#}",
@@ -308,8 +330,25 @@ impl Server {
         );
         upload_all(self, &created.body, contents).await;
         let id = created.body["push_id"].as_str().unwrap().to_owned();
-        self.commit(&id).await.expect(202);
-        let status = self.wait(&id).await;
+        let commit = api(http.post(self.url(&format!("/v1/pushes/{id}/commit"))));
+        Answer::of(commit.send().await.unwrap()).await.expect(202);
+        let deadline = Instant::now() + Duration::from_secs(120);
+        let status = loop {
+            let status = api(http.get(self.url(&format!("/v1/pushes/{id}"))));
+            let status = Answer::of(status.send().await.unwrap())
+                .await
+                .expect(200)
+                .body;
+            if matches!(status["state"].as_str(), Some("succeeded" | "failed")) {
+                break status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "push {id} did not finish within 120 s: {status:#}\n{}",
+                self.log()
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
         assert_eq!(status["state"], "succeeded", "{status:#}\n{}", self.log());
         status
     }
@@ -628,6 +667,17 @@ pub fn pyiceberg(server_data: &Path, namespace: &str, table: &str) -> Reading {
             String::from_utf8_lossy(&output.stdout)
         )
     }))
+}
+
+/// [`crate::support::legacy_tag`] in the server's catalog.
+pub fn legacy_tag(server_data: &Path, namespace: &str, table: &str, branch: &str, tag: &str) {
+    crate::support::legacy_tag(
+        &server_data.join("iceberg/catalog.db"),
+        &server_data.join("iceberg/warehouse"),
+        &format!("{namespace}.{table}"),
+        branch,
+        tag,
+    );
 }
 
 /// Number of triples in a named graph of the embedded store, read from the server's

@@ -18,6 +18,7 @@ mod api_support;
 mod api_versions;
 mod gc;
 mod hostile_tenant_paths;
+mod hostile_tenant_versions;
 mod state_batches;
 mod state_upgrade;
 

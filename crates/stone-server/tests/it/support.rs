@@ -407,6 +407,32 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 
+/// Tags the head of `branch` of `table` (`<ns>.<table>`) with the bare tag `tag`, through
+/// pyiceberg (`tests/readers/tag_iceberg.py`): what a push of version `tag` wrote before
+/// versions were per branch (a legacy tag).
+pub fn legacy_tag(catalog_db: &Path, warehouse: &Path, table: &str, branch: &str, tag: &str) {
+    let script = stone_test::tools::package_dir(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/readers/tag_iceberg.py");
+    let output = Command::new(python())
+        .arg(script)
+        .arg("--catalog-db")
+        .arg(catalog_db)
+        .arg("--warehouse")
+        .arg(warehouse)
+        .arg("--catalog-name")
+        .arg(DEFAULT_CATALOG_NAME)
+        .args(["--table", table, "--branch", branch, "--tag", tag])
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .expect("run the pyiceberg tagger");
+    assert!(
+        output.status.success(),
+        "pyiceberg tagger failed ({}):\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 fn reader_script() -> PathBuf {
     stone_test::tools::package_dir(env!("CARGO_MANIFEST_DIR")).join("tests/readers/read_iceberg.py")
 }

@@ -155,14 +155,16 @@ pub enum IcebergError {
         to: String,
     },
 
-    /// A tag already names another snapshot; moving it needs `force`.
+    /// The branch's version already names another snapshot; moving it needs `force`.
     #[error(
-        "tag {tag:?} of {table} already names snapshot {tagged}; not moving it to {requested} without force"
+        "version {tag:?} of {table} on branch {branch} already names snapshot {tagged}; not moving it to {requested} without force"
     )]
     TagExists {
         /// The table.
         table: String,
-        /// The tag.
+        /// The branch the version belongs to.
+        branch: String,
+        /// The version (package version; its tag is `<branch>@<version>`).
         tag: String,
         /// The snapshot the tag names.
         tagged: i64,
@@ -170,8 +172,8 @@ pub enum IcebergError {
         requested: i64,
     },
 
-    /// A name is already used by a reference of the other kind (a branch named like the
-    /// tag, or a tag named like the branch). Branches and tags share one name space.
+    /// A branch would be pushed under the name of a (legacy, bare) tag. Branches and tags
+    /// share one name space.
     #[error("{name:?} is already a {existing} of {table}")]
     RefKindConflict {
         /// The table.
