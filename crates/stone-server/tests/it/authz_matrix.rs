@@ -102,7 +102,6 @@ const ALL_401: &str = "401 401 401 401 | 401 401 401 401";
 const ALL_403: &str = "403 403 403 403 | 403 403 403 403";
 const ALL_404: &str = "404 404 404 404 | 404 404 404 404";
 const ALL_201: &str = "201 201 201 201 | 201 201 201 201";
-const ALL_400: &str = "400 400 400 400 | 400 400 400 400";
 /// Unprotected only: protected refs refuse (403), `dev` takes it.
 const DEV_ONLY_201: &str = "403 403 201 201 | 403 403 201 201";
 const DEV_ONLY_202: &str = "403 403 202 202 | 403 403 202 202";
@@ -217,19 +216,19 @@ const TABLE: &[Row] = &[
         variant: "",
         answers: [READ_ANON, READ_NONE, ALL_200, ALL_200, ALL_200, ALL_200],
     },
-    // Upload URLs carry their own signature: a bearer token is refused (400), and
-    // without a signature nothing is taken (403), whoever calls.
+    // Upload URLs carry their own signature and no identity counts: without a valid
+    // signature nothing is taken (403 staging.invalid_signature), whoever calls.
     Row {
         method: "PUT",
         path: "/v1/staging/{sha256}",
         variant: "",
-        answers: [ALL_403, ALL_400, ALL_400, ALL_400, ALL_400, ALL_400],
+        answers: [ALL_403, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
     },
     Row {
         method: "PUT",
         path: "/v1/staging/{sha256}/parts/{number}",
         variant: "",
-        answers: [ALL_403, ALL_400, ALL_400, ALL_400, ALL_400, ALL_400],
+        answers: [ALL_403, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
     },
 ];
 
@@ -284,7 +283,7 @@ fn notes() -> File {
 fn datasets() -> Vec<Dataset> {
     vec![
         Dataset::new("notes", "BLOB", vec![notes()]),
-        Dataset::new("vocab", "GRAPH", vec![File::new("vocab.ttl", turtle(3))]),
+        Dataset::new("vocab", "GRAPH", vec![File::new("vocab.ttl", turtle(4))]),
     ]
 }
 

@@ -32,7 +32,7 @@ const POLICY: &str = r#"
 [authz.grants]
 "team-a" = [{ namespaces = ["team-a", "team-a-*"], access = "write" }]
 "team-a-lead" = [{ namespaces = ["team-a"], access = "admin" }]
-"team-b" = [{ namespaces = ["team-b"], access = "write" }]
+"team-b" = [{ namespaces = ["team-b"], access = "admin" }]
 "#;
 
 struct Tenants {
