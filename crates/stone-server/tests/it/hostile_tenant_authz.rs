@@ -69,8 +69,17 @@ fn oidc_config(provider: &OidcProvider, audience: &str, extra: &str) -> String {
 }
 
 fn tenants() -> Tenants {
+    tenants_with("")
+}
+
+/// [`tenants`] with more configuration (TOML after the policy).
+fn tenants_with(extra: &str) -> Tenants {
     let provider = provider();
-    let site = Site::with_config(&oidc_config(&provider, &provider.config().resource, POLICY));
+    let site = Site::with_config(&oidc_config(
+        &provider,
+        &provider.config().resource,
+        &format!("{POLICY}{extra}"),
+    ));
     let server = site.start();
     Tenants {
         provider,
@@ -238,8 +247,23 @@ fn graphs_of(result: &Value) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sparql_sees_only_the_graphs_the_caller_may_read() {
-    let t = tenants();
-    team_a_private(&t).await;
+    sparql_scope(&tenants()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sparql_on_a_remote_graph_server_sees_only_the_graphs_the_caller_may_read() {
+    // The remote mode passes the dataset as SPARQL Protocol parameters to a real
+    // `oxigraph serve`.
+    let oxigraph = stone_test::services::OxigraphServer::start();
+    let t = tenants_with(&format!(
+        "[graph]\nremote_url = \"{}\"\n",
+        oxigraph.base_url()
+    ));
+    sparql_scope(&t).await;
+}
+
+async fn sparql_scope(t: &Tenants) {
+    team_a_private(t).await;
     // Mallory's own public graph.
     let (m, contents) = package("team-b", true, Options::default(), &[vocab()]);
     let mallory = t.token(&mallory());
