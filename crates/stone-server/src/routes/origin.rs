@@ -47,19 +47,20 @@ pub fn check(
     let host = headers
         .get(header::HOST)
         .map(|h| h.to_str().unwrap_or_default().to_ascii_lowercase());
-    if loopback && let Some(host) = &host {
-        if !own_host(settings, host) {
-            return Err(ApiError::new(
-                StatusCode::MISDIRECTED_REQUEST,
-                codes::REQUEST_MISDIRECTED,
-                "Misdirected request",
-                format!(
-                    "this server answers requests for 127.0.0.1, [::1], localhost or its public host {}, not for the host {host:?}: use one of those names",
-                    settings.public_host
-                ),
-            )
-            .with("host", host));
-        }
+    if loopback
+        && let Some(host) = &host
+        && !own_host(settings, host)
+    {
+        return Err(ApiError::new(
+            StatusCode::MISDIRECTED_REQUEST,
+            codes::REQUEST_MISDIRECTED,
+            "Misdirected request",
+            format!(
+                "this server answers requests for 127.0.0.1, [::1], localhost or its public host {}, not for the host {host:?}: use one of those names",
+                settings.public_host
+            ),
+        )
+        .with("host", host));
     }
     if method != Method::POST {
         return Ok(());
