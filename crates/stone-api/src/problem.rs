@@ -192,6 +192,20 @@ pub mod codes {
     /// `push_id`: the push is reserved under this ID; retry `POST /v1/pushes` with it and a
     /// token that has the step-up.
     pub const AUTH_STEP_UP_REQUIRED: &str = "auth.step_up_required";
+    /// 403 (`oidc` mode with an `[authz]` policy): the caller's token has no grant with
+    /// the access this needs on the namespace (read a private package, push, change
+    /// `public`, delete datasets). Extra: `namespace`, `required_access` (`read`,
+    /// `write`, `admin`).
+    pub const AUTHZ_FORBIDDEN: &str = "authz.forbidden";
+    /// 421: the `Host` header names neither the address the server listens on (a
+    /// loopback server) nor its public host: a page that rebinds a DNS name to
+    /// 127.0.0.1 cannot drive a local server. Extra: `host`.
+    pub const REQUEST_MISDIRECTED: &str = "request.misdirected";
+    /// 403: a state-changing or SPARQL `POST` a web page could send cross-site: another
+    /// `Origin` than the server's, or a body type a browser sends without asking
+    /// (`text/plain`, a form). Send JSON (or `application/sparql-query`) without an
+    /// `Origin` of another site.
+    pub const REQUEST_CROSS_ORIGIN: &str = "request.cross_origin";
     /// 503: the server is shutting down; retry.
     pub const SERVER_UNAVAILABLE: &str = "server.unavailable";
     /// 507: the server's disk (or quota) is full; the upload was not kept. Retrying may

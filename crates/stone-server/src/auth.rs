@@ -4,8 +4,12 @@
 //! fetched again once when a token names a key (`kid`) the cache does not hold (the
 //! provider rotated its keys), at most every [`REFETCH_AFTER`]. A token is valid when its
 //! signature verifies with that key (an asymmetric algorithm only: never `none` nor HMAC),
-//! `iss` is the configured issuer, `aud` names the configured audience, and `exp` is in the
-//! future (a small leeway for clock skew).
+//! `iss` is the configured issuer, `aud` names the configured audience, `exp` is in the
+//! future and `nbf`, when present, in the past (a small leeway for clock skew both ways),
+//! and it is an access token, not an ID token (see [`access_token_refusal`]).
+//!
+//! The issuer and its `jwks_uri` must be `https://`, or `http://` on this machine (a
+//! loopback address or `localhost`): keys fetched in clear could be swapped on the way.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -119,6 +123,10 @@ pub enum TokenError {
     Signature,
     #[error("the token is signed with a key the issuer does not publish")]
     UnknownKey,
+    #[error("the token is not valid yet (nbf is in the future)")]
+    NotYetValid,
+    #[error("the token is not an access token: {0}")]
+    NotAccessToken(String),
     #[error("the token is invalid: {0}")]
     Invalid(String),
     /// The issuer could not be asked for its keys: not the token's fault.
@@ -136,6 +144,8 @@ impl TokenError {
             TokenError::Audience(_) => "audience",
             TokenError::Signature => "signature",
             TokenError::UnknownKey => "unknown_key",
+            TokenError::NotYetValid => "not_yet_valid",
+            TokenError::NotAccessToken(_) => "not_access_token",
             TokenError::Invalid(_) | TokenError::Keys { .. } => "invalid",
         }
     }
@@ -147,6 +157,10 @@ pub struct Verifier {
     issuer: String,
     audience: String,
     roles_claim: String,
+    /// The claim the `[authz]` grants name (`None`: the roles claim).
+    groups_claim: Option<String>,
+    /// Accept tokens that do not say they are access tokens.
+    untyped_access_tokens: bool,
     http: reqwest::Client,
     keys: RwLock<Option<JwkSet>>,
     last_fetch: Mutex<Option<Instant>>,
@@ -158,6 +172,8 @@ impl Verifier {
             issuer: issuer.trim_end_matches('/').to_owned(),
             audience: audience.to_owned(),
             roles_claim: roles_claim.to_owned(),
+            groups_claim: None,
+            untyped_access_tokens: false,
             http: reqwest::Client::builder()
                 .connect_timeout(Duration::from_secs(5))
                 .timeout(Duration::from_secs(15))
@@ -166,6 +182,18 @@ impl Verifier {
             keys: RwLock::new(None),
             last_fetch: Mutex::new(None),
         }
+    }
+
+    /// The `[authz]` grants name the values of `claim` rather than the roles.
+    pub fn with_groups_claim(mut self, claim: Option<String>) -> Self {
+        self.groups_claim = claim;
+        self
+    }
+
+    /// See `[auth] untyped_access_tokens`.
+    pub fn with_untyped_access_tokens(mut self, accept: bool) -> Self {
+        self.untyped_access_tokens = accept;
+        self
     }
 
     pub fn issuer(&self) -> &str {
@@ -216,6 +244,7 @@ impl Verifier {
         validation.set_audience(&[&self.audience]);
         validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
         validation.leeway = LEEWAY;
+        validation.validate_nbf = true;
         let data = jsonwebtoken::decode::<Value>(token, &key, &validation).map_err(|e| match e
             .kind()
         {
@@ -223,9 +252,21 @@ impl Verifier {
             ErrorKind::InvalidIssuer => TokenError::Issuer(self.issuer.clone()),
             ErrorKind::InvalidAudience => TokenError::Audience(self.audience.clone()),
             ErrorKind::InvalidSignature => TokenError::Signature,
+            ErrorKind::ImmatureSignature => TokenError::NotYetValid,
             _ => TokenError::Invalid(e.to_string()),
         })?;
-        Ok(principal_of(&data.claims, &self.roles_claim))
+        if let Some(why) = access_token_refusal(
+            header.typ.as_deref(),
+            &data.claims,
+            self.untyped_access_tokens,
+        ) {
+            return Err(TokenError::NotAccessToken(why));
+        }
+        let mut principal = principal_of(&data.claims, &self.roles_claim);
+        if let Some(claim) = &self.groups_claim {
+            principal.groups = stone_api::roles_of(&data.claims[claim]);
+        }
+        Ok(principal)
     }
 
     async fn find_key(&self, kid: Option<&str>) -> Result<Option<Jwk>, TokenError> {
@@ -272,6 +313,14 @@ impl Verifier {
                 message: "the discovery document has no jwks_uri".into(),
             })?
             .to_owned();
+        if !secure_url(&jwks_url) {
+            return Err(TokenError::Keys {
+                url: discovery_url,
+                message: format!(
+                    "the jwks_uri {jwks_url} is plain http on a host that is not this machine; keys are only fetched over https"
+                ),
+            });
+        }
         let set: JwkSet = serde_json::from_value(self.get_json(&jwks_url).await?).map_err(|e| {
             TokenError::Keys {
                 url: jwks_url.clone(),
@@ -302,12 +351,92 @@ impl Verifier {
     }
 }
 
+/// Whether `url` may carry keys and tokens: `https://`, or `http://` to this machine (a
+/// loopback address or `localhost`).
+pub fn secure_url(url: &str) -> bool {
+    if url.starts_with("https://") {
+        return true;
+    }
+    let Some(rest) = url.strip_prefix("http://") else {
+        return false;
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    // No user info: `http://localhost@evil.example` is evil.example.
+    if authority.contains('@') {
+        return false;
+    }
+    let host = match authority.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or_default(),
+        None => authority.split(':').next().unwrap_or_default(),
+    };
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// Why a verified token is not an access token; `None` when it is one. An ID token is
+/// signed by the same issuer and may name the same audience (when the audience is a
+/// client ID), so the token must say what it is:
+///
+/// - the header `typ` is `at+jwt` (RFC 9068), or
+/// - the claim `token_use` is `access` (Amazon Cognito), or the claim `typ` is `Bearer`
+///   (Keycloak);
+/// - with `untyped_access_tokens`, a token that says neither is taken too.
+///
+/// Refused always: another header `typ` than those of a JWT or an access token, a
+/// `token_use` other than `access`, a `typ` claim other than `Bearer`, and the claims
+/// only ID tokens carry (`nonce`, `at_hash`, `c_hash`, `s_hash`).
+pub fn access_token_refusal(
+    header_typ: Option<&str>,
+    claims: &Value,
+    untyped_access_tokens: bool,
+) -> Option<String> {
+    let header_typ = header_typ.map(str::to_ascii_lowercase);
+    let typed = match header_typ.as_deref() {
+        Some("at+jwt" | "application/at+jwt") => true,
+        None | Some("jwt" | "application/jwt") => false,
+        Some(other) => return Some(format!("its header says typ {other}, not at+jwt")),
+    };
+    for marker in ["nonce", "at_hash", "c_hash", "s_hash"] {
+        if claims.get(marker).is_some() {
+            return Some(format!(
+                "it has the claim {marker}, which only ID tokens carry"
+            ));
+        }
+    }
+    let token_use = claims
+        .get("token_use")
+        .map(|v| v.as_str().unwrap_or_default());
+    if let Some(token_use) = token_use
+        && token_use != "access"
+    {
+        return Some(format!("its token_use is {token_use:?}, not \"access\""));
+    }
+    let typ_claim = claims.get("typ").map(|v| v.as_str().unwrap_or_default());
+    if let Some(typ) = typ_claim
+        && !typ.eq_ignore_ascii_case("bearer")
+    {
+        return Some(format!("its typ claim is {typ:?}, not \"Bearer\""));
+    }
+    if typed || token_use.is_some() || typ_claim.is_some() || untyped_access_tokens {
+        None
+    } else {
+        Some(
+            "it does not say it is one (header typ at+jwt, or a token_use or typ claim); an ID token looks like this. Ask the provider for a JWT access token for this API (RFC 9068), or set [auth] untyped_access_tokens = true if it never marks them".into(),
+        )
+    }
+}
+
 /// The principal of verified claims: `sub`, the roles claim (a list, or a space-separated
-/// string), `acr`, `auth_time`.
+/// string), `acr`, `auth_time`. The `[authz]` grants name the roles unless the verifier
+/// has another claim for them.
 pub fn principal_of(claims: &Value, roles_claim: &str) -> Principal {
+    let roles = stone_api::roles_of(&claims[roles_claim]);
     Principal {
         user: claims["sub"].as_str().unwrap_or_default().to_owned(),
-        roles: stone_api::roles_of(&claims[roles_claim]),
+        groups: roles.clone(),
+        roles,
         acr: claims["acr"].as_str().map(str::to_owned),
         auth_time: claims["auth_time"].as_i64(),
     }
@@ -333,6 +462,55 @@ mod tests {
         assert_eq!(p.acr, None);
         let p = principal_of(&json!({"sub": "eve", "roles": 3}), "roles");
         assert!(p.roles.is_empty());
+    }
+
+    #[test]
+    fn keys_travel_over_https_or_on_this_machine_only() {
+        for url in [
+            "https://id.example.org",
+            "http://127.0.0.1:8080/jwks",
+            "http://localhost:9000",
+            "http://[::1]:4000/x",
+            "http://127.0.0.2",
+        ] {
+            assert!(secure_url(url), "{url}");
+        }
+        for url in [
+            "http://id.example.org",
+            "http://localhost@evil.example/",
+            "http://127.0.0.1.evil.example",
+            "http://10.0.0.1:80",
+            "ftp://127.0.0.1",
+            "",
+        ] {
+            assert!(!secure_url(url), "{url}");
+        }
+    }
+
+    #[test]
+    fn only_access_tokens_are_taken() {
+        let plain = json!({"sub": "a"});
+        assert_eq!(access_token_refusal(Some("at+jwt"), &plain, false), None);
+        assert_eq!(
+            access_token_refusal(Some("application/at+jwt"), &plain, false),
+            None
+        );
+        // An ID token of oidc-provider, Keycloak, Cognito; one with a nonce.
+        assert!(access_token_refusal(None, &plain, false).is_some());
+        assert!(access_token_refusal(Some("JWT"), &json!({"typ": "ID"}), false).is_some());
+        assert!(access_token_refusal(None, &json!({"token_use": "id"}), true).is_some());
+        assert!(access_token_refusal(Some("at+jwt"), &json!({"nonce": "n"}), false).is_some());
+        assert!(access_token_refusal(Some("logout+jwt"), &plain, true).is_some());
+        // What providers without RFC 9068 put on access tokens.
+        assert_eq!(
+            access_token_refusal(Some("JWT"), &json!({"typ": "Bearer"}), false),
+            None
+        );
+        assert_eq!(
+            access_token_refusal(None, &json!({"token_use": "access"}), false),
+            None
+        );
+        assert_eq!(access_token_refusal(Some("JWT"), &plain, true), None);
     }
 
     #[tokio::test]

@@ -13,6 +13,14 @@
 //! # acr_values = ["urn:example:acr:mfa"] # `acr` must be one of these (empty: any)
 //! # max_age = 900                        # `auth_time` at most this many seconds ago
 //!
+//! # untyped_access_tokens = false       # oidc: see AuthOptions::untyped_access_tokens
+//!
+//! # [authz]                              # oidc: namespace permissions (docs/server.md);
+//! # claim = "groups"                     # absent: any valid token may read and write
+//! # [authz.grants]                       # everywhere; present: deny unless granted
+//! # "team-a" = [{ namespaces = ["team-a", "team-a-*"], access = "write" }]
+//! # "*" = [{ namespaces = ["*"], access = "read" }]
+//!
 //! [local]                                # who requests act as in `local` mode
 //! user = "local"
 //! roles = ["protected-write"]            # add "protected-force" to allow --force on main
@@ -123,6 +131,9 @@ pub struct ConfigFile {
     pub local: LocalOptions,
     #[serde(default)]
     pub guards: GuardOptions,
+    /// `oidc` mode: who may read, write and administer which namespaces; absent: any
+    /// valid token may (see `authz.rs`).
+    pub authz: Option<AuthzOptions>,
     #[serde(default)]
     pub staging: StagingOptions,
     #[serde(default)]
@@ -345,6 +356,12 @@ pub struct AuthOptions {
     /// `oidc`: the fresh authentication a push to a protected ref needs.
     #[serde(default)]
     pub step_up: StepUpOptions,
+    /// `oidc`: accept access tokens that do not say they are (no `typ: at+jwt` header,
+    /// no `token_use: access` nor `typ: Bearer` claim). Only for providers that mark
+    /// access tokens in none of these ways; `audience` must then be an identifier only
+    /// access tokens carry (the API's, never a client ID, which ID tokens carry).
+    #[serde(default)]
+    pub untyped_access_tokens: bool,
 }
 
 fn default_roles_claim() -> String {
@@ -374,6 +391,39 @@ impl Default for StepUpOptions {
 
 fn default_max_age() -> u64 {
     900
+}
+
+/// `[authz]`: namespace permissions (`oidc` mode). Grants name the values of a token
+/// claim (roles, groups, or `sub`); each maps to namespace patterns and an access level.
+/// Once the table is present everything not granted is refused.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuthzOptions {
+    /// The claim whose values the grants name; default: `auth.roles_claim`.
+    pub claim: Option<String>,
+    /// Claim value (`"*"`: every valid token) → its grants.
+    #[serde(default)]
+    pub grants: std::collections::BTreeMap<String, Vec<GrantOptions>>,
+}
+
+/// One grant: namespaces (patterns, `*` matches any run of characters) and an access.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GrantOptions {
+    pub namespaces: Vec<String>,
+    pub access: AccessOption,
+}
+
+/// An access level; each includes the ones before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AccessOption {
+    /// Read the namespace's private datasets (and its graphs in SPARQL).
+    Read,
+    /// Push: create the namespace, write and replace datasets' content.
+    Write,
+    /// Also change `public`, and delete datasets (`--replace` of a package without them).
+    Admin,
 }
 
 /// `auth.mode`.
@@ -695,6 +745,11 @@ impl Settings {
                     "auth.mode = \"oidc\" needs auth.issuer, an http(s) URL".into(),
                 ));
             }
+            if !crate::auth::secure_url(issuer) {
+                return Err(ConfigError::Invalid(format!(
+                    "auth.issuer {issuer:?} is plain http on a host that is not this machine: tokens and keys would travel unprotected; use https:// (http:// is only for 127.0.0.1, [::1] or localhost)"
+                )));
+            }
             if config
                 .auth
                 .audience
@@ -706,6 +761,23 @@ impl Settings {
                     "auth.mode = \"oidc\" needs auth.audience (the `aud` of the access tokens)"
                         .into(),
                 ));
+            }
+        }
+        if let Some(authz) = &config.authz {
+            if config.auth.mode != AuthModeOption::Oidc {
+                return Err(ConfigError::Invalid(
+                    "[authz] applies to auth.mode = \"oidc\" only: in local mode every request acts as the [local] user; remove [authz] or set auth.mode = \"oidc\"".into(),
+                ));
+            }
+            for (value, grants) in &authz.grants {
+                for grant in grants {
+                    if grant.namespaces.is_empty() || grant.namespaces.iter().any(String::is_empty)
+                    {
+                        return Err(ConfigError::Invalid(format!(
+                            "authz.grants.{value:?}: a grant needs namespaces, a non-empty list of non-empty patterns"
+                        )));
+                    }
+                }
             }
         }
         for pattern in &config.guards.protected_refs {

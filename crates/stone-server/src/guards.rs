@@ -51,6 +51,9 @@ use crate::state::StateDb;
 pub struct Principal {
     pub user: String,
     pub roles: Vec<String>,
+    /// The values the `[authz]` grants name (the roles unless `[authz] claim` says
+    /// another claim); empty in `local` mode, where no policy applies.
+    pub groups: Vec<String>,
     /// How the user authenticated (`acr` claim); `None` in `local` mode.
     pub acr: Option<String>,
     /// When the user authenticated (`auth_time`, Unix seconds); `None` in `local` mode.
@@ -532,6 +535,7 @@ mod tests {
         Principal {
             user: "me".into(),
             roles: roles.iter().map(|r| r.to_string()).collect(),
+            groups: Vec::new(),
             acr: None,
             auth_time: None,
         }

@@ -6,6 +6,7 @@
 //! - [`jobs`]: the asynchronous commit, dataset by dataset, through the engines;
 //! - [`gc`]: the periodic sweep of staging (expired pushes, unused contents, old uploads);
 //! - [`guards`]: protected refs, roles, what needs `force`;
+//! - [`authz`]: namespace permissions (who may read, write, administer a namespace);
 //! - [`engines`]: Iceberg (TABULAR), named graphs (GRAPH), object storage (the rest);
 //! - [`config`]: the configuration file and the resolved settings.
 //!
@@ -13,6 +14,7 @@
 //! 127.0.0.1:PORT`.
 
 pub mod auth;
+pub mod authz;
 pub mod config;
 pub mod engines;
 pub mod error;

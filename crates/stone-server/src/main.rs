@@ -23,6 +23,7 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Parser;
 use stone_server::auth::Verifier;
+use stone_server::authz::Authorizer;
 use stone_server::config::{AuthModeOption, ConfigFile, Settings, StoreKind, env_vars};
 use stone_server::gc::Sweeper;
 use stone_server::guards::{Guards, Principal};
@@ -188,19 +189,36 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         AuthModeOption::Local => (Guards::new(&settings.config.guards), None),
         AuthModeOption::Oidc => (
             Guards::new(&settings.config.guards).with_step_up(auth.step_up.clone()),
-            Some(Arc::new(Verifier::new(
-                auth.issuer.as_deref().unwrap_or_default(),
-                auth.audience.as_deref().unwrap_or_default(),
-                &auth.roles_claim,
-            ))),
+            Some(Arc::new(
+                Verifier::new(
+                    auth.issuer.as_deref().unwrap_or_default(),
+                    auth.audience.as_deref().unwrap_or_default(),
+                    &auth.roles_claim,
+                )
+                .with_groups_claim(settings.config.authz.as_ref().and_then(|a| a.claim.clone()))
+                .with_untyped_access_tokens(auth.untyped_access_tokens),
+            )),
         ),
+    };
+    let authz = match &settings.config.authz {
+        Some(options) => Authorizer::from_options(options, &auth.roles_claim),
+        None => {
+            if auth.mode == AuthModeOption::Oidc {
+                tracing::warn!(
+                    "no [authz] policy: any valid token may read, write and administer every namespace; see docs/server.md, \"Namespace permissions\""
+                );
+            }
+            Authorizer::allow_all()
+        }
     };
     let app = Arc::new(App {
         guards,
+        authz,
         verifier: verifier.clone(),
         principal: Principal {
             user: local.user.clone(),
             roles: local.roles.clone(),
+            groups: Vec::new(),
             acr: None,
             auth_time: None,
         },

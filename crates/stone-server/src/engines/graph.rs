@@ -419,10 +419,31 @@ impl GraphEngine {
     /// refused ([`GraphError::InvalidQuery`]).
     pub async fn query(&self, sparql: &str) -> Result<Value, GraphError> {
         match &self.backend {
-            Backend::Embedded(e) => e.query(sparql).await,
-            Backend::Remote(r) => r.query(sparql).await,
+            Backend::Embedded(e) => e.query(sparql, None).await,
+            Backend::Remote(r) => r.query(sparql, None).await,
         }
     }
+
+    /// [`Self::query`] over the graphs of `scope` only, whatever the query's own
+    /// `FROM`/`FROM NAMED` say (the caller restricts those to what may be read).
+    pub async fn query_within(
+        &self,
+        sparql: &str,
+        scope: &QueryScope,
+    ) -> Result<Value, GraphError> {
+        match &self.backend {
+            Backend::Embedded(e) => e.query(sparql, Some(scope)).await,
+            Backend::Remote(r) => r.query(sparql, Some(scope)).await,
+        }
+    }
+}
+
+/// The RDF dataset a query runs over: the graphs merged into its default graph and the
+/// named graphs `GRAPH` may reach (graph IRIs). Nothing else is visible to it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct QueryScope {
+    pub default: Vec<String>,
+    pub named: Vec<String>,
 }
 
 impl std::fmt::Debug for GraphEngine {

@@ -5,6 +5,7 @@
 //! with a stable code ([`crate::error::ApiError`]).
 
 mod content;
+mod origin;
 mod pushes;
 mod read;
 mod staging;
@@ -14,7 +15,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{StatusCode, Uri};
-use axum::routing::{get, post, put};
+use axum::routing::{MethodRouter, get, post, put};
 use stone_api::codes;
 
 use crate::config::Settings;
@@ -38,6 +39,8 @@ pub struct App {
     pub local_staging: Option<Arc<LocalStaging>>,
     pub engines: Arc<Engines>,
     pub guards: Guards,
+    /// Namespace permissions: every route asks it ([`crate::authz`]).
+    pub authz: crate::authz::Authorizer,
     /// Who requests act as (`local` mode).
     pub principal: Principal,
     /// Checks bearer tokens (`oidc` mode); `None` in `local` mode.
@@ -45,46 +48,110 @@ pub struct App {
     pub runner: Arc<JobRunner>,
 }
 
+/// Every route of the API as `(method, path)`, in the order [`router`] adds them. The
+/// authorization matrix test (`tests/it/authz_matrix.rs`) has a row for each one and
+/// fails on a route without one.
+pub fn routes() -> Vec<(&'static str, &'static str)> {
+    table().list
+}
+
 /// The router of the API.
 pub fn router(app: Arc<App>) -> Router {
-    let api = Router::new()
-        .route("/v1/info", get(read::info))
-        .route("/v1/openapi.yaml", get(read::openapi))
-        .route("/v1/pushes", post(pushes::create))
-        .route("/v1/pushes/{push_id}", get(pushes::status))
-        .route("/v1/pushes/{push_id}/commit", post(pushes::commit))
-        .route(
-            "/v1/pushes/{push_id}/uploads/{sha256}/complete",
-            post(pushes::complete_upload),
-        )
-        .route(
-            "/v1/namespaces/{namespace}/package",
-            get(read::package_node),
-        )
-        .route(
-            "/v1/namespaces/{namespace}/datasets/{name}",
-            get(read::dataset),
-        )
-        .route(
-            "/v1/namespaces/{namespace}/datasets/{name}/content",
-            get(content::content),
-        )
-        .route("/v1/sparql", get(read::sparql).post(read::sparql_post))
-        // What `https://{host}/{ns}` and `https://{host}/{ns}/{name}` resolve to.
-        .route("/{namespace}", get(content::iri_package))
-        .route("/{namespace}/{name}", get(content::iri_dataset))
-        .layer(DefaultBodyLimit::max(MAX_MANIFEST_BYTES));
-    let uploads = Router::new()
-        .route("/v1/staging/{sha256}", put(staging::put_content))
-        .route(
-            "/v1/staging/{sha256}/parts/{number}",
-            put(staging::put_part),
-        )
-        .layer(DefaultBodyLimit::disable());
-    api.merge(uploads)
+    table()
+        .router
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            origin::guard,
+        ))
         .with_state(app)
+}
+
+/// The routes and the list of them, added in one place so that they cannot differ.
+struct Table {
+    router: Router<Arc<App>>,
+    list: Vec<(&'static str, &'static str)>,
+}
+
+impl Table {
+    fn add(
+        mut self,
+        methods: &[&'static str],
+        path: &'static str,
+        handler: MethodRouter<Arc<App>>,
+    ) -> Self {
+        self.router = self.router.route(path, handler);
+        self.list
+            .extend(methods.iter().map(|method| (*method, path)));
+        self
+    }
+}
+
+fn table() -> Table {
+    let api = Table {
+        router: Router::new(),
+        list: Vec::new(),
+    }
+    .add(&["GET"], "/v1/info", get(read::info))
+    .add(&["GET"], "/v1/openapi.yaml", get(read::openapi))
+    .add(&["POST"], "/v1/pushes", post(pushes::create))
+    .add(&["GET"], "/v1/pushes/{push_id}", get(pushes::status))
+    .add(
+        &["POST"],
+        "/v1/pushes/{push_id}/commit",
+        post(pushes::commit),
+    )
+    .add(
+        &["POST"],
+        "/v1/pushes/{push_id}/uploads/{sha256}/complete",
+        post(pushes::complete_upload),
+    )
+    .add(
+        &["GET"],
+        "/v1/namespaces/{namespace}/package",
+        get(read::package_node),
+    )
+    .add(
+        &["GET"],
+        "/v1/namespaces/{namespace}/datasets/{name}",
+        get(read::dataset),
+    )
+    .add(
+        &["GET"],
+        "/v1/namespaces/{namespace}/datasets/{name}/content",
+        get(content::content),
+    )
+    .add(
+        &["GET", "POST"],
+        "/v1/sparql",
+        get(read::sparql).post(read::sparql_post),
+    )
+    // What `https://{host}/{ns}` and `https://{host}/{ns}/{name}` resolve to.
+    .add(&["GET"], "/{namespace}", get(content::iri_package))
+    .add(&["GET"], "/{namespace}/{name}", get(content::iri_dataset));
+    let api = Table {
+        router: api.router.layer(DefaultBodyLimit::max(MAX_MANIFEST_BYTES)),
+        list: api.list,
+    };
+    let uploads = Table {
+        router: Router::new(),
+        list: Vec::new(),
+    }
+    .add(&["PUT"], "/v1/staging/{sha256}", put(staging::put_content))
+    .add(
+        &["PUT"],
+        "/v1/staging/{sha256}/parts/{number}",
+        put(staging::put_part),
+    );
+    let mut list = api.list;
+    list.extend(uploads.list);
+    Table {
+        router: api
+            .router
+            .merge(uploads.router.layer(DefaultBodyLimit::disable())),
+        list,
+    }
 }
 
 async fn not_found(uri: Uri) -> ApiError {

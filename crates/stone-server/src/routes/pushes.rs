@@ -39,6 +39,7 @@ pub async fn create(
     let Json(mut manifest) = body.map_err(|rejection| ApiError::invalid(rejection.body_text()))?;
     let resume = manifest.push_id.take();
     let contents = validate(&manifest)?;
+    crate::authz::authorize_push(&app, &principal, &manifest).await?;
     if let Err(refusal) = app
         .guards
         .check_identity(&manifest.branch, &manifest.options, &principal)
@@ -499,6 +500,9 @@ pub async fn commit(
     if matches!(record.state, PushState::Committing | PushState::Succeeded) {
         return Ok(accepted(record.state));
     }
+    // Again at commit: the package may have changed since (made public by someone
+    // else), and the policy with it.
+    crate::authz::authorize_push(&app, &principal, &record.manifest).await?;
     if record.protected {
         // Again at commit: a push reserved by a step-up challenge must not be committed
         // with the token that was challenged.

@@ -61,37 +61,14 @@ pub async fn openapi() -> Response {
     ([(header::CONTENT_TYPE, "application/yaml")], OPENAPI_YAML).into_response()
 }
 
-/// The one read check, called by every read route: a dataset or package node of a public
-/// package is readable by anyone; anything else needs an identity (a valid token in
-/// `oidc` mode; `local` mode always has one). A namespace without a package node on the
-/// branch counts as non-public, so that a caller without a token cannot tell what exists.
+/// The one read check, called by every read route: see [`crate::authz::authorize_read`].
 pub async fn authorize_read(
     app: &App,
     caller: &Caller,
     namespace: &str,
     branch: &str,
 ) -> ApiResult<()> {
-    if caller.0.is_some() {
-        return Ok(());
-    }
-    let public = app
-        .db
-        .package_node(namespace, branch)
-        .await?
-        .is_some_and(|node| node.package.public);
-    if public {
-        Ok(())
-    } else {
-        Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            codes::AUTH_REQUIRED,
-            "Authentication required",
-            format!(
-                "{namespace} on {branch} is not public: reading it needs a bearer token (`stone login`)"
-            ),
-        )
-        .with_challenge("Bearer"))
-    }
+    crate::authz::authorize_read(app, caller, namespace, branch).await
 }
 
 /// What a read of a dataset may see, decided once per request: the branch the caller is
@@ -355,8 +332,11 @@ pub(super) async fn dataset_info(
     Ok(info)
 }
 
-async fn run_query(app: &App, sparql: &str) -> ApiResult<Response> {
-    match app.engines.graph.query(sparql).await {
+/// Runs the query over the graphs the caller may read ([`crate::authz::query_scope`]).
+async fn run_query(app: &App, caller: &Caller, sparql: &str) -> ApiResult<Response> {
+    let readable = crate::authz::readable_graphs(app, caller).await?;
+    let scope = crate::authz::query_scope(sparql, &readable)?;
+    match app.engines.graph.query_within(sparql, &scope).await {
         Ok(results) => Ok((
             [(header::CONTENT_TYPE, "application/sparql-results+json")],
             serde_json::to_vec(&results).map_err(ApiError::internal)?,
@@ -369,18 +349,17 @@ async fn run_query(app: &App, sparql: &str) -> ApiResult<Response> {
     }
 }
 
-/// `GET /v1/sparql?query=…`: a read-only SPARQL 1.1 query over the named graphs.
+/// `GET /v1/sparql?query=…`: a read-only SPARQL 1.1 query over the named graphs the
+/// caller may read (without a token: those of public packages).
 pub async fn sparql(
     State(app): State<Arc<App>>,
     caller: Caller,
     Query(query): Query<HashMap<String, String>>,
 ) -> ApiResult<Response> {
-    // The query may read any named graph, public or not.
-    caller.require()?;
     let sparql = query
         .get("query")
         .ok_or_else(|| ApiError::invalid_field("query", "the query parameter query is required"))?;
-    run_query(&app, sparql).await
+    run_query(&app, &caller, sparql).await
 }
 
 /// `POST /v1/sparql` with `query=…` as a form or the query as `application/sparql-query`.
@@ -390,7 +369,6 @@ pub async fn sparql_post(
     headers: axum::http::HeaderMap,
     body: String,
 ) -> ApiResult<Response> {
-    caller.require()?;
     let form = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -401,7 +379,7 @@ pub async fn sparql_post(
     } else {
         body
     };
-    run_query(&app, &sparql).await
+    run_query(&app, &caller, &sparql).await
 }
 
 fn url_form_value(body: &str, key: &str) -> Option<String> {

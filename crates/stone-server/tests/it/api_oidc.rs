@@ -43,12 +43,12 @@ const TEST_KEY_DER: &str = concat!(
 /// Its modulus (base64url); the exponent is 65537 (`AQAB`).
 const TEST_KEY_N: &str = "ouwDvVDj0uarNzs96qU8uPjL1SCD2t19jcjAT45oiYgI9BiJBs-_OzFo1BSyLZ6ml9Gcqf41bLvhdJ2QexPuosEJ-v9zNdbN7eZsArXrkf3wx0zRFEyk9Jckqs3k6hmLHYWCgo7CeZmN3E9SnP8gg-sUQ9lL7qKK7syGDTpynl3uGhN50rJvMXRwSzQdRJ2fNDxyaJlsWVkj2XUWoBaxlVvt-9V16rvPFAUz9ySSvzv5XIKEqLFOG5Qe1oF-eL7lN8fZS_CIGMbFlzExkyZcMwTiXdJHRDjrT8Elb4gIu2TXa7PoIGmdip_kzgI4bQtmuxssx81CHuDnj9PKm75BIw";
 const KID: &str = "test-key-1";
-const AUDIENCE: &str = "https://stone.test/api";
+pub(crate) const AUDIENCE: &str = "https://stone.test/api";
 const MFA: &str = "urn:stone:acr:mfa";
 const PASSWORD: &str = "urn:stone:acr:password";
 
 /// Serves `/.well-known/openid-configuration` and `/jwks` until the test ends.
-fn fake_issuer() -> String {
+pub(crate) fn fake_issuer() -> String {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let issuer = format!("http://{}", listener.local_addr().unwrap());
     let discovery = json!({
@@ -92,7 +92,7 @@ fn fake_issuer() -> String {
     issuer
 }
 
-fn now() -> u64 {
+pub(crate) fn now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap()
@@ -100,7 +100,7 @@ fn now() -> u64 {
 }
 
 /// Claims of a good token of `issuer`; tests change them.
-fn claims(issuer: &str, sub: &str, roles: &[&str], acr: &str, auth_age: u64) -> Value {
+pub(crate) fn claims(issuer: &str, sub: &str, roles: &[&str], acr: &str, auth_age: u64) -> Value {
     json!({
         "iss": issuer, "aud": AUDIENCE, "sub": sub, "exp": now() + 300, "iat": now(),
         "roles": roles, "acr": acr, "auth_time": now() - auth_age,
@@ -113,10 +113,12 @@ fn sign_with_kid(claims: &Value, kid: &str) -> String {
         .unwrap();
     let mut header = Header::new(Algorithm::RS256);
     header.kid = Some(kid.to_owned());
+    // An access token says so (RFC 9068); the server refuses one that does not.
+    header.typ = Some("at+jwt".to_owned());
     jsonwebtoken::encode(&header, claims, &EncodingKey::from_rsa_der(&der)).unwrap()
 }
 
-fn sign(claims: &Value) -> String {
+pub(crate) fn sign(claims: &Value) -> String {
     sign_with_kid(claims, KID)
 }
 

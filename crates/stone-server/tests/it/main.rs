@@ -16,9 +16,12 @@ mod api_s3;
 mod api_staging;
 mod api_support;
 mod api_versions;
+// Namespace permissions, tokens and browsers (issue 22).
+mod authz_matrix;
 mod gc;
 mod hostile_tenant_paths;
 mod hostile_tenant_versions;
+mod hostile_tenant_authz;
 mod state_batches;
 mod state_upgrade;
 

@@ -30,7 +30,7 @@ use sha2::{Digest, Sha256};
 
 use super::content::Content;
 use super::spool::{Exported, spool_triples};
-use super::{GraphError, GraphOutcome, RdfFormat};
+use super::{GraphError, GraphOutcome, QueryScope, RdfFormat};
 
 const GRAPHS_DIR: &str = "graphs";
 const GRAPH_FILE_EXTENSION: &str = "nq";
@@ -109,9 +109,15 @@ impl EmbeddedGraphs {
             .await
     }
 
-    pub async fn query(&self, sparql: &str) -> Result<Value, GraphError> {
+    pub async fn query(
+        &self,
+        sparql: &str,
+        scope: Option<&QueryScope>,
+    ) -> Result<Value, GraphError> {
         let sparql = sparql.to_owned();
-        self.blocking(move |inner| inner.query(&sparql)).await
+        let scope = scope.cloned();
+        self.blocking(move |inner| inner.query(&sparql, scope.as_ref()))
+            .await
     }
 
     /// Every triple of the graph, blank nodes as stored.
@@ -291,13 +297,33 @@ impl Inner {
         spool_triples(format, self.graph_triples(graph))
     }
 
-    fn query(&self, sparql: &str) -> Result<Value, GraphError> {
-        let query =
+    fn query(&self, sparql: &str, scope: Option<&QueryScope>) -> Result<Value, GraphError> {
+        let mut query =
             SparqlEvaluator::new()
                 .parse_query(sparql)
                 .map_err(|e| GraphError::InvalidQuery {
                     message: e.to_string(),
                 })?;
+        if let Some(scope) = scope {
+            let node = |iri: &String| {
+                NamedNode::new(iri.as_str()).map_err(|e| GraphError::InvalidQuery {
+                    message: format!("{iri}: {e}"),
+                })
+            };
+            let default = scope
+                .default
+                .iter()
+                .map(|g| node(g).map(GraphName::from))
+                .collect::<Result<Vec<_>, _>>()?;
+            let named = scope
+                .named
+                .iter()
+                .map(|g| node(g).map(NamedOrBlankNode::from))
+                .collect::<Result<Vec<_>, _>>()?;
+            let dataset = query.dataset_mut();
+            dataset.set_default_graph(default);
+            dataset.set_available_named_graphs(named);
+        }
         let evaluation_error = |e: &dyn std::fmt::Display| GraphError::Query {
             message: e.to_string(),
         };

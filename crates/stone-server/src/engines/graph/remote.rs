@@ -13,7 +13,10 @@ use serde_json::{Value, json};
 use super::content::Content;
 use super::embedded::GraphLocks;
 use super::spool::{Exported, spool, spool_triples};
-use super::{GraphError, GraphOutcome, RdfFormat, RemoteGraphSettings};
+use super::{GraphError, GraphOutcome, QueryScope, RdfFormat, RemoteGraphSettings};
+
+/// A graph IRI no dataset has: it keeps a query's dataset given when its scope is empty.
+const NO_GRAPH: &str = "urn:stone:no-graph";
 
 const N_TRIPLES: &str = "application/n-triples";
 const SPARQL_JSON: &str = "application/sparql-results+json";
@@ -49,7 +52,7 @@ impl RemoteGraphs {
             settings,
             locks: GraphLocks::default(),
         };
-        remote.query("ASK {}").await?;
+        remote.query("ASK {}", None).await?;
         Ok(remote)
     }
 
@@ -155,7 +158,7 @@ impl RemoteGraphs {
     /// compared here, not in the query: the server is asked for its named graphs only.
     pub async fn graphs_with_prefix(&self, prefix: &str) -> Result<Vec<String>, GraphError> {
         let results = self
-            .query("SELECT DISTINCT ?g WHERE { GRAPH ?g { } }")
+            .query("SELECT DISTINCT ?g WHERE { GRAPH ?g { } }", None)
             .await?;
         let bindings =
             results["results"]["bindings"]
@@ -178,10 +181,13 @@ impl RemoteGraphs {
 
     pub async fn count(&self, graph: &NamedNode) -> Result<u64, GraphError> {
         let results = self
-            .query(&format!(
-                "SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{}> {{ ?s ?p ?o }} }}",
-                graph.as_str()
-            ))
+            .query(
+                &format!(
+                    "SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{}> {{ ?s ?p ?o }} }}",
+                    graph.as_str()
+                ),
+                None,
+            )
             .await?;
         results["results"]["bindings"][0]["n"]["value"]
             .as_str()
@@ -261,13 +267,30 @@ impl RemoteGraphs {
         .map_err(GraphError::task)?
     }
 
-    pub async fn query(&self, sparql: &str) -> Result<Value, GraphError> {
+    pub async fn query(
+        &self,
+        sparql: &str,
+        scope: Option<&QueryScope>,
+    ) -> Result<Value, GraphError> {
         let url = &self.settings.query_url;
+        // The SPARQL 1.1 Protocol dataset overrides the query's FROM / FROM NAMED. A
+        // named graph that cannot exist keeps the dataset given when the scope is empty.
+        let mut form = vec![("query", sparql)];
+        if let Some(scope) = scope {
+            form.extend(
+                scope
+                    .default
+                    .iter()
+                    .map(|g| ("default-graph-uri", g.as_str())),
+            );
+            form.extend(scope.named.iter().map(|g| ("named-graph-uri", g.as_str())));
+            form.push(("named-graph-uri", NO_GRAPH));
+        }
         let response = self
             .client
             .post(url)
             .header("accept", format!("{SPARQL_JSON}, {N_TRIPLES};q=0.9"))
-            .form(&[("query", sparql)])
+            .form(&form)
             .send()
             .await
             .map_err(|source| GraphError::Unavailable {

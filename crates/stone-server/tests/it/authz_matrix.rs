@@ -1,0 +1,619 @@
+//! The authorization matrix: every route of the API × every kind of caller × {public,
+//! private package} × {protected, unprotected ref} × {branch, named version}, each cell
+//! the exact answer, in ONE table ([`TABLE`]). A route of `stone_server::routes::routes()`
+//! without a row fails the test, and so does a row without a route.
+//!
+//! The server runs in `oidc` mode with an `[authz]` policy; tokens come from the test
+//! issuer of `api_oidc.rs` (a fake that signs whatever claims a cell needs: groups, roles
+//! and a fresh step-up; the hostile tenant suite uses the real OpenID provider).
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value, json};
+
+use crate::api_oidc::{AUDIENCE, claims, fake_issuer, now, sign};
+use crate::api_support::{
+    Answer, Contents, Dataset, File, Options, Server, Site, client, manifest, turtle, upload_all,
+};
+
+const MFA: &str = "urn:stone:acr:mfa";
+
+/// The kinds of callers, in the order of a row's columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Caller {
+    /// No token.
+    Anonymous,
+    /// A valid token with no grant on the namespaces.
+    Other,
+    /// Read access to the namespaces.
+    Reader,
+    /// Write access, no role for protected refs.
+    Writer,
+    /// Write access and the `protected-write` role, with a fresh step-up.
+    ProtectedWrite,
+    /// Write access, `protected-write` and `protected-force`, with a fresh step-up.
+    ProtectedForce,
+}
+
+const CALLERS: [Caller; 6] = [
+    Caller::Anonymous,
+    Caller::Other,
+    Caller::Reader,
+    Caller::Writer,
+    Caller::ProtectedWrite,
+    Caller::ProtectedForce,
+];
+
+/// One cell's place: the namespace `pub` (public package) or `priv`; the branch `main`
+/// (protected) or `dev`; the branch itself or its named version `v1`.
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    public: bool,
+    protected: bool,
+    version: bool,
+}
+
+impl Place {
+    fn namespace(self) -> &'static str {
+        if self.public { "pub" } else { "priv" }
+    }
+    fn branch(self) -> &'static str {
+        if self.protected { "main" } else { "dev" }
+    }
+}
+
+/// The 8 places, in the order of a row's cells: public (main branch, main version, dev
+/// branch, dev version), then private in the same order.
+fn places() -> Vec<Place> {
+    let mut all = Vec::new();
+    for public in [true, false] {
+        for protected in [true, false] {
+            for version in [false, true] {
+                all.push(Place {
+                    public,
+                    protected,
+                    version,
+                });
+            }
+        }
+    }
+    all
+}
+
+/// A row: a route (and a variant of the request where one route does several things),
+/// and per caller (in [`CALLERS`] order) the 8 answers (in [`places`] order; `|`
+/// separates public from private for reading). An answer is the status; SPARQL answers
+/// are `200` when the graph's triples are seen and `200-` when the query sees nothing.
+struct Row {
+    method: &'static str,
+    path: &'static str,
+    variant: &'static str,
+    answers: [&'static str; 6],
+}
+
+const ALL_200: &str = "200 200 200 200 | 200 200 200 200";
+/// Reading: public to all, private to read access.
+const READ_ANON: &str = "200 200 200 200 | 401 401 401 401";
+const READ_NONE: &str = "200 200 200 200 | 403 403 403 403";
+/// SPARQL: the graph is seen, or not.
+const SEEN: &str = "200 200 200 200 | 200 200 200 200";
+const HIDDEN_PRIVATE: &str = "200 200 200 200 | 200- 200- 200- 200-";
+const ALL_401: &str = "401 401 401 401 | 401 401 401 401";
+const ALL_403: &str = "403 403 403 403 | 403 403 403 403";
+const ALL_404: &str = "404 404 404 404 | 404 404 404 404";
+const ALL_201: &str = "201 201 201 201 | 201 201 201 201";
+/// Unprotected only: protected refs refuse (403), `dev` takes it.
+const DEV_ONLY_201: &str = "403 403 201 201 | 403 403 201 201";
+const DEV_ONLY_202: &str = "403 403 202 202 | 403 403 202 202";
+
+/// THE table. Columns: anonymous, other user, reader, writer, protected-write,
+/// protected-force.
+const TABLE: &[Row] = &[
+    Row {
+        method: "GET",
+        path: "/v1/info",
+        variant: "",
+        answers: [ALL_200, ALL_200, ALL_200, ALL_200, ALL_200, ALL_200],
+    },
+    Row {
+        method: "GET",
+        path: "/v1/openapi.yaml",
+        variant: "",
+        answers: [ALL_200, ALL_200, ALL_200, ALL_200, ALL_200, ALL_200],
+    },
+    // A push of the content already there, `public` as it is.
+    Row {
+        method: "POST",
+        path: "/v1/pushes",
+        variant: "write",
+        answers: [ALL_401, ALL_403, ALL_403, DEV_ONLY_201, ALL_201, ALL_201],
+    },
+    Row {
+        method: "POST",
+        path: "/v1/pushes",
+        variant: "force",
+        answers: [
+            ALL_401,
+            ALL_403,
+            ALL_403,
+            DEV_ONLY_201,
+            DEV_ONLY_201,
+            ALL_201,
+        ],
+    },
+    // Changing `public` needs admin, which no caller of the table has.
+    Row {
+        method: "POST",
+        path: "/v1/pushes",
+        variant: "flip public",
+        answers: [ALL_401, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+    // `--replace` with a package that no longer lists `vocab` deletes it: admin.
+    Row {
+        method: "POST",
+        path: "/v1/pushes",
+        variant: "replace deleting",
+        answers: [ALL_401, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+    // Pushes are their creator's (the writer's): others do not find them.
+    Row {
+        method: "GET",
+        path: "/v1/pushes/{push_id}",
+        variant: "",
+        answers: [ALL_401, ALL_404, ALL_404, ALL_200, ALL_404, ALL_404],
+    },
+    Row {
+        method: "POST",
+        path: "/v1/pushes/{push_id}/commit",
+        variant: "",
+        answers: [ALL_401, ALL_404, ALL_404, DEV_ONLY_202, ALL_404, ALL_404],
+    },
+    Row {
+        method: "POST",
+        path: "/v1/pushes/{push_id}/uploads/{sha256}/complete",
+        variant: "",
+        answers: [ALL_401, ALL_404, ALL_404, ALL_200, ALL_404, ALL_404],
+    },
+    Row {
+        method: "GET",
+        path: "/v1/namespaces/{namespace}/package",
+        variant: "",
+        answers: [READ_ANON, READ_NONE, ALL_200, ALL_200, ALL_200, ALL_200],
+    },
+    Row {
+        method: "GET",
+        path: "/v1/namespaces/{namespace}/datasets/{name}",
+        variant: "",
+        answers: [READ_ANON, READ_NONE, ALL_200, ALL_200, ALL_200, ALL_200],
+    },
+    Row {
+        method: "GET",
+        path: "/v1/namespaces/{namespace}/datasets/{name}/content",
+        variant: "",
+        answers: [READ_ANON, READ_NONE, ALL_200, ALL_200, ALL_200, ALL_200],
+    },
+    Row {
+        method: "GET",
+        path: "/v1/sparql",
+        variant: "",
+        answers: [HIDDEN_PRIVATE, HIDDEN_PRIVATE, SEEN, SEEN, SEEN, SEEN],
+    },
+    Row {
+        method: "POST",
+        path: "/v1/sparql",
+        variant: "",
+        answers: [HIDDEN_PRIVATE, HIDDEN_PRIVATE, SEEN, SEEN, SEEN, SEEN],
+    },
+    Row {
+        method: "GET",
+        path: "/{namespace}",
+        variant: "",
+        answers: [READ_ANON, READ_NONE, ALL_200, ALL_200, ALL_200, ALL_200],
+    },
+    Row {
+        method: "GET",
+        path: "/{namespace}/{name}",
+        variant: "",
+        answers: [READ_ANON, READ_NONE, ALL_200, ALL_200, ALL_200, ALL_200],
+    },
+    // Upload URLs carry their own signature and no identity counts: without a valid
+    // signature nothing is taken (403 staging.invalid_signature), whoever calls.
+    Row {
+        method: "PUT",
+        path: "/v1/staging/{sha256}",
+        variant: "",
+        answers: [ALL_403, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+    Row {
+        method: "PUT",
+        path: "/v1/staging/{sha256}/parts/{number}",
+        variant: "",
+        answers: [ALL_403, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+];
+
+fn config(issuer: &str) -> String {
+    format!(
+        r#"[auth]
+mode = "oidc"
+issuer = "{issuer}"
+audience = "{AUDIENCE}"
+[auth.step_up]
+acr_values = ["{MFA}"]
+max_age = 600
+[authz]
+claim = "groups"
+[authz.grants]
+"readers" = [{{ namespaces = ["pub", "priv"], access = "read" }}]
+"writers" = [{{ namespaces = ["pub", "priv"], access = "write" }}]
+"admins" = [{{ namespaces = ["*"], access = "admin" }}]
+"#
+    )
+}
+
+/// A token of the test issuer: `sub`, `groups`, `roles`, a fresh MFA step-up.
+fn token(issuer: &str, sub: &str, groups: &[&str], roles: &[&str]) -> String {
+    let mut claims = claims(issuer, sub, roles, MFA, 10);
+    claims["groups"] = json!(groups);
+    claims["exp"] = json!(now() + 3600);
+    sign(&claims)
+}
+
+struct World {
+    server: Server,
+    _site: Site,
+    tokens: Vec<Option<String>>,
+    /// The writer with the protected-write role: creates the pushes the push rows use,
+    /// under the writer's `sub`.
+    owner: String,
+    admin: String,
+}
+
+impl World {
+    fn token(&self, caller: Caller) -> Option<&str> {
+        let index = CALLERS.iter().position(|c| *c == caller).unwrap();
+        self.tokens[index].as_deref()
+    }
+}
+
+fn notes() -> File {
+    File::new("notes.txt", b"notes of the matrix\n".to_vec())
+}
+
+fn datasets() -> Vec<Dataset> {
+    vec![
+        Dataset::new("notes", "BLOB", vec![notes()]),
+        Dataset::new("vocab", "GRAPH", vec![File::new("vocab.ttl", turtle(4))]),
+    ]
+}
+
+/// The manifest of a place: the content already there, `public` as the namespace has it.
+fn place_manifest(place: Place, options: Options, datasets: &[Dataset]) -> (Value, Contents) {
+    let version = place.version.then_some("v1");
+    let (mut m, contents) = manifest(
+        place.namespace(),
+        place.branch(),
+        options,
+        version,
+        datasets,
+    );
+    m["package"]["public"] = json!(place.public);
+    (m, contents)
+}
+
+pub(crate) async fn send(
+    server: &Server,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+) -> Answer {
+    let mut request = client().request(method.parse().unwrap(), server.url(path));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    if let Some(body) = body {
+        request = request.json(body);
+    }
+    Answer::of(request.send().await.unwrap()).await
+}
+
+/// Create, upload, commit, wait: as `token`; asserts that it succeeded.
+pub(crate) async fn push_as(server: &Server, token: &str, manifest: &Value, contents: &Contents) {
+    let created = send(server, "POST", "/v1/pushes", Some(token), Some(manifest)).await;
+    assert!(created.status.is_success(), "{:#}", created.body);
+    upload_all(server, &created.body, contents).await;
+    let id = created.body["push_id"].as_str().unwrap();
+    send(
+        server,
+        "POST",
+        &format!("/v1/pushes/{id}/commit"),
+        Some(token),
+        None,
+    )
+    .await
+    .expect(202);
+    loop {
+        let status = send(
+            server,
+            "GET",
+            &format!("/v1/pushes/{id}"),
+            Some(token),
+            None,
+        )
+        .await
+        .expect(200)
+        .body;
+        match status["state"].as_str() {
+            Some("succeeded") => return,
+            Some("failed") => panic!("fixture push failed: {status:#}\n{}", server.log()),
+            _ => tokio::time::sleep(std::time::Duration::from_millis(100)).await,
+        }
+    }
+}
+
+async fn world() -> World {
+    let issuer = fake_issuer();
+    let site = Site::with_config(&config(&issuer));
+    let server = site.start();
+    let writers = &["writers"][..];
+    let tokens = CALLERS
+        .iter()
+        .map(|caller| match caller {
+            Caller::Anonymous => None,
+            Caller::Other => Some(token(&issuer, "mallory", &["outsiders"], &[])),
+            Caller::Reader => Some(token(&issuer, "reader", &["readers"], &[])),
+            Caller::Writer => Some(token(&issuer, "writer", writers, &[])),
+            Caller::ProtectedWrite => Some(token(&issuer, "pw", writers, &["protected-write"])),
+            Caller::ProtectedForce => Some(token(
+                &issuer,
+                "pf",
+                writers,
+                &["protected-write", "protected-force"],
+            )),
+        })
+        .collect();
+    let owner = token(&issuer, "writer", writers, &["protected-write"]);
+    let admin = token(
+        &issuer,
+        "admin",
+        &["admins"],
+        &["protected-write", "protected-force"],
+    );
+    // Every namespace and branch, with the named version v1 of both datasets.
+    for place in places().into_iter().filter(|p| p.version) {
+        let options = Options {
+            yes: true,
+            ..Options::default()
+        };
+        let (m, contents) = place_manifest(place, options, &datasets());
+        push_as(&server, &admin, &m, &contents).await;
+    }
+    World {
+        server,
+        _site: site,
+        tokens,
+        owner,
+        admin,
+    }
+}
+
+/// A fresh push of the owner (the writer's `sub`) at the place: its ID.
+async fn owners_push(world: &World, place: Place) -> String {
+    let options = Options {
+        yes: true,
+        ..Options::default()
+    };
+    let (m, _) = place_manifest(place, options, &datasets());
+    let created = send(
+        &world.server,
+        "POST",
+        "/v1/pushes",
+        Some(&world.owner),
+        Some(&m),
+    )
+    .await;
+    assert!(created.status.is_success(), "{:#}", created.body);
+    created.body["push_id"].as_str().unwrap().to_owned()
+}
+
+/// What the caller gets for the row's request at the place, as the table writes it.
+async fn answer(world: &World, row: &Row, caller: Caller, place: Place) -> String {
+    let token = world.token(caller);
+    let server = &world.server;
+    let (ns, branch) = (place.namespace(), place.branch());
+    let read_query = if place.version {
+        format!("?branch={branch}&version=v1")
+    } else {
+        format!("?branch={branch}")
+    };
+    let yes = Options {
+        yes: true,
+        ..Options::default()
+    };
+    let status = |a: Answer| a.status.as_u16().to_string();
+    match (row.method, row.path, row.variant) {
+        ("GET", "/v1/info", _) | ("GET", "/v1/openapi.yaml", _) => {
+            status(send(server, "GET", row.path, token, None).await)
+        }
+        ("POST", "/v1/pushes", variant) => {
+            let (options, public, sets) = match variant {
+                "write" => (yes, place.public, datasets()),
+                "force" => (Options { force: true, ..yes }, place.public, datasets()),
+                "flip public" => (yes, !place.public, datasets()),
+                "replace deleting" => (
+                    Options {
+                        replace: true,
+                        ..yes
+                    },
+                    place.public,
+                    datasets()[..1].to_vec(),
+                ),
+                other => panic!("no request for the variant {other:?}"),
+            };
+            let (mut m, _) = place_manifest(place, options, &sets);
+            m["package"]["public"] = json!(public);
+            status(send(server, "POST", "/v1/pushes", token, Some(&m)).await)
+        }
+        ("GET", "/v1/pushes/{push_id}", _) => {
+            let id = owners_push(world, place).await;
+            status(send(server, "GET", &format!("/v1/pushes/{id}"), token, None).await)
+        }
+        ("POST", "/v1/pushes/{push_id}/commit", _) => {
+            let id = owners_push(world, place).await;
+            let path = format!("/v1/pushes/{id}/commit");
+            status(send(server, "POST", &path, token, None).await)
+        }
+        ("POST", "/v1/pushes/{push_id}/uploads/{sha256}/complete", _) => {
+            let id = owners_push(world, place).await;
+            let path = format!("/v1/pushes/{id}/uploads/{}/complete", notes().sha256());
+            status(send(server, "POST", &path, token, None).await)
+        }
+        ("GET", "/v1/namespaces/{namespace}/package", _) => {
+            let path = format!("/v1/namespaces/{ns}/package{read_query}");
+            status(send(server, "GET", &path, token, None).await)
+        }
+        ("GET", "/v1/namespaces/{namespace}/datasets/{name}", _) => {
+            let path = format!("/v1/namespaces/{ns}/datasets/notes{read_query}");
+            status(send(server, "GET", &path, token, None).await)
+        }
+        ("GET", "/v1/namespaces/{namespace}/datasets/{name}/content", _) => {
+            let path = format!("/v1/namespaces/{ns}/datasets/notes/content{read_query}");
+            status(send(server, "GET", &path, token, None).await)
+        }
+        ("GET" | "POST", "/v1/sparql", _) => {
+            let mut graph = format!("https://data.test/{ns}/vocab/branch/{branch}");
+            if place.version {
+                graph.push_str("/version/v1");
+            }
+            let query =
+                format!("SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }}");
+            let mut request = if row.method == "GET" {
+                client()
+                    .get(server.url("/v1/sparql"))
+                    .query(&[("query", query.as_str())])
+            } else {
+                client()
+                    .post(server.url("/v1/sparql"))
+                    .header("content-type", "application/sparql-query")
+                    .body(query)
+            };
+            if let Some(token) = token {
+                request = request.bearer_auth(token);
+            }
+            let answer = Answer::of(request.send().await.unwrap()).await;
+            if answer.status != 200 {
+                return status(answer);
+            }
+            match crate::api_support::sparql_count(&answer.body) {
+                0 => "200-".to_owned(),
+                _ => "200".to_owned(),
+            }
+        }
+        ("GET", "/{namespace}", _) => {
+            status(send(server, "GET", &format!("/{ns}{read_query}"), token, None).await)
+        }
+        ("GET", "/{namespace}/{name}", _) => {
+            let path = format!("/{ns}/notes{read_query}");
+            status(send(server, "GET", &path, token, None).await)
+        }
+        ("PUT", "/v1/staging/{sha256}", _) => {
+            let path = format!("/v1/staging/{}", notes().sha256());
+            status(send(server, "PUT", &path, token, None).await)
+        }
+        ("PUT", "/v1/staging/{sha256}/parts/{number}", _) => {
+            let path = format!("/v1/staging/{}/parts/1", notes().sha256());
+            status(send(server, "PUT", &path, token, None).await)
+        }
+        (method, path, variant) => {
+            panic!("the table has a row no request is made for: {method} {path} {variant}")
+        }
+    }
+}
+
+#[test]
+fn every_route_has_a_row_and_every_row_a_route() {
+    let routes: BTreeSet<(&str, &str)> = stone_server::routes::routes().into_iter().collect();
+    let rows: BTreeSet<(&str, &str)> = TABLE.iter().map(|r| (r.method, r.path)).collect();
+    let without_row: Vec<_> = routes.difference(&rows).collect();
+    assert!(
+        without_row.is_empty(),
+        "routes without a row in the authorization matrix (add one to TABLE): {without_row:?}"
+    );
+    let without_route: Vec<_> = rows.difference(&routes).collect();
+    assert!(
+        without_route.is_empty(),
+        "rows of the authorization matrix for no route: {without_route:?}"
+    );
+    for row in TABLE {
+        for answers in row.answers {
+            assert_eq!(
+                answers.split_whitespace().filter(|a| *a != "|").count(),
+                8,
+                "{} {} {}: a caller needs 8 answers",
+                row.method,
+                row.path,
+                row.variant
+            );
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn authorization_matrix() {
+    let world = world().await;
+    let mut wrong = Vec::new();
+    let mut cells = 0;
+    for row in TABLE {
+        for (caller, answers) in CALLERS.iter().zip(row.answers) {
+            let expected: Vec<&str> = answers.split_whitespace().filter(|a| *a != "|").collect();
+            for (place, expected) in places().into_iter().zip(expected) {
+                let got = answer(&world, row, *caller, place).await;
+                cells += 1;
+                if got != expected {
+                    wrong.push(format!(
+                        "{} {} {:?} as {caller:?} on {}@{}{}: expected {expected}, got {got}",
+                        row.method,
+                        row.path,
+                        row.variant,
+                        place.namespace(),
+                        place.branch(),
+                        if place.version { " version v1" } else { "" },
+                    ));
+                }
+            }
+        }
+    }
+    assert_eq!(cells, TABLE.len() * CALLERS.len() * 8);
+    assert!(
+        wrong.is_empty(),
+        "{} of {cells} cells differ:\n{}\n{}",
+        wrong.len(),
+        wrong.join("\n"),
+        world.server.log()
+    );
+    // The admin (not a column: it sets the scene) may change `public`.
+    let place = Place {
+        public: false,
+        protected: false,
+        version: false,
+    };
+    let (mut m, _) = place_manifest(
+        place,
+        Options {
+            yes: true,
+            ..Options::default()
+        },
+        &datasets(),
+    );
+    m["package"]["public"] = json!(true);
+    send(
+        &world.server,
+        "POST",
+        "/v1/pushes",
+        Some(&world.admin),
+        Some(&m),
+    )
+    .await
+    .expect(201);
+}
