@@ -7,7 +7,8 @@
 //! - [`gc`]: the periodic sweep of staging (expired pushes, unused contents, old uploads);
 //! - [`guards`]: protected refs, roles, what needs `force`;
 //! - [`engines`]: Iceberg (TABULAR), named graphs (GRAPH), object storage (the rest);
-//! - [`config`]: the configuration file and the resolved settings.
+//! - [`config`]: the configuration file and the resolved settings;
+//! - [`listener`]: the HTTP connections, bounded in number and time.
 //!
 //! The binary (`src/main.rs`) wires them together: `stone-server --data-dir DIR --listen
 //! 127.0.0.1:PORT`.
@@ -20,6 +21,7 @@ mod fs_at;
 pub mod gc;
 pub mod guards;
 pub mod jobs;
+pub mod listener;
 pub mod routes;
 pub mod staging;
 pub mod state;

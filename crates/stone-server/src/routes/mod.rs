@@ -4,6 +4,7 @@
 //! See `crates/stone-api/openapi.yaml` for the contract; every error is an RFC 9457 problem
 //! with a stable code ([`crate::error::ApiError`]).
 
+mod body_timeout;
 mod content;
 mod pushes;
 mod read;
@@ -80,7 +81,11 @@ pub fn router(app: Arc<App>) -> Router {
             "/v1/staging/{sha256}/parts/{number}",
             put(staging::put_part),
         )
-        .layer(DefaultBodyLimit::disable());
+        .layer(DefaultBodyLimit::disable())
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            body_timeout::limit_body_reads,
+        ));
     api.merge(uploads)
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)

@@ -17,6 +17,7 @@ mod api_staging;
 mod api_support;
 mod api_versions;
 mod gc;
+mod hostile_work;
 mod state_batches;
 mod state_upgrade;
 
