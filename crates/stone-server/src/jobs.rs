@@ -673,7 +673,11 @@ impl JobRunner {
                 ))
             };
             self.db
-                .dataset_failed(&push.id, &record.name, &problem.with("dataset", &record.name))
+                .dataset_failed(
+                    &push.id,
+                    &record.name,
+                    &problem.with("dataset", &record.name),
+                )
                 .await?;
         }
         self.finish(push).await

@@ -346,9 +346,10 @@ impl GraphEngine {
             .collect();
         let base = graph.as_str().to_owned();
         let limits = self.limits;
-        let mut new = tokio::task::spawn_blocking(move || parse::parse_files(&owned, &base, limits))
-            .await
-            .map_err(GraphError::task)??;
+        let mut new =
+            tokio::task::spawn_blocking(move || parse::parse_files(&owned, &base, limits))
+                .await
+                .map_err(GraphError::task)??;
         if let Some(keep) = keep
             && self.count(keep).await? > 0
         {

@@ -23,9 +23,7 @@ use oxigraph::model::{
     GraphName, GraphNameRef, NamedNode, NamedOrBlankNode, Quad, QuadRef, Triple,
 };
 use oxigraph::sparql::results::{QueryResultsFormat, QueryResultsSerializer};
-use oxigraph::sparql::{
-    CancellationToken, QueryEvaluationError, QueryResults, SparqlEvaluator,
-};
+use oxigraph::sparql::{CancellationToken, QueryEvaluationError, QueryResults, SparqlEvaluator};
 use oxigraph::store::Store;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};

@@ -72,7 +72,9 @@ pub enum GraphError {
 
     /// A query ran longer than the engine allows ([`super::QueryLimits::timeout`]) and
     /// was stopped (or its caller went away).
-    #[error("the SPARQL query ran longer than {seconds} s and was stopped; narrow it (fewer solutions, a LIMIT)")]
+    #[error(
+        "the SPARQL query ran longer than {seconds} s and was stopped; narrow it (fewer solutions, a LIMIT)"
+    )]
     QueryTimeout {
         /// The bound, in seconds.
         seconds: u64,

@@ -5,9 +5,9 @@
 //! then sends only what is missing (`POST`, N-Triples) or, with `replace`, the whole new
 //! content (`PUT`; `DELETE` when it is empty). Nothing is sent when nothing changes.
 
+use futures::StreamExt;
 use oxigraph::io::{RdfFormat as OxFormat, RdfParser, RdfSerializer};
 use oxigraph::model::{NamedNode, Triple};
-use futures::StreamExt;
 use reqwest::{Method, Response, StatusCode};
 use serde_json::{Value, json};
 
@@ -186,10 +186,13 @@ impl RemoteGraphs {
 
     pub async fn count(&self, graph: &NamedNode) -> Result<u64, GraphError> {
         let results = self
-            .query(&format!(
-                "SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{}> {{ ?s ?p ?o }} }}",
-                graph.as_str()
-            ), INTERNAL_QUERY)
+            .query(
+                &format!(
+                    "SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{}> {{ ?s ?p ?o }} }}",
+                    graph.as_str()
+                ),
+                INTERNAL_QUERY,
+            )
             .await?;
         results["results"]["bindings"][0]["n"]["value"]
             .as_str()
@@ -355,10 +358,11 @@ impl RemoteGraphs {
                 .collect();
             return Ok(json!({ "triples": rows }));
         }
-        let results: Value = serde_json::from_slice(&bytes).map_err(|e| GraphError::RemoteData {
-            url: url.clone(),
-            message: format!("{content_type} answer is not JSON: {e}"),
-        })?;
+        let results: Value =
+            serde_json::from_slice(&bytes).map_err(|e| GraphError::RemoteData {
+                url: url.clone(),
+                message: format!("{content_type} answer is not JSON: {e}"),
+            })?;
         let rows = results["results"]["bindings"]
             .as_array()
             .or_else(|| results["triples"].as_array())
