@@ -96,6 +96,18 @@ async fn wait_idle(server: &Server, limit: Duration, what: &str) {
     }
 }
 
+/// Waits until the server logs that the query thread let go, failing after 60 s.
+async fn wait_stopped(server: &Server) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !server.log().contains("SPARQL query stopped") {
+        assert!(
+            Instant::now() < deadline,
+            "the query is still running 60 s later"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_runaway_sparql_query_is_stopped_at_the_timeout_and_its_memory_freed() {
     // Result bounds out of the way: only the timeout can stop this query.
@@ -110,6 +122,7 @@ async fn a_runaway_sparql_query_is_stopped_at_the_timeout_and_its_memory_freed()
     assert_eq!(status, 503, "{}", brief(&body));
     assert_eq!(body["code"], "sparql.timeout", "{}", brief(&body));
     assert_eq!(body["timeout_seconds"], 2, "{}", brief(&body));
+    wait_stopped(&server).await;
     wait_idle(&server, Duration::from_secs(60), "after the timeout").await;
     let after = resident_bytes(server.pid());
     assert!(
@@ -151,6 +164,7 @@ async fn a_sparql_query_is_stopped_when_its_client_goes_away() {
     );
     // The server notices the closed connection and stops the query (it would otherwise
     // run for the hour of its timeout), and goes on answering.
+    wait_stopped(&server).await;
     wait_idle(&server, Duration::from_secs(60), "after the client left").await;
     let (status, body) = sparql(&server, "ASK {}").await;
     assert_eq!(

@@ -317,8 +317,12 @@ impl Inner {
             .map_err(|e| GraphError::InvalidQuery {
                 message: e.to_string(),
             })?;
-        let timeout = || GraphError::QueryTimeout {
-            seconds: limits.timeout.as_secs(),
+        let timeout = || {
+            // The thread lets go here, whoever stopped it (the timeout or a gone client).
+            tracing::info!("SPARQL query stopped (timeout, or the client went away)");
+            GraphError::QueryTimeout {
+                seconds: limits.timeout.as_secs(),
+            }
         };
         let evaluation_error = |e: QueryEvaluationError| match e {
             // The caller stopped the query: timed out, or gone.
