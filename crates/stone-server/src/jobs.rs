@@ -27,6 +27,11 @@
 //!
 //! On shutdown a job stops between two datasets and leaves the push `committing`; the
 //! next start resumes it.
+//!
+//! Each start of a push's commit is counted in the state (`commit_starts`) and given back
+//! when the job parks at a clean stop; what remains counts the times the process died under
+//! the commit. At `[jobs] max_crashes` the push is failed (`push.crashed`) rather than
+//! resumed again, so that a push that kills the server cannot do so at every start.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
