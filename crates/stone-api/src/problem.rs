@@ -115,6 +115,16 @@ pub mod codes {
     pub const REQUEST_NOT_ACCEPTABLE: &str = "request.not_acceptable";
     /// 416: the `Range` lies outside the content. Extra: `size`.
     pub const REQUEST_RANGE_NOT_SATISFIABLE: &str = "request.range_not_satisfiable";
+    /// 408: an upload body sent no byte for the server's `[server]
+    /// body_read_timeout_seconds`; nothing was kept. Upload it again.
+    pub const REQUEST_TIMEOUT: &str = "request.timeout";
+    /// 503: a SPARQL query ran longer than the server's `[sparql] timeout_seconds` and was
+    /// stopped. Narrow the query (fewer solutions, a `LIMIT`), or ask the operator.
+    pub const SPARQL_TIMEOUT: &str = "sparql.timeout";
+    /// 413: a SPARQL query's result is larger than the server's `[sparql]
+    /// max_result_bytes` or `max_rows`. Extra: `limit` (the bound hit), `max_rows` or
+    /// `max_result_bytes`. Use `LIMIT`/`OFFSET` to page.
+    pub const SPARQL_TOO_LARGE: &str = "sparql.too_large";
     /// 404: no such dataset, branch or version to read.
     pub const DATASET_NOT_FOUND: &str = "dataset.not_found";
     /// 404: no such push (or not yours).
@@ -175,6 +185,14 @@ pub mod codes {
     pub const TABULAR_INVALID_FILE: &str = "tabular.invalid_file";
     /// Dataset error: a GRAPH file is not valid RDF in its format.
     pub const GRAPH_INVALID_RDF: &str = "graph.invalid_rdf";
+    /// Dataset error: a GRAPH file, or a literal or IRI in it, is larger than the server's
+    /// `[graph] max_file_bytes` / `max_literal_bytes`. Extra: `dataset`.
+    pub const GRAPH_TOO_LARGE: &str = "graph.too_large";
+    /// Dataset error: the server stopped (crashed, was killed) this many times while
+    /// committing the push (`[jobs] max_crashes`); it is not resumed again. The other
+    /// datasets of the push are `push.skipped`. Push again once the cause is fixed (the
+    /// server log names the dataset that was being written).
+    pub const PUSH_CRASHED: &str = "push.crashed";
     /// Dataset error: the engine failed (storage, catalog, graph server); running the push
     /// again may succeed.
     pub const ENGINE_FAILED: &str = "engine.failed";

@@ -45,8 +45,21 @@
 //! secret_access_key = "…"
 //! allow_http = true
 //!
+//! [server]                             # the HTTP listener (see docs/server.md, "Limits")
+//! max_connections = 512                  # open connections; more are accepted and closed
+//! header_read_timeout_seconds = 30       # a request head (or the next one on a kept-alive
+//!                                        # connection) must arrive within this; else closed
+//! body_read_timeout_seconds = 60         # an upload body sending no byte this long: 408
+//!
 //! [graph]
 //! # remote_url = "http://127.0.0.1:7878"  # an Oxigraph-style SPARQL server; default: embedded
+//! max_file_bytes = 1073741824            # a GRAPH file larger than this is refused (1 GiB)
+//! max_literal_bytes = 16777216           # a literal or IRI longer than this is refused (16 MiB)
+//!
+//! [sparql]
+//! timeout_seconds = 30                   # a query running longer is stopped: 503 sparql.timeout
+//! max_result_bytes = 33554432            # larger results are refused: 413 sparql.too_large
+//! max_rows = 1000000                     # more rows (or triples) too
 //!
 //! [blob]
 //! store = "local"                        # or "s3", with a [blob.s3] table like [staging.s3]
@@ -55,6 +68,8 @@
 //! concurrency = 2                        # pushes committed at the same time
 //! lease_seconds = 60                     # a runner's claim on a push; a replica that dies
 //!                                        # mid-commit has its push taken over after this
+//! max_crashes = 3                        # a push whose commit was cut short this many times
+//!                                        # (the server died under it) fails: push.crashed
 //!
 //! [gc]                                   # garbage collection of staging (every replica
 //!                                        # runs it; one at a time sweeps)
@@ -137,7 +152,11 @@ pub struct ConfigFile {
     #[serde(default)]
     pub staging: StagingOptions,
     #[serde(default)]
+    pub server: ServerOptions,
+    #[serde(default)]
     pub graph: GraphOptions,
+    #[serde(default)]
+    pub sparql: SparqlOptions,
     #[serde(default)]
     pub blob: BlobOptions,
     #[serde(default)]
@@ -567,12 +586,115 @@ fn default_region() -> String {
     "us-east-1".to_owned()
 }
 
+/// `[server]`: the HTTP listener's bounds on connections (see `main.rs`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerOptions {
+    /// Connections open at once; one more is accepted and closed at once.
+    #[serde(default = "default_max_connections_open")]
+    pub max_connections: usize,
+    /// Seconds a connection gets to send a whole request head, counted from when the
+    /// server starts waiting for it (a new connection, or a kept-alive one after its last
+    /// answer): the header-read and the idle keep-alive timeout in one.
+    #[serde(default = "default_header_read_timeout")]
+    pub header_read_timeout_seconds: u64,
+    /// Seconds an upload body (`PUT /v1/staging/…`) may send no byte before the upload is
+    /// refused (408 `request.timeout`, nothing kept).
+    #[serde(default = "default_body_read_timeout")]
+    pub body_read_timeout_seconds: u64,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        Self {
+            max_connections: default_max_connections_open(),
+            header_read_timeout_seconds: default_header_read_timeout(),
+            body_read_timeout_seconds: default_body_read_timeout(),
+        }
+    }
+}
+
+fn default_max_connections_open() -> usize {
+    512
+}
+
+fn default_header_read_timeout() -> u64 {
+    30
+}
+
+fn default_body_read_timeout() -> u64 {
+    60
+}
+
 /// `[graph]`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GraphOptions {
     /// Base URL of an Oxigraph-style server (`/store`, `/query`); absent: embedded.
     pub remote_url: Option<String>,
+    /// A GRAPH dataset's file larger than this is refused before it is parsed
+    /// (`graph.too_large`).
+    #[serde(default = "default_max_graph_file_bytes")]
+    pub max_file_bytes: u64,
+    /// A literal's lexical form or an IRI longer than this is refused
+    /// (`graph.too_large`).
+    #[serde(default = "default_max_literal_bytes")]
+    pub max_literal_bytes: usize,
+}
+
+impl Default for GraphOptions {
+    fn default() -> Self {
+        Self {
+            remote_url: None,
+            max_file_bytes: default_max_graph_file_bytes(),
+            max_literal_bytes: default_max_literal_bytes(),
+        }
+    }
+}
+
+fn default_max_graph_file_bytes() -> u64 {
+    1 << 30
+}
+
+fn default_max_literal_bytes() -> usize {
+    16 << 20
+}
+
+/// `[sparql]`: bounds of `GET/POST /v1/sparql`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SparqlOptions {
+    /// Seconds a query may run (remote mode: the HTTP request to the graph server).
+    #[serde(default = "default_sparql_timeout")]
+    pub timeout_seconds: u64,
+    /// Largest result document, in bytes.
+    #[serde(default = "default_sparql_result_bytes")]
+    pub max_result_bytes: u64,
+    /// Most solutions (SELECT) or triples (CONSTRUCT/DESCRIBE) in a result.
+    #[serde(default = "default_sparql_rows")]
+    pub max_rows: u64,
+}
+
+impl Default for SparqlOptions {
+    fn default() -> Self {
+        Self {
+            timeout_seconds: default_sparql_timeout(),
+            max_result_bytes: default_sparql_result_bytes(),
+            max_rows: default_sparql_rows(),
+        }
+    }
+}
+
+fn default_sparql_timeout() -> u64 {
+    30
+}
+
+fn default_sparql_result_bytes() -> u64 {
+    32 << 20
+}
+
+fn default_sparql_rows() -> u64 {
+    1_000_000
 }
 
 /// `[blob]`.
@@ -593,6 +715,10 @@ pub struct JobOptions {
     /// Seconds a runner's claim on a push lasts without renewal (renewed every third).
     #[serde(default = "default_lease_seconds")]
     pub lease_seconds: u64,
+    /// A push whose commit was started this many times without ending (the process died
+    /// under it, or its replica did) is not resumed again: it fails with `push.crashed`.
+    #[serde(default = "default_max_crashes")]
+    pub max_crashes: u32,
 }
 
 impl Default for JobOptions {
@@ -600,8 +726,13 @@ impl Default for JobOptions {
         Self {
             concurrency: default_concurrency(),
             lease_seconds: default_lease_seconds(),
+            max_crashes: default_max_crashes(),
         }
     }
+}
+
+fn default_max_crashes() -> u32 {
+    3
 }
 
 fn default_lease_seconds() -> u64 {
@@ -610,6 +741,60 @@ fn default_lease_seconds() -> u64 {
 
 fn default_concurrency() -> usize {
     2
+}
+
+/// Creates the data directory readable by its owner alone (0700 on unix), and takes the
+/// group and other bits off an existing one: what the server keeps there (the push state,
+/// the staging key, every engine's data) is nobody else's to read. What the server
+/// creates below it is private too: `main` sets the umask to 077 before anything.
+pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
+        let mode = std::fs::metadata(dir)?.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            tracing::warn!(
+                data_dir = %dir.display(),
+                mode = format!("{mode:o}"),
+                "the data directory was readable by others; it is now 0700"
+            );
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode & 0o700))?;
+        }
+        Ok(())
+    }
+    #[cfg(not(unix))]
+    std::fs::create_dir_all(dir)
+}
+
+/// `[server]`, `[graph]`, `[sparql]` and `[jobs] max_crashes`: every bound is positive
+/// (a zero would refuse everything, or turn a bound off by accident).
+fn check_bounds(config: &ConfigFile) -> Result<(), ConfigError> {
+    let (server, graph, sparql) = (&config.server, &config.graph, &config.sparql);
+    let bounds: [(&str, u64); 9] = [
+        ("server.max_connections", server.max_connections as u64),
+        (
+            "server.header_read_timeout_seconds",
+            server.header_read_timeout_seconds,
+        ),
+        (
+            "server.body_read_timeout_seconds",
+            server.body_read_timeout_seconds,
+        ),
+        ("graph.max_file_bytes", graph.max_file_bytes),
+        ("graph.max_literal_bytes", graph.max_literal_bytes as u64),
+        ("sparql.timeout_seconds", sparql.timeout_seconds),
+        ("sparql.max_result_bytes", sparql.max_result_bytes),
+        ("sparql.max_rows", sparql.max_rows),
+        ("jobs.max_crashes", u64::from(config.jobs.max_crashes)),
+    ];
+    match bounds.iter().find(|(_, value)| *value == 0) {
+        Some((key, _)) => Err(ConfigError::Invalid(format!("{key} must be positive"))),
+        None => Ok(()),
+    }
 }
 
 /// Errors of reading the configuration.
@@ -667,7 +852,7 @@ impl Settings {
         public_host: Option<String>,
         config: ConfigFile,
     ) -> Result<Self, ConfigError> {
-        std::fs::create_dir_all(data_dir).map_err(|source| ConfigError::Read {
+        create_private_dir(data_dir).map_err(|source| ConfigError::Read {
             path: data_dir.to_owned(),
             source,
         })?;
@@ -733,6 +918,7 @@ impl Settings {
         }
         config.iceberg.warehouse_location()?;
         check_shared(&config)?;
+        check_bounds(&config)?;
         if config.jobs.concurrency == 0 {
             return Err(ConfigError::Invalid(
                 "jobs.concurrency must be positive".into(),

@@ -27,6 +27,11 @@
 //!
 //! On shutdown a job stops between two datasets and leaves the push `committing`; the
 //! next start resumes it.
+//!
+//! Each start of a push's commit is counted in the state (`commit_starts`) and given back
+//! when the job parks at a clean stop; what remains counts the times the process died under
+//! the commit. At `[jobs] max_crashes` the push is failed (`push.crashed`) rather than
+//! resumed again, so that a push that kills the server cannot do so at every start.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
@@ -49,7 +54,9 @@ use crate::config::{Settings, StoreKind, WarehouseLocation, env_vars};
 use crate::engines::blob::{
     BlobEngine, BlobError, BlobFile, BlobOutcome, BlobPut, BlobStatus, S3Settings,
 };
-use crate::engines::graph::{GraphEngine, GraphError, RdfFile, RdfFormat};
+use crate::engines::graph::{
+    GraphEngine, GraphError, GraphLimits, QueryLimits, RdfFile, RdfFormat,
+};
 use crate::engines::iceberg::{
     AppendOptions, AppendStatus, IcebergEngine, IcebergError, IcebergSettings, SchemaChange,
     StagedFile,
@@ -146,6 +153,17 @@ impl Engines {
                 .await
                 .context("cannot open the embedded graph store")?,
         };
+        let (graph_options, sparql) = (&settings.config.graph, &settings.config.sparql);
+        let graph = graph
+            .with_limits(GraphLimits {
+                max_file_bytes: graph_options.max_file_bytes,
+                max_literal_bytes: graph_options.max_literal_bytes,
+            })
+            .with_query_limits(QueryLimits {
+                timeout: Duration::from_secs(sparql.timeout_seconds),
+                max_rows: sparql.max_rows,
+                max_bytes: sparql.max_result_bytes,
+            });
         let blob = match settings.config.blob.store {
             StoreKind::Local => BlobEngine::local(&settings.path("blobs"))
                 .context("cannot open the local blob store")?,
@@ -323,6 +341,8 @@ pub struct JobRunner {
     data_dir: PathBuf,
     concurrency: usize,
     lease: Duration,
+    /// Commits of a push cut short this many times fail it ([`Self::fail_crashed`]).
+    max_crashes: u32,
     owner: String,
     notify: Notify,
     pause_at: Option<String>,
@@ -355,6 +375,7 @@ impl JobRunner {
             data_dir: settings.data_dir.clone(),
             concurrency: settings.config.jobs.concurrency,
             lease: Duration::from_secs(settings.config.jobs.lease_seconds),
+            max_crashes: settings.config.jobs.max_crashes,
             owner: format!("runner-{}", uuid::Uuid::now_v7().simple()),
             notify: Notify::new(),
             pause_at,
@@ -481,7 +502,15 @@ impl JobRunner {
         let Some(push) = self.db.push(id).await? else {
             return Ok(true);
         };
-        tracing::info!(push = %id, namespace = %push.namespace, branch = %push.branch, "commit started");
+        let Some(crashes) = self.db.count_commit_start(id, &self.owner).await? else {
+            // The lease went to another runner already.
+            return Ok(false);
+        };
+        if crashes >= i64::from(self.max_crashes) {
+            self.fail_crashed(&push, crashes).await?;
+            return Ok(true);
+        }
+        tracing::info!(push = %id, namespace = %push.namespace, branch = %push.branch, crashes, "commit started");
         let datasets = self.db.datasets(id).await?;
         let manifests: HashMap<&str, &DatasetManifest> = push
             .manifest
@@ -613,6 +642,50 @@ impl JobRunner {
         }
         self.finish(&push).await?;
         Ok(true)
+    }
+
+    /// Fails a push whose commits were cut short `crashes` times (the process died under
+    /// them, see [`StateDb::count_commit_start`]) instead of resuming it once more: whatever
+    /// made the process die would likely do it again, at every start. The datasets being
+    /// written get `push.crashed` (all not yet written when none was being written), the
+    /// others not reached `push.skipped`.
+    async fn fail_crashed(&self, push: &PushRecord, crashes: i64) -> anyhow::Result<()> {
+        let datasets = self.db.datasets(&push.id).await?;
+        let writing: Vec<&str> = datasets
+            .iter()
+            .filter(|d| d.state == DatasetState::Writing)
+            .map(|d| d.name.as_str())
+            .collect();
+        tracing::error!(
+            push = %push.id,
+            crashes,
+            writing = ?writing,
+            "the server stopped {crashes} times while committing this push; failing it instead of resuming it ([jobs] max_crashes)"
+        );
+        for record in &datasets {
+            if matches!(record.state, DatasetState::Done | DatasetState::Failed) {
+                continue;
+            }
+            // Stopped between two datasets: the ones still to write share the blame.
+            let problem = if record.state == DatasetState::Writing || writing.is_empty() {
+                Problem::new(500, codes::PUSH_CRASHED, "Server crashed").with_detail(format!(
+                    "the server stopped {crashes} times while writing this dataset, so the push is not resumed again; the server log may tell why; push again once the cause is fixed"
+                ))
+            } else {
+                Problem::new(409, codes::PUSH_SKIPPED, "Skipped").with_detail(format!(
+                    "not written: the server stopped {crashes} times while committing the push (dataset(s) {}), so the push is not resumed again",
+                    writing.join(", ")
+                ))
+            };
+            self.db
+                .dataset_failed(
+                    &push.id,
+                    &record.name,
+                    &problem.with("dataset", &record.name),
+                )
+                .await?;
+        }
+        self.finish(push).await
     }
 
     /// Records finished writes; `failed` becomes true when one of them failed.
@@ -1613,6 +1686,7 @@ fn graph_problem(dataset: &str, error: &GraphError) -> Problem {
         GraphError::VersionExists { .. } => {
             Problem::new(409, codes::VERSION_EXISTS, "Version exists")
         }
+        GraphError::TooLarge { .. } => Problem::new(413, codes::GRAPH_TOO_LARGE, "Graph too large"),
         _ => Problem::new(503, codes::ENGINE_FAILED, "Graph engine failed"),
     };
     problem

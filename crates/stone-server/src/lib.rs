@@ -8,7 +8,8 @@
 //! - [`guards`]: protected refs, roles, what needs `force`;
 //! - [`authz`]: namespace permissions (who may read, write, administer a namespace);
 //! - [`engines`]: Iceberg (TABULAR), named graphs (GRAPH), object storage (the rest);
-//! - [`config`]: the configuration file and the resolved settings.
+//! - [`config`]: the configuration file and the resolved settings;
+//! - [`listener`]: the HTTP connections, bounded in number and time.
 //!
 //! The binary (`src/main.rs`) wires them together: `stone-server --data-dir DIR --listen
 //! 127.0.0.1:PORT`.
@@ -22,6 +23,7 @@ mod fs_at;
 pub mod gc;
 pub mod guards;
 pub mod jobs;
+pub mod listener;
 pub mod routes;
 pub mod staging;
 pub mod state;

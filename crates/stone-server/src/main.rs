@@ -28,6 +28,7 @@ use stone_server::config::{AuthModeOption, ConfigFile, Settings, StoreKind, env_
 use stone_server::gc::Sweeper;
 use stone_server::guards::{Guards, Principal};
 use stone_server::jobs::{Engines, JobRunner};
+use stone_server::listener::ConnectionLimits;
 use stone_server::routes::{App, router};
 use stone_server::staging::StagingStore;
 use stone_server::staging::local::LocalStaging;
@@ -57,6 +58,13 @@ struct ServerArgs {
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(20);
 
 fn main() {
+    // Everything the server creates (the data directory's files, temporary files) is its
+    // owner's alone; set before any thread starts, as the umask is the process's.
+    #[cfg(unix)]
+    // SAFETY: umask only swaps the process's file-creation mask.
+    unsafe {
+        libc::umask(0o077);
+    }
     let args = ServerArgs::parse();
     init_logs();
     let settings = match resolve(&args) {
@@ -109,7 +117,8 @@ fn resolve(args: &ServerArgs) -> anyhow::Result<Settings> {
 }
 
 async fn serve(settings: Settings) -> anyhow::Result<()> {
-    std::fs::create_dir_all(&settings.data_dir)?;
+    stone_server::config::create_private_dir(&settings.data_dir)
+        .with_context(|| format!("cannot create {}", settings.data_dir.display()))?;
     let lock_path = settings.path("server.lock");
     let lock = std::fs::File::create(&lock_path)
         .with_context(|| format!("cannot create {}", lock_path.display()))?;
@@ -271,10 +280,12 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         tracing::info!("shutting down: no new requests; running commits park");
         let _ = stop.send(true);
     };
-    axum::serve(listener, router(app))
-        .with_graceful_shutdown(shutdown)
-        .await
-        .context("the HTTP server failed")?;
+    let server = &settings.config.server;
+    let limits = ConnectionLimits {
+        max_connections: server.max_connections,
+        header_read_timeout: Duration::from_secs(server.header_read_timeout_seconds),
+    };
+    stone_server::listener::serve(listener, router(app), limits, shutdown).await;
     let _ = jobs.await;
     // A sweep under way is cut short: each of its deletions stands alone, and the next
     // sweep finishes the work.

@@ -982,10 +982,29 @@ impl StateDb {
         Ok(changed == 1)
     }
 
-    /// Gives a lease back (the push stays committing: another claim resumes it).
+    /// A runner that holds the push's lease starts working on it: counts the start and
+    /// returns how many earlier starts did not end (the process died under them). `None`:
+    /// the lease is no longer `owner`'s.
+    pub async fn count_commit_start(&self, id: &str, owner: &str) -> Result<Option<i64>> {
+        let starts: Option<i64> = sqlx::query_scalar(
+            "UPDATE pushes SET commit_starts = commit_starts + 1
+             WHERE id = $1 AND lease_owner = $2 RETURNING commit_starts",
+        )
+        .bind(id)
+        .bind(owner)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(query_error("counting a commit start"))?;
+        Ok(starts.map(|starts| starts - 1))
+    }
+
+    /// Gives a lease back (the push stays committing: another claim resumes it). The
+    /// runner stopped cleanly: its start is not counted as a crash.
     pub async fn release(&self, id: &str, owner: &str) -> Result<()> {
         sqlx::query(
-            "UPDATE pushes SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2",
+            "UPDATE pushes SET lease_owner = NULL, lease_until = NULL,
+                    commit_starts = CASE WHEN commit_starts > 0 THEN commit_starts - 1 ELSE 0 END
+             WHERE id = $1 AND lease_owner = $2",
         )
         .bind(id)
         .bind(owner)
@@ -995,10 +1014,13 @@ impl StateDb {
         Ok(())
     }
 
-    /// Gives back every lease `owner` holds (its jobs were stopped at shutdown).
+    /// Gives back every lease `owner` holds (its jobs were stopped at shutdown: not
+    /// crashes, see [`Self::release`]).
     pub async fn release_owned(&self, owner: &str) -> Result<u64> {
         Ok(sqlx::query(
-            "UPDATE pushes SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1",
+            "UPDATE pushes SET lease_owner = NULL, lease_until = NULL,
+                    commit_starts = CASE WHEN commit_starts > 0 THEN commit_starts - 1 ELSE 0 END
+             WHERE lease_owner = $1",
         )
         .bind(owner)
         .execute(&self.pool)

@@ -176,10 +176,54 @@ pub struct RdfFile<'a> {
     pub format: RdfFormat,
 }
 
+/// Bounds of what a load takes ([`GraphEngine::with_limits`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GraphLimits {
+    /// A file larger than this is refused before it is parsed.
+    pub max_file_bytes: u64,
+    /// A literal's lexical form, or an IRI, longer than this is refused.
+    pub max_literal_bytes: usize,
+}
+
+impl Default for GraphLimits {
+    /// 1 GiB files, 16 MiB literals.
+    fn default() -> Self {
+        Self {
+            max_file_bytes: 1 << 30,
+            max_literal_bytes: 16 << 20,
+        }
+    }
+}
+
+/// Bounds of a query ([`GraphEngine::with_query_limits`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QueryLimits {
+    /// A query running longer is stopped ([`GraphError::QueryTimeout`]); remote mode: the
+    /// HTTP request's timeout.
+    pub timeout: std::time::Duration,
+    /// Most solutions or triples in a result ([`GraphError::ResultTooLarge`]).
+    pub max_rows: u64,
+    /// Largest result document, in bytes ([`GraphError::ResultTooLarge`]).
+    pub max_bytes: u64,
+}
+
+impl Default for QueryLimits {
+    /// 30 s, a million rows, 32 MiB.
+    fn default() -> Self {
+        Self {
+            timeout: std::time::Duration::from_secs(30),
+            max_rows: 1_000_000,
+            max_bytes: 32 << 20,
+        }
+    }
+}
+
 /// The named-graph store of the server: embedded Oxigraph or a remote Graph Store
 /// Protocol server. Cheap to share behind an `Arc`; every method takes `&self`.
 pub struct GraphEngine {
     backend: Backend,
+    limits: GraphLimits,
+    query_limits: QueryLimits,
 }
 
 enum Backend {
@@ -211,9 +255,9 @@ impl GraphEngine {
     /// Opens (or creates) the embedded store persisted under `dir`: loads every graph file,
     /// removes temporary files left by an interrupted write.
     pub async fn embedded(dir: &Path) -> Result<Self, GraphError> {
-        Ok(Self {
-            backend: Backend::Embedded(EmbeddedGraphs::open(dir).await?),
-        })
+        Ok(Self::with_backend(Backend::Embedded(
+            EmbeddedGraphs::open(dir).await?,
+        )))
     }
 
     /// Connects to a remote Oxigraph-style server at `base_url` (`/store`, `/query`) and
@@ -225,9 +269,29 @@ impl GraphEngine {
     /// Connects to a remote Graph Store Protocol server with explicit endpoints and
     /// checks that it answers a query.
     pub async fn remote_with(settings: RemoteGraphSettings) -> Result<Self, GraphError> {
-        Ok(Self {
-            backend: Backend::Remote(RemoteGraphs::connect(settings).await?),
-        })
+        Ok(Self::with_backend(Backend::Remote(
+            RemoteGraphs::connect(settings).await?,
+        )))
+    }
+
+    fn with_backend(backend: Backend) -> Self {
+        Self {
+            backend,
+            limits: GraphLimits::default(),
+            query_limits: QueryLimits::default(),
+        }
+    }
+
+    /// The engine with other bounds on loads.
+    pub fn with_limits(mut self, limits: GraphLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The engine with other bounds on queries.
+    pub fn with_query_limits(mut self, limits: QueryLimits) -> Self {
+        self.query_limits = limits;
+        self
     }
 
     /// `embedded` or `remote`, for logs.
@@ -281,9 +345,11 @@ impl GraphEngine {
             .map(|f| (f.path.to_path_buf(), f.format))
             .collect();
         let base = graph.as_str().to_owned();
-        let mut new = tokio::task::spawn_blocking(move || parse::parse_files(&owned, &base))
-            .await
-            .map_err(GraphError::task)??;
+        let limits = self.limits;
+        let mut new =
+            tokio::task::spawn_blocking(move || parse::parse_files(&owned, &base, limits))
+                .await
+                .map_err(GraphError::task)??;
         if let Some(keep) = keep
             && self.count(keep).await? > 0
         {
@@ -417,10 +483,17 @@ impl GraphEngine {
     /// JSON (`{"head", "results"}` / `{"head", "boolean"}`); `CONSTRUCT`/`DESCRIBE`
     /// answer `{"triples": [[s, p, o], …]}` with terms in N-Triples syntax. Updates are
     /// refused ([`GraphError::InvalidQuery`]).
+    ///
+    /// The query is bounded by [`QueryLimits`]: it is stopped after the timeout
+    /// ([`GraphError::QueryTimeout`]), and when the returned future is dropped (the
+    /// client went away), and a larger result is refused ([`GraphError::ResultTooLarge`]).
+    /// The embedded store checks for a stop at each row it produces and each access to
+    /// the store; work between two such points (e.g. sorting or aggregating what is
+    /// already in memory) runs to its end before it sees the stop.
     pub async fn query(&self, sparql: &str) -> Result<Value, GraphError> {
         match &self.backend {
-            Backend::Embedded(e) => e.query(sparql, None).await,
-            Backend::Remote(r) => r.query(sparql, None).await,
+            Backend::Embedded(e) => e.query(sparql, None, self.query_limits).await,
+            Backend::Remote(r) => r.query(sparql, None, self.query_limits).await,
         }
     }
 
@@ -432,8 +505,8 @@ impl GraphEngine {
         scope: &QueryScope,
     ) -> Result<Value, GraphError> {
         match &self.backend {
-            Backend::Embedded(e) => e.query(sparql, Some(scope)).await,
-            Backend::Remote(r) => r.query(sparql, Some(scope)).await,
+            Backend::Embedded(e) => e.query(sparql, Some(scope), self.query_limits).await,
+            Backend::Remote(r) => r.query(sparql, Some(scope), self.query_limits).await,
         }
     }
 }

@@ -4,6 +4,7 @@
 //! See `crates/stone-api/openapi.yaml` for the contract; every error is an RFC 9457 problem
 //! with a stable code ([`crate::error::ApiError`]).
 
+mod body_timeout;
 mod content;
 mod origin;
 mod pushes;
@@ -52,12 +53,12 @@ pub struct App {
 /// authorization matrix test (`tests/it/authz_matrix.rs`) has a row for each one and
 /// fails on a route without one.
 pub fn routes() -> Vec<(&'static str, &'static str)> {
-    table().list
+    table(0).list
 }
 
 /// The router of the API.
 pub fn router(app: Arc<App>) -> Router {
-    table()
+    table(app.settings.config.server.body_read_timeout_seconds)
         .router
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
@@ -88,7 +89,8 @@ impl Table {
     }
 }
 
-fn table() -> Table {
+/// The routes; uploads give up on a body silent for `body_read_timeout_seconds`.
+fn table(body_read_timeout_seconds: u64) -> Table {
     let api = Table {
         router: Router::new(),
         list: Vec::new(),
@@ -149,7 +151,12 @@ fn table() -> Table {
     Table {
         router: api
             .router
-            .merge(uploads.router.layer(DefaultBodyLimit::disable())),
+            .merge(uploads.router.layer(DefaultBodyLimit::disable()).layer(
+                axum::middleware::from_fn_with_state(
+                    body_read_timeout_seconds,
+                    body_timeout::limit_body_reads,
+                ),
+            )),
         list,
     }
 }

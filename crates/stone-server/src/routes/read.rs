@@ -345,6 +345,39 @@ async fn run_query(app: &App, caller: &Caller, sparql: &str) -> ApiResult<Respon
         Err(crate::engines::graph::GraphError::InvalidQuery { message }) => {
             Err(ApiError::invalid_field("query", message))
         }
+        Err(error @ crate::engines::graph::GraphError::QueryTimeout { seconds }) => {
+            Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                codes::SPARQL_TIMEOUT,
+                "Query timeout",
+                error.to_string(),
+            )
+            .with("timeout_seconds", seconds))
+        }
+        Err(error @ crate::engines::graph::GraphError::ResultTooLarge { max, unit }) => {
+            Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                codes::SPARQL_TOO_LARGE,
+                "Result too large",
+                error.to_string(),
+            )
+            .with(
+                "limit",
+                if unit == "rows" {
+                    "max_rows"
+                } else {
+                    "max_result_bytes"
+                },
+            )
+            .with(
+                if unit == "rows" {
+                    "max_rows"
+                } else {
+                    "max_result_bytes"
+                },
+                max,
+            ))
+        }
         Err(error) => Err(ApiError::internal(error)),
     }
 }

@@ -19,9 +19,10 @@ mod api_versions;
 // Namespace permissions, tokens and browsers (issue 22).
 mod authz_matrix;
 mod gc;
+mod hostile_tenant_authz;
 mod hostile_tenant_paths;
 mod hostile_tenant_versions;
-mod hostile_tenant_authz;
+mod hostile_work;
 mod state_batches;
 mod state_upgrade;
 

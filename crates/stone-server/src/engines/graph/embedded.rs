@@ -23,14 +23,14 @@ use oxigraph::model::{
     GraphName, GraphNameRef, NamedNode, NamedOrBlankNode, Quad, QuadRef, Triple,
 };
 use oxigraph::sparql::results::{QueryResultsFormat, QueryResultsSerializer};
-use oxigraph::sparql::{QueryResults, SparqlEvaluator};
+use oxigraph::sparql::{CancellationToken, QueryEvaluationError, QueryResults, SparqlEvaluator};
 use oxigraph::store::Store;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::content::Content;
 use super::spool::{Exported, spool_triples};
-use super::{GraphError, GraphOutcome, QueryScope, RdfFormat};
+use super::{GraphError, GraphOutcome, QueryLimits, QueryScope, RdfFormat};
 
 const GRAPHS_DIR: &str = "graphs";
 const GRAPH_FILE_EXTENSION: &str = "nq";
@@ -109,15 +109,30 @@ impl EmbeddedGraphs {
             .await
     }
 
+    /// Runs the query on a blocking thread over the graphs of `scope` (all, without one),
+    /// stopped through a cancellation token when the timeout passes or this future is
+    /// dropped (the request went away): the thread then ends at its next check and frees
+    /// what the query held.
     pub async fn query(
         &self,
         sparql: &str,
         scope: Option<&QueryScope>,
+        limits: QueryLimits,
     ) -> Result<Value, GraphError> {
+        let token = CancellationToken::new();
+        let _stop = CancelOnDrop(token.clone());
         let sparql = sparql.to_owned();
         let scope = scope.cloned();
-        self.blocking(move |inner| inner.query(&sparql, scope.as_ref()))
-            .await
+        let work = {
+            let token = token.clone();
+            self.blocking(move |inner| inner.query(&sparql, scope.as_ref(), &token, limits))
+        };
+        match tokio::time::timeout(limits.timeout, work).await {
+            Ok(answer) => answer,
+            Err(_) => Err(GraphError::QueryTimeout {
+                seconds: limits.timeout.as_secs(),
+            }),
+        }
     }
 
     /// Every triple of the graph, blank nodes as stored.
@@ -297,71 +312,168 @@ impl Inner {
         spool_triples(format, self.graph_triples(graph))
     }
 
-    fn query(&self, sparql: &str, scope: Option<&QueryScope>) -> Result<Value, GraphError> {
-        let mut query =
-            SparqlEvaluator::new()
-                .parse_query(sparql)
-                .map_err(|e| GraphError::InvalidQuery {
-                    message: e.to_string(),
-                })?;
+    fn query(
+        &self,
+        sparql: &str,
+        scope: Option<&QueryScope>,
+        token: &CancellationToken,
+        limits: QueryLimits,
+    ) -> Result<Value, GraphError> {
+        let mut query = SparqlEvaluator::new()
+            .with_cancellation_token(token.clone())
+            .parse_query(sparql)
+            .map_err(|e| GraphError::InvalidQuery {
+                message: e.to_string(),
+            })?;
         if let Some(scope) = scope {
-            let node = |iri: &String| {
-                NamedNode::new(iri.as_str()).map_err(|e| GraphError::InvalidQuery {
-                    message: format!("{iri}: {e}"),
-                })
-            };
-            let default = scope
-                .default
-                .iter()
-                .map(|g| node(g).map(GraphName::from))
-                .collect::<Result<Vec<_>, _>>()?;
-            let named = scope
-                .named
-                .iter()
-                .map(|g| node(g).map(NamedOrBlankNode::from))
-                .collect::<Result<Vec<_>, _>>()?;
-            let dataset = query.dataset_mut();
-            dataset.set_default_graph(default);
-            dataset.set_available_named_graphs(named);
+            restrict(&mut query, scope)?;
         }
-        let evaluation_error = |e: &dyn std::fmt::Display| GraphError::Query {
-            message: e.to_string(),
+        let timeout = || {
+            // The thread lets go here, whoever stopped it (the timeout or a gone client).
+            tracing::info!("SPARQL query stopped (timeout, or the client went away)");
+            GraphError::QueryTimeout {
+                seconds: limits.timeout.as_secs(),
+            }
+        };
+        let evaluation_error = |e: QueryEvaluationError| match e {
+            // The caller stopped the query: timed out, or gone.
+            QueryEvaluationError::Cancelled => timeout(),
+            e => GraphError::Query {
+                message: e.to_string(),
+            },
+        };
+        let too_many_rows = || GraphError::ResultTooLarge {
+            max: limits.max_rows,
+            unit: "rows",
+        };
+        let mut out = CappedBuffer::new(limits.max_bytes);
+        // A failed write is the cap when the buffer says so.
+        let write_error = |out: &CappedBuffer, e: &dyn std::fmt::Display| {
+            if out.exceeded {
+                GraphError::ResultTooLarge {
+                    max: limits.max_bytes,
+                    unit: "bytes",
+                }
+            } else {
+                GraphError::Query {
+                    message: e.to_string(),
+                }
+            }
         };
         let results = query
             .on_store(&self.store)
             .execute()
-            .map_err(|e| evaluation_error(&e))?;
+            .map_err(evaluation_error)?;
         let serializer = QueryResultsSerializer::from_format(QueryResultsFormat::Json);
-        let bytes = match results {
-            QueryResults::Boolean(value) => serializer
-                .serialize_boolean_to_writer(Vec::new(), value)
-                .map_err(|e| evaluation_error(&e))?,
+        let mut rows: u64 = 0;
+        match results {
+            QueryResults::Boolean(value) => {
+                let written = serializer
+                    .serialize_boolean_to_writer(&mut out, value)
+                    .map(|_| ());
+                if let Err(e) = written {
+                    return Err(write_error(&out, &e));
+                }
+            }
             QueryResults::Solutions(solutions) => {
                 let mut writer = serializer
-                    .serialize_solutions_to_writer(Vec::new(), solutions.variables().to_vec())
-                    .map_err(|e| evaluation_error(&e))?;
+                    .serialize_solutions_to_writer(&mut out, solutions.variables().to_vec())
+                    .map_err(|e| GraphError::Query {
+                        message: e.to_string(),
+                    })?;
                 for solution in solutions {
-                    let solution = solution.map_err(|e| evaluation_error(&e))?;
-                    writer
-                        .serialize(&solution)
-                        .map_err(|e| evaluation_error(&e))?;
+                    // Rows that need no store access (VALUES, BIND) are checked here.
+                    if token.is_cancelled() {
+                        return Err(timeout());
+                    }
+                    let solution = solution.map_err(evaluation_error)?;
+                    rows += 1;
+                    if rows > limits.max_rows {
+                        return Err(too_many_rows());
+                    }
+                    if let Err(e) = writer.serialize(&solution) {
+                        drop(writer);
+                        return Err(write_error(&out, &e));
+                    }
                 }
-                writer.finish().map_err(|e| evaluation_error(&e))?
+                if let Err(e) = writer.finish() {
+                    return Err(write_error(&out, &e));
+                }
             }
             QueryResults::Graph(triples) => {
-                let mut rows = Vec::new();
+                let mut list = Vec::new();
+                let mut size: u64 = 0;
                 for triple in triples {
-                    let t = triple.map_err(|e| evaluation_error(&e))?;
-                    rows.push(json!([
+                    if token.is_cancelled() {
+                        return Err(timeout());
+                    }
+                    let t = triple.map_err(evaluation_error)?;
+                    rows += 1;
+                    if rows > limits.max_rows {
+                        return Err(too_many_rows());
+                    }
+                    let row = [
                         t.subject.to_string(),
                         t.predicate.to_string(),
-                        t.object.to_string()
-                    ]));
+                        t.object.to_string(),
+                    ];
+                    size += row.iter().map(|term| term.len() as u64 + 3).sum::<u64>();
+                    if size > limits.max_bytes {
+                        return Err(GraphError::ResultTooLarge {
+                            max: limits.max_bytes,
+                            unit: "bytes",
+                        });
+                    }
+                    list.push(json!(row));
                 }
-                return Ok(json!({ "triples": rows }));
+                return Ok(json!({ "triples": list }));
             }
-        };
-        serde_json::from_slice(&bytes).map_err(|e| evaluation_error(&e))
+        }
+        serde_json::from_slice(&out.bytes).map_err(|e| GraphError::Query {
+            message: e.to_string(),
+        })
+    }
+}
+
+/// A result document in memory, refusing to grow past `max` bytes (the write fails and
+/// `exceeded` is set).
+struct CappedBuffer {
+    bytes: Vec<u8>,
+    max: u64,
+    exceeded: bool,
+}
+
+impl CappedBuffer {
+    fn new(max: u64) -> Self {
+        Self {
+            bytes: Vec::new(),
+            max,
+            exceeded: false,
+        }
+    }
+}
+
+impl Write for CappedBuffer {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.bytes.len() as u64 + buf.len() as u64 > self.max {
+            self.exceeded = true;
+            return Err(std::io::Error::other("the result is larger than allowed"));
+        }
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Cancels the token when dropped: a query future dropped by its caller stops the query.
+struct CancelOnDrop(CancellationToken);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
     }
 }
 
@@ -387,4 +499,30 @@ impl GraphLocks {
         let mut locks = self.locks.lock().unwrap_or_else(|e| e.into_inner());
         Arc::clone(locks.entry(graph.to_owned()).or_default())
     }
+}
+
+/// Makes `query` run over the graphs of `scope` only, whatever its own `FROM`/`FROM NAMED`.
+fn restrict(
+    query: &mut oxigraph::sparql::PreparedSparqlQuery,
+    scope: &QueryScope,
+) -> Result<(), GraphError> {
+    let node = |iri: &String| {
+        NamedNode::new(iri.as_str()).map_err(|e| GraphError::InvalidQuery {
+            message: format!("{iri}: {e}"),
+        })
+    };
+    let default = scope
+        .default
+        .iter()
+        .map(|g| node(g).map(GraphName::from))
+        .collect::<Result<Vec<_>, _>>()?;
+    let named = scope
+        .named
+        .iter()
+        .map(|g| node(g).map(NamedOrBlankNode::from))
+        .collect::<Result<Vec<_>, _>>()?;
+    let dataset = query.dataset_mut();
+    dataset.set_default_graph(default);
+    dataset.set_available_named_graphs(named);
+    Ok(())
 }

@@ -54,6 +54,41 @@ pub enum GraphError {
         message: String,
     },
 
+    /// A file, or a literal or IRI in it, is larger than the engine takes
+    /// ([`super::GraphLimits`]).
+    #[error("{}: {what} is larger than the server takes ({size} bytes, at most {max}); split the data into smaller files, or ask the operator to raise [graph] {key}", path.display())]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// What is too large: "the file", "a literal at line N"…
+        what: String,
+        /// Its size in bytes.
+        size: u64,
+        /// The bound.
+        max: u64,
+        /// The configuration key of the bound.
+        key: &'static str,
+    },
+
+    /// A query ran longer than the engine allows ([`super::QueryLimits::timeout`]) and
+    /// was stopped (or its caller went away).
+    #[error(
+        "the SPARQL query ran longer than {seconds} s and was stopped; narrow it (fewer solutions, a LIMIT)"
+    )]
+    QueryTimeout {
+        /// The bound, in seconds.
+        seconds: u64,
+    },
+
+    /// A query's result is larger than the engine answers ([`super::QueryLimits`]).
+    #[error("the SPARQL query's result has more than {max} {unit}; page it with LIMIT and OFFSET")]
+    ResultTooLarge {
+        /// The bound.
+        max: u64,
+        /// `rows` or `bytes`.
+        unit: &'static str,
+    },
+
     /// The snapshot graph of a named version already holds other content, and moving it
     /// was not forced ([`super::GraphEngine::snapshot`]).
     #[error("the version graph {graph} already holds other content; moving it needs force")]

@@ -1,17 +1,16 @@
 //! Reading the RDF files of a load: one graph per file (named graphs refused), relative
 //! IRIs against the graph IRI, fresh blank nodes per file, no remote JSON-LD contexts.
 
-use std::collections::HashSet;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use oxigraph::io::{RdfParseError, RdfParser};
-use oxigraph::model::{GraphName, NamedNode, Triple};
+use oxigraph::model::{GraphName, NamedNode, NamedOrBlankNode, Term, Triple};
 
 use super::content::Content;
-use super::{GraphError, RdfFormat};
+use super::{GraphError, GraphLimits, RdfFormat};
 
 /// The graph name for an IRI given by the caller: absolute, RFC 3987.
 pub(super) fn graph_name(iri: &str) -> Result<NamedNode, GraphError> {
@@ -22,24 +21,67 @@ pub(super) fn graph_name(iri: &str) -> Result<NamedNode, GraphError> {
 }
 
 /// Parses every file and returns their union as the content to load; `base` resolves
-/// relative IRIs.
+/// relative IRIs. Every file's size is checked before any is parsed; the triples go
+/// straight from the parser into the content (no second copy of the graph on the way).
 pub(super) fn parse_files(
     files: &[(PathBuf, RdfFormat)],
     base: &str,
+    limits: GraphLimits,
 ) -> Result<Content, GraphError> {
-    let mut triples = HashSet::new();
-    for (path, format) in files {
-        parse_file(path, *format, base, &mut triples)?;
+    for (path, _) in files {
+        check_file_size(path, limits)?;
     }
-    Ok(Content::collapsed(triples))
+    let mut failure = None;
+    let triples = files
+        .iter()
+        .flat_map(
+            |(path, format)| -> Box<dyn Iterator<Item = Result<Triple, GraphError>>> {
+                match file_triples(path, *format, base, limits) {
+                    Ok(triples) => Box::new(triples),
+                    Err(error) => Box::new(std::iter::once(Err(error))),
+                }
+            },
+        )
+        .map_while(|triple| match triple {
+            Ok(triple) => Some(triple),
+            Err(error) => {
+                failure = Some(error);
+                None
+            }
+        });
+    let content = Content::collapsed(triples);
+    match failure {
+        Some(error) => Err(error),
+        None => Ok(content),
+    }
 }
 
-fn parse_file(
+fn check_file_size(path: &Path, limits: GraphLimits) -> Result<(), GraphError> {
+    let size = std::fs::metadata(path)
+        .map_err(|source| GraphError::ReadFile {
+            path: path.to_path_buf(),
+            source,
+        })?
+        .len();
+    if size > limits.max_file_bytes {
+        return Err(GraphError::TooLarge {
+            path: path.to_path_buf(),
+            what: "the file".to_owned(),
+            size,
+            max: limits.max_file_bytes,
+            key: "max_file_bytes",
+        });
+    }
+    Ok(())
+}
+
+/// The triples of one file, each checked against the literal bound.
+fn file_triples(
     path: &Path,
     format: RdfFormat,
     base: &str,
-    into: &mut HashSet<Triple>,
-) -> Result<(), GraphError> {
+    limits: GraphLimits,
+) -> Result<impl Iterator<Item = Result<Triple, GraphError>> + use<>, GraphError> {
     let file = File::open(path).map_err(|source| GraphError::ReadFile {
         path: path.to_path_buf(),
         source,
@@ -63,24 +105,58 @@ fn parse_file(
             *seen.lock().unwrap_or_else(|e| e.into_inner()) = Some(url.to_owned());
             Err(format!("remote JSON-LD context {url} is not fetched").into())
         });
-    for quad in parser {
-        match quad {
-            Ok(quad) => {
-                into.insert(Triple::from(quad));
+    let path = path.to_path_buf();
+    Ok(parser.map(move |quad| match quad {
+        Ok(quad) => {
+            let triple = Triple::from(quad);
+            check_terms(&triple, &path, limits)?;
+            Ok(triple)
+        }
+        Err(error) => {
+            if let Some(url) = remote_context
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take()
+            {
+                return Err(GraphError::RemoteContext {
+                    path: path.clone(),
+                    url,
+                });
             }
-            Err(error) => {
-                if let Some(url) = remote_context
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .take()
-                {
-                    return Err(GraphError::RemoteContext {
-                        path: path.to_path_buf(),
-                        url,
-                    });
-                }
-                return Err(parse_error(path, format, error));
+            Err(parse_error(&path, format, error))
+        }
+    }))
+}
+
+/// Refuses a literal or an IRI longer than the bound.
+fn check_terms(triple: &Triple, path: &Path, limits: GraphLimits) -> Result<(), GraphError> {
+    let max = limits.max_literal_bytes;
+    let subject = match &triple.subject {
+        NamedOrBlankNode::NamedNode(node) => node.as_str(),
+        NamedOrBlankNode::BlankNode(_) => "",
+    };
+    let (object, kind) = match &triple.object {
+        Term::NamedNode(node) => (node.as_str(), "an IRI"),
+        Term::Literal(literal) => (literal.value(), "a literal"),
+        _ => ("", ""),
+    };
+    for (text, kind) in [
+        (subject, "an IRI"),
+        (triple.predicate.as_str(), "an IRI"),
+        (object, kind),
+    ] {
+        if text.len() > max {
+            let mut start = 40;
+            while !text.is_char_boundary(start) {
+                start -= 1;
             }
+            return Err(GraphError::TooLarge {
+                path: path.to_path_buf(),
+                what: format!("{kind} starting with {:?}", &text[..start]),
+                size: text.len() as u64,
+                max: max as u64,
+                key: "max_literal_bytes",
+            });
         }
     }
     Ok(())
@@ -114,7 +190,11 @@ mod tests {
         let path = dir.path().join(name);
         std::fs::write(&path, text).unwrap();
         let format = RdfFormat::from_path(&path).unwrap();
-        parse_files(&[(path, format)], "http://example.org/graph/")
+        parse_files(
+            &[(path, format)],
+            "http://example.org/graph/",
+            GraphLimits::default(),
+        )
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! then sends only what is missing (`POST`, N-Triples) or, with `replace`, the whole new
 //! content (`PUT`; `DELETE` when it is empty). Nothing is sent when nothing changes.
 
+use futures::StreamExt;
 use oxigraph::io::{RdfFormat as OxFormat, RdfParser, RdfSerializer};
 use oxigraph::model::{NamedNode, Triple};
 use reqwest::{Method, Response, StatusCode};
@@ -13,13 +14,20 @@ use serde_json::{Value, json};
 use super::content::Content;
 use super::embedded::GraphLocks;
 use super::spool::{Exported, spool, spool_triples};
-use super::{GraphError, GraphOutcome, QueryScope, RdfFormat, RemoteGraphSettings};
+use super::{GraphError, GraphOutcome, QueryLimits, QueryScope, RdfFormat, RemoteGraphSettings};
 
 /// A graph IRI no dataset has: it keeps a query's dataset given when its scope is empty.
 const NO_GRAPH: &str = "urn:stone:no-graph";
 
 const N_TRIPLES: &str = "application/n-triples";
 const SPARQL_JSON: &str = "application/sparql-results+json";
+/// The bounds of the engine's own queries (listing and counting graphs): no caller waits
+/// on them with a deadline of their own, and their answers are as large as the store.
+const INTERNAL_QUERY: QueryLimits = QueryLimits {
+    timeout: std::time::Duration::from_secs(600),
+    max_rows: u64::MAX,
+    max_bytes: u64::MAX,
+};
 /// How much of an error body is kept in [`GraphError::Remote`].
 const ERROR_BODY_LIMIT: usize = 2000;
 
@@ -52,7 +60,7 @@ impl RemoteGraphs {
             settings,
             locks: GraphLocks::default(),
         };
-        remote.query("ASK {}", None).await?;
+        remote.query("ASK {}", None, INTERNAL_QUERY).await?;
         Ok(remote)
     }
 
@@ -158,7 +166,11 @@ impl RemoteGraphs {
     /// compared here, not in the query: the server is asked for its named graphs only.
     pub async fn graphs_with_prefix(&self, prefix: &str) -> Result<Vec<String>, GraphError> {
         let results = self
-            .query("SELECT DISTINCT ?g WHERE { GRAPH ?g { } }", None)
+            .query(
+                "SELECT DISTINCT ?g WHERE { GRAPH ?g { } }",
+                None,
+                INTERNAL_QUERY,
+            )
             .await?;
         let bindings =
             results["results"]["bindings"]
@@ -187,6 +199,7 @@ impl RemoteGraphs {
                     graph.as_str()
                 ),
                 None,
+                INTERNAL_QUERY,
             )
             .await?;
         results["results"]["bindings"][0]["n"]["value"]
@@ -271,6 +284,7 @@ impl RemoteGraphs {
         &self,
         sparql: &str,
         scope: Option<&QueryScope>,
+        limits: QueryLimits,
     ) -> Result<Value, GraphError> {
         let url = &self.settings.query_url;
         // The SPARQL 1.1 Protocol dataset overrides the query's FROM / FROM NAMED. A
@@ -286,17 +300,34 @@ impl RemoteGraphs {
             form.extend(scope.named.iter().map(|g| ("named-graph-uri", g.as_str())));
             form.push(("named-graph-uri", NO_GRAPH));
         }
-        let response = self
-            .client
-            .post(url)
-            .header("accept", format!("{SPARQL_JSON}, {N_TRIPLES};q=0.9"))
-            .form(&form)
-            .send()
-            .await
-            .map_err(|source| GraphError::Unavailable {
-                url: url.clone(),
-                source,
-            })?;
+        let timeout = || GraphError::QueryTimeout {
+            seconds: limits.timeout.as_secs(),
+        };
+        let deadline = tokio::time::Instant::now() + limits.timeout;
+        let unavailable = |source: reqwest::Error| {
+            if source.is_timeout() {
+                timeout()
+            } else {
+                GraphError::Unavailable {
+                    url: url.clone(),
+                    source,
+                }
+            }
+        };
+        // The whole exchange, answer body included, within the timeout; dropping the
+        // future (the client went away) closes the connection, which the graph server
+        // may take as a stop.
+        let response = tokio::time::timeout_at(
+            deadline,
+            self.client
+                .post(url)
+                .header("accept", format!("{SPARQL_JSON}, {N_TRIPLES};q=0.9"))
+                .form(&form)
+                .send(),
+        )
+        .await
+        .map_err(|_| timeout())?
+        .map_err(unavailable)?;
         if response.status() == StatusCode::BAD_REQUEST {
             return Err(GraphError::InvalidQuery {
                 message: body_text(response).await,
@@ -309,15 +340,38 @@ impl RemoteGraphs {
             .and_then(|v| v.to_str().ok())
             .unwrap_or_default()
             .to_ascii_lowercase();
-        let bytes = response
-            .bytes()
-            .await
-            .map_err(|source| GraphError::Unavailable {
-                url: url.clone(),
-                source,
-            })?;
+        let too_large = || GraphError::ResultTooLarge {
+            max: limits.max_bytes,
+            unit: "bytes",
+        };
+        if response
+            .content_length()
+            .is_some_and(|length| length > limits.max_bytes)
+        {
+            return Err(too_large());
+        }
+        let mut bytes = Vec::new();
+        let mut body = response.bytes_stream();
+        loop {
+            let chunk = tokio::time::timeout_at(deadline, body.next())
+                .await
+                .map_err(|_| timeout())?;
+            let Some(chunk) = chunk else { break };
+            let chunk = chunk.map_err(unavailable)?;
+            if bytes.len() as u64 + chunk.len() as u64 > limits.max_bytes {
+                return Err(too_large());
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        let too_many_rows = || GraphError::ResultTooLarge {
+            max: limits.max_rows,
+            unit: "rows",
+        };
         if content_type.starts_with(N_TRIPLES) {
             let triples = parse_n_triples(&bytes, url)?;
+            if triples.len() as u64 > limits.max_rows {
+                return Err(too_many_rows());
+            }
             let rows: Vec<Value> = triples
                 .iter()
                 .map(|t| {
@@ -330,10 +384,19 @@ impl RemoteGraphs {
                 .collect();
             return Ok(json!({ "triples": rows }));
         }
-        serde_json::from_slice(&bytes).map_err(|e| GraphError::RemoteData {
-            url: url.clone(),
-            message: format!("{content_type} answer is not JSON: {e}"),
-        })
+        let results: Value =
+            serde_json::from_slice(&bytes).map_err(|e| GraphError::RemoteData {
+                url: url.clone(),
+                message: format!("{content_type} answer is not JSON: {e}"),
+            })?;
+        let rows = results["results"]["bindings"]
+            .as_array()
+            .or_else(|| results["triples"].as_array())
+            .map_or(0, Vec::len);
+        if rows as u64 > limits.max_rows {
+            return Err(too_many_rows());
+        }
+        Ok(results)
     }
 }
 
