@@ -143,6 +143,11 @@ impl Server {
         format!("{}{path}", self.base)
     }
 
+    /// The server's process ID (while it runs).
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().expect("server running").id()
+    }
+
     pub fn log(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }

@@ -17,6 +17,8 @@ mod api_staging;
 mod api_support;
 mod api_versions;
 mod gc;
+mod hostile_tenant_staging;
+mod integrity;
 mod state_batches;
 mod state_upgrade;
 
