@@ -136,6 +136,14 @@ pub mod codes {
     /// 409: the push cannot be resumed with this manifest (another namespace or branch, or
     /// a changed manifest on a push already committing or done).
     pub const PUSH_CONFLICT: &str = "push.conflict";
+    /// 400: a file's declared size is more than the server takes for one file (its
+    /// `[limits] max_file_size`, never more than 2^63 - 1); nothing was recorded.
+    /// Extra: `field`.
+    pub const MANIFEST_INVALID_SIZE: &str = "manifest.invalid_size";
+    /// 413: the push declares more datasets, distinct files or bytes than the server
+    /// takes in one push (its `[limits]`); nothing was recorded. Split the package.
+    /// Extra: `field`.
+    pub const PUSH_TOO_LARGE: &str = "push.too_large";
     /// 409: commit refused, some content is not staged and verified. Extra: `missing`
     /// (sha256 list).
     pub const PUSH_INCOMPLETE: &str = "push.incomplete";

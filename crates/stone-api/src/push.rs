@@ -149,6 +149,12 @@ pub struct PushCreated {
     /// Absent from servers that do not count changes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changes: Option<u64>,
+    /// `true` when `uploads` holds only some of the contents still to upload (an answer
+    /// hands out a bounded number of part URLs): upload these, complete them, then post
+    /// the manifest again with `push_id` for the next ones. Absent (false) otherwise, and
+    /// from servers that always list every upload.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub more_uploads: bool,
 }
 
 /// How to upload one content (a sha256).
@@ -675,6 +681,7 @@ pub(crate) mod tests {
             already_staged: vec![sha('c')],
             datasets: vec![dataset_pending()],
             changes: Some(0),
+            more_uploads: true,
         }
     }
 
@@ -732,6 +739,7 @@ pub(crate) mod tests {
             "already_staged": [sha('c')],
             "datasets": [dataset_pending_json()],
             "changes": 0,
+            "more_uploads": true,
         });
         roundtrip(&push_created(), expected.clone());
         let read: PushCreated = serde_json::from_value(with_unknown_fields(&expected)).unwrap();

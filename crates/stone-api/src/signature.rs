@@ -52,6 +52,16 @@ pub fn content_message(sha256: &str, size: u64, expires: u64) -> String {
     format!("PUT\n/v1/staging/{sha256}\nsize={size}\nexpires={expires}")
 }
 
+/// What a single-upload URL that names its uploader signs: the uploader (`holder`, a hex
+/// key the server derives from the caller) is recorded as holding the content once the
+/// upload is verified.
+pub fn held_content_message(sha256: &str, size: u64, holder: &str, expires: u64) -> String {
+    format!(
+        "{}\nholder={holder}",
+        content_message(sha256, size, expires)
+    )
+}
+
 /// What a part URL signs.
 pub fn part_message(
     sha256: &str,
@@ -81,5 +91,9 @@ mod tests {
         assert!(!key.verify(&content_message("aa", 10, 100), "zz"));
         let other = SigningKey::from_bytes(&[8; 32]);
         assert!(!other.verify(&content_message("aa", 10, 100), &signature));
+        let held = key.sign(&held_content_message("aa", 10, "h1", 100));
+        assert!(key.verify(&held_content_message("aa", 10, "h1", 100), &held));
+        assert!(!key.verify(&held_content_message("aa", 10, "h2", 100), &held));
+        assert!(!key.verify(&content_message("aa", 10, 100), &held));
     }
 }

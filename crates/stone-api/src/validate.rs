@@ -14,6 +14,21 @@ pub struct InvalidField {
     /// `namespace`, `branch`, `package.version`, `datasets[<name>]`, …
     pub field: String,
     pub message: String,
+    /// Which rule it breaks: the server answers each with its own code.
+    pub kind: Refusal,
+}
+
+/// The kinds of refusal of a manifest, each answered with its own code by the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// 400 `request.invalid`: a bad name, path, digest, duplicate, …
+    Invalid,
+    /// 400 `manifest.invalid_size`: a declared file size above the largest the server
+    /// takes (never more than `i64::MAX`, what databases store).
+    InvalidSize,
+    /// 413 `push.too_large`: more datasets, contents or bytes than one push may declare.
+    TooLarge,
 }
 
 impl InvalidField {
@@ -21,6 +36,49 @@ impl InvalidField {
         InvalidField {
             field: field.into(),
             message: message.into(),
+            kind: Refusal::Invalid,
+        }
+    }
+
+    fn of(kind: Refusal, field: impl Into<String>, message: impl Into<String>) -> Self {
+        InvalidField {
+            kind,
+            ..Self::new(field, message)
+        }
+    }
+}
+
+/// The most one push may declare (the server's `[limits]`). A push over one of them is
+/// refused before anything is recorded, so that a small request never makes the server
+/// record, prepare or answer in proportion to what it merely declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PushLimits {
+    /// Largest declared size of one file, in bytes (at most `i64::MAX`).
+    pub max_file_size: u64,
+    /// Most bytes one push may declare, its distinct contents added up.
+    pub max_push_bytes: u64,
+    /// Most datasets in one push.
+    pub max_datasets: usize,
+    /// Most distinct contents (sha256) in one push.
+    pub max_contents: usize,
+}
+
+/// Default of [`PushLimits::max_file_size`]: 5 TiB (the largest S3 object).
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 5 << 40;
+/// Default of [`PushLimits::max_push_bytes`]: 10 TiB.
+pub const DEFAULT_MAX_PUSH_BYTES: u64 = 10 << 40;
+/// Default of [`PushLimits::max_datasets`].
+pub const DEFAULT_MAX_DATASETS: usize = 50_000;
+/// Default of [`PushLimits::max_contents`].
+pub const DEFAULT_MAX_CONTENTS: usize = 200_000;
+
+impl Default for PushLimits {
+    fn default() -> Self {
+        Self {
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+            max_push_bytes: DEFAULT_MAX_PUSH_BYTES,
+            max_datasets: DEFAULT_MAX_DATASETS,
+            max_contents: DEFAULT_MAX_CONTENTS,
         }
     }
 }
@@ -37,8 +95,20 @@ fn is_rdf_path(path: &str) -> bool {
     }
 }
 
-/// Checks the manifest; returns its distinct contents (sha256 → size).
+/// Checks the manifest within the default [`PushLimits`]; returns its distinct contents
+/// (sha256 → size).
 pub fn validate_manifest(manifest: &CreatePush) -> Result<BTreeMap<String, u64>, InvalidField> {
+    validate_manifest_within(manifest, &PushLimits::default())
+}
+
+/// Checks the manifest, and that it stays within `limits`; returns its distinct contents
+/// (sha256 → size).
+pub fn validate_manifest_within(
+    manifest: &CreatePush,
+    limits: &PushLimits,
+) -> Result<BTreeMap<String, u64>, InvalidField> {
+    // Never more than a database integer, whatever the configuration says.
+    let max_file_size = limits.max_file_size.min(i64::MAX as u64);
     Label::parse(&manifest.namespace).map_err(|why| {
         InvalidField::new(
             "namespace",
@@ -52,6 +122,18 @@ pub fn validate_manifest(manifest: &CreatePush) -> Result<BTreeMap<String, u64>,
     if manifest.datasets.is_empty() {
         return Err(InvalidField::new("datasets", "the push has no datasets"));
     }
+    if manifest.datasets.len() > limits.max_datasets {
+        return Err(InvalidField::of(
+            Refusal::TooLarge,
+            "datasets",
+            format!(
+                "the push has {} datasets, more than the {} this server takes in one push; split the package",
+                manifest.datasets.len(),
+                limits.max_datasets
+            ),
+        ));
+    }
+    let mut bytes: u64 = 0;
     let mut names = BTreeSet::new();
     let mut contents: BTreeMap<String, u64> = BTreeMap::new();
     for dataset in &manifest.datasets {
@@ -107,6 +189,16 @@ pub fn validate_manifest(manifest: &CreatePush) -> Result<BTreeMap<String, u64>,
                     ),
                 ));
             }
+            if file.size > max_file_size {
+                return Err(InvalidField::of(
+                    Refusal::InvalidSize,
+                    &field,
+                    format!(
+                        "{}: {}: declared size {} is more than the {max_file_size} bytes this server takes for one file",
+                        dataset.name, file.path, file.size
+                    ),
+                ));
+            }
             match contents.get(&file.sha256) {
                 Some(size) if *size != file.size => {
                     return Err(InvalidField::new(
@@ -117,8 +209,30 @@ pub fn validate_manifest(manifest: &CreatePush) -> Result<BTreeMap<String, u64>,
                         ),
                     ));
                 }
-                _ => {
+                Some(_) => {}
+                None => {
                     contents.insert(file.sha256.clone(), file.size);
+                    bytes = bytes.saturating_add(file.size);
+                    if contents.len() > limits.max_contents {
+                        return Err(InvalidField::of(
+                            Refusal::TooLarge,
+                            "datasets",
+                            format!(
+                                "the push names more than {} distinct files, the most this server takes in one push; split the package",
+                                limits.max_contents
+                            ),
+                        ));
+                    }
+                    if bytes > limits.max_push_bytes {
+                        return Err(InvalidField::of(
+                            Refusal::TooLarge,
+                            "datasets",
+                            format!(
+                                "the push declares more than {} bytes, the most this server takes in one push; split the package",
+                                limits.max_push_bytes
+                            ),
+                        ));
+                    }
                 }
             }
         }

@@ -239,6 +239,13 @@ impl Session<'_> {
                 break created;
             }
             match self.upload_all(&created, &local).await {
+                Ok(bytes) if created.more_uploads => {
+                    // The server hands out a bounded number of part URLs per answer: the
+                    // manifest posted again (same push) gives the next ones. Progress was
+                    // made: the rounds allowed for expired URLs count afresh.
+                    uploaded_bytes += bytes;
+                    round = 0;
+                }
                 Ok(bytes) => {
                     uploaded_bytes += bytes;
                     break created;

@@ -81,6 +81,16 @@
 //! multipart_seconds = 86400              # an unfinished multipart upload this old is
 //!                                        # aborted (its parts are deleted)
 //!
+//! [limits]                               # the most one push may declare; over one:
+//!                                        # 400 manifest.invalid_size / 413 push.too_large,
+//!                                        # nothing recorded
+//! max_file_size = 5497558138880          # bytes of one file (5 TiB; at most 2^63 - 1)
+//! max_push_bytes = 10995116277760        # bytes of a push's distinct files (10 TiB)
+//! max_datasets = 50000                   # datasets of one push
+//! max_contents = 200000                  # distinct files (sha256) of one push
+//! max_part_urls = 10000                  # part URLs in one answer; the rest come when
+//!                                        # the client posts the manifest again
+//!
 //! [database]                             # push state and the Iceberg SQL catalog
 //! # url = "postgres://stone@127.0.0.1:5432/stone"   # default: SQLite files in the data dir
 //! max_connections = 8
@@ -167,6 +177,78 @@ pub struct ConfigFile {
     pub iceberg: IcebergOptions,
     #[serde(default)]
     pub gc: GcOptions,
+    #[serde(default)]
+    pub limits: LimitsOptions,
+}
+
+/// `[limits]`: the most one push may declare. A push over one is refused (400
+/// `manifest.invalid_size` for a file's size, 413 `push.too_large` for the rest) before
+/// anything is recorded. The defaults let a push of 10,000 datasets and a few hundred GB
+/// through.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsOptions {
+    /// Largest declared size of one file, bytes (default 5 TiB; never more than 2^63 - 1).
+    #[serde(default = "default_max_file_size")]
+    pub max_file_size: u64,
+    /// Most bytes one push may declare, its distinct files added up (default 10 TiB).
+    #[serde(default = "default_max_push_bytes")]
+    pub max_push_bytes: u64,
+    /// Most datasets in one push (default 50,000).
+    #[serde(default = "default_max_datasets")]
+    pub max_datasets: usize,
+    /// Most distinct files (sha256) in one push (default 200,000).
+    #[serde(default = "default_max_contents")]
+    pub max_contents: usize,
+    /// Most part URLs in one answer to `POST /v1/pushes` (default 10,000, at least the
+    /// 1,000 parts of one content): the rest come with the next post of the manifest
+    /// (`more_uploads`).
+    #[serde(default = "default_max_part_urls")]
+    pub max_part_urls: usize,
+}
+
+impl Default for LimitsOptions {
+    fn default() -> Self {
+        Self {
+            max_file_size: default_max_file_size(),
+            max_push_bytes: default_max_push_bytes(),
+            max_datasets: default_max_datasets(),
+            max_contents: default_max_contents(),
+            max_part_urls: default_max_part_urls(),
+        }
+    }
+}
+
+impl LimitsOptions {
+    /// The limits as the manifest checks take them.
+    pub fn push_limits(&self) -> stone_api::validate::PushLimits {
+        stone_api::validate::PushLimits {
+            max_file_size: self.max_file_size,
+            max_push_bytes: self.max_push_bytes,
+            max_datasets: self.max_datasets,
+            max_contents: self.max_contents,
+        }
+    }
+}
+
+fn default_max_file_size() -> u64 {
+    stone_api::validate::DEFAULT_MAX_FILE_SIZE
+}
+
+fn default_max_push_bytes() -> u64 {
+    stone_api::validate::DEFAULT_MAX_PUSH_BYTES
+}
+
+fn default_max_datasets() -> usize {
+    stone_api::validate::DEFAULT_MAX_DATASETS
+}
+
+fn default_max_contents() -> usize {
+    stone_api::validate::DEFAULT_MAX_CONTENTS
+}
+
+fn default_max_part_urls() -> usize {
+    10_000
 }
 
 /// `[gc]`: garbage collection of staging (see `gc.rs`).

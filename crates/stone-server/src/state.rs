@@ -482,6 +482,9 @@ pub enum HeadUpdate {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MultipartRecord {
     pub sha256: String,
+    /// The holder key of the caller who started it (`""` on S3, where one upload per
+    /// content is shared).
+    pub owner: String,
     pub size: u64,
     pub part_size: u64,
     pub upload_id: String,
@@ -1310,60 +1313,102 @@ impl StateDb {
         Ok(())
     }
 
-    /// The multipart upload of a content, if one is in progress.
-    pub async fn multipart(&self, sha256: &str) -> Result<Option<MultipartRecord>> {
+    /// The multipart upload of a content that `owner` started, if one is in progress.
+    pub async fn multipart(&self, sha256: &str, owner: &str) -> Result<Option<MultipartRecord>> {
         let row = sqlx::query(
-            "SELECT sha256, size, part_size, upload_id FROM multipart_uploads WHERE sha256 = $1",
+            "SELECT sha256, owner, size, part_size, upload_id FROM multipart_uploads
+             WHERE sha256 = $1 AND owner = $2",
         )
         .bind(sha256)
+        .bind(owner)
         .fetch_optional(&self.pool)
         .await
         .map_err(query_error("reading a multipart upload"))?;
-        Ok(row.map(|row| MultipartRecord {
-            sha256: row.get("sha256"),
-            size: row.get::<i64, _>("size") as u64,
-            part_size: row.get::<i64, _>("part_size") as u64,
-            upload_id: row.get("upload_id"),
-        }))
+        Ok(row.map(multipart_record))
     }
 
-    /// Records a new multipart upload unless one exists; returns the one that is recorded.
+    /// The multipart upload `upload_id` of a content, if it is in progress.
+    pub async fn multipart_upload(
+        &self,
+        sha256: &str,
+        upload_id: &str,
+    ) -> Result<Option<MultipartRecord>> {
+        let row = sqlx::query(
+            "SELECT sha256, owner, size, part_size, upload_id FROM multipart_uploads
+             WHERE sha256 = $1 AND upload_id = $2",
+        )
+        .bind(sha256)
+        .bind(upload_id)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(query_error("reading a multipart upload"))?;
+        Ok(row.map(multipart_record))
+    }
+
+    /// Records a new multipart upload unless its owner has one of this content; returns
+    /// the one that is recorded.
     pub async fn create_multipart(&self, record: &MultipartRecord) -> Result<MultipartRecord> {
         sqlx::query(
-            "INSERT INTO multipart_uploads (sha256, size, part_size, upload_id, created_at)
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (sha256) DO NOTHING",
+            "INSERT INTO multipart_uploads (upload_id, sha256, owner, size, part_size, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (sha256, owner) DO NOTHING",
         )
+        .bind(&record.upload_id)
         .bind(&record.sha256)
+        .bind(&record.owner)
         .bind(record.size as i64)
         .bind(record.part_size as i64)
-        .bind(&record.upload_id)
         .bind(now())
         .execute(&self.pool)
         .await
         .map_err(query_error("recording a multipart upload"))?;
         Ok(self
-            .multipart(&record.sha256)
+            .multipart(&record.sha256, &record.owner)
             .await?
             .unwrap_or_else(|| record.clone()))
     }
 
-    /// Ends a multipart upload without a content (failed verification, aborted).
-    pub async fn delete_multipart(&self, sha256: &str) -> Result<()> {
-        sqlx::query("DELETE FROM multipart_uploads WHERE sha256 = $1")
-            .bind(sha256)
+    /// Ends a multipart upload without a content (failed verification, aborted), or once
+    /// its content is verified.
+    pub async fn delete_multipart(&self, upload_id: &str) -> Result<()> {
+        sqlx::query("DELETE FROM multipart_parts WHERE upload_id = $1")
+            .bind(upload_id)
+            .execute(&self.pool)
+            .await
+            .map_err(query_error("deleting a multipart upload's parts"))?;
+        sqlx::query("DELETE FROM multipart_uploads WHERE upload_id = $1")
+            .bind(upload_id)
             .execute(&self.pool)
             .await
             .map_err(query_error("deleting a multipart upload"))?;
         Ok(())
     }
 
-    /// Records a part received by the local store.
-    pub async fn record_part(&self, sha256: &str, number: u32, size: u64) -> Result<()> {
+    /// Ends every multipart upload of a content (S3, where one upload per content is
+    /// shared).
+    pub async fn delete_multiparts_of(&self, sha256: &str) -> Result<()> {
         sqlx::query(
-            "INSERT INTO multipart_parts (sha256, number, size) VALUES ($1, $2, $3)
-             ON CONFLICT (sha256, number) DO UPDATE SET size = excluded.size",
+            "DELETE FROM multipart_parts WHERE upload_id IN
+             (SELECT upload_id FROM multipart_uploads WHERE sha256 = $1)",
         )
         .bind(sha256)
+        .execute(&self.pool)
+        .await
+        .map_err(query_error("deleting multipart uploads' parts"))?;
+        sqlx::query("DELETE FROM multipart_uploads WHERE sha256 = $1")
+            .bind(sha256)
+            .execute(&self.pool)
+            .await
+            .map_err(query_error("deleting multipart uploads"))?;
+        Ok(())
+    }
+
+    /// Records a part received by the local store.
+    pub async fn record_part(&self, upload_id: &str, number: u32, size: u64) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO multipart_parts (upload_id, number, size) VALUES ($1, $2, $3)
+             ON CONFLICT (upload_id, number) DO UPDATE SET size = excluded.size",
+        )
+        .bind(upload_id)
         .bind(number as i64)
         .bind(size as i64)
         .execute(&self.pool)
@@ -1372,16 +1417,116 @@ impl StateDb {
         Ok(())
     }
 
-    /// Part numbers received by the local store.
-    pub async fn received_parts(&self, sha256: &str) -> Result<Vec<u32>> {
+    /// Part numbers of an upload received by the local store.
+    pub async fn received_parts(&self, upload_id: &str) -> Result<Vec<u32>> {
         let numbers: Vec<i64> = sqlx::query_scalar(
-            "SELECT number FROM multipart_parts WHERE sha256 = $1 ORDER BY number",
+            "SELECT number FROM multipart_parts WHERE upload_id = $1 ORDER BY number",
         )
-        .bind(sha256)
+        .bind(upload_id)
         .fetch_all(&self.pool)
         .await
         .map_err(query_error("reading parts"))?;
         Ok(numbers.into_iter().map(|n| n as u32).collect())
+    }
+}
+
+/// Possession of contents (issue 22): who may reuse a staged content without uploading it.
+impl StateDb {
+    /// Records that `holder` proved to have the content (its upload was verified).
+    pub async fn record_holder(&self, sha256: &str, holder: &str) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO content_holders (sha256, holder) VALUES ($1, $2)
+             ON CONFLICT (sha256, holder) DO NOTHING",
+        )
+        .bind(sha256)
+        .bind(holder)
+        .execute(&self.pool)
+        .await
+        .map_err(query_error("recording a content's holder"))?;
+        Ok(())
+    }
+
+    /// Which of `sha256s` `holder` proved to have.
+    pub async fn held_among(&self, holder: &str, sha256s: &[&str]) -> Result<BTreeSet<String>> {
+        let mut held = BTreeSet::new();
+        for batch in sha256s.chunks(POSSESSION_BATCH) {
+            let rows = json_rows(self.backend, "$1", &[("sha256", false)]);
+            let found: Vec<String> = sqlx::query_scalar(&format!(
+                "{rows} SELECT h.sha256 FROM r JOIN content_holders h
+                 ON h.sha256 = r.sha256 AND h.holder = $2"
+            ))
+            .bind(json(&sha_rows(batch)))
+            .bind(holder)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(query_error("reading contents' holders"))?;
+            held.extend(found);
+        }
+        Ok(held)
+    }
+
+    /// Records the contents a push is committing.
+    pub async fn record_push_contents(&self, push_id: &str, sha256s: &[&str]) -> Result<()> {
+        for batch in sha256s.chunks(POSSESSION_BATCH) {
+            let rows = json_rows(self.backend, "$1", &[("sha256", false)]);
+            sqlx::query(&format!(
+                "{rows} INSERT INTO push_contents (push_id, sha256) SELECT $2, r.sha256 FROM r
+                 WHERE true ON CONFLICT (push_id, sha256) DO NOTHING"
+            ))
+            .bind(json(&sha_rows(batch)))
+            .bind(push_id)
+            .execute(&self.pool)
+            .await
+            .map_err(query_error("recording a push's contents"))?;
+        }
+        Ok(())
+    }
+
+    /// Where each of `sha256s` was committed by a succeeded push: (sha256, namespace,
+    /// branch), each place once.
+    pub async fn committed_places(
+        &self,
+        sha256s: &[&str],
+    ) -> Result<Vec<(String, String, String)>> {
+        let mut places = BTreeSet::new();
+        for batch in sha256s.chunks(POSSESSION_BATCH) {
+            let rows = json_rows(self.backend, "$1", &[("sha256", false)]);
+            let found = sqlx::query(&format!(
+                "{rows} SELECT DISTINCT c.sha256, p.namespace, p.branch FROM r
+                 JOIN push_contents c ON c.sha256 = r.sha256
+                 JOIN pushes p ON p.id = c.push_id AND p.state = 'succeeded'"
+            ))
+            .bind(json(&sha_rows(batch)))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(query_error("reading where contents were committed"))?;
+            places.extend(
+                found
+                    .into_iter()
+                    .map(|row| (row.get("sha256"), row.get("namespace"), row.get("branch"))),
+            );
+        }
+        Ok(places.into_iter().collect())
+    }
+}
+
+/// Contents looked up at once by the possession queries.
+const POSSESSION_BATCH: usize = 1000;
+
+fn sha_rows(sha256s: &[&str]) -> Vec<Value> {
+    sha256s
+        .iter()
+        .map(|sha256| serde_json::json!({ "sha256": sha256 }))
+        .collect()
+}
+
+fn multipart_record(row: sqlx::any::AnyRow) -> MultipartRecord {
+    MultipartRecord {
+        sha256: row.get("sha256"),
+        owner: row.get("owner"),
+        size: row.get::<i64, _>("size") as u64,
+        part_size: row.get::<i64, _>("part_size") as u64,
+        upload_id: row.get("upload_id"),
     }
 }
 
@@ -1498,25 +1643,23 @@ impl StateDb {
     /// Multipart uploads started before `before`.
     pub async fn multiparts_before(&self, before: &str) -> Result<Vec<MultipartRecord>> {
         let rows = sqlx::query(
-            "SELECT sha256, size, part_size, upload_id FROM multipart_uploads WHERE created_at < $1",
+            "SELECT sha256, owner, size, part_size, upload_id FROM multipart_uploads
+             WHERE created_at < $1",
         )
         .bind(before)
         .fetch_all(&self.pool)
         .await
         .map_err(query_error("reading multipart uploads"))?;
-        Ok(rows
-            .into_iter()
-            .map(|row| MultipartRecord {
-                sha256: row.get("sha256"),
-                size: row.get::<i64, _>("size") as u64,
-                part_size: row.get::<i64, _>("part_size") as u64,
-                upload_id: row.get("upload_id"),
-            })
-            .collect())
+        Ok(rows.into_iter().map(multipart_record).collect())
     }
 
     /// Ends a multipart upload if it is still this one (the garbage collection aborts it).
     pub async fn delete_multipart_upload(&self, sha256: &str, upload_id: &str) -> Result<bool> {
+        sqlx::query("DELETE FROM multipart_parts WHERE upload_id = $1")
+            .bind(upload_id)
+            .execute(&self.pool)
+            .await
+            .map_err(query_error("deleting a multipart upload's parts"))?;
         Ok(
             sqlx::query("DELETE FROM multipart_uploads WHERE sha256 = $1 AND upload_id = $2")
                 .bind(sha256)
@@ -1790,6 +1933,7 @@ mod tests {
         let db = StateDb::open(&dir.path().join("state.db")).await.unwrap();
         let record = MultipartRecord {
             sha256: "s".into(),
+            owner: "a".into(),
             size: 10,
             part_size: 4,
             upload_id: "u1".into(),
@@ -1802,14 +1946,38 @@ mod tests {
         assert_eq!(
             db.create_multipart(&other).await.unwrap(),
             record,
-            "the first upload wins"
+            "the first upload of an owner wins"
         );
-        db.record_part("s", 2, 4).await.unwrap();
-        db.record_part("s", 1, 4).await.unwrap();
-        assert_eq!(db.received_parts("s").await.unwrap(), vec![1, 2]);
+        // Another owner's upload of the same content is its own.
+        let theirs = MultipartRecord {
+            owner: "b".into(),
+            size: 99,
+            upload_id: "u3".into(),
+            ..record.clone()
+        };
+        assert_eq!(db.create_multipart(&theirs).await.unwrap(), theirs);
+        db.record_part("u1", 2, 4).await.unwrap();
+        db.record_part("u1", 1, 4).await.unwrap();
+        assert_eq!(db.received_parts("u1").await.unwrap(), vec![1, 2]);
+        assert_eq!(db.received_parts("u3").await.unwrap(), Vec::<u32>::new());
+        assert_eq!(
+            db.multipart_upload("s", "u3").await.unwrap(),
+            Some(theirs.clone())
+        );
+        db.delete_multipart("u1").await.unwrap();
+        assert_eq!(db.multipart("s", "a").await.unwrap(), None);
+        assert_eq!(db.received_parts("u1").await.unwrap(), Vec::<u32>::new());
+        assert_eq!(db.multipart("s", "b").await.unwrap(), Some(theirs));
         db.mark_verified("s", 10).await.unwrap();
-        assert_eq!(db.multipart("s").await.unwrap(), None);
-        assert_eq!(db.received_parts("s").await.unwrap(), Vec::<u32>::new());
+        assert_eq!(db.multipart("s", "b").await.unwrap(), None);
         assert_eq!(db.verified_content("s").await.unwrap(), Some(10));
+        // Possession.
+        db.record_holder("s", "a").await.unwrap();
+        db.record_holder("s", "a").await.unwrap();
+        assert_eq!(
+            db.held_among("a", &["s", "t"]).await.unwrap(),
+            BTreeSet::from(["s".to_owned()])
+        );
+        assert!(db.held_among("b", &["s"]).await.unwrap().is_empty());
     }
 }

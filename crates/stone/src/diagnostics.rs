@@ -186,6 +186,12 @@ fn push_hint(e: &PushError) -> Option<String> {
             "schema.incompatible" | "version.exists" => {
                 Some("on a protected ref this needs --force (and the elevated role)".into())
             }
+            "push.too_large" => Some(
+                "the server takes at most so many datasets, files or bytes in one push: split the package, or ask the operator to raise [limits]".into(),
+            ),
+            "manifest.invalid_size" => Some(
+                "a file is larger than the server takes ([limits] max_file_size): leave it out or ask the operator".into(),
+            ),
             _ => None,
         },
         PushError::Failed { .. } => {

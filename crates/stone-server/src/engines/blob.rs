@@ -302,7 +302,33 @@ pub struct BlobEngine {
     options: BlobOptions,
     locks: DatasetLocks,
     fault: Mutex<Option<BlobFault>>,
+    /// Datasets of pushes to prepare once their contents are staged (local store).
+    waiting: Mutex<Waiting>,
 }
+
+/// Datasets waiting for contents before they are prepared (see
+/// [`BlobEngine::prepare_when_staged`]), by (holder, sha256) of a content they wait for.
+#[derive(Debug, Default)]
+struct Waiting {
+    by_content: HashMap<(String, String), Vec<Arc<WaitingDataset>>>,
+    /// Registrations held: at most [`MAX_WAITING`].
+    count: usize,
+}
+
+/// A dataset of a push and how many of its distinct contents have not arrived.
+#[derive(Debug)]
+struct WaitingDataset {
+    namespace: String,
+    branch: String,
+    name: String,
+    files: Vec<BlobEntry>,
+    missing: Mutex<usize>,
+}
+
+/// Most registrations [`Waiting`] holds (one per dataset and missing content). Preparing is
+/// only a head start: past this, the oldest are dropped, and those datasets are prepared
+/// at commit like any other.
+const MAX_WAITING: usize = 1_000_000;
 
 impl std::fmt::Debug for BlobEngine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -357,6 +383,7 @@ impl BlobEngine {
             options: BlobOptions::default(),
             locks: DatasetLocks::default(),
             fault: Mutex::new(None),
+            waiting: Mutex::new(Waiting::default()),
         }
     }
 
@@ -736,6 +763,88 @@ impl BlobEngine {
             });
         if let Err(error) = spawned {
             tracing::debug!(error = %error, "cannot start preparing dataset directories");
+        }
+    }
+
+    /// Local store: [`Self::prepare`]s the datasets of a push whose contents are all
+    /// `staged` now, and keeps the others until their contents arrive from `holder` (the
+    /// caller whose push it is; see [`Self::content_staged`]). A manifest alone makes
+    /// nothing on disk: a dataset is prepared only once the uploads it needs are there.
+    pub fn prepare_when_staged(
+        &self,
+        namespace: &str,
+        branch: &str,
+        holder: &str,
+        datasets: &[(String, Vec<BlobEntry>)],
+        staged: impl Fn(&str) -> bool,
+    ) {
+        if self.local_dir.is_none() {
+            return;
+        }
+        let mut ready = Vec::new();
+        let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+        for (name, files) in datasets {
+            let missing: std::collections::BTreeSet<&str> = files
+                .iter()
+                .map(|f| f.sha256.as_str())
+                .filter(|sha256| !staged(sha256))
+                .collect();
+            if missing.is_empty() {
+                ready.push((name.clone(), files.clone()));
+                continue;
+            }
+            if waiting.count + missing.len() > MAX_WAITING {
+                // Abandoned pushes fill it: start afresh (commits prepare what they need).
+                *waiting = Waiting::default();
+            }
+            let dataset = Arc::new(WaitingDataset {
+                namespace: namespace.to_owned(),
+                branch: branch.to_owned(),
+                name: name.clone(),
+                files: files.clone(),
+                missing: Mutex::new(missing.len()),
+            });
+            waiting.count += missing.len();
+            for sha256 in missing {
+                waiting
+                    .by_content
+                    .entry((holder.to_owned(), sha256.to_owned()))
+                    .or_default()
+                    .push(dataset.clone());
+            }
+        }
+        drop(waiting);
+        self.prepare(namespace, branch, &ready);
+    }
+
+    /// Local store: a content arrived from `holder` (its upload was verified): prepares the
+    /// datasets that waited for it and for nothing else any more.
+    pub fn content_staged(&self, holder: &str, sha256: &str) {
+        if self.local_dir.is_none() {
+            return;
+        }
+        let datasets = {
+            let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+            let datasets = waiting
+                .by_content
+                .remove(&(holder.to_owned(), sha256.to_owned()))
+                .unwrap_or_default();
+            waiting.count = waiting.count.saturating_sub(datasets.len());
+            datasets
+        };
+        let mut ready: BTreeMap<(String, String), Vec<(String, Vec<BlobEntry>)>> = BTreeMap::new();
+        for dataset in datasets {
+            let mut missing = dataset.missing.lock().unwrap_or_else(|e| e.into_inner());
+            *missing = missing.saturating_sub(1);
+            if *missing == 0 {
+                ready
+                    .entry((dataset.namespace.clone(), dataset.branch.clone()))
+                    .or_default()
+                    .push((dataset.name.clone(), dataset.files.clone()));
+            }
+        }
+        for ((namespace, branch), datasets) in ready {
+            self.prepare(&namespace, &branch, &datasets);
         }
     }
 

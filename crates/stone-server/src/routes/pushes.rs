@@ -1,7 +1,7 @@
 //! `POST /v1/pushes`, `GET /v1/pushes/{id}`, `POST /v1/pushes/{id}/commit`,
 //! `POST /v1/pushes/{id}/uploads/{sha256}/complete`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -22,7 +22,7 @@ use crate::engines::blob::BlobEntry;
 use crate::error::{ApiError, ApiResult};
 use crate::guards::{Principal, force_violations, removed_datasets, violations_problem};
 use crate::jobs::{dataset_urls, namespace_urls};
-use crate::staging::{Completion, StagingError};
+use crate::staging::{Completion, StagingError, holder_key};
 use crate::state::{DatasetRecord, NewDataset, Operation, PushRecord};
 
 /// Contents checked at once when a push is created or committed (file checks or S3
@@ -38,8 +38,9 @@ pub async fn create(
     let principal = caller.require()?;
     let Json(mut manifest) = body.map_err(|rejection| ApiError::invalid(rejection.body_text()))?;
     let resume = manifest.push_id.take();
-    let contents = validate(&manifest)?;
+    let contents = validate(&app, &manifest)?;
     crate::authz::authorize_push(&app, &principal, &manifest).await?;
+    let holder = holder_key(&principal.user);
     if let Err(refusal) = app
         .guards
         .check_identity(&manifest.branch, &manifest.options, &principal)
@@ -96,6 +97,7 @@ pub async fn create(
                         already_staged: contents.keys().cloned().collect(),
                         datasets: progress(&app, &record.namespace, &datasets),
                         changes: None,
+                        more_uploads: false,
                     }),
                 )
                     .into_response());
@@ -128,15 +130,19 @@ pub async fn create(
         );
     }
 
-    // A package may name thousands of contents: the small ones are checked together (one
-    // file check each, or a request each on S3, several at a time), while the push is
-    // stored; a large one may be a multipart upload whose parts are all there, to
-    // assemble. Answers keep the order. (A content found staged is touched below, after
-    // the push is stored, so that the garbage collection keeps it.)
+    // A package may name thousands of contents. Those the caller may reuse are checked
+    // together (one file check each, or a request each on S3, several at a time), while
+    // the push is stored; any other is asked for, staged or not (the answer never tells
+    // whether someone else has it), unless it is a multipart upload of the caller's whose
+    // parts are all there, to assemble. Answers keep the order. (A content found staged
+    // is touched below, after the push is stored, so that the garbage collection keeps
+    // it.)
+    let all: Vec<&str> = contents.keys().map(String::as_str).collect();
+    let reusable = may_reuse(&app, &principal, &all).await?;
     let part_size = app.settings.config.staging.part_size;
-    let small: Vec<(&str, u64)> = contents
+    let candidates: Vec<(&str, u64)> = contents
         .iter()
-        .filter(|(_, size)| **size <= part_size)
+        .filter(|(sha256, _)| reusable.contains(*sha256))
         .map(|(sha256, size)| (sha256.as_str(), *size))
         .collect();
     let store = async {
@@ -167,48 +173,58 @@ pub async fn create(
             }
         }
     };
-    let (stored, small_staged) = tokio::join!(store, app.staging.staged_among(&small));
+    let (stored, reused) = tokio::join!(store, app.staging.staged_among(&candidates));
     let (id, status, change) = stored?;
-    let mut small_staged = small_staged.map_err(ApiError::internal)?.into_iter();
-    tracing::info!(push = %id, namespace = %manifest.namespace, branch = %manifest.branch, datasets = manifest.datasets.len(), resumed = (status == StatusCode::OK), "push manifest accepted");
-    let blobs: Vec<(String, Vec<BlobEntry>)> = manifest
-        .datasets
+    let reused: BTreeSet<&str> = candidates
         .iter()
-        .filter(|d| d.kind.engine() == Engine::ObjectStorage)
-        .map(|d| {
-            let files = d
-                .files
-                .iter()
-                .map(|f| BlobEntry {
-                    path: f.path.clone(),
-                    sha256: f.sha256.clone(),
-                    size: f.size,
-                })
-                .collect();
-            (d.name.clone(), files)
-        })
+        .zip(reused.map_err(ApiError::internal)?)
+        .filter(|(_, staged)| *staged)
+        .map(|((sha256, _), _)| *sha256)
         .collect();
-    app.engines
-        .blob
-        .prepare(&manifest.namespace, &manifest.branch, &blobs);
+    tracing::info!(push = %id, namespace = %manifest.namespace, branch = %manifest.branch, datasets = manifest.datasets.len(), resumed = (status == StatusCode::OK), "push manifest accepted");
 
     let ttl = Duration::from_secs(app.settings.config.staging.url_ttl_seconds);
     let mut uploads = Vec::new();
     let mut already_staged = Vec::new();
-    // Per content: staged or not when known, `None` for a large one (to complete).
-    let known: Vec<Option<bool>> = contents
-        .values()
-        .map(|size| (*size <= part_size).then(|| small_staged.next().unwrap_or(false)))
-        .collect();
-    let checks: Vec<_> = contents
+    // An answer hands out at most `max_part_urls` part URLs (the first multipart content
+    // always gets its own): the contents past that come with the next post of the
+    // manifest (`more_uploads`), so that a small manifest never gets a huge answer.
+    let mut part_urls = app.settings.config.limits.max_part_urls;
+    let mut multipart_given = false;
+    let mut more_uploads = false;
+    let listed: Vec<(&String, &u64)> = contents
         .iter()
-        .zip(known)
-        .map(|((sha256, size), known)| {
-            let app = &app;
+        .filter(|(sha256, size)| {
+            if reused.contains(sha256.as_str()) || **size <= part_size {
+                return true;
+            }
+            let parts =
+                usize::try_from(size.div_ceil(crate::staging::part_size_for(**size, part_size)))
+                    .unwrap_or(usize::MAX);
+            if multipart_given && parts > part_urls {
+                more_uploads = true;
+                return false;
+            }
+            multipart_given = true;
+            part_urls = part_urls.saturating_sub(parts);
+            true
+        })
+        .collect();
+    let checks: Vec<_> = listed
+        .into_iter()
+        .map(|(sha256, size)| {
+            let (app, holder) = (&app, holder.as_str());
+            // Staged and reusable; otherwise a small one is asked for, a large one may be
+            // the caller's multipart upload, to complete.
+            let known = if reused.contains(sha256.as_str()) {
+                Some(true)
+            } else {
+                (*size <= part_size).then_some(false)
+            };
             async move {
                 let staged = match known {
                     Some(staged) => staged,
-                    None => match app.staging.complete(sha256, *size).await {
+                    None => match app.staging.complete(sha256, *size, holder).await {
                         Ok(Completion::Staged) => true,
                         Ok(_) => false,
                         Err(
@@ -222,7 +238,7 @@ pub async fn create(
                 }
                 let upload = app
                     .staging
-                    .upload(sha256, *size, ttl)
+                    .upload(sha256, *size, ttl, holder)
                     .await
                     .map_err(ApiError::internal)?;
                 Ok(Ok(upload))
@@ -237,6 +253,24 @@ pub async fn create(
         }
     }
     drop(checked);
+
+    // The object-storage datasets whose contents are all there are prepared now, the
+    // others as their uploads arrive (or at commit): a manifest alone never makes the
+    // server write on disk in proportion to it.
+    let blobs: Vec<(String, Vec<BlobEntry>)> = manifest
+        .datasets
+        .iter()
+        .filter(|d| d.kind.engine() == Engine::ObjectStorage)
+        .map(|d| (d.name.clone(), blob_entries(&d.files)))
+        .collect();
+    let there: BTreeSet<&str> = already_staged.iter().map(String::as_str).collect();
+    app.engines.blob.prepare_when_staged(
+        &manifest.namespace,
+        &manifest.branch,
+        &holder,
+        &blobs,
+        |sha256| there.contains(sha256),
+    );
 
     // Reused contents: the garbage collection keeps them for this push (a sweep that read
     // the live pushes before this one existed reads their age again before deleting).
@@ -273,12 +307,25 @@ pub async fn create(
         already_staged,
         datasets: progress(&app, &record.namespace, &datasets),
         changes: u64::try_from(change).ok(),
+        more_uploads,
     };
     let mut response = (status, Json(body)).into_response();
     if let Ok(location) = HeaderValue::from_str(&format!("/v1/pushes/{id}")) {
         response.headers_mut().insert(header::LOCATION, location);
     }
     Ok(response)
+}
+
+/// A blob dataset's files as the blob engine takes them.
+fn blob_entries(files: &[stone_api::ManifestFile]) -> Vec<BlobEntry> {
+    files
+        .iter()
+        .map(|f| BlobEntry {
+            path: f.path.clone(),
+            sha256: f.sha256.clone(),
+            size: f.size,
+        })
+        .collect()
 }
 
 /// One row per dataset of the manifest, written.
@@ -292,6 +339,53 @@ fn written_datasets(manifest: &CreatePush) -> Vec<NewDataset> {
             operation: Operation::Write,
         })
         .collect()
+}
+
+/// The one rule of content reuse: a push may take a staged content without uploading it
+/// only if the caller holds it (an upload of it by the caller was verified) or a push that
+/// succeeded committed it to a namespace and branch the caller may read
+/// ([`super::read::authorize_read`]). Returns the reusable ones among `sha256s`. A content
+/// that is not reusable is asked for exactly like one nobody has: no answer tells whether
+/// someone else holds it.
+async fn may_reuse(
+    app: &App,
+    principal: &Principal,
+    sha256s: &[&str],
+) -> ApiResult<BTreeSet<String>> {
+    let mut reusable = app
+        .db
+        .held_among(&holder_key(&principal.user), sha256s)
+        .await?;
+    let rest: Vec<&str> = sha256s
+        .iter()
+        .filter(|sha256| !reusable.contains(**sha256))
+        .copied()
+        .collect();
+    if rest.is_empty() {
+        return Ok(reusable);
+    }
+    let caller = Caller(Some(principal.clone()));
+    let mut readable: BTreeMap<(String, String), bool> = BTreeMap::new();
+    for (sha256, namespace, branch) in app.db.committed_places(&rest).await? {
+        if reusable.contains(&sha256) {
+            continue;
+        }
+        let place = (namespace, branch);
+        let may_read = match readable.get(&place) {
+            Some(may_read) => *may_read,
+            None => {
+                let may_read = super::read::authorize_read(app, &caller, &place.0, &place.1)
+                    .await
+                    .is_ok();
+                readable.insert(place, may_read);
+                may_read
+            }
+        };
+        if may_read {
+            reusable.insert(sha256);
+        }
+    }
+    Ok(reusable)
 }
 
 /// The push a step-up challenge names: the resumed one if it is the caller's, else a new
@@ -322,11 +416,30 @@ async fn reserve(
     Ok(id)
 }
 
-/// Checks the manifest; returns its distinct contents (sha256 → size). The checks live in
+/// Checks the manifest, within the server's `[limits]`, before anything is recorded;
+/// returns its distinct contents (sha256 → size). The checks live in
 /// `stone_api::validate`, where the fuzz target `push_manifest` reaches them.
-fn validate(manifest: &CreatePush) -> ApiResult<BTreeMap<String, u64>> {
-    stone_api::validate::validate_manifest(manifest)
-        .map_err(|invalid| ApiError::invalid_field(&invalid.field, invalid.message))
+fn validate(app: &App, manifest: &CreatePush) -> ApiResult<BTreeMap<String, u64>> {
+    use stone_api::validate::Refusal;
+    let limits = app.settings.config.limits.push_limits();
+    stone_api::validate::validate_manifest_within(manifest, &limits).map_err(|invalid| {
+        match invalid.kind {
+            Refusal::InvalidSize => ApiError::new(
+                StatusCode::BAD_REQUEST,
+                codes::MANIFEST_INVALID_SIZE,
+                "Invalid size",
+                invalid.message,
+            ),
+            Refusal::TooLarge => ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                codes::PUSH_TOO_LARGE,
+                "Push too large",
+                invalid.message,
+            ),
+            _ => ApiError::invalid(invalid.message),
+        }
+        .with("field", &invalid.field)
+    })
 }
 
 fn state_text(state: PushState) -> &'static str {
@@ -516,19 +629,33 @@ pub async fn commit(
         }
     }
     let contents: Vec<(&str, u64)> = contents.into_iter().collect();
-    let staged = app
-        .staging
-        .staged_among(&contents)
-        .await
-        .map_err(ApiError::internal)?;
+    let all: Vec<&str> = contents.iter().map(|(sha256, _)| *sha256).collect();
+    // Only contents the caller may reuse count as there; any other must be its own upload.
+    let reusable = may_reuse(&app, &principal, &all).await?;
+    let candidates: Vec<(&str, u64)> = contents
+        .iter()
+        .filter(|(sha256, _)| reusable.contains(*sha256))
+        .copied()
+        .collect();
+    let staged: BTreeSet<&str> = candidates
+        .iter()
+        .zip(
+            app.staging
+                .staged_among(&candidates)
+                .await
+                .map_err(ApiError::internal)?,
+        )
+        .filter(|(_, staged)| *staged)
+        .map(|((sha256, _), _)| *sha256)
+        .collect();
+    let holder = holder_key(&principal.user);
     let checks: Vec<_> = contents
-        .into_iter()
-        .zip(staged)
-        .filter(|(_, staged)| !staged)
-        .map(|((sha256, size), _)| {
-            let app = &app;
+        .iter()
+        .filter(|(sha256, _)| !staged.contains(sha256))
+        .map(|&(sha256, size)| {
+            let (app, holder) = (&app, holder.as_str());
             async move {
-                match app.staging.complete(sha256, size).await {
+                match app.staging.complete(sha256, size, holder).await {
                     Ok(Completion::Staged) => Ok(None),
                     Ok(Completion::NoUpload | Completion::PartsMissing(_))
                     | Err(
@@ -558,6 +685,9 @@ pub async fn commit(
         .with("missing", missing)
         .at(format!("/v1/pushes/{id}")));
     }
+    // What this push commits: once it succeeds, whoever may read its namespace and
+    // branch may reuse these contents.
+    app.db.record_push_contents(&id, &all).await?;
     let state = app
         .db
         .start_commit(&id)
@@ -575,7 +705,7 @@ pub async fn complete_upload(
     Path((id, sha256)): Path<(String, String)>,
     _headers: HeaderMap,
 ) -> ApiResult<Json<UploadCompleted>> {
-    let (record, _) = load(&app, caller, &id).await?;
+    let (record, principal) = load(&app, caller, &id).await?;
     let unknown = || {
         ApiError::new(
             StatusCode::NOT_FOUND,
@@ -592,13 +722,37 @@ pub async fn complete_upload(
         .find(|f| f.sha256 == sha256)
         .map(|f| f.size)
         .ok_or_else(unknown)?;
-    match app.staging.complete(&sha256, size).await {
-        Ok(Completion::Staged) => Ok(Json(UploadCompleted {
-            sha256,
-            size,
-            staged: true,
-        })),
-        Ok(Completion::NoUpload) => Err(unknown()),
+    let staged = Json(UploadCompleted {
+        sha256: sha256.clone(),
+        size,
+        staged: true,
+    });
+    match app
+        .staging
+        .complete(&sha256, size, &holder_key(&principal.user))
+        .await
+    {
+        Ok(Completion::Staged) => {
+            app.engines
+                .blob
+                .content_staged(&holder_key(&principal.user), &sha256);
+            Ok(staged)
+        }
+        Ok(Completion::NoUpload) => {
+            // Completed before (a retry), or reusable: staged for this caller all the same.
+            let reusable = may_reuse(&app, &principal, &[sha256.as_str()]).await?;
+            if reusable.contains(&sha256)
+                && app
+                    .staging
+                    .is_staged(&sha256, size)
+                    .await
+                    .map_err(ApiError::internal)?
+            {
+                Ok(staged)
+            } else {
+                Err(unknown())
+            }
+        }
         Ok(Completion::PartsMissing(parts)) => Err(ApiError::new(
             StatusCode::CONFLICT,
             codes::STAGING_PARTS_MISSING,

@@ -133,7 +133,7 @@ fn text<'a>(query: &'a HashMap<String, String>, name: &str) -> ApiResult<&'a str
         .ok_or_else(|| refusal(UrlRefusal::InvalidSignature).with("parameter", name))
 }
 
-/// `PUT /v1/staging/{sha256}?size=…&expires=…&sig=…`.
+/// `PUT /v1/staging/{sha256}?size=…&holder=…&expires=…&sig=…`.
 pub async fn put_content(
     State(app): State<Arc<App>>,
     Path(sha256): Path<String>,
@@ -143,17 +143,20 @@ pub async fn put_content(
 ) -> ApiResult<Json<UploadCompleted>> {
     let staging = local(&app)?;
     let size = number(&query, "size")?;
+    let holder = text(&query, "holder")?;
     let expires = number(&query, "expires")?;
     let signature = text(&query, "sig")?;
     refuse_credentials(&headers)?;
     staging
-        .check_content_url(&sha256, size, expires, signature)
+        .check_content_url(&sha256, size, holder, expires, signature)
         .map_err(refusal)?;
     check_request(&headers, &sha256, size)?;
     staging
-        .receive(&sha256, size, body.into_data_stream())
+        .receive(&sha256, size, holder, body.into_data_stream())
         .await
         .map_err(staging_error)?;
+    // The datasets that waited for it may be prepared now.
+    app.engines.blob.content_staged(holder, &sha256);
     Ok(Json(UploadCompleted {
         sha256,
         size,

@@ -6,8 +6,11 @@
 //! - `contents/<sha256>`: verified contents (a file is renamed here only after its size and
 //!   digest matched);
 //! - `incoming/<uuid>`: single uploads in flight (removed on failure, and at startup);
-//! - `parts/<sha256>.<upload>`: multipart assemblies: each part is written at its offset,
-//!   the whole file is hashed at completion.
+//! - `parts/<sha256>.<upload>`: multipart assemblies (one per content and caller): each
+//!   part is written at its offset; completion copies the file into `incoming/` while
+//!   hashing the copy, and only that copy, never written again, becomes the content.
+//!
+//! Every content file is read-only.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -20,7 +23,7 @@ use sha2::{Digest, Sha256};
 use stone_api::{StagingStoreKind, Upload, UploadPart};
 use tokio::io::AsyncSeekExt;
 
-use super::signature::{SigningKey, content_message, part_message};
+use super::signature::{SigningKey, held_content_message, part_message};
 use super::{
     Completion, KeyedLocks, LocalContent, StagingError, StagingStore, Swept, expiry, is_sha256,
     layout, part_size_for, rfc3339,
@@ -125,10 +128,15 @@ impl LocalStaging {
         &self,
         sha256: &str,
         size: u64,
+        holder: &str,
         expires: u64,
         signature: &str,
     ) -> Result<(), UrlRefusal> {
-        self.check_url(&content_message(sha256, size, expires), expires, signature)
+        self.check_url(
+            &held_content_message(sha256, size, holder, expires),
+            expires,
+            signature,
+        )
     }
 
     /// Checks a part URL.
@@ -150,22 +158,22 @@ impl LocalStaging {
         )
     }
 
-    /// Receives a whole content: streamed to a temporary file while hashed, renamed into
-    /// place only if its size and digest are the announced ones.
-    pub async fn receive<S, E>(&self, sha256: &str, size: u64, body: S) -> Result<(), StagingError>
+    /// Receives a whole content from `holder`: streamed to a temporary file while hashed,
+    /// renamed into place (read-only) only if its size and digest are the announced ones.
+    /// A content already staged is verified all the same (that is what makes `holder` one
+    /// of its holders), then the copy is dropped: the staged file is never replaced.
+    pub async fn receive<S, E>(
+        &self,
+        sha256: &str,
+        size: u64,
+        holder: &str,
+        body: S,
+    ) -> Result<(), StagingError>
     where
         S: Stream<Item = Result<Bytes, E>> + Send + Unpin,
         E: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
         let target = self.content_path(sha256);
-        if target.exists() {
-            // Already verified (another push uploaded it): read and drop the body.
-            let mut body = body;
-            while let Some(chunk) = body.next().await {
-                chunk.map_err(|e| StagingError::Body(e.into()))?;
-            }
-            return Ok(());
-        }
         let temp = TempFile {
             path: self
                 .root
@@ -193,14 +201,17 @@ impl LocalStaging {
             });
         }
         let synced = temp.path.clone();
-        tokio::task::spawn_blocking(move || file.sync_all())
+        tokio::task::spawn_blocking(move || seal(&file))
             .await
             .map_err(|e| StagingError::io(&synced)(std::io::Error::other(e)))?
             .map_err(StagingError::io(&synced))?;
-        tokio::fs::rename(&temp.path, &target)
-            .await
-            .map_err(StagingError::io(&target))?;
-        self.contents_sync.sync(&self.root.join("contents")).await;
+        if !target.exists() {
+            tokio::fs::rename(&temp.path, &target)
+                .await
+                .map_err(StagingError::io(&target))?;
+            self.contents_sync.sync(&self.root.join("contents")).await;
+        }
+        self.db.record_holder(sha256, holder).await?;
         let elapsed = started.elapsed();
         // The figure bench/staging.py reads: the server's own receive throughput.
         tracing::debug!(
@@ -230,10 +241,11 @@ impl LocalStaging {
             sha256: sha256.to_owned(),
             upload_id: upload.to_owned(),
         };
-        let record = self.db.multipart(sha256).await?.ok_or_else(unknown)?;
-        if record.upload_id != upload {
-            return Err(unknown());
-        }
+        let record = self
+            .db
+            .multipart_upload(sha256, upload)
+            .await?
+            .ok_or_else(unknown)?;
         let expected = layout(record.size, record.part_size)
             .into_iter()
             .find(|(n, _, _)| *n == number);
@@ -270,7 +282,11 @@ impl LocalStaging {
             .await
             .map_err(|e| StagingError::io(&synced)(std::io::Error::other(e)))?
             .map_err(StagingError::io(&synced))?;
-        self.db.record_part(sha256, number, size).await?;
+        // Completed (or aborted) while this part was coming: the part has nowhere to go.
+        if self.db.multipart_upload(sha256, upload).await?.is_none() {
+            return Err(unknown());
+        }
+        self.db.record_part(upload, number, size).await?;
         tracing::debug!(sha256, number, size, "part received");
         Ok(())
     }
@@ -397,31 +413,52 @@ impl Writeback {
     }
 }
 
-/// sha256 and size of a file, read on a blocking thread.
-pub(crate) async fn hash_file(path: &Path) -> Result<(String, u64), StagingError> {
-    let owned = path.to_owned();
+/// Copies `from` into a new file `to` (created here, read-only, synced) while hashing what
+/// is written; returns its sha256 and size. Reading stops past `limit` bytes (the size is
+/// then `limit + 1`). `to` is only ever written through this call's own handle, so the
+/// digest is the digest of `to`, whatever happens to `from` meanwhile.
+async fn copy_hashed(from: &Path, to: &Path, limit: u64) -> Result<(String, u64), StagingError> {
+    let (from, to) = (from.to_owned(), to.to_owned());
+    let failed = to.clone();
     tokio::task::spawn_blocking(move || {
-        use std::io::Read;
-        let mut file = std::fs::File::open(&owned)?;
+        use std::io::{Read, Write};
+        let mut source = std::fs::File::open(&from).map_err(StagingError::io(&from))?;
+        let mut target = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&to)
+            .map_err(StagingError::io(&to))?;
         let mut hasher = Sha256::new();
         let mut buffer = vec![0u8; 1 << 20];
         let mut total = 0u64;
         loop {
-            let read = file.read(&mut buffer)?;
+            let read = source.read(&mut buffer).map_err(StagingError::io(&from))?;
             if read == 0 {
                 break;
             }
             total += read as u64;
+            if total > limit {
+                return Ok((String::new(), limit + 1));
+            }
             hasher.update(&buffer[..read]);
+            target
+                .write_all(&buffer[..read])
+                .map_err(StagingError::io(&to))?;
         }
+        seal(&target).map_err(StagingError::io(&to))?;
         Ok((hex::encode(hasher.finalize()), total))
     })
     .await
-    .map_err(|e| StagingError::Io {
-        path: path.to_owned(),
-        source: std::io::Error::other(e),
-    })?
-    .map_err(StagingError::io(path))
+    .map_err(|e| StagingError::io(&failed)(std::io::Error::other(e)))?
+}
+
+/// Makes a verified content's file read-only and durable before it is renamed into
+/// `contents/`: nothing writes a content once verified.
+fn seal(file: &std::fs::File) -> std::io::Result<()> {
+    let mut permissions = file.metadata()?.permissions();
+    permissions.set_readonly(true);
+    file.set_permissions(permissions)?;
+    file.sync_all()
 }
 
 /// Coalesced fsyncs of one directory: a caller whose rename is already covered by an fsync
@@ -514,16 +551,24 @@ impl StagingStore for LocalStaging {
         Ok(staged)
     }
 
-    async fn upload(&self, sha256: &str, size: u64, ttl: Duration) -> Result<Upload, StagingError> {
+    async fn upload(
+        &self,
+        sha256: &str,
+        size: u64,
+        ttl: Duration,
+        holder: &str,
+    ) -> Result<Upload, StagingError> {
         let (expires_at, expires) = expiry(ttl);
         if size <= self.part_size {
-            let signature = self.key.sign(&content_message(sha256, size, expires));
+            let signature = self
+                .key
+                .sign(&held_content_message(sha256, size, holder, expires));
             return Ok(Upload {
                 sha256: sha256.to_owned(),
                 size,
                 method: "PUT".into(),
                 url: Some(format!(
-                    "{}/v1/staging/{sha256}?size={size}&expires={expires}&sig={signature}",
+                    "{}/v1/staging/{sha256}?size={size}&holder={holder}&expires={expires}&sig={signature}",
                     self.base_url
                 )),
                 headers: Default::default(),
@@ -531,18 +576,20 @@ impl StagingStore for LocalStaging {
                 parts: None,
             });
         }
-        let _guard = self.locks.lock(sha256).await;
-        let mut record = match self.db.multipart(sha256).await? {
+        let _guard = self.locks.lock(&format!("{sha256}.{holder}")).await;
+        let record = match self.db.multipart(sha256, holder).await? {
             Some(record) if record.size == size => record,
             stale => {
                 if let Some(stale) = stale {
-                    // Announced before with another size: that upload can never verify.
+                    // Announced before with another size by the same caller: that upload
+                    // can never verify.
                     let _ = std::fs::remove_file(self.assembly_path(sha256, &stale.upload_id));
-                    self.db.delete_multipart(sha256).await?;
+                    self.db.delete_multipart(&stale.upload_id).await?;
                 }
                 self.db
                     .create_multipart(&MultipartRecord {
                         sha256: sha256.to_owned(),
+                        owner: holder.to_owned(),
                         size,
                         part_size: part_size_for(size, self.part_size),
                         upload_id: uuid::Uuid::new_v4().simple().to_string(),
@@ -550,16 +597,9 @@ impl StagingStore for LocalStaging {
                     .await?
             }
         };
-        let path = self.assembly_path(sha256, &record.upload_id);
-        let file = tokio::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .await
-            .map_err(StagingError::io(&path))?;
-        file.set_len(size).await.map_err(StagingError::io(&path))?;
-        let received = self.db.received_parts(sha256).await?;
+        // The assembly file is created by the first part that arrives: nothing is made on
+        // disk for an upload that never comes.
+        let received = self.db.received_parts(&record.upload_id).await?;
         let parts = layout(size, record.part_size)
             .into_iter()
             .filter(|(number, _, _)| !received.contains(number))
@@ -583,22 +623,23 @@ impl StagingStore for LocalStaging {
                 }
             })
             .collect();
-        record.size = size;
         Ok(Upload::in_parts(sha256, size, expires_at, parts))
     }
 
-    async fn complete(&self, sha256: &str, size: u64) -> Result<Completion, StagingError> {
-        let _guard = self.locks.lock(sha256).await;
-        if self.is_staged(sha256, size).await? {
-            return Ok(Completion::Staged);
-        }
-        let Some(record) = self.db.multipart(sha256).await? else {
+    async fn complete(
+        &self,
+        sha256: &str,
+        size: u64,
+        holder: &str,
+    ) -> Result<Completion, StagingError> {
+        let _guard = self.locks.lock(&format!("{sha256}.{holder}")).await;
+        let Some(record) = self.db.multipart(sha256, holder).await? else {
             return Ok(Completion::NoUpload);
         };
         if record.size != size {
             return Ok(Completion::NoUpload);
         }
-        let received = self.db.received_parts(sha256).await?;
+        let received = self.db.received_parts(&record.upload_id).await?;
         let missing: Vec<u32> = layout(size, record.part_size)
             .into_iter()
             .map(|(number, _, _)| number)
@@ -608,11 +649,25 @@ impl StagingStore for LocalStaging {
             return Ok(Completion::PartsMissing(missing));
         }
         let path = self.assembly_path(sha256, &record.upload_id);
-        let (actual, actual_size) = hash_file(&path).await?;
+        // The assembly stays writable by part uploads still in flight (a part sent again
+        // with a slow body holds it open): it is never the content. Its bytes are copied
+        // into a private file that only this call ever opens for writing, hashing exactly
+        // what is written; that copy, once it matches, becomes the content, read-only.
+        let copy = TempFile {
+            path: self
+                .root
+                .join("incoming")
+                .join(uuid::Uuid::new_v4().simple().to_string()),
+            keep: false,
+        };
+        let copied = copy_hashed(&path, &copy.path, size).await;
+        // The assembly has served: a part upload that still writes into it writes into a
+        // file nobody reads.
+        let _ = tokio::fs::remove_file(&path).await;
+        let (actual, actual_size) = copied?;
         if actual_size != size || actual != sha256 {
             // Nothing is kept: the next manifest post starts a fresh upload.
-            let _ = tokio::fs::remove_file(&path).await;
-            self.db.delete_multipart(sha256).await?;
+            self.db.delete_multipart(&record.upload_id).await?;
             return Err(if actual_size != size {
                 StagingError::SizeMismatch {
                     expected: size,
@@ -626,11 +681,15 @@ impl StagingStore for LocalStaging {
             });
         }
         let target = self.content_path(sha256);
-        tokio::fs::rename(&path, &target)
-            .await
-            .map_err(StagingError::io(&target))?;
-        sync_dir(&self.root.join("contents")).await;
-        self.db.delete_multipart(sha256).await?;
+        // Staged already (by another caller): that verified file stays as it is.
+        if !target.exists() {
+            tokio::fs::rename(&copy.path, &target)
+                .await
+                .map_err(StagingError::io(&target))?;
+            sync_dir(&self.root.join("contents")).await;
+        }
+        self.db.record_holder(sha256, holder).await?;
+        self.db.delete_multipart(&record.upload_id).await?;
         tracing::debug!(sha256, size, "multipart content assembled and verified");
         Ok(Completion::Staged)
     }
@@ -805,7 +864,7 @@ mod tests {
         let size = data.len() as u64;
         // Wrong bytes: refused, nothing kept.
         let error = staging
-            .receive(&digest, size, chunks(b"hello stagin!", 4))
+            .receive(&digest, size, "h", chunks(b"hello stagin!", 4))
             .await
             .unwrap_err();
         assert!(
@@ -814,7 +873,7 @@ mod tests {
         );
         // Too many bytes.
         let error = staging
-            .receive(&digest, size, chunks(b"hello staging, and more", 4))
+            .receive(&digest, size, "h", chunks(b"hello staging, and more", 4))
             .await
             .unwrap_err();
         assert!(
@@ -830,7 +889,7 @@ mod tests {
             "no temporary file left"
         );
         staging
-            .receive(&digest, size, chunks(&data, 3))
+            .receive(&digest, size, "h", chunks(&data, 3))
             .await
             .unwrap();
         assert!(staging.is_staged(&digest, size).await.unwrap());
@@ -844,7 +903,7 @@ mod tests {
         let data = b"0123456789".to_vec();
         let digest = sha(&data);
         let upload = staging
-            .upload(&digest, 10, Duration::from_secs(60))
+            .upload(&digest, 10, Duration::from_secs(60), "h")
             .await
             .unwrap();
         let parts = upload.parts.unwrap();
@@ -857,7 +916,7 @@ mod tests {
         );
         let upload_id = staging
             .db
-            .multipart(&digest)
+            .multipart(&digest, "h")
             .await
             .unwrap()
             .unwrap()
@@ -878,12 +937,12 @@ mod tests {
                 .unwrap();
         }
         assert_eq!(
-            staging.complete(&digest, 10).await.unwrap(),
+            staging.complete(&digest, 10, "h").await.unwrap(),
             Completion::PartsMissing(vec![2])
         );
         // A resumed push gets only the missing part.
         let again = staging
-            .upload(&digest, 10, Duration::from_secs(60))
+            .upload(&digest, 10, Duration::from_secs(60), "h")
             .await
             .unwrap();
         assert_eq!(
@@ -906,13 +965,36 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(
-            staging.complete(&digest, 10).await.unwrap(),
+            staging.complete(&digest, 10, "h").await.unwrap(),
             Completion::Staged
         );
         assert!(staging.is_staged(&digest, 10).await.unwrap());
         assert_eq!(
-            staging.complete(&digest, 10).await.unwrap(),
-            Completion::Staged
+            staging.db.held_among("h", &[&digest]).await.unwrap().len(),
+            1,
+            "the uploader holds it"
+        );
+        // The upload is over: its parts have nowhere to go any more.
+        assert_eq!(
+            staging.complete(&digest, 10, "h").await.unwrap(),
+            Completion::NoUpload
+        );
+        let error = staging
+            .receive_part(&digest, &upload_id, 2, 4, 4, chunks(b"4567", 4))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(error, StagingError::UnknownUpload { .. }),
+            "{error:?}"
+        );
+        let file = staging.local_file(&digest, 10).await.unwrap();
+        assert_eq!(std::fs::read(&file.path).unwrap(), data);
+        assert!(
+            std::fs::metadata(&file.path)
+                .unwrap()
+                .permissions()
+                .readonly(),
+            "a verified content is read-only"
         );
     }
 
@@ -921,12 +1003,12 @@ mod tests {
         let (_dir, staging) = store(4).await;
         let digest = sha(b"0123456789");
         staging
-            .upload(&digest, 10, Duration::from_secs(60))
+            .upload(&digest, 10, Duration::from_secs(60), "h")
             .await
             .unwrap();
         let upload_id = staging
             .db
-            .multipart(&digest)
+            .multipart(&digest, "h")
             .await
             .unwrap()
             .unwrap()
@@ -944,15 +1026,15 @@ mod tests {
                 .await
                 .unwrap();
         }
-        let error = staging.complete(&digest, 10).await.unwrap_err();
+        let error = staging.complete(&digest, 10, "h").await.unwrap_err();
         assert!(
             matches!(error, StagingError::DigestMismatch { .. }),
             "{error:?}"
         );
         assert!(!staging.is_staged(&digest, 10).await.unwrap());
-        assert_eq!(staging.db.multipart(&digest).await.unwrap(), None);
+        assert_eq!(staging.db.multipart(&digest, "h").await.unwrap(), None);
         assert_eq!(
-            staging.complete(&digest, 10).await.unwrap(),
+            staging.complete(&digest, 10, "h").await.unwrap(),
             Completion::NoUpload
         );
     }

@@ -13,13 +13,18 @@
 //!   body with another digest. Multipart uploads use presigned `UploadPart` URLs and are
 //!   completed, then verified by reading the object back, by the server.
 //!
-//! Large contents (more than the part size) are uploaded in parts. One multipart upload
-//! per content is recorded in the state database and shared by every push that needs it;
-//! a resumed push gets URLs only for the parts not received yet.
+//! Large contents (more than the part size) are uploaded in parts. The local store keeps
+//! one multipart upload per content and caller (another caller naming the same content
+//! cannot disturb it); the S3 store one per content. A resumed push gets URLs only for the
+//! parts not received yet.
 //!
 //! Nothing unverified is ever committed: a commit needs [`StagingStore::is_staged`], and
 //! [`StagingStore::local_file`] checks the digest again when the S3 store hands a content
-//! to an engine.
+//! to an engine. A verified content is immutable: the local store writes it once, through
+//! a handle only the verifying call holds, and makes it read-only.
+//!
+//! Possession: a staged content is reused without an upload only by a caller who holds it
+//! (see `routes::pushes::may_reuse`); the stores record holders.
 
 pub mod local;
 pub mod s3;
@@ -131,13 +136,27 @@ pub trait StagingStore: Send + Sync + std::fmt::Debug {
             .collect()
     }
 
-    /// How to upload a content that is not staged: one URL, or the parts still missing of
-    /// its multipart upload (which is started if needed).
-    async fn upload(&self, sha256: &str, size: u64, ttl: Duration) -> Result<Upload, StagingError>;
+    /// How `holder` (a [`holder_key`]) uploads a content it may not reuse: one URL, or the
+    /// parts still missing of its own multipart upload (which is started if needed). The
+    /// answer is the same whether or not someone else has staged the content.
+    async fn upload(
+        &self,
+        sha256: &str,
+        size: u64,
+        ttl: Duration,
+        holder: &str,
+    ) -> Result<Upload, StagingError>;
 
-    /// Assembles and verifies a multipart upload whose parts are all there. A wrong digest
-    /// is [`StagingError::DigestMismatch`], and nothing is kept.
-    async fn complete(&self, sha256: &str, size: u64) -> Result<Completion, StagingError>;
+    /// Assembles and verifies `holder`'s multipart upload of the content if its parts are
+    /// all there, and records `holder` as holding the content. A wrong digest is
+    /// [`StagingError::DigestMismatch`], and nothing is kept. A content once verified is
+    /// never written again: what a commit links is what was verified.
+    async fn complete(
+        &self,
+        sha256: &str,
+        size: u64,
+        holder: &str,
+    ) -> Result<Completion, StagingError>;
 
     /// The content as a local file (verified).
     async fn local_file(&self, sha256: &str, size: u64) -> Result<LocalContent, StagingError>;
@@ -184,6 +203,13 @@ pub struct Swept {
     pub bytes: u64,
     /// Multipart uploads aborted.
     pub uploads: u64,
+}
+
+/// The key under which the staging bookkeeping records a caller (`Principal::user`): the
+/// hex sha256 of the subject, so that upload URLs and the database carry no user names.
+pub fn holder_key(user: &str) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(user.as_bytes()))
 }
 
 /// Whether a name is a content's: 64 lowercase hex digits.

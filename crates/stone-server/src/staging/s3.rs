@@ -38,6 +38,10 @@ use super::{
 use crate::config::S3Options;
 use crate::state::{MultipartRecord, StateDb};
 
+/// The owner of every multipart upload of this store: one upload per content, shared
+/// (the bucket's key is the content's).
+const SHARED: &str = "";
+
 /// The S3 staging store.
 #[derive(Debug)]
 pub struct S3Staging {
@@ -208,7 +212,7 @@ impl S3Staging {
         let (actual, actual_size) = self.download(sha256, None).await?;
         if actual != sha256 || actual_size != size {
             let _ = self.store.delete(&self.key(sha256)).await;
-            self.db.delete_multipart(sha256).await?;
+            self.db.delete_multiparts_of(sha256).await?;
             self.db.forget_content(sha256).await?;
             return Err(if actual_size != size {
                 StagingError::SizeMismatch {
@@ -237,7 +241,7 @@ impl StagingStore for S3Staging {
         if let Some(verified) = self.db.verified_content(sha256).await? {
             return Ok(verified == size);
         }
-        if self.db.multipart(sha256).await?.is_some() {
+        if self.db.multipart(sha256, SHARED).await?.is_some() {
             // Written by a multipart upload: trusted only after `complete` read it back.
             return Ok(false);
         }
@@ -261,7 +265,18 @@ impl StagingStore for S3Staging {
         }
     }
 
-    async fn upload(&self, sha256: &str, size: u64, ttl: Duration) -> Result<Upload, StagingError> {
+    async fn upload(
+        &self,
+        sha256: &str,
+        size: u64,
+        ttl: Duration,
+        holder: &str,
+    ) -> Result<Upload, StagingError> {
+        // The bucket verifies the bytes (checksum-bound URL, or read back at completion)
+        // but does not tell the server who sent them: the caller handed an upload URL is
+        // taken as a holder. (The local store records a holder only from a verified
+        // upload it received.)
+        self.db.record_holder(sha256, holder).await?;
         let (expires_at, _) = expiry(ttl);
         let key = self.key(sha256);
         if size <= self.part_size {
@@ -293,7 +308,7 @@ impl StagingStore for S3Staging {
             });
         }
         let _guard = self.locks.lock(sha256).await;
-        let existing = self.db.multipart(sha256).await?;
+        let existing = self.db.multipart(sha256, SHARED).await?;
         let mut received: Vec<u32> = Vec::new();
         let record = match existing {
             Some(record) if record.size == size => {
@@ -304,14 +319,14 @@ impl StagingStore for S3Staging {
                     }
                     None => {
                         // S3 forgot it (completed but not verified, or aborted).
-                        self.db.delete_multipart(sha256).await?;
+                        self.db.delete_multiparts_of(sha256).await?;
                         None
                     }
                 }
             }
             Some(stale) => {
                 let _ = self.store.abort_multipart(&key, &stale.upload_id).await;
-                self.db.delete_multipart(sha256).await?;
+                self.db.delete_multiparts_of(sha256).await?;
                 None
             }
             None => None,
@@ -327,6 +342,7 @@ impl StagingStore for S3Staging {
                 self.db
                     .create_multipart(&MultipartRecord {
                         sha256: sha256.to_owned(),
+                        owner: SHARED.to_owned(),
                         size,
                         part_size: part_size_for(size, self.part_size),
                         upload_id,
@@ -363,12 +379,17 @@ impl StagingStore for S3Staging {
         Ok(Upload::in_parts(sha256, size, expires_at, parts))
     }
 
-    async fn complete(&self, sha256: &str, size: u64) -> Result<Completion, StagingError> {
+    async fn complete(
+        &self,
+        sha256: &str,
+        size: u64,
+        _holder: &str,
+    ) -> Result<Completion, StagingError> {
         let _guard = self.locks.lock(sha256).await;
         if self.db.verified_content(sha256).await? == Some(size) {
             return Ok(Completion::Staged);
         }
-        let Some(record) = self.db.multipart(sha256).await? else {
+        let Some(record) = self.db.multipart(sha256, SHARED).await? else {
             return Ok(if self.is_staged(sha256, size).await? {
                 Completion::Staged
             } else {
@@ -408,7 +429,7 @@ impl StagingStore for S3Staging {
             None => {
                 // Completed before a crash, or aborted: the object tells.
                 if self.object_size(sha256).await?.is_none() {
-                    self.db.delete_multipart(sha256).await?;
+                    self.db.delete_multiparts_of(sha256).await?;
                     return Ok(Completion::NoUpload);
                 }
             }
@@ -490,7 +511,7 @@ impl StagingStore for S3Staging {
                     let _guard = self.locks.lock(&sha256).await;
                     if self
                         .db
-                        .multipart(&sha256)
+                        .multipart(&sha256, SHARED)
                         .await?
                         .is_some_and(|r| r.upload_id == upload_id)
                     {
@@ -525,7 +546,7 @@ impl StagingStore for S3Staging {
         drop(listing);
         for (sha256, size) in candidates {
             let _guard = self.locks.lock(&sha256).await;
-            if self.db.multipart(&sha256).await?.is_some() {
+            if self.db.multipart(&sha256, SHARED).await?.is_some() {
                 // Completed but not verified yet: the upload's own age decides.
                 continue;
             }

@@ -136,12 +136,13 @@ fn oidc_server() -> (String, Site, Server) {
     (issuer, site, server)
 }
 
-struct Call {
-    answer: Answer,
-    challenge: Option<String>,
+pub(crate) struct Call {
+    pub(crate) answer: Answer,
+    pub(crate) challenge: Option<String>,
 }
 
-async fn call(
+/// A request with an optional bearer token.
+pub(crate) async fn call(
     server: &Server,
     method: &str,
     path: &str,

@@ -67,8 +67,9 @@ fn staged(data: &Path) -> Vec<String> {
     names
 }
 
-/// An abandoned push of `demo@dev`: `lost` uploaded whole, the multipart upload of
-/// `large` started with its first part only. Returns the push ID and the second part
+/// An abandoned push of `demo@dev`: `lost` (dataset `abandoned`) uploaded whole, the
+/// multipart upload of `large` (dataset `abandoned-large`) started with its first part
+/// only. Returns the push ID and the second part
 /// (its URL, offset and size) as the server announced it.
 async fn abandon(server: &Server, lost: &[u8], large: &[u8]) -> (String, Value) {
     let (m, contents) = manifest(
@@ -76,13 +77,13 @@ async fn abandon(server: &Server, lost: &[u8], large: &[u8]) -> (String, Value) 
         "dev",
         Options::default(),
         None,
-        &[blob(
-            "abandoned",
-            vec![
-                File::new("lost.bin", lost.to_vec()),
-                File::new("large.bin", large.to_vec()),
-            ],
-        )],
+        &[
+            blob("abandoned", vec![File::new("lost.bin", lost.to_vec())]),
+            blob(
+                "abandoned-large",
+                vec![File::new("large.bin", large.to_vec())],
+            ),
+        ],
     );
     let created = server.create_push(&m).await.expect(201);
     let mut second_part = None;
@@ -180,8 +181,8 @@ async fn local_staging_an_abandoned_push_expires_and_its_contents_go() {
     let (abandoned, second_part) = abandon(&server, &lost, &large).await;
     let lost_sha = sha256_hex(&lost);
     assert!(staged(&data).contains(&lost_sha));
-    // Its dataset was prepared while it uploaded (a directory and a prepared head), and is
-    // not a dataset.
+    // The dataset whose content arrived was prepared (a directory and a prepared head),
+    // and is not a dataset; the one whose upload did not finish was not prepared at all.
     let prepared = data.join("blobs/demo/abandoned");
     eventually(
         "the abandoned push's dataset is prepared",
@@ -190,6 +191,7 @@ async fn local_staging_an_abandoned_push_expires_and_its_contents_go() {
     )
     .await;
     assert!(!prepared.join("dev/head.json").exists());
+    assert!(!data.join("blobs/demo/abandoned-large").exists());
     assert_eq!(
         std::fs::read_dir(data.join("staging/parts"))
             .unwrap()

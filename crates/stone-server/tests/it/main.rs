@@ -21,8 +21,10 @@ mod authz_matrix;
 mod gc;
 mod hostile_tenant_authz;
 mod hostile_tenant_paths;
+mod hostile_tenant_staging;
 mod hostile_tenant_versions;
 mod hostile_work;
+mod integrity;
 mod state_batches;
 mod state_upgrade;
 

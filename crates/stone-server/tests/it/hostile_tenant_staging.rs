@@ -1,0 +1,318 @@
+//! Issue 22, "staged content is shared across tenants by hash", on the real server in
+//! `oidc` mode with the real OpenID provider (npm `oidc-provider`): two users, alice and
+//! bob, each with a token of their own.
+//!
+//! - Content reuse needs possession: naming a sha256 and size someone else staged gets an
+//!   upload URL like any content nobody has, and a commit without that upload is refused.
+//! - Multipart uploads are per caller: another caller naming the same hash, with another
+//!   size or the same, cannot disturb an upload in progress.
+
+use serde_json::{Value, json};
+use stone_test::services::{AuthorizationRequest, OidcConfig, OidcProvider, OidcUser};
+
+use crate::api_oidc::call;
+use crate::api_support::{
+    Answer, Dataset, File, Options, Server, Site, blob_files, client, manifest, noise, put,
+};
+
+/// A part size small enough for multipart uploads of a few hundred KiB.
+const PART: usize = 64 * 1024;
+
+/// Dropped in this order: the server stops before its directory goes.
+struct World {
+    server: Server,
+    _site: Site,
+    _provider: OidcProvider,
+    alice: String,
+    bob: String,
+}
+
+/// The provider with alice and bob, a server trusting it, and a token for each.
+fn world() -> World {
+    let users = [
+        OidcUser::new("alice", "alice-password"),
+        OidcUser::new("bob", "bob-password"),
+    ];
+    let provider = OidcProvider::start(users.iter().fold(OidcConfig::default(), |config, user| {
+        config.with_user(user.clone())
+    }));
+    let site = Site::with_config(&format!(
+        "[auth]\nmode = \"oidc\"\nissuer = \"{}\"\naudience = \"{}\"\n[staging]\npart_size = {PART}\n",
+        provider.issuer(),
+        provider.config().resource
+    ));
+    let server = site.start();
+    let [alice, bob] = users.map(|user| {
+        let tokens = provider.login(&user, &AuthorizationRequest::new(40_000));
+        tokens["access_token"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no access token for {}: {tokens:#}", user.sub))
+            .to_owned()
+    });
+    World {
+        server,
+        _site: site,
+        _provider: provider,
+        alice,
+        bob,
+    }
+}
+
+impl World {
+    async fn post(&self, token: &str, path: &str, body: Option<&Value>) -> Answer {
+        call(&self.server, "POST", path, Some(token), body)
+            .await
+            .answer
+    }
+}
+
+/// An upload as the answer shows it, without what differs from one content to another
+/// (digest, size, URL, expiry): the same for every content asked for.
+fn shape(upload: &Value) -> Value {
+    let mut shape = upload.clone();
+    for field in ["sha256", "size", "url", "expires_at"] {
+        shape.as_object_mut().unwrap().remove(field);
+    }
+    shape
+}
+
+fn blob(name: &str, file: &File) -> Dataset {
+    Dataset::new(name, "BLOB", vec![file.clone()])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hash_someone_else_staged_is_asked_for_and_never_committed_without_its_upload() {
+    let world = tokio::task::block_in_place(world);
+    let secret = File::new("secret.bin", noise(22, 5000));
+    let never_seen = File::new("other.bin", noise(23, 5000));
+
+    // alice stages her secret file (and does not commit it).
+    let (theirs, _) = manifest(
+        "alice-ns",
+        "dev",
+        Options::default(),
+        None,
+        &[blob("secret", &secret)],
+    );
+    let created = world
+        .post(&world.alice, "/v1/pushes", Some(&theirs))
+        .await
+        .expect(201)
+        .body;
+    let url = created["uploads"][0]["url"].as_str().unwrap().to_owned();
+    let (status, text) = put(client(), url, Default::default(), secret.bytes.clone()).await;
+    assert!(status.is_success(), "{status}: {text}");
+
+    // bob names its sha256 and size, and a content nobody has: both are asked for, alike.
+    let (mine, _) = manifest(
+        "bob-ns",
+        "dev",
+        Options::default(),
+        None,
+        &[blob("copy", &secret), blob("fresh", &never_seen)],
+    );
+    let answer = world
+        .post(&world.bob, "/v1/pushes", Some(&mine))
+        .await
+        .expect(201)
+        .body;
+    assert_eq!(answer["already_staged"], json!([]), "{answer:#}");
+    let uploads = answer["uploads"].as_array().unwrap();
+    let asked: Vec<&str> = uploads
+        .iter()
+        .map(|u| u["sha256"].as_str().unwrap())
+        .collect();
+    assert!(asked.contains(&secret.sha256().as_str()), "{answer:#}");
+    assert!(asked.contains(&never_seen.sha256().as_str()), "{answer:#}");
+    assert_eq!(shape(&uploads[0]), shape(&uploads[1]), "{answer:#}");
+    let id = answer["push_id"].as_str().unwrap().to_owned();
+    let url_of = |sha256: &str| {
+        uploads.iter().find(|u| u["sha256"] == sha256).unwrap()["url"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+
+    // Without uploading, his commit is refused: alice's bytes never reach his dataset.
+    let (status, _) = put(
+        client(),
+        url_of(&never_seen.sha256()),
+        Default::default(),
+        never_seen.bytes.clone(),
+    )
+    .await;
+    assert!(status.is_success());
+    let refused = world
+        .post(&world.bob, &format!("/v1/pushes/{id}/commit"), None)
+        .await
+        .expect(409);
+    assert_eq!(refused.code(), "push.incomplete");
+    assert_eq!(refused.body["missing"], json!([secret.sha256()]));
+    // Other bytes under that name are refused too.
+    let (status, _) = put(
+        client(),
+        url_of(&secret.sha256()),
+        Default::default(),
+        vec![0; 5000],
+    )
+    .await;
+    assert_eq!(status, 400);
+    world
+        .post(&world.bob, &format!("/v1/pushes/{id}/commit"), None)
+        .await
+        .expect(409);
+    assert!(
+        !world
+            .server
+            .data_dir
+            .join("blobs/bob-ns")
+            .join("copy")
+            .exists(),
+        "nothing of bob's datasets was written"
+    );
+
+    // With the file in hand, he uploads it (the server keeps its one verified copy), and
+    // his push commits it.
+    let (status, text) = put(
+        client(),
+        url_of(&secret.sha256()),
+        Default::default(),
+        secret.bytes.clone(),
+    )
+    .await;
+    assert!(status.is_success(), "{status}: {text}");
+    world
+        .post(&world.bob, &format!("/v1/pushes/{id}/commit"), None)
+        .await
+        .expect(202);
+    let status = loop {
+        let status = call(
+            &world.server,
+            "GET",
+            &format!("/v1/pushes/{id}"),
+            Some(&world.bob),
+            None,
+        )
+        .await
+        .answer
+        .expect(200)
+        .body;
+        if matches!(status["state"].as_str(), Some("succeeded" | "failed")) {
+            break status;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    assert_eq!(status["state"], "succeeded", "{status:#}");
+    let (_, objects) = blob_files(&world.server.data_dir, "bob-ns", "copy", "dev");
+    assert!(objects.values().all(|o| *o == secret.bytes));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_caller_naming_the_same_hash_does_not_disturb_an_upload_in_progress() {
+    let world = tokio::task::block_in_place(world);
+    let bytes = noise(24, 3 * PART - 10);
+    let big = File::new("big.bin", bytes.clone());
+    let (theirs, _) = manifest(
+        "alice-ns",
+        "dev",
+        Options::default(),
+        None,
+        &[blob("big", &big)],
+    );
+    let created = world
+        .post(&world.alice, "/v1/pushes", Some(&theirs))
+        .await
+        .expect(201)
+        .body;
+    let id = created["push_id"].as_str().unwrap().to_owned();
+    let parts = created["uploads"][0]["parts"].as_array().unwrap().clone();
+    assert_eq!(parts.len(), 3, "{created:#}");
+    let send = |part: &Value| {
+        let (offset, size) = (
+            part["offset"].as_u64().unwrap() as usize,
+            part["size"].as_u64().unwrap() as usize,
+        );
+        put(
+            client(),
+            part["url"].as_str().unwrap().to_owned(),
+            Default::default(),
+            bytes[offset..offset + size].to_vec(),
+        )
+    };
+    for part in &parts[..2] {
+        let (status, text) = send(part).await;
+        assert!(status.is_success(), "{status}: {text}");
+    }
+
+    // bob names the same sha256 with another size, then with the same: each time he gets
+    // an upload of his own, and nothing of alice's.
+    for size in [bytes.len() + 1, bytes.len()] {
+        let mut mine = manifest(
+            "bob-ns",
+            "dev",
+            Options::default(),
+            None,
+            &[blob("big", &big)],
+        )
+        .0;
+        mine["datasets"][0]["files"][0]["size"] = json!(size);
+        let answer = world
+            .post(&world.bob, "/v1/pushes", Some(&mine))
+            .await
+            .expect(201)
+            .body;
+        assert_eq!(answer["already_staged"], json!([]), "{answer:#}");
+        let his = answer["uploads"][0]["parts"].as_array().unwrap();
+        assert_eq!(his.len(), 3, "all of his parts are asked for: {answer:#}");
+        let upload_of = |url: &str| {
+            url.split(['?', '&'])
+                .find_map(|pair| pair.strip_prefix("upload="))
+                .unwrap()
+                .to_owned()
+        };
+        assert_ne!(
+            upload_of(his[0]["url"].as_str().unwrap()),
+            upload_of(parts[0]["url"].as_str().unwrap()),
+            "bob was handed alice's upload"
+        );
+    }
+
+    // alice goes on where she was: her last part, completion, commit.
+    let (status, text) = send(&parts[2]).await;
+    assert!(
+        status.is_success(),
+        "alice's upload was disturbed: {status}: {text}"
+    );
+    let completed = world
+        .post(
+            &world.alice,
+            &format!("/v1/pushes/{id}/uploads/{}/complete", big.sha256()),
+            None,
+        )
+        .await
+        .expect(200);
+    assert_eq!(completed.body["staged"], true);
+    world
+        .post(&world.alice, &format!("/v1/pushes/{id}/commit"), None)
+        .await
+        .expect(202);
+    let (_, objects) = loop {
+        let status = call(
+            &world.server,
+            "GET",
+            &format!("/v1/pushes/{id}"),
+            Some(&world.alice),
+            None,
+        )
+        .await
+        .answer
+        .expect(200)
+        .body;
+        if status["state"] == "succeeded" {
+            break blob_files(&world.server.data_dir, "alice-ns", "big", "dev");
+        }
+        assert_ne!(status["state"], "failed", "{status:#}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    assert!(objects.values().all(|o| *o == bytes));
+}
