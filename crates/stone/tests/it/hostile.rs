@@ -18,7 +18,7 @@ use stone_test::TestContext;
 use crate::{context_with_prod, stderr, stdout};
 
 /// Runs `cmd`, killing it after `limit` (a hang is a failure, not a stuck test).
-fn run_bounded(cmd: &mut Command, limit: Duration) -> Output {
+pub(crate) fn run_bounded(cmd: &mut Command, limit: Duration) -> Output {
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -42,7 +42,7 @@ fn run_bounded(cmd: &mut Command, limit: Duration) -> Output {
 }
 
 /// A clear error: not a success, not a panic, an `error:` line, no backtrace.
-fn assert_clear_error(out: &Output, expected: &str) {
+pub(crate) fn assert_clear_error(out: &Output, expected: &str) {
     let err = stderr(out);
     assert!(
         !out.status.success(),
@@ -217,7 +217,7 @@ fn names_with_control_characters_or_invalid_utf8_are_refused_escaped() {
 }
 
 /// The resident set of a running process, in KiB (Linux `/proc`).
-fn rss_kib(pid: u32) -> Option<u64> {
+pub(crate) fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
@@ -275,22 +275,22 @@ fn a_10_gib_sparse_file_is_hashed_in_bounded_memory() {
 
 /// One request the fake server received.
 #[derive(Debug, Clone)]
-struct Seen {
-    method: String,
-    path: String,
-    headers: Vec<(String, String)>,
+pub(crate) struct Seen {
+    pub(crate) method: String,
+    pub(crate) path: String,
+    pub(crate) headers: Vec<(String, String)>,
 }
 
-type Handler = dyn Fn(&Seen, &mut TcpStream) + Send + Sync;
+pub(crate) type Handler = dyn Fn(&Seen, &mut TcpStream) + Send + Sync;
 
 /// A tiny HTTP/1.1 server: one request per connection, answered by `handler`.
-struct FakeServer {
-    port: u16,
+pub(crate) struct FakeServer {
+    pub(crate) port: u16,
     seen: Arc<Mutex<Vec<Seen>>>,
 }
 
 impl FakeServer {
-    fn start(ip: &str, handler: Arc<Handler>) -> FakeServer {
+    pub(crate) fn start(ip: &str, handler: Arc<Handler>) -> FakeServer {
         let listener = TcpListener::bind((ip, 0)).expect("bind the fake server");
         let port = listener.local_addr().unwrap().port();
         let seen = Arc::new(Mutex::new(Vec::new()));
@@ -312,7 +312,7 @@ impl FakeServer {
         FakeServer { port, seen }
     }
 
-    fn seen(&self) -> Vec<Seen> {
+    pub(crate) fn seen(&self) -> Vec<Seen> {
         self.seen.lock().unwrap().clone()
     }
 }
@@ -352,7 +352,7 @@ fn read_request(stream: &mut TcpStream) -> Option<Seen> {
     })
 }
 
-fn respond(stream: &mut TcpStream, status: &str, headers: &[(&str, &str)], body: &[u8]) {
+pub(crate) fn respond(stream: &mut TcpStream, status: &str, headers: &[(&str, &str)], body: &[u8]) {
     let mut head = format!(
         "HTTP/1.1 {status}\r\ncontent-length: {}\r\nconnection: close\r\n",
         body.len()

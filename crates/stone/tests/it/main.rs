@@ -9,6 +9,7 @@ mod faults;
 mod features;
 mod help;
 mod hostile;
+mod hostile_answers;
 mod identity;
 mod import;
 mod man;
