@@ -83,3 +83,13 @@ fn push_manifest_corpus() {
 fn staging_url_corpus() {
     replay("staging_url");
 }
+
+#[test]
+fn parquet_footer_corpus() {
+    replay("parquet_footer");
+}
+
+#[test]
+fn csv_dialect_corpus() {
+    replay("csv_dialect");
+}
