@@ -191,6 +191,10 @@ pub mod codes {
     pub const PUSH_SKIPPED: &str = "push.skipped";
     /// Dataset error: a TABULAR file is not a Parquet file the table can take.
     pub const TABULAR_INVALID_FILE: &str = "tabular.invalid_file";
+    /// Dataset error (422): a file is past one of the server's parser limits (a Parquet
+    /// footer too large, a schema nested too deep, too many columns); refused before it
+    /// is parsed. The detail names the file and the limit.
+    pub const DATASET_LIMIT_EXCEEDED: &str = "dataset.limit_exceeded";
     /// Dataset error: a GRAPH file is not valid RDF in its format.
     pub const GRAPH_INVALID_RDF: &str = "graph.invalid_rdf";
     /// Dataset error: a GRAPH file, or a literal or IRI in it, is larger than the server's

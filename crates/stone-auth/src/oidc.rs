@@ -74,9 +74,7 @@ pub const LOGIN_TIMEOUT: Duration = Duration::from_secs(300);
 impl OidcClient {
     /// Fetches `<issuer>/.well-known/openid-configuration` and checks it names `issuer`.
     pub async fn discover(issuer: &str, client_id: &str) -> Result<OidcClient, AuthError> {
-        let http = reqwest::Client::builder()
-            .user_agent(concat!("stone/", env!("CARGO_PKG_VERSION")))
-            .connect_timeout(Duration::from_secs(10))
+        let http = stone_http::client_builder(stone_http::API_READ_TIMEOUT)
             .timeout(Duration::from_secs(30))
             // The provider's answers come from where we asked.
             .redirect(reqwest::redirect::Policy::none())
@@ -98,8 +96,9 @@ impl OidcClient {
                 message: format!("{url} answered HTTP {}", response.status()),
             });
         }
+        let body = read_document(response, &url).await?;
         let metadata: ProviderMetadata =
-            response.json().await.map_err(|e| AuthError::Discovery {
+            serde_json::from_slice(&body).map_err(|e| AuthError::Discovery {
                 issuer: issuer.to_owned(),
                 message: format!("{url} is not a discovery document: {e}"),
             })?;
@@ -322,7 +321,8 @@ impl OidcClient {
             .await
             .map_err(|e| http_error(url, &e))?;
         let status = response.status();
-        let body: Value = response.json().await.unwrap_or(Value::Null);
+        let body = read_document(response, url).await?;
+        let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
         if status.is_success() {
             return Ok(body);
         }
@@ -380,6 +380,21 @@ impl OidcClient {
             ));
         }
         Ok(())
+    }
+}
+
+/// A provider's answer, read up to [`stone_http::MAX_DOCUMENT`] bytes.
+async fn read_document(response: reqwest::Response, url: &str) -> Result<Vec<u8>, AuthError> {
+    match stone_http::read_capped(response, stone_http::MAX_DOCUMENT).await {
+        Ok(body) => Ok(body),
+        Err(stone_http::Capped::Failed(e)) => Err(http_error(url, &e)),
+        Err(stone_http::Capped::TooLarge) => Err(AuthError::Http {
+            url: url.to_owned(),
+            message: format!(
+                "the answer is larger than {}, stone's limit for a provider's document: refused unread",
+                stone_http::size_in_words(stone_http::MAX_DOCUMENT)
+            ),
+        }),
     }
 }
 

@@ -8,8 +8,10 @@ mod split;
 
 pub use pipeline::{CHUNK_BYTES, Tuning};
 
+use split::Splitter;
+
 use std::fs::{self, File};
-use std::io::BufReader;
+use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -35,7 +37,13 @@ pub struct CsvOptions {
     pub comment: Option<u8>,
     pub header: bool,
     pub null_sequence: Option<String>,
+    /// The longest record read, in bytes (default [`MAX_RECORD_BYTES`]): a longer one is
+    /// refused, naming its line, before it is held in memory.
+    pub max_record_bytes: usize,
 }
+
+/// The longest CSV record read by default: 64 MiB.
+pub const MAX_RECORD_BYTES: usize = 64 << 20;
 
 impl CsvOptions {
     /// Options for `format` (CSV: `,`; TSV: tab), overridden by the resource's dialect.
@@ -60,6 +68,7 @@ impl CsvOptions {
             comment: None,
             header: true,
             null_sequence: None,
+            max_record_bytes: MAX_RECORD_BYTES,
         };
         if let Some(d) = dialect {
             if let Some(c) = d.delimiter {
@@ -142,6 +151,9 @@ pub fn csv_to_parquet_tuned(
     tuning: Tuning,
 ) -> Result<Conversion, FormatError> {
     let format = options.csv_format(src)?;
+    // Inference and sampling read these records with arrow-csv, which holds a record
+    // whole and ends an unclosed quote with the file: bound them first.
+    check_records(src, options, INFER_RECORDS + 1)?;
     let schema = Arc::new(table_schema(src, &format, options, declared)?);
     let tmp = temp_path(dst);
     let result = pipeline::convert(
@@ -172,6 +184,119 @@ pub fn csv_to_parquet_tuned(
             Err(e)
         }
     }
+}
+
+/// Reads the first `records` records of `src` one at a time, in memory bounded by
+/// `options.max_record_bytes`: refuses a longer record, and a file that ends inside a
+/// quoted field.
+fn check_records(src: &Path, options: &CsvOptions, records: usize) -> Result<(), FormatError> {
+    let mut input = File::open(src).map_err(|source| FormatError::Read {
+        path: src.to_owned(),
+        source,
+    })?;
+    let mut splitter = Splitter::new(
+        options.delimiter,
+        options.quote,
+        options.escape,
+        options.comment,
+    );
+    let max = options.max_record_bytes.max(1);
+    let (mut buf, mut start, mut eof) = (Vec::new(), 0usize, false);
+    // Bytes of the file before `buf`.
+    let mut consumed = 0u64;
+    let mut found = 0;
+    while found < records {
+        match splitter.find(&buf[start..], 0, eof) {
+            Some(end) => {
+                if end > max {
+                    return Err(record_too_long(src, consumed + start as u64, max));
+                }
+                if eof && start + end == buf.len() {
+                    if let Some(at) = splitter.unclosed() {
+                        return Err(unclosed_quote(src, consumed + (start + at) as u64));
+                    }
+                    return Ok(());
+                }
+                start += end;
+                found += 1;
+                splitter.reset();
+            }
+            None => {
+                if buf.len() - start > max {
+                    return Err(record_too_long(src, consumed + start as u64, max));
+                }
+                // The record in progress moves to the front; the splitter's state is
+                // relative to it and stays valid.
+                buf.drain(..start);
+                consumed += start as u64;
+                start = 0;
+                let want = READ_STEP.min(max + 1 - buf.len().min(max)).max(1) as u64;
+                let n = (&mut input)
+                    .take(want)
+                    .read_to_end(&mut buf)
+                    .map_err(|source| FormatError::Read {
+                        path: src.to_owned(),
+                        source,
+                    })?;
+                eof = (n as u64) < want;
+            }
+        }
+    }
+    Ok(())
+}
+
+const READ_STEP: usize = 256 << 10;
+
+/// The error for a record longer than `max` bytes that starts at byte `offset` of `src`.
+pub(crate) fn record_too_long(src: &Path, offset: u64, max: usize) -> FormatError {
+    let (line, column) = position(src, offset);
+    FormatError::Limit {
+        path: src.to_owned(),
+        message: format!(
+            "line {line}, column {column}: the record starting here is longer than {max} bytes, \
+             stone's limit for one record (a quote that is never closed makes the rest of the \
+             file one record)"
+        ),
+    }
+}
+
+/// The error for a quoted field opened at byte `offset` of `src` and never closed.
+pub(crate) fn unclosed_quote(src: &Path, offset: u64) -> FormatError {
+    let (line, column) = position(src, offset);
+    FormatError::Csv {
+        path: src.to_owned(),
+        message: format!(
+            "line {line}, column {column}: a quoted field opens here and is never closed \
+             (the file ends inside it)"
+        ),
+    }
+}
+
+/// The line and column (1-based, columns in characters) of byte `offset` of `path`,
+/// counted by reading the file up to it (on errors only).
+fn position(path: &Path, offset: u64) -> (u64, u64) {
+    let Ok(file) = File::open(path) else {
+        return (0, 0);
+    };
+    let mut reader = BufReader::with_capacity(IO_BUFFER, file).take(offset);
+    let (mut line, mut column) = (1u64, 1u64);
+    let mut block = vec![0u8; IO_BUFFER];
+    loop {
+        let n = match reader.read(&mut block) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        let block = &block[..n];
+        let chars = |bytes: &[u8]| bytes.iter().filter(|b| (**b & 0xc0) != 0x80).count() as u64;
+        match memchr::memrchr(b'\n', block) {
+            Some(last) => {
+                line += memchr::memchr_iter(b'\n', block).count() as u64;
+                column = 1 + chars(&block[last + 1..]);
+            }
+            None => column += chars(block),
+        }
+    }
+    (line, column)
 }
 
 fn temp_path(dst: &Path) -> PathBuf {

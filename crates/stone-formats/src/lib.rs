@@ -3,12 +3,14 @@
 //! validation of Turtle, N-Triples and JSON-LD.
 
 pub mod csv;
+pub mod footer;
 pub mod rdf;
 pub mod schema;
 
 use std::path::PathBuf;
 
 pub use csv::{Conversion, CsvOptions, Tuning, csv_to_parquet, csv_to_parquet_tuned};
+pub use footer::{FooterShape, ParquetLimits, check_parquet_footer};
 pub use schema::{ColumnInfo, check_parquet_schema, parquet_columns};
 
 /// Errors of reading, converting and checking formats. Each names the file, and the line,
@@ -56,6 +58,9 @@ pub enum FormatError {
     RdfNotBuilt { path: PathBuf },
     #[error("{}: {message}", path.display())]
     Dialect { path: PathBuf, message: String },
+    /// Input past one of stone's parser limits (refused before it is parsed).
+    #[error("{}: {message}", path.display())]
+    Limit { path: PathBuf, message: String },
 }
 
 impl FormatError {
@@ -71,6 +76,7 @@ impl FormatError {
             FormatError::Rdf { .. } => "format.rdf",
             FormatError::RdfNotBuilt { .. } => "format.rdf_not_built",
             FormatError::Dialect { .. } => "format.dialect",
+            FormatError::Limit { .. } => "format.limit_exceeded",
         }
     }
 
@@ -86,6 +92,9 @@ impl FormatError {
             FormatError::MissingColumn { .. } | FormatError::SchemaMismatch { .. } => {
                 Some("fix the data or the resource's `schema` in datasets.yaml; nothing was sent".into())
             }
+            FormatError::Limit { .. } => Some(
+                "stone refuses input past its parser limits (see RELIABILITY.md, \"Limits\"): split or flatten the data; nothing was sent".into(),
+            ),
             _ => None,
         }
     }

@@ -4,12 +4,13 @@
 use std::fs::File;
 use std::path::Path;
 
-use arrow_schema::{DataType, Field, Schema, TimeUnit};
+use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde::{Deserialize, Serialize};
 use stone_package::descriptor::{FieldType, TableSchema};
 
 use crate::FormatError;
+use crate::footer::{ParquetLimits, check_parquet_footer};
 
 /// A column as shown to people and sent to the server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -105,16 +106,7 @@ pub(crate) fn normalize(field: &Field) -> Field {
 
 /// The columns of a Parquet file, from its footer.
 pub fn parquet_columns(path: &Path) -> Result<Vec<ColumnInfo>, FormatError> {
-    let file = File::open(path).map_err(|source| FormatError::Read {
-        path: path.to_owned(),
-        source,
-    })?;
-    let builder =
-        ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| FormatError::Parquet {
-            path: path.to_owned(),
-            message: e.to_string(),
-        })?;
-    Ok(column_info(builder.schema()))
+    Ok(column_info(&*parquet_schema(path)?))
 }
 
 /// Checks every declared field is a column of the file, of an acceptable type.
@@ -122,6 +114,15 @@ pub fn check_parquet_schema(
     path: &Path,
     declared: &TableSchema,
 ) -> Result<Vec<ColumnInfo>, FormatError> {
+    let schema = parquet_schema(path)?;
+    check_schema(path, &schema, declared)?;
+    Ok(column_info(&schema))
+}
+
+/// The Arrow schema of a Parquet file, its footer checked against the default
+/// [`ParquetLimits`] before the parquet crate parses it.
+fn parquet_schema(path: &Path) -> Result<SchemaRef, FormatError> {
+    check_parquet_footer(path, &ParquetLimits::default())?;
     let file = File::open(path).map_err(|source| FormatError::Read {
         path: path.to_owned(),
         source,
@@ -131,8 +132,7 @@ pub fn check_parquet_schema(
             path: path.to_owned(),
             message: e.to_string(),
         })?;
-    check_schema(path, builder.schema(), declared)?;
-    Ok(column_info(builder.schema()))
+    Ok(builder.schema().clone())
 }
 
 pub(crate) fn check_schema(

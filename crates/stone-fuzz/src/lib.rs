@@ -26,6 +26,8 @@ pub const TARGETS: &[&str] = &[
     "push_manifest",
     "staging_url",
     "path_rule",
+    "parquet_footer",
+    "csv_dialect",
 ];
 
 /// Runs the target `name` on `data`. Panics only if the code under test does (or breaks a
@@ -39,6 +41,8 @@ pub fn run(name: &str, data: &[u8]) {
         "push_manifest" => push_manifest(data),
         "staging_url" => staging_url(data),
         "path_rule" => path_rule(data),
+        "parquet_footer" => parquet_footer(data),
+        "csv_dialect" => csv_dialect(data),
         other => panic!("no fuzz target {other:?}; the targets are {TARGETS:?}"),
     }
 }
@@ -117,6 +121,75 @@ pub fn csv_to_parquet(data: &[u8]) {
         // What was written reads back with the columns the conversion reported.
         let columns = stone_formats::parquet_columns(&dst).expect("the Parquet file reads back");
         assert_eq!(columns.len(), conversion.columns.len());
+    }
+}
+
+/// The Parquet footer check both the CLI and the server run before the parquet crate
+/// reads a footer: the input is a whole file. A footer the check lets through must then
+/// parse (or fail) in the parquet crate without a crash: no stack overflow, no panic.
+pub fn parquet_footer(data: &[u8]) {
+    use stone_formats::footer::{FooterError, ParquetLimits, check_parquet_footer_bytes};
+    let limits = ParquetLimits::default();
+    match check_parquet_footer_bytes(data, &limits) {
+        Ok(shape) => {
+            assert!(shape.depth <= limits.max_depth && shape.columns <= limits.max_columns);
+            let file = bytes::Bytes::copy_from_slice(data);
+            if let Ok(metadata) =
+                parquet::file::metadata::ParquetMetaDataReader::new().parse_and_finish(&file)
+            {
+                let schema = metadata.file_metadata().schema_descr();
+                let _ = parquet::arrow::parquet_to_arrow_schema(schema, None);
+            }
+        }
+        Err(FooterError::Limit { limit, found, .. }) => assert!(found > limit),
+        Err(FooterError::Malformed(_)) => {}
+    }
+}
+
+/// CSV dialect edge cases (unclosed quotes, huge records, chunk boundaries). The first
+/// byte picks the dialect as in [`csv_to_parquet`], the second the record limit (16 bytes
+/// to 2 KiB) and the chunk size; the rest is the file. An error for an unclosed quote or a
+/// record past the limit names the line and column; a conversion that succeeds reads back.
+pub fn csv_dialect(data: &[u8]) {
+    let Some((&flags, rest)) = data.split_first() else {
+        return;
+    };
+    let Some((&sizes, body)) = rest.split_first() else {
+        return;
+    };
+    let dialect = Dialect {
+        header: Some(flags & 1 == 0),
+        quote_char: (flags & 2 != 0).then_some('\''),
+        comment_char: (flags & 4 != 0).then_some('#'),
+        escape_char: (flags & 8 != 0).then_some('\\'),
+        delimiter: (flags & 16 != 0).then_some(';'),
+        ..Dialect::default()
+    };
+    let src = scratch_file("dialect.csv", body);
+    let dst = scratch().join("dialect.parquet");
+    let Ok(mut options) = CsvOptions::new(&src, Format::Csv, Some(&dialect)) else {
+        return;
+    };
+    options.max_record_bytes = 16 << (sizes & 7);
+    let tuning = stone_formats::Tuning {
+        workers: 2,
+        chunk_bytes: 16 + usize::from(sizes >> 3) * 16,
+    };
+    match stone_formats::csv_to_parquet_tuned(&src, &dst, &options, None, &|_| {}, tuning) {
+        Ok(conversion) => {
+            let columns =
+                stone_formats::parquet_columns(&dst).expect("the Parquet file reads back");
+            assert_eq!(columns.len(), conversion.columns.len());
+        }
+        Err(e) => {
+            let message = e.to_string();
+            if e.code() == "format.limit_exceeded" || message.contains("never closed") {
+                assert!(
+                    message.contains("line ") && message.contains(", column "),
+                    "{message}"
+                );
+            }
+        }
     }
 }
 

@@ -196,7 +196,29 @@ async fn get_json<T: for<'de> Deserialize<'de>>(
 ) -> Result<Option<(T, Bytes)>, object_store::Error> {
     match store.get_opts(location, GetOptions::default()).await {
         Ok(result) => {
-            let bytes = result.bytes().await?;
+            // Read within a cap: the destination may hold anything under this name.
+            let size = result.meta.size;
+            let bytes = match stone_http::collect_capped(
+                result.into_stream(),
+                Some(size),
+                stone_http::MAX_ANSWER,
+            )
+            .await
+            {
+                Ok(bytes) => Bytes::from(bytes),
+                Err(stone_http::Capped::Failed(e)) => return Err(e),
+                Err(stone_http::Capped::TooLarge) => {
+                    // Not `Generic`: that one is transient, and this is not.
+                    return Err(object_store::Error::NotSupported {
+                        source: format!(
+                            "{location} is {size} bytes, larger than {}, stone's limit for a \
+                             descriptor: refused unread (remove it, or push to another prefix)",
+                            stone_http::size_in_words(stone_http::MAX_ANSWER)
+                        )
+                        .into(),
+                    });
+                }
+            };
             Ok(serde_json::from_slice(&bytes).ok().map(|v| (v, bytes)))
         }
         Err(object_store::Error::NotFound { .. }) => Ok(None),

@@ -67,11 +67,8 @@ pub struct ServiceHandler {
 
 impl ServiceHandler {
     pub fn new(targets: Vec<ServiceTarget>) -> Result<ServiceHandler, PushError> {
-        let agent = concat!("stone/", env!("CARGO_PKG_VERSION"));
         let build = |builder: reqwest::ClientBuilder| {
             builder
-                .user_agent(agent)
-                .connect_timeout(Duration::from_secs(10))
                 // A redirect could take a request (and later its token) to another host.
                 .redirect(reqwest::redirect::Policy::none())
                 .build()
@@ -80,8 +77,8 @@ impl ServiceHandler {
         Ok(ServiceHandler {
             targets,
             tokens: None,
-            api: build(reqwest::Client::builder().read_timeout(Duration::from_secs(120)))?,
-            uploads: build(reqwest::Client::builder().read_timeout(Duration::from_secs(300)))?,
+            api: build(stone_http::client_builder(stone_http::API_READ_TIMEOUT))?,
+            uploads: build(stone_http::client_builder(stone_http::UPLOAD_READ_TIMEOUT))?,
         })
     }
 
@@ -854,34 +851,7 @@ async fn read_problem(response: reqwest::Response) -> Problem {
     })
 }
 
-/// The largest push API answer read: more is refused, not buffered.
-pub const MAX_ANSWER: usize = 16 << 20;
-/// The largest error body read (a problem document, or a proxy's error page).
-const MAX_PROBLEM: usize = 64 << 10;
-
-/// Why a capped read stopped.
-pub enum Capped {
-    Failed(reqwest::Error),
-    TooLarge,
-}
-
-/// The body of `response`, read only up to `limit` bytes.
-pub async fn read_capped(mut response: reqwest::Response, limit: usize) -> Result<Vec<u8>, Capped> {
-    if response
-        .content_length()
-        .is_some_and(|length| length > limit as u64)
-    {
-        return Err(Capped::TooLarge);
-    }
-    let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(Capped::Failed)? {
-        if body.len() + chunk.len() > limit {
-            return Err(Capped::TooLarge);
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body)
-}
+pub use stone_http::{Capped, MAX_ANSWER, MAX_PROBLEM, read_capped};
 
 /// A staging URL the server handed out: https, or plain http to a loopback address (a
 /// local server). Anything else (`file://`, `ftp://`, http to another host) is refused

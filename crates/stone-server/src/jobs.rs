@@ -1662,6 +1662,11 @@ fn iceberg_problem(dataset: &str, error: &IcebergError) -> Problem {
         IcebergError::RefKindConflict { name, .. } => {
             Problem::new(409, codes::VERSION_EXISTS, "Version name taken").with("version", name)
         }
+        IcebergError::ParquetLimit { .. } => Problem::new(
+            422,
+            codes::DATASET_LIMIT_EXCEEDED,
+            "File past a parser limit",
+        ),
         IcebergError::InvalidParquet { .. }
         | IcebergError::UnsupportedColumnType { .. }
         | IcebergError::FileHasFieldIds { .. }

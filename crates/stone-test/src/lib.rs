@@ -2,6 +2,7 @@
 //! cache), and external programs are the real ones, installed by `scripts/install-tools`.
 
 pub mod context;
+pub mod fixture;
 pub mod services;
 pub mod tools;
 

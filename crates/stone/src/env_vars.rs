@@ -10,6 +10,10 @@ pub const STONE_NO_PROGRESS: &str = "STONE_NO_PROGRESS";
 /// How many times a failed request to the push API or a staging URL (connection error, 429,
 /// 5xx) is retried before the push stops, resumable (default 6, about 30 s of backoff).
 pub const STONE_HTTP_RETRIES: &str = "STONE_HTTP_RETRIES";
+/// Seconds a read may wait for a server (for its answer, or between two pieces of it)
+/// before the request fails as timed out (default 120; 300 for uploads). Read in
+/// `stone-http`, which builds every HTTP client of the CLI.
+pub const STONE_HTTP_READ_TIMEOUT: &str = stone_http::STONE_HTTP_READ_TIMEOUT;
 /// CI's head ref of a pull request: the default branch in CI.
 pub const CI_HEAD_REF: &str = stone_package::branch::CI_HEAD_REF;
 /// CI's ref name: the default branch in CI when `CI_HEAD_REF` is not set.

@@ -86,8 +86,7 @@ pub async fn fetch_info_retrying(
         url: url.clone(),
         message,
     };
-    let client = reqwest::Client::builder()
-        .connect_timeout(Duration::from_secs(10))
+    let client = stone_http::client_builder(stone_http::API_READ_TIMEOUT)
         .timeout(Duration::from_secs(30))
         .redirect(reqwest::redirect::Policy::none())
         .build()

@@ -29,7 +29,7 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 
 use super::split::Splitter;
-use super::{CsvOptions, locate, tidy_shifted};
+use super::{CsvOptions, locate, record_too_long, tidy_shifted, unclosed_quote};
 use crate::FormatError;
 
 /// CSV bytes per chunk, and so per row group (about 110,000 rows of a 75-byte row, like
@@ -97,6 +97,10 @@ enum Failure {
     Csv(String),
     Parquet(ParquetError),
     Read(io::Error),
+    /// The file ends inside a quoted field opened at this byte of the file.
+    Unclosed(u64),
+    /// A record longer than the limit starts at this byte of the file.
+    TooLong(u64),
 }
 
 /// Converts `src` into the Parquet file `tmp`; returns the rows and bytes read.
@@ -177,6 +181,7 @@ pub(crate) fn convert(
                 input,
                 splitter,
                 chunk_bytes,
+                options.max_record_bytes.max(1),
                 progress,
                 stop,
                 &free_rx,
@@ -240,6 +245,10 @@ pub(crate) fn convert(
                     source,
                 },
                 Failure::Parquet(e) => parquet_error(e),
+                Failure::Unclosed(offset) => unclosed_quote(src, offset),
+                Failure::TooLong(offset) => {
+                    record_too_long(src, offset, options.max_record_bytes.max(1))
+                }
                 Failure::Csv(message) => {
                     // Lines of a later chunk count from its first record.
                     let shift = if index == 0 {
@@ -320,6 +329,7 @@ fn read_chunks(
     mut input: File,
     mut splitter: Splitter,
     chunk_bytes: usize,
+    max_record: usize,
     progress: &(dyn Fn(u64) + Sync),
     stop: &AtomicBool,
     free: &Receiver<Vec<u8>>,
@@ -328,6 +338,11 @@ fn read_chunks(
 ) {
     let mut carry: Vec<u8> = Vec::new();
     let mut eof = false;
+    // Bytes of the file before the chunk being read.
+    let mut offset = 0u64;
+    let fail = |index, failure| {
+        let _ = done.send(Done::Failed { index, failure });
+    };
     for index in 0.. {
         if stop.load(Ordering::Relaxed) {
             return;
@@ -348,10 +363,7 @@ fn read_chunks(
                         eof = (n as u64) < need;
                     }
                     Err(e) => {
-                        let _ = done.send(Done::Failed {
-                            index,
-                            failure: Failure::Read(e),
-                        });
+                        fail(index, Failure::Read(e));
                         return;
                     }
                 }
@@ -359,8 +371,27 @@ fn read_chunks(
             if let Some(cut) = splitter.find(&data, chunk_bytes, eof) {
                 break cut;
             }
+            // The record that spans the chunk size started before it and has not ended:
+            // past the limit, it is refused rather than held whole.
+            if data.len() - chunk_bytes.min(data.len()) > max_record {
+                let start = record_start(&splitter, &data, chunk_bytes);
+                fail(index, Failure::TooLong(offset + start as u64));
+                return;
+            }
             want = data.len() + READ_STEP;
         };
+        if eof
+            && cut == data.len()
+            && let Some(at) = splitter.unclosed()
+        {
+            fail(index, Failure::Unclosed(offset + at as u64));
+            return;
+        }
+        if let Some(too_long) = record_longer_than(&splitter, &data[..cut], max_record) {
+            fail(index, Failure::TooLong(offset + too_long as u64));
+            return;
+        }
+        offset += cut as u64;
         carry.extend_from_slice(&data[cut..]);
         data.truncate(cut);
         let last = eof && carry.is_empty();
@@ -371,6 +402,38 @@ fn read_chunks(
             return;
         }
     }
+}
+
+/// Where the record holding byte `at` of `data` (which starts at a record start) starts.
+fn record_start(splitter: &Splitter, data: &[u8], at: usize) -> usize {
+    let mut scan = splitter.fresh();
+    let mut start = 0;
+    loop {
+        scan.reset();
+        match scan.find(&data[start..], 0, false) {
+            Some(end) if start + end <= at => start += end,
+            _ => return start,
+        }
+    }
+}
+
+/// The start of the first record of `data` (a chunk of whole records) longer than `max`
+/// bytes. Only a chunk longer than `max` can hold one.
+fn record_longer_than(splitter: &Splitter, data: &[u8], max: usize) -> Option<usize> {
+    if data.len() <= max {
+        return None;
+    }
+    let mut scan = splitter.fresh();
+    let mut start = 0;
+    while start < data.len() {
+        scan.reset();
+        let end = scan.find(&data[start..], 0, true)?;
+        if end > max {
+            return Some(start);
+        }
+        start += end;
+    }
+    None
 }
 
 /// A worker's part: one chunk decoded and encoded as the column chunks of a row group.

@@ -88,3 +88,13 @@ fn staging_url_corpus() {
 fn path_rule_corpus() {
     replay("path_rule");
 }
+
+#[test]
+fn parquet_footer_corpus() {
+    replay("parquet_footer");
+}
+
+#[test]
+fn csv_dialect_corpus() {
+    replay("csv_dialect");
+}

@@ -159,16 +159,26 @@ fn client(follow_redirects: bool) -> anyhow::Result<reqwest::Client> {
     } else {
         reqwest::redirect::Policy::none()
     };
-    Ok(reqwest::Client::builder()
+    // A read timeout: a server that stops answering ends the import with an error.
+    Ok(stone_http::client_builder(stone_http::API_READ_TIMEOUT)
         .redirect(policy)
-        .user_agent(concat!("stone/", env!("CARGO_PKG_VERSION")))
-        .connect_timeout(std::time::Duration::from_secs(30))
         .build()?)
 }
 
 /// A problem's `detail` (or the body's start) for an error message.
 async fn problem_text(response: reqwest::Response) -> String {
-    let text = response.text().await.unwrap_or_default();
+    // Only the start of an error body is read (a hostile server may send gigabytes).
+    let body = match stone_http::read_capped(response, stone_http::MAX_PROBLEM).await {
+        Ok(body) => body,
+        Err(stone_http::Capped::TooLarge) => {
+            return format!(
+                "an error body larger than {} (not read)",
+                stone_http::size_in_words(stone_http::MAX_PROBLEM)
+            );
+        }
+        Err(stone_http::Capped::Failed(_)) => Vec::new(),
+    };
+    let text = String::from_utf8_lossy(&body);
     match serde_json::from_str::<serde_json::Value>(&text) {
         Ok(value) => value["detail"]
             .as_str()
@@ -279,7 +289,28 @@ async fn service(
         )
         .await);
     }
-    let info: DatasetInfo = response.json().await.map_err(|e| {
+    let body = match stone_http::read_capped(response, stone_http::MAX_ANSWER).await {
+        Ok(body) => body,
+        Err(stone_http::Capped::Failed(e)) => {
+            return Err(anyhow::Error::new(e).context(failure(
+                "import.unavailable",
+                ExitStatus::Unavailable,
+                format!("{what} did not finish sending the dataset metadata"),
+            )));
+        }
+        Err(stone_http::Capped::TooLarge) => {
+            return Err(failure(
+                "import.failed",
+                ExitStatus::Failure,
+                format!(
+                    "{what} sent dataset metadata larger than {}, stone's limit: refused unread",
+                    stone_http::size_in_words(stone_http::MAX_ANSWER)
+                ),
+            )
+            .into());
+        }
+    };
+    let info: DatasetInfo = serde_json::from_slice(&body).map_err(|e| {
         anyhow::Error::new(e).context(format!("{what} sent unreadable dataset metadata"))
     })?;
     if !info.exists {

@@ -217,7 +217,7 @@ fn names_with_control_characters_or_invalid_utf8_are_refused_escaped() {
 }
 
 /// The resident set of a running process, in KiB (Linux `/proc`).
-fn rss_kib(pid: u32) -> Option<u64> {
+pub(crate) fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
     line.split_whitespace().nth(1)?.parse().ok()

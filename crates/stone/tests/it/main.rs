@@ -10,6 +10,7 @@ mod features;
 mod help;
 mod hostile;
 mod hostile_paths;
+mod hostile_answers;
 mod identity;
 mod import;
 mod man;

@@ -375,7 +375,7 @@ fn a_dataset_the_server_refuses_is_named_with_its_message_and_code() {
 }
 
 /// The local staging store's number of staged contents.
-fn staged(data: &Path) -> usize {
+pub(crate) fn staged(data: &Path) -> usize {
     std::fs::read_dir(data.join("staging/contents"))
         .map(|d| d.count())
         .unwrap_or(0)

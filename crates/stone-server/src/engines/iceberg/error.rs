@@ -89,6 +89,16 @@ pub enum IcebergError {
         actual: String,
     },
 
+    /// A staged Parquet file is past a parser limit (footer size, schema depth, columns):
+    /// refused before its footer is parsed.
+    #[error("staged file {}: {message}", path.display())]
+    ParquetLimit {
+        /// The staged file.
+        path: PathBuf,
+        /// Which limit, in words.
+        message: String,
+    },
+
     /// A staged file is not a Parquet file the engine can read.
     #[error("staged file {} is not a readable Parquet file", path.display())]
     InvalidParquet {

@@ -16,6 +16,7 @@ use parquet::file::metadata::{ParquetMetaData, ParquetMetaDataReader};
 use parquet::file::statistics::Statistics;
 use parquet::schema::types::Type as ParquetType;
 use sha2::{Digest, Sha256};
+use stone_formats::{FormatError, ParquetLimits};
 
 use super::error::IcebergError;
 use super::schema;
@@ -51,6 +52,24 @@ pub(crate) fn prepare(path: &Path, expected_sha256: &str) -> Result<PreparedFile
             expected: expected_sha256.to_owned(),
             actual,
         });
+    }
+    // The footer's bounds before the parquet crate parses it: a schema nested too deep
+    // would overflow the stack there and take the server down.
+    match stone_formats::check_parquet_footer(path, &ParquetLimits::default()) {
+        Ok(_) => {}
+        Err(FormatError::Limit { message, .. }) => {
+            return Err(IcebergError::ParquetLimit {
+                path: path.to_owned(),
+                message,
+            });
+        }
+        Err(FormatError::Read { source, .. }) => return Err(read_error(source)),
+        Err(other) => {
+            return Err(IcebergError::InvalidParquet {
+                path: path.to_owned(),
+                source: parquet::errors::ParquetError::General(other.to_string()),
+            });
+        }
     }
     let file = File::open(path).map_err(read_error)?;
     let size = file.metadata().map_err(read_error)?.len();

@@ -1,0 +1,421 @@
+//! The bounds of a Parquet footer, checked before the parquet crate parses it.
+//!
+//! parquet 58 builds its schema tree from the footer's flat list of `SchemaElement`s by
+//! recursion (one call per nesting level), and arrow's schema conversion recurses the same
+//! way: a file of a few hundred kilobytes with a schema nested 20,000 deep overflows the
+//! stack and aborts the process. So, before anything else reads a footer, one small pass
+//! reads its length and walks the schema list with a loop (thrift compact protocol, only the
+//! `num_children` of each element kept) and refuses a footer that is too large, a schema
+//! nested too deep, or too many columns. Both the CLI (a user's Parquet file) and the server
+//! (a staged Parquet file) call [`check_parquet_footer`].
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+
+use crate::FormatError;
+
+/// The bounds a Parquet footer must keep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParquetLimits {
+    /// Bytes of the footer (the thrift `FileMetaData`, without the 8-byte tail).
+    pub max_footer_bytes: u64,
+    /// Nesting levels of the schema below its root (a flat table: 1).
+    pub max_depth: usize,
+    /// Leaf columns.
+    pub max_columns: usize,
+}
+
+/// The largest footer read: 64 MiB.
+pub const MAX_FOOTER_BYTES: u64 = 64 << 20;
+/// The deepest schema read: 64 levels (real nested data rarely goes past 10).
+pub const MAX_SCHEMA_DEPTH: usize = 64;
+/// The most leaf columns read: 10,000.
+pub const MAX_COLUMNS: usize = 10_000;
+/// Nesting of thrift structs and lists skipped in the footer (as the parquet crate's own
+/// skip).
+const MAX_THRIFT_DEPTH: usize = 64;
+
+impl Default for ParquetLimits {
+    fn default() -> ParquetLimits {
+        ParquetLimits {
+            max_footer_bytes: MAX_FOOTER_BYTES,
+            max_depth: MAX_SCHEMA_DEPTH,
+            max_columns: MAX_COLUMNS,
+        }
+    }
+}
+
+/// What the check found in a footer within bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FooterShape {
+    pub footer_bytes: u64,
+    pub depth: usize,
+    pub columns: usize,
+}
+
+/// Why a footer was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FooterError {
+    /// Not a Parquet file, or a footer that does not decode.
+    Malformed(String),
+    /// Over one of the [`ParquetLimits`].
+    Limit {
+        what: &'static str,
+        limit: u64,
+        found: u64,
+    },
+}
+
+impl std::fmt::Display for FooterError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FooterError::Malformed(message) => f.write_str(message),
+            FooterError::Limit { what, limit, found } => write!(
+                f,
+                "the Parquet footer has {what} past stone's limit of {limit} (found at least {found})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FooterError {}
+
+impl FooterError {
+    fn into_format_error(self, path: &Path) -> FormatError {
+        match self {
+            FooterError::Malformed(message) => FormatError::Parquet {
+                path: path.to_owned(),
+                message,
+            },
+            limit @ FooterError::Limit { .. } => FormatError::Limit {
+                path: path.to_owned(),
+                message: limit.to_string(),
+            },
+        }
+    }
+}
+
+/// Checks the footer of the Parquet file at `path` against `limits` without building its
+/// schema: call it before handing the file to the parquet crate.
+pub fn check_parquet_footer(
+    path: &Path,
+    limits: &ParquetLimits,
+) -> Result<FooterShape, FormatError> {
+    let read_error = |source| FormatError::Read {
+        path: path.to_owned(),
+        source,
+    };
+    let mut file = File::open(path).map_err(read_error)?;
+    let size = file.metadata().map_err(read_error)?.len();
+    if size < 12 {
+        return Err(FooterError::Malformed(format!(
+            "not a Parquet file: {size} bytes, fewer than a Parquet file's 12-byte frame"
+        ))
+        .into_format_error(path));
+    }
+    let mut tail = [0u8; 8];
+    file.seek(SeekFrom::Start(size - 8)).map_err(read_error)?;
+    file.read_exact(&mut tail).map_err(read_error)?;
+    let footer_bytes = footer_length(&tail, size).map_err(|e| e.into_format_error(path))?;
+    if footer_bytes > limits.max_footer_bytes {
+        return Err(FooterError::Limit {
+            what: "footer bytes",
+            limit: limits.max_footer_bytes,
+            found: footer_bytes,
+        }
+        .into_format_error(path));
+    }
+    let mut footer = vec![0u8; footer_bytes as usize];
+    file.seek(SeekFrom::Start(size - 8 - footer_bytes))
+        .map_err(read_error)?;
+    file.read_exact(&mut footer).map_err(read_error)?;
+    let (depth, columns) = schema_shape(&footer, limits).map_err(|e| e.into_format_error(path))?;
+    Ok(FooterShape {
+        footer_bytes,
+        depth,
+        columns,
+    })
+}
+
+/// [`check_parquet_footer`] on a whole file held in memory (for the fuzzer and tests).
+pub fn check_parquet_footer_bytes(
+    file: &[u8],
+    limits: &ParquetLimits,
+) -> Result<FooterShape, FooterError> {
+    let size = file.len() as u64;
+    if size < 12 {
+        return Err(FooterError::Malformed(format!(
+            "not a Parquet file: {size} bytes, fewer than a Parquet file's 12-byte frame"
+        )));
+    }
+    let tail: [u8; 8] = file[file.len() - 8..]
+        .try_into()
+        .map_err(|_| FooterError::Malformed("no tail".into()))?;
+    let footer_bytes = footer_length(&tail, size)?;
+    if footer_bytes > limits.max_footer_bytes {
+        return Err(FooterError::Limit {
+            what: "footer bytes",
+            limit: limits.max_footer_bytes,
+            found: footer_bytes,
+        });
+    }
+    let end = file.len() - 8;
+    let footer = &file[end - footer_bytes as usize..end];
+    let (depth, columns) = schema_shape(footer, limits)?;
+    Ok(FooterShape {
+        footer_bytes,
+        depth,
+        columns,
+    })
+}
+
+/// The footer length a file's last 8 bytes state, checked against the file's size.
+fn footer_length(tail: &[u8; 8], size: u64) -> Result<u64, FooterError> {
+    match &tail[4..] {
+        b"PAR1" => {}
+        b"PARE" => {
+            return Err(FooterError::Malformed(
+                "the file's footer is encrypted, which stone does not read".into(),
+            ));
+        }
+        _ => {
+            return Err(FooterError::Malformed(
+                "not a Parquet file: it does not end with `PAR1`".into(),
+            ));
+        }
+    }
+    let length = u64::from(u32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]));
+    // The leading magic, the footer, the tail.
+    if length + 12 > size {
+        return Err(FooterError::Malformed(format!(
+            "the footer claims {length} bytes, more than the file's {size} bytes hold"
+        )));
+    }
+    Ok(length)
+}
+
+/// The nesting depth and leaf column count of the footer's schema, walked with a loop.
+fn schema_shape(footer: &[u8], limits: &ParquetLimits) -> Result<(usize, usize), FooterError> {
+    let mut input = Compact {
+        buf: footer,
+        pos: 0,
+    };
+    // FileMetaData: field 2 is `list<SchemaElement> schema`.
+    let mut id = 0i16;
+    loop {
+        let Some((field, kind)) = input.field_header(&mut id)? else {
+            return Err(FooterError::Malformed("the footer has no schema".into()));
+        };
+        if field == 2 && kind == LIST {
+            return schema_list(&mut input, limits);
+        }
+        input.skip(kind, 0)?;
+    }
+}
+
+fn schema_list(input: &mut Compact, limits: &ParquetLimits) -> Result<(usize, usize), FooterError> {
+    let (count, element) = input.list_header()?;
+    if element != STRUCT {
+        return Err(FooterError::Malformed(
+            "the footer's schema is not a list of elements".into(),
+        ));
+    }
+    // Children still expected by each open group, outermost first.
+    let mut open: Vec<i64> = Vec::new();
+    let (mut depth, mut columns) = (0usize, 0usize);
+    for index in 0..count {
+        let children = schema_element(input)?;
+        let level = open.len();
+        if level > limits.max_depth {
+            return Err(FooterError::Limit {
+                what: "schema nesting levels",
+                limit: limits.max_depth as u64,
+                found: level as u64,
+            });
+        }
+        depth = depth.max(level);
+        if let Some(remaining) = open.last_mut() {
+            *remaining -= 1;
+        }
+        match children {
+            Some(n) if n > 0 => open.push(i64::from(n)),
+            _ if index > 0 => {
+                columns += 1;
+                if columns > limits.max_columns {
+                    return Err(FooterError::Limit {
+                        what: "columns",
+                        limit: limits.max_columns as u64,
+                        found: columns as u64,
+                    });
+                }
+            }
+            _ => {}
+        }
+        while open.last() == Some(&0) {
+            open.pop();
+        }
+    }
+    Ok((depth, columns))
+}
+
+/// Reads one SchemaElement; returns its `num_children` (field 5).
+fn schema_element(input: &mut Compact) -> Result<Option<i32>, FooterError> {
+    let mut children = None;
+    let mut id = 0i16;
+    while let Some((field, kind)) = input.field_header(&mut id)? {
+        if field == 5 && kind == I32 {
+            children = Some(input.zigzag_i32()?);
+        } else {
+            input.skip(kind, 1)?;
+        }
+    }
+    Ok(children)
+}
+
+const BOOL_TRUE: u8 = 1;
+const BOOL_FALSE: u8 = 2;
+const BYTE: u8 = 3;
+const I16: u8 = 4;
+const I32: u8 = 5;
+const I64: u8 = 6;
+const DOUBLE: u8 = 7;
+const BINARY: u8 = 8;
+const LIST: u8 = 9;
+const SET: u8 = 10;
+const MAP: u8 = 11;
+const STRUCT: u8 = 12;
+
+/// A reader of the thrift compact protocol that never recurses past [`MAX_THRIFT_DEPTH`].
+struct Compact<'a> {
+    buf: &'a [u8],
+    pos: usize,
+}
+
+impl Compact<'_> {
+    fn truncated() -> FooterError {
+        FooterError::Malformed("the footer is cut short".into())
+    }
+
+    fn byte(&mut self) -> Result<u8, FooterError> {
+        let b = *self.buf.get(self.pos).ok_or_else(Self::truncated)?;
+        self.pos += 1;
+        Ok(b)
+    }
+
+    fn advance(&mut self, n: u64) -> Result<(), FooterError> {
+        let left = (self.buf.len() - self.pos) as u64;
+        if n > left {
+            return Err(Self::truncated());
+        }
+        self.pos += n as usize;
+        Ok(())
+    }
+
+    fn varint(&mut self) -> Result<u64, FooterError> {
+        let mut value = 0u64;
+        for shift in (0..70).step_by(7) {
+            let b = self.byte()?;
+            value |= u64::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
+            if b & 0x80 == 0 {
+                return Ok(value);
+            }
+        }
+        Err(FooterError::Malformed(
+            "the footer holds an integer longer than 10 bytes".into(),
+        ))
+    }
+
+    fn zigzag_i32(&mut self) -> Result<i32, FooterError> {
+        let v = self.varint()?;
+        let v = ((v >> 1) as i64) ^ -((v & 1) as i64);
+        i32::try_from(v)
+            .map_err(|_| FooterError::Malformed("the footer holds an i32 out of range".into()))
+    }
+
+    /// The next field's id and type, `None` at the struct's end.
+    fn field_header(&mut self, last: &mut i16) -> Result<Option<(i16, u8)>, FooterError> {
+        let b = self.byte()?;
+        if b == 0 {
+            return Ok(None);
+        }
+        let kind = b & 0x0f;
+        let delta = b >> 4;
+        let id = if delta == 0 {
+            let v = self.varint()?;
+            let v = ((v >> 1) as i64) ^ -((v & 1) as i64);
+            i16::try_from(v).map_err(|_| {
+                FooterError::Malformed("the footer holds a field id out of range".into())
+            })?
+        } else {
+            last.wrapping_add(i16::from(delta))
+        };
+        *last = id;
+        Ok(Some((id, kind)))
+    }
+
+    fn list_header(&mut self) -> Result<(u64, u8), FooterError> {
+        let b = self.byte()?;
+        let size = match b >> 4 {
+            15 => self.varint()?,
+            n => u64::from(n),
+        };
+        Ok((size, b & 0x0f))
+    }
+
+    /// Skips a value of type `kind` (a field's: booleans carry their value in the type).
+    fn skip(&mut self, kind: u8, depth: usize) -> Result<(), FooterError> {
+        match kind {
+            BOOL_TRUE | BOOL_FALSE => Ok(()),
+            _ => self.skip_value(kind, depth),
+        }
+    }
+
+    /// Skips a value of type `kind` where a boolean takes a byte (in lists and maps).
+    fn skip_value(&mut self, kind: u8, depth: usize) -> Result<(), FooterError> {
+        if depth > MAX_THRIFT_DEPTH {
+            return Err(FooterError::Malformed(format!(
+                "the footer nests structures more than {MAX_THRIFT_DEPTH} deep"
+            )));
+        }
+        match kind {
+            BOOL_TRUE | BOOL_FALSE | BYTE => self.advance(1),
+            I16 | I32 | I64 => self.varint().map(drop),
+            DOUBLE => self.advance(8),
+            BINARY => {
+                let n = self.varint()?;
+                self.advance(n)
+            }
+            LIST | SET => {
+                let (count, element) = self.list_header()?;
+                // Every element takes at least a byte: a count past the input ends there.
+                for _ in 0..count {
+                    self.skip_value(element, depth + 1)?;
+                }
+                Ok(())
+            }
+            MAP => {
+                let count = self.varint()?;
+                if count == 0 {
+                    return Ok(());
+                }
+                let kinds = self.byte()?;
+                for _ in 0..count {
+                    self.skip_value(kinds >> 4, depth + 1)?;
+                    self.skip_value(kinds & 0x0f, depth + 1)?;
+                }
+                Ok(())
+            }
+            STRUCT => {
+                let mut id = 0i16;
+                while let Some((_, kind)) = self.field_header(&mut id)? {
+                    self.skip(kind, depth + 1)?;
+                }
+                Ok(())
+            }
+            other => Err(FooterError::Malformed(format!(
+                "the footer holds an unknown thrift type {other}"
+            ))),
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! Parser limits: a hostile Parquet footer or CSV file is refused with an error that names
+//! the file, the place and the limit, before it is parsed; nothing takes the process down.
+
+use std::fs;
+
+use stone_formats::footer::{ParquetLimits, check_parquet_footer};
+use stone_formats::{CsvOptions, FormatError, Tuning, csv_to_parquet, csv_to_parquet_tuned};
+use stone_package::Format;
+use stone_test::fixture::nested_parquet;
+
+#[test]
+fn a_parquet_schema_nested_20000_deep_is_refused_before_it_is_parsed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("deep.parquet");
+    fs::write(&path, nested_parquet(20_000)).unwrap();
+    // Before the fix, the parquet crate's recursion overflowed the stack here: the test
+    // process aborted.
+    let err = stone_formats::parquet_columns(&path).unwrap_err();
+    assert_eq!(err.code(), "format.limit_exceeded", "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains("deep.parquet"),
+        "names the file: {message}"
+    );
+    assert!(
+        message.contains("schema nesting levels") && message.contains("64"),
+        "names the limit: {message}"
+    );
+    assert!(err.hint().is_some(), "says what to do");
+}
+
+#[test]
+fn a_parquet_footer_within_the_limits_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nested.parquet");
+    fs::write(&path, nested_parquet(3)).unwrap();
+    let shape = check_parquet_footer(&path, &ParquetLimits::default()).unwrap();
+    assert_eq!((shape.depth, shape.columns), (4, 1));
+    let columns = stone_formats::parquet_columns(&path).unwrap();
+    assert_eq!(columns.len(), 1, "{columns:?}");
+}
+
+#[test]
+fn parquet_footer_size_depth_and_columns_each_have_a_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nested.parquet");
+    fs::write(&path, nested_parquet(3)).unwrap();
+    let defaults = ParquetLimits::default();
+    for (limits, what) in [
+        (
+            ParquetLimits {
+                max_footer_bytes: 16,
+                ..defaults
+            },
+            "footer bytes",
+        ),
+        (
+            ParquetLimits {
+                max_depth: 3,
+                ..defaults
+            },
+            "schema nesting levels",
+        ),
+        (
+            ParquetLimits {
+                max_columns: 0,
+                ..defaults
+            },
+            "columns",
+        ),
+    ] {
+        let err = check_parquet_footer(&path, &limits).unwrap_err();
+        assert!(
+            matches!(&err, FormatError::Limit { .. }) && err.to_string().contains(what),
+            "{what}: {err}"
+        );
+    }
+    // Not Parquet at all: a format error, not a crash.
+    let text = dir.path().join("text.parquet");
+    fs::write(&text, "a,b\n1,2\n").unwrap();
+    let err = check_parquet_footer(&text, &defaults).unwrap_err();
+    assert_eq!(err.code(), "format.parquet", "{err}");
+}
+
+fn convert(csv: &[u8], max_record_bytes: usize) -> Result<(), FormatError> {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("data.csv");
+    fs::write(&src, csv).unwrap();
+    let mut options = CsvOptions::new(&src, Format::Csv, None).unwrap();
+    options.max_record_bytes = max_record_bytes;
+    let dst = dir.path().join("data.parquet");
+    let result = csv_to_parquet(&src, &dst, &options, None, &|_| {}).map(drop);
+    if result.is_err() {
+        assert!(!dst.exists(), "no output on failure");
+    }
+    result
+}
+
+#[test]
+fn an_unclosed_quote_is_an_error_naming_line_and_column() {
+    // Before the fix: one row whose last value held the rest of the file, and exit 0.
+    let err = convert(b"id,name\n1,ok\n2,\"never closed\n3,lost\n", 1 << 20).unwrap_err();
+    assert_eq!(err.code(), "format.csv", "{err}");
+    let message = err.to_string();
+    assert!(
+        message
+            .contains("data.csv: line 3, column 3: a quoted field opens here and is never closed"),
+        "{message}"
+    );
+}
+
+#[test]
+fn an_unclosed_quote_is_found_in_every_dialect_and_every_chunk() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("data.csv");
+    // Past the records read for type inference, in a later chunk.
+    let mut csv = String::from("id,name\n");
+    for i in 0..150_000 {
+        csv.push_str(&format!("{i},\"n{i}\"\n"));
+    }
+    csv.push_str("150000,\"héllo\n150001,x\n");
+    fs::write(&src, &csv).unwrap();
+    let dst = dir.path().join("data.parquet");
+    let tuning = Tuning {
+        workers: 2,
+        chunk_bytes: 64 << 10,
+    };
+    for escape in [None, Some('\\')] {
+        let dialect = stone_package::Dialect {
+            escape_char: escape,
+            ..Default::default()
+        };
+        let options = CsvOptions::new(&src, Format::Csv, Some(&dialect)).unwrap();
+        let err = csv_to_parquet_tuned(&src, &dst, &options, None, &|_| {}, tuning).unwrap_err();
+        let message = err.to_string();
+        // Without an escape character the quote itself is named; with one (csv-core reads
+        // those), the record that holds it.
+        let at = if escape.is_none() { 8 } else { 1 };
+        assert!(
+            message.contains(&format!(
+                "line 150002, column {at}: a quoted field opens here"
+            )),
+            "escape {escape:?}: {message}"
+        );
+        assert!(!dst.exists());
+    }
+}
+
+#[test]
+fn a_record_longer_than_the_limit_is_refused_naming_its_line() {
+    let mut csv = b"id,blob\n1,small\n2,".to_vec();
+    csv.extend(std::iter::repeat_n(b'x', 300 << 10));
+    csv.extend_from_slice(b"\n3,small\n");
+    let err = convert(&csv, 64 << 10).unwrap_err();
+    assert_eq!(err.code(), "format.limit_exceeded", "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains(
+            "data.csv: line 3, column 1: the record starting here is longer than 65536 bytes"
+        ),
+        "{message}"
+    );
+    // The same record within the limit converts.
+    convert(&csv, 1 << 20).unwrap();
+}
+
+#[test]
+fn a_long_record_past_the_inferred_records_is_refused_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("data.csv");
+    let mut csv = String::from("id,name\n");
+    for i in 0..150_000 {
+        csv.push_str(&format!("{i},n{i}\n"));
+    }
+    let mut csv = csv.into_bytes();
+    // A quoted value of 2 MiB with line ends in it: one record of many lines.
+    csv.extend_from_slice(b"150000,\"");
+    for _ in 0..(2 << 20) / 8 {
+        csv.extend_from_slice(b"1234567\n");
+    }
+    csv.extend_from_slice(b"\"\n150001,x\n");
+    fs::write(&src, &csv).unwrap();
+    let mut options = CsvOptions::new(&src, Format::Csv, None).unwrap();
+    options.max_record_bytes = 1 << 20;
+    let dst = dir.path().join("data.parquet");
+    let tuning = Tuning {
+        workers: 2,
+        chunk_bytes: 256 << 10,
+    };
+    let err = csv_to_parquet_tuned(&src, &dst, &options, None, &|_| {}, tuning).unwrap_err();
+    let message = err.to_string();
+    assert!(
+        message.contains(
+            "line 150002, column 1: the record starting here is longer than 1048576 bytes"
+        ),
+        "{message}"
+    );
+}
