@@ -1,9 +1,10 @@
 //! The HTTP listener: HTTP/1.1 connections on hyper, bounded (`[server]` in the
 //! configuration, see docs/server.md "Limits").
 //!
-//! - At most `max_connections` connections are open at once. One more is accepted and
-//!   closed at once (the client sees the connection reset and may retry), so that the
-//!   process never runs out of file descriptors and the connections it has keep working.
+//! - At most `max_connections` connections are open at once; more wait in the kernel's
+//!   listen backlog until one closes (not reset: a burst of a client's parallel uploads
+//!   is served, not refused), so that the process never runs out of file descriptors and
+//!   the connections it has keep working.
 //! - A connection must send a whole request head within `header_read_timeout` of the
 //!   server starting to wait for it: when it opens, and again after each answer on a
 //!   kept-alive connection. So half a request head, a connection that never sends
@@ -45,9 +46,24 @@ pub async fn serve(
     // Tells the connections to finish; each holds a receiver until it closes, so the
     // sender's `closed()` is when the last one is gone.
     let (stop, stopping) = watch::channel(false);
-    let mut refused: u64 = 0;
     tokio::pin!(shutdown);
     loop {
+        // A free slot first: while every slot is taken, new connections wait in the
+        // kernel's listen backlog (they are not reset), and are accepted as slots free up
+        // (an idle or silent connection frees its slot after `header_read_timeout`).
+        let permit = tokio::select! {
+            permit = permits.clone().acquire_owned() => match permit {
+                Ok(permit) => permit,
+                Err(_) => break,
+            },
+            () = &mut shutdown => break,
+        };
+        if permits.available_permits() == 0 {
+            tracing::debug!(
+                max_connections = limits.max_connections,
+                "every connection slot is taken: new connections wait ([server] max_connections)"
+            );
+        }
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
@@ -56,25 +72,12 @@ pub async fn serve(
                     // or a connection that was reset before it was accepted: wait a
                     // little rather than spin, and go on.
                     tracing::warn!(error = %error, "cannot accept a connection");
+                    drop(permit);
                     tokio::time::sleep(Duration::from_millis(100)).await;
                     continue;
                 }
             },
             () = &mut shutdown => break,
-        };
-        let Ok(permit) = permits.clone().try_acquire_owned() else {
-            refused += 1;
-            // One line per power of two: a flood does not flood the log.
-            if refused.is_power_of_two() {
-                tracing::warn!(
-                    peer = %peer,
-                    max_connections = limits.max_connections,
-                    refused,
-                    "too many open connections: closing new ones ([server] max_connections)"
-                );
-            }
-            drop(stream);
-            continue;
         };
         let _ = stream.set_nodelay(true);
         let service = TowerToHyperService::new(router.clone());
