@@ -151,12 +151,29 @@ pub async fn put_content(
         .check_content_url(&sha256, size, holder, expires, signature)
         .map_err(refusal)?;
     check_request(&headers, &sha256, size)?;
-    staging
-        .receive(&sha256, size, holder, body.into_data_stream())
+    // In a task of its own: once the body is in, a client that goes away (killed, timed
+    // out) must not cancel the bookkeeping between storing the content and recording who
+    // holds it, or its rerun would be asked for content the server has.
+    let received = {
+        let (app, staging, sha256, holder) = (
+            app.clone(),
+            staging.clone(),
+            sha256.clone(),
+            holder.to_owned(),
+        );
+        tokio::spawn(async move {
+            staging
+                .receive(&sha256, size, &holder, body.into_data_stream())
+                .await?;
+            // The datasets that waited for it may be prepared now.
+            app.engines.blob.content_staged(&holder, &sha256);
+            Ok::<(), crate::staging::StagingError>(())
+        })
+    };
+    received
         .await
+        .map_err(ApiError::internal)?
         .map_err(staging_error)?;
-    // The datasets that waited for it may be prepared now.
-    app.engines.blob.content_staged(holder, &sha256);
     Ok(Json(UploadCompleted {
         sha256,
         size,
