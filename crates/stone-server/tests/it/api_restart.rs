@@ -35,7 +35,7 @@ async fn paused_commit_at(
 }
 
 /// Waits until the commit test hook has paused a commit.
-async fn wait_paused(server: &Server) {
+pub(crate) async fn wait_paused(server: &Server) {
     let marker = server.data_dir.join("test-hooks/paused");
     let deadline = Instant::now() + Duration::from_secs(60);
     while !marker.exists() {

@@ -457,7 +457,7 @@ async fn a_push_that_keeps_crashing_the_server_fails_after_max_crashes() {
     upload_all(&server, &created.body, &contents).await;
     server.commit(&id).await.expect(202);
     for _ in 0..2 {
-        wait_paused(&server).await;
+        crate::api_restart::wait_paused(&server).await;
         server.kill();
         std::fs::remove_file(server.data_dir.join("test-hooks/paused")).unwrap();
         server = site.start_with_env(&crashing);
@@ -484,20 +484,6 @@ async fn a_push_that_keeps_crashing_the_server_fails_after_max_crashes() {
         "the commit was not started a third time"
     );
     server.get("/v1/info").await.expect(200);
-}
-
-/// Waits until the commit test hook has paused a commit.
-async fn wait_paused(server: &Server) {
-    let marker = server.data_dir.join("test-hooks/paused");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !marker.exists() {
-        assert!(
-            Instant::now() < deadline,
-            "the commit never paused:\n{}",
-            server.log()
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }
 
 #[cfg(unix)]
