@@ -84,7 +84,7 @@ impl FormatError {
     pub fn hint(&self) -> Option<String> {
         match self {
             FormatError::RdfNotBuilt { .. } => Some(
-                "install a build with RDF support: `cargo install stone --features rdf` (the default build has it)".into(),
+                "install a build with RDF support: `pip install 'stone-cli[rdf]'` (Python) or `cargo install stone --features rdf` (from source)".into(),
             ),
             FormatError::Csv { .. } => Some(
                 "fix the value, or give the column a type that fits it in the resource's `schema` (e.g. `{name: code, type: string}`)".into(),

@@ -10,6 +10,7 @@ pub mod identity;
 pub mod import;
 pub mod plan;
 pub mod prepare;
+pub mod rdf_build;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -21,6 +22,9 @@ use crate::diagnostics::ExitStatus;
 
 /// Runs the CLI and returns the exit code.
 pub fn main() -> ExitCode {
+    if let Some(code) = rdf_build::run_rdf_build() {
+        return code;
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

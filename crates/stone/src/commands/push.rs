@@ -120,6 +120,11 @@ fn push_with(
     if outside && !args.dry_run {
         prod_guard(&environment, args.yes, args.device, &destination, runtime)?;
     }
+    // The platform and plugins get graphs validated as RDF: a build without RDF support
+    // says so now, before hashing or sending anything (blob stores take files as they are).
+    if !outside {
+        crate::rdf_build::require_rdf(package)?;
+    }
 
     // Before hashing anything: what the server protects, and whether it wants a token.
     // The request is retried; a server that still does not answer fails the push before

@@ -1,14 +1,19 @@
-//! The `rdf` feature (on in the default build; without it no RDF crate is in stone's
-//! dependency tree), and every crate's `rust-version`.
+//! The `rdf` feature (off in the default build, spec 2.3: `cargo install stone` has no RDF
+//! crate in its dependency tree; `--features rdf` and the `stone-rdf` crate have them), and
+//! every crate's `rust-version`.
 
 use std::process::Command;
 
 fn normal_dependencies(extra: &[&str]) -> Vec<String> {
+    normal_dependencies_of("stone", extra)
+}
+
+fn normal_dependencies_of(package: &str, extra: &[&str]) -> Vec<String> {
     let out = Command::new(env!("CARGO"))
         .args([
             "tree",
             "-p",
-            "stone",
+            package,
             "-e",
             "normal",
             "--prefix",
@@ -42,17 +47,28 @@ fn rdf_crates(deps: &[String]) -> Vec<&String> {
 }
 
 #[test]
-fn no_rdf_crate_without_the_rdf_feature() {
-    let minimal = normal_dependencies(&["--no-default-features"]);
-    assert!(
-        minimal.iter().any(|d| d == "stone-package"),
-        "the tree was read: {minimal:?}"
-    );
-    assert_eq!(rdf_crates(&minimal), Vec::<&String>::new());
+fn the_default_build_has_no_rdf_crate_and_the_rdf_builds_have_them() {
     let default = normal_dependencies(&[]);
     assert!(
-        !rdf_crates(&default).is_empty(),
-        "the default build has the RDF handler"
+        default.iter().any(|d| d == "stone-package") && default.iter().any(|d| d == "keyring"),
+        "the tree was read, with the default features: {default:?}"
+    );
+    assert_eq!(
+        rdf_crates(&default),
+        Vec::<&String>::new(),
+        "`cargo install stone` must not pull an RDF library (spec 2.3)"
+    );
+    let minimal = normal_dependencies(&["--no-default-features"]);
+    assert_eq!(rdf_crates(&minimal), Vec::<&String>::new());
+    let rdf = normal_dependencies(&["--features", "rdf"]);
+    assert!(
+        !rdf_crates(&rdf).is_empty(),
+        "`--features rdf` has the RDF handler: {rdf:?}"
+    );
+    let rdf_executable = normal_dependencies_of("stone-rdf", &[]);
+    assert!(
+        !rdf_crates(&rdf_executable).is_empty(),
+        "the stone-rdf executable (the wheel of the `rdf` extra) has the RDF handler"
     );
 }
 

@@ -2,9 +2,10 @@
 //! `stone-server` (python/stone-server): built, installed into a fresh virtual environment
 //! with no index, and run from there.
 //!
-//! The wheel is built with the dev profile, the `rdf` feature and this build's target
-//! directory, so maturin's cargo reuses what is compiled already (docs/install.md builds the
-//! release wheels).
+//! The wheels are built with the dev profile and this build's target directory, so
+//! maturin's cargo reuses what is compiled already (docs/install.md builds the release
+//! wheels). `stone-cli` has no RDF library; its extra `rdf` adds `stone-cli-rdf`
+//! (python/stone-cli-rdf: the executable `stone-rdf`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -97,18 +98,57 @@ fn install_into_fresh_venv(dir: &Path, wheel: &Path) -> PathBuf {
     venv
 }
 
+/// `pip install <requirement>` into `venv`, from the wheels in `find_links` only.
+fn pip_install(venv: &Path, dir: &Path, requirement: &str, find_links: &[&Path]) {
+    let mut command = Command::new(venv.join("bin/python"));
+    isolate(&mut command, dir);
+    command.args([
+        "-m",
+        "pip",
+        "install",
+        "--no-index",
+        "--disable-pip-version-check",
+    ]);
+    for links in find_links {
+        command.arg("--find-links").arg(links);
+    }
+    run(
+        command.arg(requirement),
+        &format!("pip install {requirement}"),
+    );
+}
+
+/// The base wheel has no RDF library (spec 2.3, rule 4): a package with a graph is refused
+/// before anything is sent, naming the resource and the extra; `stone-cli[rdf]` adds the
+/// `stone-rdf` executable, which the same `stone` command then runs.
 #[test]
-fn the_wheel_installs_into_a_fresh_venv_and_pushes_a_dry_run() {
+fn the_wheel_installs_into_a_fresh_venv_and_its_rdf_extra_adds_graphs() {
     let started = Instant::now();
     let temp = tempfile::Builder::new()
         .prefix("stone-wheel-")
         .tempdir()
         .unwrap();
-    let wheel = build_wheel("stone-cli", &temp.path().join("dist"));
+    let base_dist = temp.path().join("dist-base");
+    let rdf_dist = temp.path().join("dist-rdf");
+    let wheel = build_wheel("stone-cli", &base_dist);
+    let rdf_wheel = build_wheel("stone-cli-rdf", &rdf_dist);
+    let version = env!("CARGO_PKG_VERSION");
     let name = wheel.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with(&format!("stone_cli-{version}-")), "{name}");
+    let rdf_name = rdf_wheel
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
     assert!(
-        name.starts_with(&format!("stone_cli-{}-", env!("CARGO_PKG_VERSION"))),
-        "{name}"
+        rdf_name.starts_with(&format!("stone_cli_rdf-{version}-")),
+        "{rdf_name}"
+    );
+    let pyproject =
+        std::fs::read_to_string(workspace_root().join("python/stone-cli/pyproject.toml")).unwrap();
+    assert!(
+        pyproject.contains(&format!("rdf = [\"stone-cli-rdf=={version}\"]")),
+        "python/stone-cli/pyproject.toml: the `rdf` extra pins stone-cli-rdf to this release ({version})"
     );
     let built = started.elapsed();
 
@@ -119,38 +159,71 @@ fn the_wheel_installs_into_a_fresh_venv_and_pushes_a_dry_run() {
         "pip put no stone in {}",
         venv.join("bin").display()
     );
-
     assert!(
         venv.join("share/doc/stone-cli/README.md").is_file(),
         "the wheel's data folder (python/stone-cli/stone_cli.data) is installed under the prefix"
     );
 
     let ctx = TestContext::new(&stone);
-    let version = run(ctx.stone().arg("--version"), "stone --version");
-    assert_eq!(
-        version.trim(),
-        format!("stone {}", env!("CARGO_PKG_VERSION"))
-    );
+    let shown = run(ctx.stone().arg("--version"), "stone --version");
+    assert_eq!(shown.trim(), format!("stone {version}"));
 
+    // Nothing listens on port 9: a push that sent anything would fail on the connection.
     ctx.add_env("local", "data.test", "http://127.0.0.1:9/v1");
     let package = ctx.root().join("quickstart");
     copy_dir(&workspace_root().join("examples/quickstart"), &package);
+    let refused = ctx
+        .stone()
+        .args(["package", "push", "--env", "local", "--branch", "wheel"])
+        .arg(&package)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    for expected in [
+        "without RDF support",
+        "`capitals-graph` (capitals.ttl)",
+        "nothing was sent",
+        "pip install 'stone-cli[rdf]'",
+    ] {
+        assert!(stderr.contains(expected), "{expected:?} in:\n{stderr}");
+    }
+    assert!(
+        !stderr.contains("127.0.0.1:9"),
+        "refused before contacting the server:\n{stderr}"
+    );
+
+    pip_install(
+        &venv,
+        temp.path(),
+        "stone-cli[rdf]",
+        &[&base_dist, &rdf_dist],
+    );
+    assert!(
+        venv.join("bin/stone-rdf").is_file(),
+        "the extra installs stone-rdf"
+    );
     let plan = run(
         ctx.stone()
             .args(["package", "push", "--env", "local", "--branch", "wheel"])
             .args(["--dry-run", "--json"])
             .arg(&package),
-        "stone package push --dry-run (from the wheel)",
+        "stone package push --dry-run (the base stone, with the rdf extra beside it)",
     );
     let plan: Value = serde_json::from_str(&plan).unwrap_or_else(|e| panic!("{e}: {plan}"));
     let text = plan.to_string();
-    // The graph is planned, so the wheel's stone has the rdf feature.
     for expected in ["stone:demo/cities", "GRAPH", "capitals.ttl", "wheel"] {
         assert!(text.contains(expected), "{expected} in {plan:#}");
     }
+    let shown = run(
+        ctx.stone().arg("--version"),
+        "stone --version (the RDF build)",
+    );
+    assert_eq!(shown.trim(), format!("stone {version}"));
     eprintln!(
-        "wheel {name}: {} bytes, built in {:.1?}, whole test {:.1?}",
+        "wheels {name} ({} bytes), {rdf_name} ({} bytes): built in {:.1?}, whole test {:.1?}",
         std::fs::metadata(&wheel).unwrap().len(),
+        std::fs::metadata(&rdf_wheel).unwrap().len(),
         built,
         started.elapsed()
     );
