@@ -19,6 +19,7 @@ mod api_support;
 mod api_versions;
 // Namespace permissions, tokens and browsers (issue 22).
 mod authz_matrix;
+mod config_docs;
 mod gc;
 mod hostile_tenant_authz;
 mod hostile_tenant_paths;
