@@ -2,10 +2,11 @@
 //! that directory. Build it with `cargo build -p stone-plugin-protocol --example
 //! stone-plugin-copy`, put the binary on `PATH`, and `stone plugin list` shows it.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use serde_json::{Value, json};
-use stone_plugin_protocol::{Context, Plugin, PluginError, PushParams, serve};
+use stone_plugin_protocol::{
+    Context, DatasetOutcome, Plugin, PluginError, PushOptions, PushPackage, PushResult, serve,
+};
 
 struct Copy;
 
@@ -22,21 +23,24 @@ impl Plugin for Copy {
         destination.starts_with("copy:///")
     }
 
-    fn push(&self, params: PushParams, cx: &Context) -> Result<Value, PluginError> {
-        let destination = params.package["destination"].as_str().unwrap_or_default();
-        let root = PathBuf::from(destination.trim_start_matches("copy://"));
+    fn push(
+        &self,
+        package: PushPackage,
+        _options: PushOptions,
+        cx: &Context,
+    ) -> Result<PushResult, PluginError> {
+        let root = PathBuf::from(package.destination.trim_start_matches("copy://"));
         let mut uploaded = 0;
         let mut datasets = Vec::new();
-        for resource in params.package["resources"].as_array().into_iter().flatten() {
-            let dir = root.join(resource["path"].as_str().unwrap_or_default());
-            for file in resource["files"].as_array().into_iter().flatten() {
+        for resource in &package.resources {
+            let dir = root.join(&resource.path);
+            for file in &resource.files {
                 if cx.is_cancelled() {
                     return Err(PluginError::new("copy.cancelled", "cancelled"));
                 }
-                let from = Path::new(file["local"].as_str().unwrap_or_default());
-                let to = dir.join(file["path"].as_str().unwrap_or_default());
+                let to = dir.join(&file.path);
                 let copied = std::fs::create_dir_all(to.parent().unwrap_or(&root))
-                    .and_then(|()| std::fs::copy(from, &to))
+                    .and_then(|()| std::fs::copy(&file.local, &to))
                     .map_err(|e| {
                         PluginError::new("copy.io", format!("cannot copy to {}", to.display()))
                             .caused_by(e)
@@ -44,22 +48,23 @@ impl Plugin for Copy {
                 uploaded += copied;
                 cx.uploaded(copied);
             }
-            datasets.push(json!({
-                "url": format!("{destination}/{}", resource["path"].as_str().unwrap_or_default()),
-                "iri": format!("file://{}", dir.display()),
-                "kind": resource["kind"],
-                "engine": null,
-                "status": "created",
-            }));
+            datasets.push(DatasetOutcome {
+                url: format!("{}/{}", package.destination, resource.path),
+                iri: format!("file://{}", dir.display()),
+                kind: Some(resource.kind),
+                engine: None,
+                status: "created".into(),
+                detail: None,
+            });
         }
-        Ok(json!({
-            "push_id": "copy",
-            "handler": "copy",
-            "datasets": datasets,
-            "package_node": null,
-            "uploaded_bytes": uploaded,
-            "already_staged": 0,
-        }))
+        Ok(PushResult {
+            push_id: "copy".into(),
+            handler: "copy".into(),
+            datasets,
+            package_node: None,
+            uploaded_bytes: uploaded,
+            already_staged: 0,
+        })
     }
 }
 

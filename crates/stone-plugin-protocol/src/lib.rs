@@ -1,4 +1,4 @@
-//! # The stone plugin protocol, version 1
+//! # The stone plugin protocol (version 1)
 //!
 //! A plugin adds a way to push data packages to `stone` without rebuilding it. It is any
 //! executable, in any language, that speaks this protocol on its standard input and output.
@@ -39,9 +39,11 @@
 //! | plugin → host | `progress` (notification) | [`ProgressParams`] | — |
 //! | plugin → host | `log` (notification) | [`LogParams`] | — |
 //!
-//! 1. The host starts the plugin and sends `initialize` with its [`PROTOCOL_VERSION`]. The
-//!    plugin answers its name, version, the protocol version it speaks and the protocols it
-//!    implements. The host checks the version is the same and that
+//! 1. The host starts the plugin and sends `initialize` with the protocol versions it speaks
+//!    (`protocol_versions`, [`PROTOCOL_VERSIONS`]; `protocol_version` is the newest, what
+//!    hosts of before sent alone). The plugin answers its name, version, the newest protocol
+//!    version both speak ([`negotiate`]; an error if none) and the protocols it implements.
+//!    The host checks it offered that version and that
 //!    [`PACKAGE_PUSH_HANDLER`] (`"PackagePushHandler/1"`) is listed before anything else
 //!    (the runtime check); otherwise it stops the plugin and says why.
 //! 2. `can_handle {destination}`: `true` if the plugin takes the destination URL (as written
@@ -64,8 +66,8 @@
 //! push the push fails with exit code 6.
 //!
 //! ### Records
-//! `package` is a `PushPackage`, `options` a `PushOptions` and the result a `PushResult`, as
-//! defined (and serialized with serde) in the `stone-push` crate (`stone_push::record`).
+//! `package` is a [`PushPackage`], `options` a [`PushOptions`] and the result a
+//! [`PushResult`], as defined (and serialized with serde) in this crate ([`record`]).
 //! In short:
 //! - `package`: `root` (the package directory), `destination`, `namespace`, `metadata`
 //!   (`name`, `title`, `version`, `license`, `public`, …), `resources`: each with `name`,
@@ -83,7 +85,7 @@
 //!
 //! ## Example session
 //! ```text
-//! → {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocol_version":1,"host":{"name":"stone","version":"0.1.0"}}}
+//! → {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocol_version":1,"protocol_versions":[1],"host":{"name":"stone","version":"0.1.0"}}}
 //! ← {"jsonrpc":"2.0","id":1,"result":{"name":"mirror","version":"1.2.0","protocol_version":1,"protocols":["PackagePushHandler/1"]}}
 //! → {"jsonrpc":"2.0","id":2,"method":"can_handle","params":{"destination":"mirror://team/a"}}
 //! ← {"jsonrpc":"2.0","id":2,"result":true}
@@ -98,7 +100,9 @@
 //! Implement [`Plugin`] and call [`serve`] from `main` (see `examples/stone-plugin-copy.rs`).
 
 pub mod message;
+pub mod record;
 pub mod serve;
 
 pub use message::*;
+pub use record::*;
 pub use serve::{Context, Plugin, PluginError, serve, serve_io};

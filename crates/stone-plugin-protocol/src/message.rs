@@ -4,8 +4,22 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The version of this protocol. A host and a plugin must speak the same one.
+#[cfg(doc)]
+use crate::record::PushResult;
+use crate::record::{PushOptions, PushPackage};
+
+/// Every version of this protocol this crate speaks, oldest first. The host offers its
+/// list in `initialize`; the plugin answers the newest version both speak (as cargo's
+/// credential protocol does), so either side can add a version without breaking the other.
+pub const PROTOCOL_VERSIONS: &[u32] = &[1];
+
+/// The newest version this crate speaks (what hosts of before offered alone).
 pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The newest version in both lists, if any.
+pub fn negotiate(offered: &[u32], spoken: &[u32]) -> Option<u32> {
+    offered.iter().copied().filter(|v| spoken.contains(v)).max()
+}
 
 /// The protocol a push handler implements, as listed in [`InitializeResult::protocols`].
 pub const PACKAGE_PUSH_HANDLER: &str = "PackagePushHandler/1";
@@ -201,8 +215,24 @@ pub struct HostInfo {
 /// `initialize` params.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InitializeParams {
+    /// The host's newest version.
     pub protocol_version: u32,
+    /// Every version the host speaks (absent from hosts of before: then only
+    /// `protocol_version`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub protocol_versions: Vec<u32>,
     pub host: HostInfo,
+}
+
+impl InitializeParams {
+    /// The versions the host offers.
+    pub fn offered(&self) -> Vec<u32> {
+        if self.protocol_versions.is_empty() {
+            vec![self.protocol_version]
+        } else {
+            self.protocol_versions.clone()
+        }
+    }
 }
 
 /// `initialize` result: who the plugin is and what it implements.
@@ -210,6 +240,7 @@ pub struct InitializeParams {
 pub struct InitializeResult {
     pub name: String,
     pub version: String,
+    /// The version the plugin chose from the host's offer.
     pub protocol_version: u32,
     /// E.g. `["PackagePushHandler/1"]`.
     pub protocols: Vec<String>,
@@ -221,11 +252,12 @@ pub struct CanHandleParams {
     pub destination: String,
 }
 
-/// `push` params: a `PushPackage` and `PushOptions` of the `stone-push` crate.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// `push` params: the package and what the user asked for ([`crate::record`]). The
+/// result is a [`PushResult`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PushParams {
-    pub package: Value,
-    pub options: Value,
+    pub package: PushPackage,
+    pub options: PushOptions,
 }
 
 /// `$/cancel` params: the id of the request to cancel.
@@ -263,6 +295,18 @@ pub struct LogParams {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_newest_version_both_speak_is_chosen() {
+        assert_eq!(negotiate(&[1, 2, 3], &[1, 2]), Some(2));
+        assert_eq!(negotiate(&[1], &[1, 2]), Some(1));
+        assert_eq!(negotiate(&[3], &[1, 2]), None);
+        let before: InitializeParams = serde_json::from_str(
+            r#"{"protocol_version":1,"host":{"name":"stone","version":"0.0.1"}}"#,
+        )
+        .unwrap();
+        assert_eq!(before.offered(), vec![1]);
+    }
 
     #[test]
     fn kinds() {

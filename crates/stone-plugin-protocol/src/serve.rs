@@ -9,9 +9,10 @@ use serde_json::Value;
 
 use crate::message::{
     CanHandleParams, ErrorData, ErrorObject, InitializeParams, InitializeResult, Kind, LogLevel,
-    LogParams, Message, PACKAGE_PUSH_HANDLER, PROTOCOL_VERSION, ProgressParams, PushParams, code,
-    method,
+    LogParams, Message, PACKAGE_PUSH_HANDLER, PROTOCOL_VERSIONS, ProgressParams, PushParams, code,
+    method, negotiate,
 };
+use crate::record::{PushOptions, PushPackage, PushResult};
 
 /// A push handler, as a plugin author writes it.
 pub trait Plugin: Send + Sync {
@@ -21,8 +22,13 @@ pub trait Plugin: Send + Sync {
     fn version(&self) -> &str;
     /// True if the plugin takes `destination`. Quick, no side effects.
     fn can_handle(&self, destination: &str) -> bool;
-    /// Pushes `params.package` with `params.options` and returns a `PushResult` as JSON.
-    fn push(&self, params: PushParams, cx: &Context) -> Result<Value, PluginError>;
+    /// Pushes `package` as `options` ask and says what became of each dataset.
+    fn push(
+        &self,
+        package: PushPackage,
+        options: PushOptions,
+        cx: &Context,
+    ) -> Result<PushResult, PluginError>;
 }
 
 /// A failed push: a dotted code, a message and its causes.
@@ -177,13 +183,22 @@ pub fn serve_io(
         let params = params.cloned().unwrap_or(Value::Null);
         let outcome = match method {
             method::INITIALIZE => match serde_json::from_value::<InitializeParams>(params) {
-                Ok(_) => Ok(serde_json::to_value(InitializeResult {
-                    name: plugin.name().to_owned(),
-                    version: plugin.version().to_owned(),
-                    protocol_version: PROTOCOL_VERSION,
-                    protocols: vec![PACKAGE_PUSH_HANDLER.to_owned()],
-                })
-                .expect("serializes")),
+                Ok(p) => match negotiate(&p.offered(), PROTOCOL_VERSIONS) {
+                    Some(version) => Ok(serde_json::to_value(InitializeResult {
+                        name: plugin.name().to_owned(),
+                        version: plugin.version().to_owned(),
+                        protocol_version: version,
+                        protocols: vec![PACKAGE_PUSH_HANDLER.to_owned()],
+                    })
+                    .expect("serializes")),
+                    None => Err(ErrorObject::new(
+                        code::INVALID_PARAMS,
+                        format!(
+                            "the host offers protocol versions {:?}; this plugin speaks {PROTOCOL_VERSIONS:?}",
+                            p.offered()
+                        ),
+                    )),
+                },
                 Err(e) => Err(ErrorObject::new(code::INVALID_PARAMS, e.to_string())),
             },
             method::CAN_HANDLE => match serde_json::from_value::<CanHandleParams>(params) {
@@ -191,11 +206,11 @@ pub fn serve_io(
                 Err(e) => Err(ErrorObject::new(code::INVALID_PARAMS, e.to_string())),
             },
             method::PUSH => match serde_json::from_value::<PushParams>(params) {
-                Ok(p) => {
+                Ok(PushParams { package, options }) => {
                     cx.cancelled.store(false, Ordering::SeqCst);
-                    let result = plugin.push(p, &cx);
+                    let result = plugin.push(package, options, &cx);
                     match result {
-                        Ok(v) => Ok(v),
+                        Ok(r) => Ok(serde_json::to_value(r).expect("serializes")),
                         Err(e) if cx.is_cancelled() => Err(e.into_object(code::CANCELLED)),
                         Err(e) => Err(e.into_object(code::PUSH_FAILED)),
                     }
@@ -231,9 +246,15 @@ mod tests {
         fn can_handle(&self, destination: &str) -> bool {
             destination.starts_with("echo://")
         }
-        fn push(&self, params: PushParams, cx: &Context) -> Result<Value, PluginError> {
+        fn push(
+            &self,
+            package: PushPackage,
+            options: PushOptions,
+            cx: &Context,
+        ) -> Result<PushResult, PluginError> {
             cx.uploaded(3);
-            Err(PluginError::new("echo.nope", "no").caused_by(params.options))
+            Err(PluginError::new("echo.nope", "no")
+                .caused_by(format!("{} to {}", package.namespace, options.branch)))
         }
     }
 
@@ -251,12 +272,28 @@ mod tests {
     }
 
     #[test]
+    fn the_plugin_answers_the_newest_version_offered_or_refuses() {
+        let input = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocol_version":9,"protocol_versions":[1,9],"host":{"name":"t","version":"1"}}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocol_version":9,"host":{"name":"t","version":"1"}}}"#,
+        ]
+        .join("\n");
+        let out = Shared::default();
+        serve_io(Echo, std::io::Cursor::new(input.into_bytes()), out.clone());
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<Message> = text.lines().map(|l| Message::parse(l).unwrap()).collect();
+        assert_eq!(lines[0].result.as_ref().unwrap()["protocol_version"], 1);
+        let refused = lines[1].error.as_ref().expect("no version in common");
+        assert!(refused.message.contains("[9]"), "{}", refused.message);
+    }
+
+    #[test]
     fn a_session() {
         let input = [
             r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocol_version":1,"host":{"name":"t","version":"1"}}}"#,
             r#"{"jsonrpc":"2.0","id":2,"method":"can_handle","params":{"destination":"echo://x"}}"#,
             "garbage",
-            r#"{"jsonrpc":"2.0","id":3,"method":"push","params":{"package":{},"options":1}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"push","params":{"package":{"root":"/p","destination":"echo://x","namespace":"n","metadata":{"public":false},"resources":[]},"options":{"env":"e","branch":"b","yes":false,"force":false,"replace":false,"manual":true,"jobs":1}}}"#,
             r#"{"jsonrpc":"2.0","id":4,"method":"shutdown"}"#,
             r#"{"jsonrpc":"2.0","id":5,"method":"can_handle","params":{"destination":"echo://x"}}"#,
         ]
@@ -278,6 +315,7 @@ mod tests {
             error.data.as_ref().unwrap().code.as_deref(),
             Some("echo.nope")
         );
+        assert_eq!(error.data.as_ref().unwrap().causes, ["n to b"]);
         assert_eq!(lines[5].id, Some(4.into()));
     }
 }

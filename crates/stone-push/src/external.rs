@@ -14,8 +14,8 @@ use serde::Serialize;
 use serde_json::Value;
 use stone_plugin_protocol::{
     CanHandleParams, CancelParams, ErrorObject, HostInfo, InitializeParams, InitializeResult, Kind,
-    LogLevel, LogParams, Message, PACKAGE_PUSH_HANDLER, PROTOCOL_VERSION, ProgressParams,
-    PushParams, method,
+    LogLevel, LogParams, Message, PACKAGE_PUSH_HANDLER, PROTOCOL_VERSION, PROTOCOL_VERSIONS,
+    ProgressParams, PushParams, method,
 };
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
@@ -175,12 +175,12 @@ pub enum PluginError {
         line: String,
     },
     #[error(
-        "the plugin {plugin} speaks protocol version {theirs}, this stone speaks version {ours}"
+        "the plugin {plugin} answered protocol version {theirs}, which this stone did not offer (it speaks {ours:?})"
     )]
     Version {
         plugin: String,
         theirs: u32,
-        ours: u32,
+        ours: &'static [u32],
     },
     #[error(
         "the plugin {plugin} does not implement {} (it lists {protocols:?})",
@@ -366,6 +366,7 @@ impl ExternalPlugin {
         };
         let params = InitializeParams {
             protocol_version: PROTOCOL_VERSION,
+            protocol_versions: PROTOCOL_VERSIONS.to_vec(),
             host: HostInfo {
                 name: "stone".into(),
                 version: env!("CARGO_PKG_VERSION").into(),
@@ -381,11 +382,11 @@ impl ExternalPlugin {
                 reason: e.to_string(),
                 line: answer.to_string(),
             })?;
-        if info.protocol_version != PROTOCOL_VERSION {
+        if !PROTOCOL_VERSIONS.contains(&info.protocol_version) {
             return Err(PluginError::Version {
                 plugin,
                 theirs: info.protocol_version,
-                ours: PROTOCOL_VERSION,
+                ours: PROTOCOL_VERSIONS,
             });
         }
         if !info.protocols.iter().any(|p| p == PACKAGE_PUSH_HANDLER) {
@@ -422,8 +423,8 @@ impl ExternalPlugin {
         progress: &dyn PushProgress,
     ) -> Result<PushResult, PluginError> {
         let params = PushParams {
-            package: to_value(package).unwrap_or_default(),
-            options: to_value(options).unwrap_or_default(),
+            package: package.clone(),
+            options: options.clone(),
         };
         let answer = self
             .call(method::PUSH, to_value(&params), Some(progress))

@@ -30,11 +30,15 @@ __all__ = [
     "log",
     "serve",
     "PROTOCOL_VERSION",
+    "PROTOCOL_VERSIONS",
     "PACKAGE_PUSH_HANDLER",
 ]
 
-#: The plugin protocol version this SDK speaks.
-PROTOCOL_VERSION = 1
+#: The plugin protocol versions this SDK speaks, oldest first. ``initialize`` answers the
+#: newest one the host offers too.
+PROTOCOL_VERSIONS = (1,)
+#: The newest of them.
+PROTOCOL_VERSION = PROTOCOL_VERSIONS[-1]
 #: The protocol a push handler lists in its ``initialize`` answer.
 PACKAGE_PUSH_HANDLER = "PackagePushHandler/1"
 

@@ -39,7 +39,7 @@ def _error(request_id: Any, code: int, message: str, dotted: str, causes=()) -> 
 def serve(handler: Any, name: str, version: str = "0", stdin: TextIO = sys.stdin) -> int:
     """Answers stone's requests with ``handler`` until ``shutdown`` or the end of stdin.
     Returns the process exit status."""
-    from . import (PACKAGE_PUSH_HANDLER, PROTOCOL_VERSION, PackagePushHandler, PluginError,
+    from . import (PACKAGE_PUSH_HANDLER, PROTOCOL_VERSIONS, PackagePushHandler, PluginError,
                    PushOptions, PushPackage)
 
     global _out
@@ -64,8 +64,15 @@ def serve(handler: Any, name: str, version: str = "0", stdin: TextIO = sys.stdin
         params = request.get("params") or {}
         try:
             if method == "initialize":
+                offered = params.get("protocol_versions") or [params.get("protocol_version")]
+                common = [v for v in offered if v in PROTOCOL_VERSIONS]
+                if not common:
+                    _error(request_id, -32602,
+                           f"stone offers protocol versions {offered}; this plugin speaks "
+                           f"{list(PROTOCOL_VERSIONS)}", "plugin.version")
+                    continue
                 _send({"id": request_id, "result": {
-                    "name": name, "version": version, "protocol_version": PROTOCOL_VERSION,
+                    "name": name, "version": version, "protocol_version": max(common),
                     "protocols": [PACKAGE_PUSH_HANDLER]}})
             elif method == "can_handle":
                 _send({"id": request_id,
