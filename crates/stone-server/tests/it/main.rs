@@ -20,6 +20,7 @@ mod api_versions;
 // Namespace permissions, tokens and browsers (issue 22).
 mod authz_matrix;
 mod gc;
+mod hostile_campaign;
 mod hostile_tenant_authz;
 mod hostile_tenant_paths;
 mod hostile_tenant_staging;
