@@ -31,7 +31,7 @@ use crate::api_support::{
 };
 use crate::hostile_work::sparql;
 use crate::support::hostile::{
-    blank_node_clique, blob_manifest, cross_product, memory_bytes, stalled_upload,
+    blank_node_clique, blob_manifest, cross_product, memory_bytes, stalled_upload, start_upload,
 };
 
 /// Rounds of the campaign.
@@ -124,7 +124,8 @@ async fn normal_lane(server: &Server) {
         let created = server.create_push(&m).await.expect(201).body;
         let upload = created["uploads"][0].clone();
         let body = contents[upload["sha256"].as_str().unwrap()].clone();
-        tokio::task::spawn_blocking(move || drop_upload(&upload, &body))
+        // Half of the body, then the connection closes.
+        tokio::task::spawn_blocking(move || drop(start_upload(&upload, &body, body.len() / 2)))
             .await
             .unwrap();
         m["push_id"] = created["push_id"].clone();
@@ -140,26 +141,6 @@ async fn normal_lane(server: &Server) {
         let status = server.wait(id).await;
         assert_eq!(status["state"], "succeeded", "{status:#}");
     }
-}
-
-/// Sends the head of `upload`'s PUT and half of `body`, then closes the connection.
-fn drop_upload(upload: &Value, body: &[u8]) {
-    let url = reqwest::Url::parse(upload["url"].as_str().unwrap()).unwrap();
-    let mut request = format!(
-        "PUT {}?{} HTTP/1.1\r\nHost: {}:{}\r\nContent-Length: {}\r\n",
-        url.path(),
-        url.query().unwrap_or_default(),
-        url.host_str().unwrap(),
-        url.port().unwrap(),
-        body.len()
-    );
-    for (name, value) in upload["headers"].as_object().unwrap() {
-        request.push_str(&format!("{name}: {}\r\n", value.as_str().unwrap()));
-    }
-    request.push_str("\r\n");
-    let mut stream = TcpStream::connect((url.host_str().unwrap(), url.port().unwrap())).unwrap();
-    stream.write_all(request.as_bytes()).unwrap();
-    stream.write_all(&body[..body.len() / 2]).unwrap();
 }
 
 /// Pushes `datasets` to the hostile namespace and waits for the end; returns the status.

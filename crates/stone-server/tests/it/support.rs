@@ -546,10 +546,9 @@ pub mod hostile {
         kb * 1024
     }
 
-    /// Sends the head of the PUT an `upload` of a created push asks for and the first
-    /// `sent` bytes of `body`, then nothing; returns what the server answers (read until
-    /// it names `request.timeout` or closes; a minute of silence fails).
-    pub fn stalled_upload(upload: &Value, body: &[u8], sent: usize) -> String {
+    /// Opens a connection and sends the head of the PUT an `upload` of a created push asks
+    /// for and the first `sent` bytes of `body` (of `body.len()` declared), then nothing.
+    pub fn start_upload(upload: &Value, body: &[u8], sent: usize) -> TcpStream {
         let url = reqwest::Url::parse(upload["url"].as_str().unwrap()).unwrap();
         let mut request = format!(
             "PUT {}?{} HTTP/1.1\r\nHost: {}:{}\r\nContent-Length: {}\r\n",
@@ -567,6 +566,13 @@ pub mod hostile {
             TcpStream::connect((url.host_str().unwrap(), url.port().unwrap())).unwrap();
         stream.write_all(request.as_bytes()).unwrap();
         stream.write_all(&body[..sent]).unwrap();
+        stream
+    }
+
+    /// [`start_upload`], then waits for what the server answers (read until it names
+    /// `request.timeout` or closes; a minute of silence fails).
+    pub fn stalled_upload(upload: &Value, body: &[u8], sent: usize) -> String {
+        let mut stream = start_upload(upload, body, sent);
         stream
             .set_read_timeout(Some(Duration::from_secs(60)))
             .unwrap();
