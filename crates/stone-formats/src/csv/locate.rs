@@ -378,7 +378,13 @@ mod tests {
 
     #[test]
     fn every_error_of_a_table_names_its_line_and_column() {
-        let cases: [(&[u8], &[(&str, &str)], &str); 5] = [
+        // The file, its declared column types, the start of the error.
+        type Case = (
+            &'static [u8],
+            &'static [(&'static str, &'static str)],
+            &'static str,
+        );
+        let cases: [Case; 5] = [
             (
                 b"id,name\n1,\"a\nb\"\n2,\xc3\xa9,x\n",
                 &[],
