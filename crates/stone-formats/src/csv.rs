@@ -3,6 +3,7 @@
 //! in order ([`pipeline`]). Memory stays bounded whatever the file size, and the same input
 //! gives the same bytes on every run.
 
+mod locate;
 mod pipeline;
 mod split;
 
@@ -153,7 +154,7 @@ pub fn csv_to_parquet_tuned(
     let format = options.csv_format(src)?;
     // Inference and sampling read these records with arrow-csv, which holds a record
     // whole and ends an unclosed quote with the file: bound them first.
-    check_records(src, options, INFER_RECORDS + 1)?;
+    check_records(src, options, INFER_RECORDS + 1, &mut |_, _| None)?;
     let schema = Arc::new(table_schema(src, &format, options, declared)?);
     let tmp = temp_path(dst);
     let result = pipeline::convert(
@@ -187,9 +188,15 @@ pub fn csv_to_parquet_tuned(
 }
 
 /// Reads the first `records` records of `src` one at a time, in memory bounded by
-/// `options.max_record_bytes`: refuses a longer record, and a file that ends inside a
-/// quoted field.
-fn check_records(src: &Path, options: &CsvOptions, records: usize) -> Result<(), FormatError> {
+/// `options.max_record_bytes`: refuses a longer record, a file that ends inside a quoted
+/// field, and the first record `check` finds a fault in (`check` gets each record's bytes
+/// and its offset in the file).
+fn check_records(
+    src: &Path,
+    options: &CsvOptions,
+    records: usize,
+    check: &mut dyn FnMut(&[u8], u64) -> Option<locate::Fault>,
+) -> Result<(), FormatError> {
     let mut input = File::open(src).map_err(|source| FormatError::Read {
         path: src.to_owned(),
         source,
@@ -210,6 +217,10 @@ fn check_records(src: &Path, options: &CsvOptions, records: usize) -> Result<(),
             Some(end) => {
                 if end > max {
                     return Err(record_too_long(src, consumed + start as u64, max));
+                }
+                let at = consumed + start as u64;
+                if let Some(fault) = check(&buf[start..start + end], at) {
+                    return Err(csv_fault(src, at + fault.offset as u64, &fault.message));
                 }
                 if eof && start + end == buf.len() {
                     if let Some(at) = splitter.unclosed() {
@@ -258,6 +269,28 @@ pub(crate) fn record_too_long(src: &Path, offset: u64, max: usize) -> FormatErro
              file one record)"
         ),
     }
+}
+
+/// The error for a fault of a CSV file at byte `offset` of `src`.
+fn csv_fault(src: &Path, offset: u64, message: &str) -> FormatError {
+    let (line, column) = position(src, offset);
+    FormatError::Csv {
+        path: src.to_owned(),
+        message: format!("line {line}, column {column}: {message}"),
+    }
+}
+
+/// Where arrow-csv's schema inference failed: the first of the records it reads whose shape
+/// it refuses (a field count other than the first record's, a field not UTF-8). `None` if
+/// none is found.
+fn inference_fault(src: &Path, options: &CsvOptions) -> Option<FormatError> {
+    let mut expected = None;
+    let found = check_records(src, options, INFER_RECORDS + 1, &mut |record, _| {
+        let record = locate::Records::new(record, options).next()?;
+        let expected = *expected.get_or_insert(record.fields.len());
+        locate::shape_fault(&record, expected, None)
+    });
+    found.err()
 }
 
 /// The error for a quoted field opened at byte `offset` of `src` and never closed.
@@ -323,9 +356,11 @@ fn table_schema(
             BufReader::with_capacity(IO_BUFFER, file),
             Some(INFER_RECORDS),
         )
-        .map_err(|e| FormatError::Csv {
-            path: src.to_owned(),
-            message: tidy(&e.to_string()),
+        .map_err(|e| {
+            inference_fault(src, options).unwrap_or_else(|| FormatError::Csv {
+                path: src.to_owned(),
+                message: tidy(&e.to_string()),
+            })
         })?;
     let mut fields: Vec<Field> = inferred.fields().iter().map(|f| normalize(f)).collect();
     if let Some(declared) = declared {
@@ -354,7 +389,7 @@ fn table_schema(
 }
 
 /// arrow-csv counts data rows from 0 and columns by index: say the file line and the name.
-fn locate(message: &str, schema: &Schema, header: bool) -> String {
+fn name_column(message: &str, schema: &Schema, header: bool) -> String {
     let Some(at) = message.find(" for column ") else {
         return message.to_owned();
     };

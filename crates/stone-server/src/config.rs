@@ -90,6 +90,9 @@
 //! max_contents = 200000                  # distinct files (sha256) of one push
 //! max_part_urls = 10000                  # part URLs in one answer; the rest come when
 //!                                        # the client posts the manifest again
+//! parquet_max_footer_bytes = 67108864    # a staged Parquet file's footer (64 MiB), its
+//! parquet_max_schema_depth = 64          # schema's nesting and its leaf columns; over
+//! parquet_max_columns = 10000            # one, the push fails: push.parquet_limit
 //!
 //! [database]                             # push state and the Iceberg SQL catalog
 //! # url = "postgres://stone@127.0.0.1:5432/stone"   # default: SQLite files in the data dir
@@ -205,6 +208,16 @@ pub struct LimitsOptions {
     /// (`more_uploads`).
     #[serde(default = "default_max_part_urls")]
     pub max_part_urls: usize,
+    /// Bytes of a staged Parquet file's footer, read before the parquet crate parses it
+    /// (default 64 MiB).
+    #[serde(default = "default_parquet_max_footer_bytes")]
+    pub parquet_max_footer_bytes: u64,
+    /// Nesting levels of a staged Parquet file's schema below its root (default 64).
+    #[serde(default = "default_parquet_max_schema_depth")]
+    pub parquet_max_schema_depth: usize,
+    /// Leaf columns of a staged Parquet file (default 10,000).
+    #[serde(default = "default_parquet_max_columns")]
+    pub parquet_max_columns: usize,
 }
 
 impl Default for LimitsOptions {
@@ -215,6 +228,9 @@ impl Default for LimitsOptions {
             max_datasets: default_max_datasets(),
             max_contents: default_max_contents(),
             max_part_urls: default_max_part_urls(),
+            parquet_max_footer_bytes: default_parquet_max_footer_bytes(),
+            parquet_max_schema_depth: default_parquet_max_schema_depth(),
+            parquet_max_columns: default_parquet_max_columns(),
         }
     }
 }
@@ -227,6 +243,15 @@ impl LimitsOptions {
             max_push_bytes: self.max_push_bytes,
             max_datasets: self.max_datasets,
             max_contents: self.max_contents,
+        }
+    }
+
+    /// The bounds a staged Parquet file's footer is checked against before it is parsed.
+    pub fn parquet_limits(&self) -> stone_formats::ParquetLimits {
+        stone_formats::ParquetLimits {
+            max_footer_bytes: self.parquet_max_footer_bytes,
+            max_depth: self.parquet_max_schema_depth,
+            max_columns: self.parquet_max_columns,
         }
     }
 }
@@ -249,6 +274,18 @@ fn default_max_contents() -> usize {
 
 fn default_max_part_urls() -> usize {
     10_000
+}
+
+fn default_parquet_max_footer_bytes() -> u64 {
+    stone_formats::footer::MAX_FOOTER_BYTES
+}
+
+fn default_parquet_max_schema_depth() -> usize {
+    stone_formats::footer::MAX_SCHEMA_DEPTH
+}
+
+fn default_parquet_max_columns() -> usize {
+    stone_formats::footer::MAX_COLUMNS
 }
 
 /// `[gc]`: garbage collection of staging (see `gc.rs`).

@@ -127,6 +127,7 @@ impl Engines {
         };
         iceberg_settings.catalog_name = iceberg_options.catalog_name.clone();
         iceberg_settings.commit_attempts = iceberg_options.commit_attempts;
+        iceberg_settings.parquet_limits = settings.config.limits.parquet_limits();
         if let Some(url) = &settings.config.database.url {
             // The catalog's tables live beside the push state.
             iceberg_settings.catalog_uri = url.clone();

@@ -14,6 +14,10 @@ pub const STONE_HTTP_RETRIES: &str = "STONE_HTTP_RETRIES";
 /// before the request fails as timed out (default 120; 300 for uploads). Read in
 /// `stone-http`, which builds every HTTP client of the CLI.
 pub const STONE_HTTP_READ_TIMEOUT: &str = stone_http::STONE_HTTP_READ_TIMEOUT;
+/// The longest CSV/TSV record `stone package push` reads, in bytes (default 64 MiB,
+/// `stone_formats::csv::MAX_RECORD_BYTES`): a longer one is refused naming its file, line
+/// and column, before it is held in memory and before anything is sent.
+pub const STONE_CSV_MAX_RECORD_BYTES: &str = "STONE_CSV_MAX_RECORD_BYTES";
 /// CI's head ref of a pull request: the default branch in CI.
 pub const CI_HEAD_REF: &str = stone_package::branch::CI_HEAD_REF;
 /// CI's ref name: the default branch in CI when `CI_HEAD_REF` is not set.

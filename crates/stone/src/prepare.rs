@@ -15,6 +15,8 @@ use stone_package::package::STATE_DIR;
 use stone_package::{AssetKind, Format, Package, Resource};
 use stone_push::{PushFile, PushPackage, PushResource};
 
+use crate::diagnostics::{CliError, ExitStatus};
+use crate::env_vars;
 use crate::plan::PushPlan;
 
 /// Bump when the conversion's output changes, so cached conversions are redone.
@@ -201,6 +203,27 @@ fn tabular(
     Ok((files, columns.and_then(|c| wire_schema(&c))))
 }
 
+/// The longest CSV/TSV record read (`STONE_CSV_MAX_RECORD_BYTES`, bytes).
+fn csv_max_record_bytes() -> anyhow::Result<usize> {
+    let name = env_vars::STONE_CSV_MAX_RECORD_BYTES;
+    match std::env::var(name) {
+        Err(_) => Ok(stone_formats::csv::MAX_RECORD_BYTES),
+        Ok(v) => v
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|n| *n > 0)
+            .ok_or_else(|| {
+                CliError::new(
+                    "usage.invalid_env",
+                    ExitStatus::Usage,
+                    format!("${name} must be a positive whole number of bytes, not `{v}`"),
+                )
+                .into()
+            }),
+    }
+}
+
 /// Converts (or finds the cached conversion of) one CSV/TSV file.
 fn convert(
     package: &Package,
@@ -210,7 +233,8 @@ fn convert(
     digest: &FileDigest,
     progress: &dyn PrepareProgress,
 ) -> Result<(PathBuf, Converted), anyhow::Error> {
-    let options = CsvOptions::new(source, format, resource.dialect.as_ref())?;
+    let mut options = CsvOptions::new(source, format, resource.dialect.as_ref())?;
+    options.max_record_bytes = csv_max_record_bytes()?;
     // The key: the source's content and everything that shapes the output.
     let settings = serde_json::json!({
         "v": CONVERTER_VERSION,

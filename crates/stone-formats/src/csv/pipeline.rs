@@ -29,7 +29,10 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 
 use super::split::Splitter;
-use super::{CsvOptions, locate, record_too_long, tidy_shifted, unclosed_quote};
+use super::{
+    CsvOptions, locate, locate::Fault, name_column, position, record_too_long, tidy_shifted,
+    unclosed_quote,
+};
 use crate::FormatError;
 
 /// CSV bytes per chunk, and so per row group (about 110,000 rows of a 75-byte row, like
@@ -67,6 +70,8 @@ impl Default for Tuning {
 /// A chunk of input, cut at a record end.
 struct Job {
     index: usize,
+    /// Bytes of the file before the chunk.
+    offset: u64,
     data: Vec<u8>,
 }
 
@@ -95,6 +100,11 @@ impl Done {
 enum Failure {
     /// An arrow-csv message, its line numbers counted from the chunk's first record.
     Csv(String),
+    /// What arrow-csv refused, found at this byte of the file.
+    Located {
+        offset: u64,
+        message: String,
+    },
     Parquet(ParquetError),
     Read(io::Error),
     /// The file ends inside a quoted field opened at this byte of the file.
@@ -198,7 +208,14 @@ pub(crate) fn convert(
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
                         .recv();
-                    let Ok(Job { index, data }) = job else { return };
+                    let Ok(Job {
+                        index,
+                        offset,
+                        data,
+                    }) = job
+                    else {
+                        return;
+                    };
                     if stop.load(Ordering::Relaxed) {
                         return;
                     }
@@ -220,6 +237,10 @@ pub(crate) fn convert(
                             rows,
                             columns,
                             data,
+                        },
+                        Err(Failure::Csv(message)) => Done::Failed {
+                            index,
+                            failure: locate_in_chunk(&data, offset, options, &message, schema),
                         },
                         Err(failure) => Done::Failed { index, failure },
                     };
@@ -249,6 +270,13 @@ pub(crate) fn convert(
                 Failure::TooLong(offset) => {
                     record_too_long(src, offset, options.max_record_bytes.max(1))
                 }
+                Failure::Located { offset, message } => {
+                    let (line, column) = position(src, offset);
+                    FormatError::Csv {
+                        path: src.to_owned(),
+                        message: format!("line {line}, column {column}: {message}"),
+                    }
+                }
                 Failure::Csv(message) => {
                     // Lines of a later chunk count from its first record.
                     let shift = if index == 0 {
@@ -258,7 +286,11 @@ pub(crate) fn convert(
                     };
                     FormatError::Csv {
                         path: src.to_owned(),
-                        message: locate(&tidy_shifted(&message, shift), &schema, options.header),
+                        message: name_column(
+                            &tidy_shifted(&message, shift),
+                            &schema,
+                            options.header,
+                        ),
                     }
                 }
             });
@@ -395,12 +427,43 @@ fn read_chunks(
         carry.extend_from_slice(&data[cut..]);
         data.truncate(cut);
         let last = eof && carry.is_empty();
-        if !data.is_empty() && work.send(Job { index, data }).is_err() {
+        let job = Job {
+            index,
+            offset: offset - cut as u64,
+            data,
+        };
+        if !job.data.is_empty() && work.send(job).is_err() {
             return;
         }
         if last {
             return;
         }
+    }
+}
+
+/// What arrow-csv refused in a chunk (of whole records, starting at byte `offset` of the
+/// file), found again in the chunk: the value arrow-csv's `message` names, else the first
+/// record of a wrong shape (field count, UTF-8). A value error comes first: arrow-csv
+/// parses values only of a batch whose records all had the right shape, so a record of a
+/// wrong shape further on is not what it met. Unfound, the message as arrow-csv said it.
+fn locate_in_chunk(
+    data: &[u8],
+    offset: u64,
+    options: &CsvOptions,
+    message: &str,
+    schema: &Schema,
+) -> Failure {
+    let fault = locate::value_fault(data, options, message, schema)
+        .or_else(|| locate::first_shape_fault(data, options, schema.fields().len(), Some(schema)));
+    match fault {
+        Some(Fault {
+            offset: at,
+            message,
+        }) => Failure::Located {
+            offset: offset + at as u64,
+            message,
+        },
+        None => Failure::Csv(message.to_owned()),
     }
 }
 

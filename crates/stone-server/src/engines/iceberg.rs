@@ -61,6 +61,7 @@ use futures::stream::{BoxStream, StreamExt, TryStreamExt};
 use iceberg_catalog_sql::{SqlBindStyle, SqlCatalog, SqlCatalogBuilder};
 use sqlx::AnyPool;
 use sqlx::any::AnyPoolOptions;
+use stone_formats::ParquetLimits;
 
 pub use error::{IcebergError, IncompatibleChange, RefKind};
 pub use s3::{S3Storage, S3StorageFactory};
@@ -91,6 +92,8 @@ pub struct IcebergSettings {
     pub properties: HashMap<String, String>,
     /// Compare-and-swap attempts before [`IcebergError::CommitConflict`].
     pub commit_attempts: u32,
+    /// The bounds a staged Parquet file's footer must keep (`[limits] parquet_*`).
+    pub parquet_limits: ParquetLimits,
     /// The bucket of an S3 warehouse (set by [`Self::with_s3_warehouse`]): data files
     /// with a [`AppendOptions::copy_sources`] entry are copied inside it.
     pub s3: Option<S3Settings>,
@@ -107,6 +110,7 @@ impl IcebergSettings {
             storage_factory: Arc::new(LocalFsStorageFactory),
             properties: HashMap::new(),
             commit_attempts: 10,
+            parquet_limits: ParquetLimits::default(),
             s3: None,
         }
     }
@@ -250,6 +254,7 @@ pub struct IcebergEngine {
     /// The S3 warehouse's bucket, for server-side copies.
     s3: Option<S3Storage>,
     commit_attempts: u32,
+    parquet_limits: ParquetLimits,
 }
 
 impl IcebergEngine {
@@ -316,6 +321,7 @@ impl IcebergEngine {
             bind_style,
             warehouse: settings.warehouse.trim_end_matches('/').to_owned(),
             commit_attempts: settings.commit_attempts.max(1),
+            parquet_limits: settings.parquet_limits,
             s3,
         })
     }
@@ -346,7 +352,7 @@ impl IcebergEngine {
         if files.is_empty() {
             return Err(IcebergError::NoFiles { table: name });
         }
-        let prepared = prepare_all(files).await?;
+        let prepared = prepare_all(files, self.parquet_limits).await?;
         let ident = TableIdent::new(NamespaceIdent::new(namespace.to_owned()), table.to_owned());
 
         let mut placed: HashSet<String> = HashSet::new();
@@ -1150,7 +1156,10 @@ fn check_ref_kinds(table: &str, branch: &str, refs: &Refs) -> Result<(), Iceberg
     Ok(())
 }
 
-async fn prepare_all(files: &[StagedFile]) -> Result<Vec<PreparedFile>, IcebergError> {
+async fn prepare_all(
+    files: &[StagedFile],
+    limits: ParquetLimits,
+) -> Result<Vec<PreparedFile>, IcebergError> {
     let mut prepared: Vec<PreparedFile> = Vec::with_capacity(files.len());
     for file in files {
         let path = file.path.clone();
@@ -1158,9 +1167,10 @@ async fn prepare_all(files: &[StagedFile]) -> Result<Vec<PreparedFile>, IcebergE
         if prepared.iter().any(|done| done.sha256 == sha256) {
             continue;
         }
-        let ready = tokio::task::spawn_blocking(move || parquet_file::prepare(&path, &sha256))
-            .await
-            .map_err(IcebergError::Task)??;
+        let ready =
+            tokio::task::spawn_blocking(move || parquet_file::prepare(&path, &sha256, &limits))
+                .await
+                .map_err(IcebergError::Task)??;
         prepared.push(ready);
     }
     Ok(prepared)

@@ -13,28 +13,14 @@ use crate::api_support::{
     Dataset, File, Options, Server, Site, client, dataset, graph_count_on_disk, manifest,
     people_parquet, staged_contents, turtle, upload_all,
 };
-
-/// A SELECT whose solutions are the cross product of three `VALUES` lists of `n` numbers
-/// (n³ rows): no store access, each row made in memory (the query of issue 22).
-fn cross_product(n: usize) -> String {
-    let list = |var: &str| {
-        let values: Vec<String> = (0..n).map(|i| i.to_string()).collect();
-        format!("VALUES ?{var} {{ {} }}", values.join(" "))
-    };
-    format!(
-        "SELECT * WHERE {{ {} {} {} }}",
-        list("a"),
-        list("b"),
-        list("c")
-    )
-}
+use crate::support::hostile::{blank_node_clique, cross_product, memory_bytes, stalled_upload};
 
 /// The start of an answer, for a failure message.
 fn brief(body: &Value) -> String {
     body.to_string().chars().take(300).collect()
 }
 
-async fn sparql(server: &Server, query: &str) -> (u16, Value) {
+pub(crate) async fn sparql(server: &Server, query: &str) -> (u16, Value) {
     let response = client()
         .post(server.url("/v1/sparql"))
         .header("content-type", "application/sparql-query")
@@ -48,18 +34,6 @@ async fn sparql(server: &Server, query: &str) -> (u16, Value) {
         status,
         serde_json::from_str(&text).unwrap_or(Value::String(text.chars().take(200).collect())),
     )
-}
-
-/// Resident memory of a process, in bytes (Linux `/proc`).
-fn resident_bytes(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let kb: u64 = status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|rest| rest.trim().strip_suffix("kB"))
-        .and_then(|kb| kb.trim().parse().ok())
-        .expect("VmRSS in /proc/PID/status");
-    kb * 1024
 }
 
 /// CPU time a process has used so far, in clock ticks (Linux `/proc`).
@@ -115,7 +89,7 @@ async fn a_runaway_sparql_query_is_stopped_at_the_timeout_and_its_memory_freed()
         "[sparql]\ntimeout_seconds = 2\nmax_rows = 100000000000\nmax_result_bytes = 1000000000000\n",
     );
     let server = site.start();
-    let idle = resident_bytes(server.pid());
+    let idle = memory_bytes(server.pid(), "VmRSS");
     // A billion rows: without a timeout this runs for many minutes and its answer grows
     // in memory without bound.
     let (status, body) = sparql(&server, &cross_product(1000)).await;
@@ -124,7 +98,7 @@ async fn a_runaway_sparql_query_is_stopped_at_the_timeout_and_its_memory_freed()
     assert_eq!(body["timeout_seconds"], 2, "{}", brief(&body));
     wait_stopped(&server).await;
     wait_idle(&server, Duration::from_secs(60), "after the timeout").await;
-    let after = resident_bytes(server.pid());
+    let after = memory_bytes(server.pid(), "VmRSS");
     assert!(
         after < idle + (512 << 20),
         "the stopped query's memory is given back: {} MiB resident, {} MiB before",
@@ -196,20 +170,6 @@ async fn a_sparql_result_beyond_the_caps_is_refused() {
     let (status, body) = sparql(&server, &cross_product(10)).await;
     assert_eq!(status, 200, "{}", brief(&body));
     assert_eq!(body["results"]["bindings"].as_array().unwrap().len(), 1000);
-}
-
-/// N-Triples of `n` blank nodes that all know each other (n·(n−1) triples): every node
-/// looks like every other, the worst case of canonical labelling.
-fn blank_node_clique(n: usize) -> Vec<u8> {
-    let mut text = String::new();
-    for i in 0..n {
-        for j in 0..n {
-            if i != j {
-                text.push_str(&format!("_:n{i} <http://example.org/knows> _:n{j} .\n"));
-            }
-        }
-    }
-    text.into_bytes()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -380,46 +340,8 @@ async fn a_stalled_upload_body_is_refused_with_408_and_nothing_kept() {
     );
     let created = server.create_push(&manifest).await.expect(201);
     let upload = &created.body["uploads"][0];
-    let url = reqwest::Url::parse(upload["url"].as_str().unwrap()).unwrap();
-    let mut request = format!(
-        "PUT {}?{} HTTP/1.1\r\nHost: {}:{}\r\nContent-Length: {}\r\n",
-        url.path(),
-        url.query().unwrap_or_default(),
-        url.host_str().unwrap(),
-        url.port().unwrap(),
-        bytes.len()
-    );
-    for (name, value) in upload["headers"].as_object().unwrap() {
-        request.push_str(&format!("{name}: {}\r\n", value.as_str().unwrap()));
-    }
-    request.push_str("\r\n");
-    let mut stream = TcpStream::connect((url.host_str().unwrap(), url.port().unwrap())).unwrap();
-    stream.write_all(request.as_bytes()).unwrap();
     // A tenth of the body, then silence.
-    stream.write_all(&bytes[..1000]).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(60)))
-        .unwrap();
-    let mut answer = Vec::new();
-    let mut buffer = [0u8; 4096];
-    loop {
-        match stream.read(&mut buffer) {
-            Ok(0) => break,
-            Ok(n) => {
-                answer.extend_from_slice(&buffer[..n]);
-                if answer.windows(4).any(|w| w == b"\r\n\r\n")
-                    && String::from_utf8_lossy(&answer).contains("request.timeout")
-                {
-                    break;
-                }
-            }
-            Err(error) => panic!(
-                "no answer to a stalled upload within 60 s ({error}); got {:?}",
-                String::from_utf8_lossy(&answer)
-            ),
-        }
-    }
-    let answer = String::from_utf8_lossy(&answer);
+    let answer = stalled_upload(upload, &bytes, 1000);
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     assert!(answer.contains("\"code\":\"request.timeout\""), "{answer}");
     let sha256 = upload["sha256"].as_str().unwrap();

@@ -10,11 +10,12 @@ use std::path::{Path, PathBuf};
 
 use bytes::Bytes;
 use futures::SinkExt;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::api_support::{
     Dataset, File, Options, Server, Site, blob_files, client, manifest, noise, upload_all,
 };
+use crate::support::hostile::blob_manifest;
 
 const NS: &str = "integrity";
 /// The part size of these servers: contents above it are uploaded in parts.
@@ -172,26 +173,6 @@ async fn recorded_pushes(server: &Server) -> i64 {
     count
 }
 
-fn blob_manifest(datasets: usize, size: u64) -> Value {
-    let datasets: Vec<Value> = (0..datasets)
-        .map(|i| {
-            json!({
-                "name": format!("d{i}"),
-                "kind": "BLOB",
-                "metadata": {},
-                "files": [{"path": "f.bin", "sha256": format!("{:064x}", i + 1), "size": size}],
-            })
-        })
-        .collect();
-    json!({
-        "namespace": NS,
-        "branch": "dev",
-        "options": {"yes": false, "force": false, "replace": false, "manual": false},
-        "package": {"name": "p", "title": "P", "public": true},
-        "datasets": datasets,
-    })
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn declared_sizes_and_push_sizes_are_capped_before_anything_is_recorded() {
     let (_site, server) = server_with(
@@ -201,7 +182,7 @@ async fn declared_sizes_and_push_sizes_are_capped_before_anything_is_recorded() 
     // 2^63: more than any database integer; and more than the configured file size.
     for size in [1u64 << 63, u64::MAX, 1_000_001] {
         let answer = server
-            .create_push(&blob_manifest(1, size))
+            .create_push(&blob_manifest(NS, 1, size))
             .await
             .expect(400);
         assert_eq!(answer.code(), "manifest.invalid_size", "{:#}", answer.body);
@@ -214,7 +195,7 @@ async fn declared_sizes_and_push_sizes_are_capped_before_anything_is_recorded() 
         (3, 1_000_000, "bytes"),
     ] {
         let answer = server
-            .create_push(&blob_manifest(datasets, size))
+            .create_push(&blob_manifest(NS, datasets, size))
             .await
             .expect(413);
         assert_eq!(answer.code(), "push.too_large", "{:#}", answer.body);
@@ -229,7 +210,7 @@ async fn declared_sizes_and_push_sizes_are_capped_before_anything_is_recorded() 
 
     // Within the limits, a push goes through.
     let answer = server
-        .create_push(&blob_manifest(2, 1_000_000))
+        .create_push(&blob_manifest(NS, 2, 1_000_000))
         .await
         .expect(201);
     assert_eq!(answer.body["uploads"].as_array().unwrap().len(), 2);

@@ -21,6 +21,7 @@ mod api_versions;
 mod authz_matrix;
 mod config_docs;
 mod gc;
+mod hostile_campaign;
 mod hostile_tenant_authz;
 mod hostile_tenant_paths;
 mod hostile_tenant_staging;

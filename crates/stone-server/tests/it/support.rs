@@ -470,3 +470,131 @@ pub fn python() -> PathBuf {
         })
         .clone()
 }
+
+// ---------------------------------------------------------------------------------------
+// Hostile requests of issues 22 and 28, shared by `hostile_work`, `integrity` and
+// `hostile_campaign`.
+
+pub mod hostile {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+    use std::time::Duration;
+
+    use serde_json::{Value, json};
+
+    /// A SELECT whose solutions are the cross product of three `VALUES` lists of `n`
+    /// numbers (n³ rows): no store access, each row made in memory (the query of issue 22).
+    pub fn cross_product(n: usize) -> String {
+        let list = |var: &str| {
+            let values: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+            format!("VALUES ?{var} {{ {} }}", values.join(" "))
+        };
+        format!(
+            "SELECT * WHERE {{ {} {} {} }}",
+            list("a"),
+            list("b"),
+            list("c")
+        )
+    }
+
+    /// N-Triples of `n` blank nodes that all know each other (n·(n−1) triples): every node
+    /// looks like every other, the worst case of canonical labelling.
+    pub fn blank_node_clique(n: usize) -> Vec<u8> {
+        let mut text = String::new();
+        for i in 0..n {
+            for j in 0..n {
+                if i != j {
+                    text.push_str(&format!("_:n{i} <http://example.org/knows> _:n{j} .\n"));
+                }
+            }
+        }
+        text.into_bytes()
+    }
+
+    /// A manifest of `datasets` BLOB datasets in `namespace`, each one file of the declared
+    /// `size` with a made-up sha256 (an amplification attempt: nothing is uploaded).
+    pub fn blob_manifest(namespace: &str, datasets: usize, size: u64) -> Value {
+        let datasets: Vec<Value> = (0..datasets)
+            .map(|i| {
+                json!({
+                    "name": format!("d{i}"),
+                    "kind": "BLOB",
+                    "metadata": {},
+                    "files": [{"path": "f.bin", "sha256": format!("{:064x}", i + 1), "size": size}],
+                })
+            })
+            .collect();
+        json!({
+            "namespace": namespace,
+            "branch": "dev",
+            "options": {"yes": false, "force": false, "replace": false, "manual": false},
+            "package": {"name": "p", "title": "P", "public": true},
+            "datasets": datasets,
+        })
+    }
+
+    /// Resident memory of a process, in bytes (Linux `/proc`): `VmRSS`, or the peak so far
+    /// with `VmHWM`.
+    pub fn memory_bytes(pid: u32, field: &str) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+        let kb: u64 = status
+            .lines()
+            .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
+            .and_then(|rest| rest.trim().strip_suffix("kB"))
+            .and_then(|kb| kb.trim().parse().ok())
+            .unwrap_or_else(|| panic!("{field} in /proc/{pid}/status"));
+        kb * 1024
+    }
+
+    /// Opens a connection and sends the head of the PUT an `upload` of a created push asks
+    /// for and the first `sent` bytes of `body` (of `body.len()` declared), then nothing.
+    pub fn start_upload(upload: &Value, body: &[u8], sent: usize) -> TcpStream {
+        let url = reqwest::Url::parse(upload["url"].as_str().unwrap()).unwrap();
+        let mut request = format!(
+            "PUT {}?{} HTTP/1.1\r\nHost: {}:{}\r\nContent-Length: {}\r\n",
+            url.path(),
+            url.query().unwrap_or_default(),
+            url.host_str().unwrap(),
+            url.port().unwrap(),
+            body.len()
+        );
+        for (name, value) in upload["headers"].as_object().unwrap() {
+            request.push_str(&format!("{name}: {}\r\n", value.as_str().unwrap()));
+        }
+        request.push_str("\r\n");
+        let mut stream =
+            TcpStream::connect((url.host_str().unwrap(), url.port().unwrap())).unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
+        stream.write_all(&body[..sent]).unwrap();
+        stream
+    }
+
+    /// [`start_upload`], then waits for what the server answers (read until it names
+    /// `request.timeout` or closes; a minute of silence fails).
+    pub fn stalled_upload(upload: &Value, body: &[u8], sent: usize) -> String {
+        let mut stream = start_upload(upload, body, sent);
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        let mut answer = Vec::new();
+        let mut buffer = [0u8; 4096];
+        loop {
+            match stream.read(&mut buffer) {
+                Ok(0) => break,
+                Ok(n) => {
+                    answer.extend_from_slice(&buffer[..n]);
+                    if answer.windows(4).any(|w| w == b"\r\n\r\n")
+                        && String::from_utf8_lossy(&answer).contains("request.timeout")
+                    {
+                        break;
+                    }
+                }
+                Err(error) => panic!(
+                    "no answer to a stalled upload within 60 s ({error}); got {:?}",
+                    String::from_utf8_lossy(&answer)
+                ),
+            }
+        }
+        String::from_utf8_lossy(&answer).into_owned()
+    }
+}

@@ -245,3 +245,68 @@ fn a_table_that_does_not_parse_is_refused_before_anything_is_sent() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(staged(data.path()), 0, "nothing was staged");
 }
+
+#[test]
+fn a_table_of_the_wrong_shape_is_refused_naming_line_and_column_before_anything_is_sent() {
+    let (ctx, _server, data) = with_server();
+    let dir = ctx.package(
+        "ragged",
+        "publish: {to: \"stone:e2e\"}\nresources:\n  - path: blob.bin\n  - path: t.csv\n",
+        &[
+            ("blob.bin", b"a blob that must not be uploaded"),
+            // The third record spans lines 3 and 4; its extra field starts on line 4,
+            // column 8. Before the fix: "line 3" (a record count) and no column.
+            ("t.csv", b"id,name\n1,ok\n2,\"two\nlines\",extra\n"),
+        ],
+    );
+    let out = run_bounded(
+        ctx.stone()
+            .args(["package", "push", "--env", "local", "--branch", "b"])
+            .env_remove("STONE_CSV_MAX_RECORD_BYTES")
+            .arg(&dir),
+        Duration::from_secs(120),
+    );
+    assert_clear_error(
+        &out,
+        "t.csv: line 4, column 8: the record has 3 fields, more than the table's 2 columns",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(staged(data.path()), 0, "nothing was staged");
+}
+
+#[test]
+fn the_csv_record_cap_is_read_from_the_environment() {
+    let (ctx, _server, data) = with_server();
+    let dir = ctx.package(
+        "long",
+        "publish: {to: \"stone:e2e\"}\nresources:\n  - path: t.csv\n",
+        &[(
+            "t.csv",
+            b"id,name\n1,ok\n2,a record of forty bytes or so........\n",
+        )],
+    );
+    let push = |cap: &str| {
+        run_bounded(
+            ctx.stone()
+                .args(["package", "push", "--env", "local", "--branch", "b"])
+                .env("STONE_CSV_MAX_RECORD_BYTES", cap)
+                .arg(&dir),
+            Duration::from_secs(120),
+        )
+    };
+    let out = push("32");
+    assert_clear_error(
+        &out,
+        "t.csv: line 3, column 1: the record starting here is longer than 32 bytes",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(staged(data.path()), 0, "nothing was staged");
+    let out = push("many");
+    assert_clear_error(
+        &out,
+        "$STONE_CSV_MAX_RECORD_BYTES must be a positive whole number",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let out = push("1048576");
+    assert!(out.status.success(), "{}", crate::stderr(&out));
+}

@@ -39,8 +39,13 @@ impl PreparedFile {
     }
 }
 
-/// Hashes the file, checks the hash, reads the footer and converts its schema. Blocking.
-pub(crate) fn prepare(path: &Path, expected_sha256: &str) -> Result<PreparedFile, IcebergError> {
+/// Hashes the file, checks the hash, checks the footer against `limits`, reads it and
+/// converts its schema. Blocking.
+pub(crate) fn prepare(
+    path: &Path,
+    expected_sha256: &str,
+    limits: &ParquetLimits,
+) -> Result<PreparedFile, IcebergError> {
     let read_error = |source| IcebergError::ReadStagedFile {
         path: path.to_owned(),
         source,
@@ -55,7 +60,7 @@ pub(crate) fn prepare(path: &Path, expected_sha256: &str) -> Result<PreparedFile
     }
     // The footer's bounds before the parquet crate parses it: a schema nested too deep
     // would overflow the stack there and take the server down.
-    match stone_formats::check_parquet_footer(path, &ParquetLimits::default()) {
+    match stone_formats::check_parquet_footer(path, limits) {
         Ok(_) => {}
         Err(FormatError::Limit { message, .. }) => {
             return Err(IcebergError::ParquetLimit {
