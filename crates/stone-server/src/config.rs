@@ -92,7 +92,7 @@
 //!                                        # the client posts the manifest again
 //! parquet_max_footer_bytes = 67108864    # a staged Parquet file's footer (64 MiB), its
 //! parquet_max_schema_depth = 64          # schema's nesting and its leaf columns; over
-//! parquet_max_columns = 10000            # one, the push fails: push.parquet_limit
+//! parquet_max_columns = 10000            # one, the dataset fails: dataset.limit_exceeded
 //!
 //! [database]                             # push state and the Iceberg SQL catalog
 //! # url = "postgres://stone@127.0.0.1:5432/stone"   # default: SQLite files in the data dir
