@@ -10,7 +10,8 @@ reads tables the way a user's notebook would, with the token (if any) as its onl
 Prints one JSON object:
     namespaces   ["ns", ...] as the catalog lists them (or {"error": …})
     tables       {"ns": ["ns.name", ...] or {"error": …}} for every listed namespace
-    table        with --table: {"refs": {name: snapshot id}, "snapshot_ids": [...],
+    table        with --table: {"file_io": the FileIO class pyiceberg chose,
+                 "refs": {name: snapshot id}, "snapshot_ids": [...],
                  "current_snapshot_id", "metadata_location",
                  "reads": {ref: {"row_count", "rows", "snapshot_id"}}} ("main" is read
                  when no --ref is given), or {"error": {"type", "message"}} when loading
@@ -75,6 +76,7 @@ def read_table(catalog, args):
     metadata = table.metadata
     current = table.current_snapshot()
     out = {
+        "file_io": type(table.io).__name__,
         "metadata_location": table.metadata_location,
         "refs": {name: r.snapshot_id for name, r in metadata.refs.items()},
         "snapshot_ids": sorted(s.snapshot_id for s in metadata.snapshots),

@@ -1207,6 +1207,60 @@ impl IcebergEngine {
         Ok(Some(names))
     }
 
+    /// The bucket of an `s3://` warehouse (`None` on local disk).
+    pub fn s3_settings(&self) -> Option<&S3Settings> {
+        self.s3.as_ref().map(S3Storage::settings)
+    }
+
+    /// The AWS Signature V4 headers of a `GET` (`head` false) or `HEAD` of the object at
+    /// `location` (`s3://<bucket>/<key>`) of an S3 warehouse, at `now`, for a path-style
+    /// request to `endpoint` (`http(s)://host[:port]`): `authorization`, `x-amz-date`,
+    /// `x-amz-content-sha256`, signing the request's own `x-amz-*` headers `amz_headers`
+    /// too. They authorize that one request only (method, object and
+    /// time: S3 refuses it 15 minutes later), so the reader needs no keys. `None` on a local
+    /// warehouse or with ambient credentials (no access key to sign with). The caller
+    /// decides whether the object may be read.
+    pub fn sign_read(
+        &self,
+        endpoint: &str,
+        location: &str,
+        head: bool,
+        amz_headers: &[(String, String)],
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Option<Vec<(&'static str, String)>>, IcebergError> {
+        let Some(s3) = &self.s3 else {
+            return Ok(None);
+        };
+        let settings = s3.settings();
+        if settings.access_key_id.is_empty() {
+            return Ok(None);
+        }
+        let key = s3
+            .key(location)
+            .map_err(|error| IcebergError::iceberg(location, "signing", error))?;
+        let host = endpoint
+            .split_once("://")
+            .map_or(endpoint, |(_, rest)| rest)
+            .trim_end_matches('/');
+        let region = if settings.region.is_empty() {
+            "us-east-1"
+        } else {
+            settings.region.as_str()
+        };
+        Ok(Some(s3::sigv4_read_headers(
+            &s3::SigV4 {
+                access_key_id: &settings.access_key_id,
+                secret_access_key: &settings.secret_access_key,
+                region,
+            },
+            if head { "HEAD" } else { "GET" },
+            host,
+            &format!("/{}/{}", settings.bucket, key.as_ref()),
+            amz_headers,
+            now,
+        )))
+    }
+
     /// The table's current metadata and where it is written; `None` if there is no table.
     pub async fn table_view(
         &self,

@@ -21,11 +21,13 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use stone_api::codes;
 
 use super::App;
 use crate::auth::Caller;
+use crate::engines::iceberg::TableView;
 use crate::error::ApiError;
 
 /// The separator of the levels of a namespace in a path (REST spec); stone namespaces
@@ -256,29 +258,29 @@ pub async fn list_tables(
     Ok(Json(json!({ "identifiers": identifiers })))
 }
 
-/// `GET|HEAD /iceberg/v1/namespaces/{namespace}/tables/{table}`: `LoadTableResult` with
-/// the metadata restricted to the branches the caller may read.
-pub async fn load_table(
-    State(app): State<Arc<App>>,
-    caller: Result<Caller, ApiError>,
-    Path((namespace, table)): Path<(String, String)>,
-) -> RestResult<Json<Value>> {
-    let caller = caller?;
-    let Some(ns) = single_level(&namespace) else {
-        return Err(no_such_namespace(&namespace));
+/// The table, if the caller may read at least one of its branches: its view and the
+/// branches the caller may read. Refused as the API refuses (401/403) otherwise, whether
+/// or not the table exists; 404 for a missing table the caller could see.
+async fn readable_table(
+    app: &App,
+    caller: &Caller,
+    namespace: &str,
+    table: &str,
+) -> RestResult<(TableView, BTreeSet<String>)> {
+    let Some(ns) = single_level(namespace) else {
+        return Err(no_such_namespace(namespace));
     };
     let view = app
         .engines
         .iceberg
-        .table_view(ns, &table)
+        .table_view(ns, table)
         .await
         .map_err(ApiError::internal)?;
     let Some(view) = view else {
-        // As for a namespace: refused if the caller may not see it, else 404.
-        visible_namespace(&app, &caller, ns).await?;
-        return Err(no_such_table(ns, &table));
+        visible_namespace(app, caller, ns).await?;
+        return Err(no_such_table(ns, table));
     };
-    let readable = readable_branches(&app, &caller, ns, &view.branches).await?;
+    let readable = readable_branches(app, caller, ns, &view.branches).await?;
     if readable.is_empty() {
         let branch = view
             .branches
@@ -286,15 +288,166 @@ pub async fn load_table(
             .find(|b| b.as_str() == "main")
             .or(view.branches.first())
             .map_or("main", String::as_str);
-        crate::authz::authorize_read(&app, &caller, ns, branch).await?;
-        return Err(no_such_table(ns, &table));
+        crate::authz::authorize_read(app, caller, ns, branch).await?;
+        return Err(no_such_table(ns, table));
     }
+    Ok((view, readable))
+}
+
+/// `GET|HEAD /iceberg/v1/namespaces/{namespace}/tables/{table}`: `LoadTableResult` with
+/// the metadata restricted to the branches the caller may read. On an S3 warehouse its
+/// `config` turns on remote signing through this table's signer ([`sign`]), so that a
+/// reader needs no storage keys.
+pub async fn load_table(
+    State(app): State<Arc<App>>,
+    caller: Result<Caller, ApiError>,
+    Path((namespace, table)): Path<(String, String)>,
+) -> RestResult<Json<Value>> {
+    let caller = caller?;
+    let (view, readable) = readable_table(&app, &caller, &namespace, &table).await?;
     let metadata = view.metadata_for(&readable).map_err(ApiError::internal)?;
+    let mut config = serde_json::Map::new();
+    if let Some(s3) = app.engines.iceberg.s3_settings() {
+        let region = if s3.region.is_empty() {
+            "us-east-1"
+        } else {
+            s3.region.as_str()
+        };
+        for (key, value) in [
+            ("s3.remote-signing-enabled", "true"),
+            // pyiceberg: only its fsspec FileIO signs remotely (pyarrow's cannot).
+            ("py-io-impl", "pyiceberg.io.fsspec.FsspecFileIO"),
+            ("s3.signer", "S3V4RestSigner"),
+            ("s3.region", region),
+        ] {
+            config.insert(key.to_owned(), value.into());
+        }
+        // Relative to the catalog URI the client uses (`s3.signer.uri` defaults to it).
+        config.insert(
+            "s3.signer.endpoint".to_owned(),
+            format!("v1/namespaces/{namespace}/tables/{table}/sign").into(),
+        );
+        if let Some(endpoint) = &s3.endpoint {
+            config.insert("s3.endpoint".to_owned(), endpoint.clone().into());
+        }
+    }
     Ok(Json(json!({
         "metadata-location": view.metadata_location,
         "metadata": metadata,
-        "config": {},
+        "config": config,
     })))
+}
+
+/// What an S3 remote-signing client asks to have signed (the REST spec's
+/// `S3SignRequest`).
+#[derive(Debug, Deserialize)]
+struct SignRequest {
+    method: String,
+    uri: String,
+    /// The request's headers, each with its values.
+    #[serde(default)]
+    headers: HashMap<String, Vec<String>>,
+}
+
+fn sign_refused(detail: String) -> RestError {
+    RestError(ApiError::new(
+        StatusCode::FORBIDDEN,
+        codes::ICEBERG_READ_ONLY,
+        "Not signed",
+        detail,
+    ))
+}
+
+/// `POST /iceberg/v1/namespaces/{namespace}/tables/{table}/sign`: the S3 signer of a
+/// table of an S3 warehouse. Signs only reads (`GET`, `HEAD`) of objects under the
+/// table's location, except its metadata files (they list every ref; readers get the
+/// metadata from `loadTable`), for a caller who may read the table; the answer is the
+/// request's `uri` and the Signature V4 headers of that one request (S3 refuses them
+/// after 15 minutes).
+pub async fn sign(
+    State(app): State<Arc<App>>,
+    caller: Result<Caller, ApiError>,
+    Path((namespace, table)): Path<(String, String)>,
+    body: String,
+) -> RestResult<Json<Value>> {
+    let caller = caller?;
+    let (view, _) = readable_table(&app, &caller, &namespace, &table).await?;
+    let Some(s3) = app.engines.iceberg.s3_settings() else {
+        return Err(RestError(ApiError::invalid(
+            "the warehouse is on the server's disk, not S3: there is nothing to sign (read the files by path)",
+        )));
+    };
+    let request: SignRequest = serde_json::from_str(&body)
+        .map_err(|e| ApiError::invalid(format!("not an S3 sign request: {e}")))?;
+    tracing::debug!(method = %request.method, uri = %request.uri, headers = ?request.headers.keys().collect::<Vec<_>>(), "S3 sign request");
+    let head = match request.method.as_str() {
+        "GET" => false,
+        "HEAD" => true,
+        other => {
+            return Err(sign_refused(format!(
+                "{other} is not signed: the catalog signs reads (GET, HEAD) only; tables are written by pushes"
+            )));
+        }
+    };
+    let endpoint = s3
+        .endpoint
+        .as_deref()
+        .map(|e| e.trim_end_matches('/').to_owned())
+        .unwrap_or_else(|| format!("https://s3.{}.amazonaws.com", s3.region));
+    let object_prefix = format!("{endpoint}/{}/", s3.bucket);
+    let key = request
+        .uri
+        .strip_prefix(&object_prefix)
+        .filter(|key| {
+            !key.is_empty()
+                && !key.contains(['?', '#', '%', '\\'])
+                && key.split('/').all(|s| !s.is_empty() && s != "." && s != "..")
+        })
+        .ok_or_else(|| {
+            sign_refused(format!(
+                "{} is not an object of the warehouse's bucket ({object_prefix}…) named without a query",
+                request.uri
+            ))
+        })?;
+    let location = format!("s3://{}/{key}", s3.bucket);
+    let table_root = format!("{}/", view.location.trim_end_matches('/'));
+    if !location.starts_with(&table_root) || location.ends_with(".metadata.json") {
+        return Err(sign_refused(format!(
+            "{location} is not a data or manifest file of {namespace}.{table}"
+        )));
+    }
+    // Every `x-amz-*` header of the request is signed (S3 requires it); the ones this
+    // answer sets are replaced, and no other may change what a read does.
+    let mut amz_headers = Vec::new();
+    for (name, values) in &request.headers {
+        let name = name.to_ascii_lowercase();
+        if !name.starts_with("x-amz-") || name == "x-amz-date" || name == "x-amz-content-sha256" {
+            continue;
+        }
+        if !matches!(name.as_str(), "x-amz-checksum-mode" | "x-amz-request-payer")
+            || values.iter().any(|v| v.contains(['\r', '\n']))
+        {
+            return Err(sign_refused(format!(
+                "a read with the header {name} is not signed (only x-amz-checksum-mode and x-amz-request-payer are)"
+            )));
+        }
+        amz_headers.push((name, values.join(",")));
+    }
+    let headers = app
+        .engines
+        .iceberg
+        .sign_read(&endpoint, &location, head, &amz_headers, chrono::Utc::now())
+        .map_err(ApiError::internal)?
+        .ok_or_else(|| {
+            ApiError::unavailable(
+                "the S3 warehouse is reached with ambient credentials: remote signing needs [iceberg.s3] access_key_id and secret_access_key",
+            )
+        })?;
+    let headers: serde_json::Map<String, Value> = headers
+        .into_iter()
+        .map(|(name, value)| (name.to_owned(), json!([value])))
+        .collect();
+    Ok(Json(json!({ "uri": request.uri, "headers": headers })))
 }
 
 /// Every write of the REST spec: 403 `iceberg.read_only`, whoever asks.

@@ -162,6 +162,11 @@ fn table(body_read_timeout_seconds: u64) -> Table {
     )
     .add(
         &["POST"],
+        "/iceberg/v1/namespaces/{namespace}/tables/{table}/sign",
+        post(iceberg_rest::sign),
+    )
+    .add(
+        &["POST"],
         "/iceberg/v1/namespaces/{namespace}/register",
         post(iceberg_rest::refuse_write),
     )

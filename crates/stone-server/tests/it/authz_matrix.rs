@@ -101,6 +101,7 @@ const SEEN: &str = "200 200 200 200 | 200 200 200 200";
 const HIDDEN_PRIVATE: &str = "200 200 200 200 | 200- 200- 200- 200-";
 const ALL_401: &str = "401 401 401 401 | 401 401 401 401";
 const ALL_403: &str = "403 403 403 403 | 403 403 403 403";
+const ALL_400: &str = "400 400 400 400 | 400 400 400 400";
 const ALL_404: &str = "404 404 404 404 | 404 404 404 404";
 const ALL_201: &str = "201 201 201 201 | 201 201 201 201";
 /// Unprotected only: protected refs refuse (403), `dev` takes it.
@@ -249,6 +250,21 @@ const TABLE: &[Row] = &[
         path: "/iceberg/v1/namespaces/{namespace}/tables/{table}",
         variant: "",
         answers: [READ_ANON, READ_NONE, SEEN, SEEN, SEEN, SEEN],
+    },
+    // The S3 signer of a table: the read check first; the matrix's warehouse is on local
+    // disk, so a caller who may read gets 400 (nothing to sign).
+    Row {
+        method: "POST",
+        path: "/iceberg/v1/namespaces/{namespace}/tables/{table}/sign",
+        variant: "",
+        answers: [
+            "400 400 400 400 | 401 401 401 401",
+            "400 400 400 400 | 403 403 403 403",
+            ALL_400,
+            ALL_400,
+            ALL_400,
+            ALL_400,
+        ],
     },
     // Writes through the catalog: refused to everyone (pushes are the way in).
     Row {

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde_json::{Value, json};
-use stone_test::services::{AuthorizationRequest, OidcConfig, OidcProvider, OidcUser};
-use stone_test::tools::run_python_json;
+use stone_test::services::{AuthorizationRequest, OidcConfig, OidcProvider, OidcUser, SeaweedFs};
+use stone_test::tools::{python_script, run_python_json};
 
 use crate::api_support::{
     Dataset, File, Options, Server, Site, client, manifest, numbers_parquet, people_parquet,
@@ -527,4 +527,139 @@ async fn a_namespace_called_iceberg_keeps_its_iris_and_the_catalog_its_routes() 
     assert_eq!(names(&seen["namespaces"]), set(&["iceberg"]), "{seen:#}");
     assert_eq!(names(&seen["tables"]["iceberg"]), set(&["iceberg.people"]));
     assert_eq!(ids(&seen["table"]["reads"]["main"]["rows"]), [1, 2]);
+}
+
+/// An S3 warehouse (SeaweedFS): pyiceberg reads every ref through the catalog with no
+/// storage keys at all: `loadTable` turns on remote signing, and the table's signer
+/// answers presigned URLs for reads of that table's files only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_s3_warehouse_is_read_through_the_signer_without_storage_keys() {
+    let seaweed = SeaweedFs::shared();
+    let bucket = format!(
+        "stone-rest-{}",
+        &uuid::Uuid::new_v4().simple().to_string()[..12]
+    );
+    seaweed.create_bucket(&bucket);
+    let site = Site::with_config(&format!(
+        "[iceberg]\nwarehouse = \"s3://{bucket}/warehouse\"\n[iceberg.s3]\nendpoint = \"{}\"\nregion = \"{}\"\naccess_key_id = \"{}\"\nsecret_access_key = \"{}\"\nallow_http = true\n",
+        seaweed.endpoint(),
+        seaweed.region(),
+        seaweed.access_key(),
+        seaweed.secret_key()
+    ));
+    let server = site.start();
+    let first = people(&[1, 2, 3]);
+    let data_file = first.files[0].sha256();
+    let (m, contents) = manifest("shop", "main", yes(), Some("1.0"), &[first]);
+    server.push(&m, &contents).await;
+    let (m, contents) = manifest("shop", "main", yes(), None, &[people(&[4])]);
+    server.push(&m, &contents).await;
+    let (m, contents) = manifest("shop", "dev", yes(), None, &[people(&[9])]);
+    server.push(&m, &contents).await;
+
+    // The signer: reads of the table's files, nothing else.
+    let loaded = send(
+        &server,
+        "GET",
+        "/iceberg/v1/namespaces/shop/tables/people",
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(loaded.body["config"]["s3.remote-signing-enabled"], "true");
+    let location = loaded.body["metadata"]["location"].as_str().unwrap();
+    let key = location.strip_prefix(&format!("s3://{bucket}/")).unwrap();
+    let object = |key: &str| format!("{}/{bucket}/{key}", seaweed.endpoint());
+    let sign = "/iceberg/v1/namespaces/shop/tables/people/sign";
+    let data = object(&format!("{key}/data/{data_file}.parquet"));
+    let signed = send(
+        &server,
+        "POST",
+        sign,
+        None,
+        Some(&json!({"method": "GET", "uri": data, "region": seaweed.region(), "headers": {}})),
+    )
+    .await;
+    assert_eq!(signed.status, 200, "{:#}", signed.body);
+    assert_eq!(signed.body["uri"], data.as_str());
+    let mut request = client().get(&data);
+    for (name, values) in signed.body["headers"].as_object().unwrap() {
+        request = request.header(name.as_str(), values[0].as_str().unwrap());
+    }
+    let bytes = request.send().await.unwrap();
+    assert_eq!(bytes.status(), 200);
+    assert_eq!(&bytes.bytes().await.unwrap()[..4], b"PAR1");
+    let metadata_file = loaded.body["metadata-location"]
+        .as_str()
+        .unwrap()
+        .strip_prefix(&format!("s3://{bucket}/"))
+        .unwrap()
+        .to_owned();
+    for (method, uri) in [
+        ("PUT", data.clone()),
+        ("DELETE", data.clone()),
+        ("GET", object(&metadata_file)),
+        ("GET", object("warehouse/shop/other/data/x.parquet")),
+        ("GET", object(&format!("{key}/../../other/data/x.parquet"))),
+        ("GET", format!("{data}?acl")),
+        (
+            "GET",
+            format!("http://elsewhere.test/{bucket}/{key}/data/{data_file}.parquet"),
+        ),
+    ] {
+        let answer = send(
+            &server,
+            "POST",
+            sign,
+            None,
+            Some(&json!({"method": method, "uri": uri, "region": seaweed.region(), "headers": {}})),
+        )
+        .await;
+        assert_eq!(answer.status, 403, "{method} {uri}: {:#}", answer.body);
+        assert_eq!(answer.body["error"]["stone_code"], "iceberg.read_only");
+    }
+    // The reader has no keys: none in its environment, no AWS files.
+    let uri = server.url("/iceberg");
+    let output = python_script("read_iceberg_rest.py")
+        .args([
+            "--uri",
+            &uri,
+            "--table",
+            "shop.people",
+            "--ref",
+            "main",
+            "--ref",
+            "main@1.0",
+            "--ref",
+            "dev",
+        ])
+        .env_remove("AWS_ACCESS_KEY_ID")
+        .env_remove("AWS_SECRET_ACCESS_KEY")
+        .env_remove("AWS_SESSION_TOKEN")
+        .env_remove("AWS_PROFILE")
+        .env("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials")
+        .env("AWS_CONFIG_FILE", "/nonexistent/config")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "pyiceberg failed: {}\n--- stone-server log ---\n{}\n--- SeaweedFS log ---\n{}",
+        String::from_utf8_lossy(&output.stderr),
+        server.log(),
+        seaweed.log_tail(30)
+    );
+    let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let table = &seen["table"];
+    assert_eq!(table["file_io"], "FsspecFileIO", "{table:#}");
+    assert!(
+        table["metadata_location"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("s3://{bucket}/warehouse/shop/people-")),
+        "{table:#}"
+    );
+    let reads = &table["reads"];
+    assert_eq!(ids(&reads["main"]["rows"]), [1, 2, 3, 4], "{table:#}");
+    assert_eq!(ids(&reads["main@1.0"]["rows"]), [1, 2, 3], "{table:#}");
+    assert!(ids(&reads["dev"]["rows"]).contains(&9), "{table:#}");
 }
