@@ -291,57 +291,6 @@ impl FileWrite for S3Write {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn storage() -> S3Storage {
-        S3Storage::try_from(S3Settings {
-            endpoint: Some("http://127.0.0.1:1".into()),
-            bucket: "lake".into(),
-            region: "us-east-1".into(),
-            access_key_id: "id".into(),
-            secret_access_key: "very-secret".into(),
-            prefix: String::new(),
-            allow_http: true,
-        })
-        .unwrap()
-    }
-
-    #[test]
-    fn locations_map_to_keys_of_the_one_bucket() {
-        let storage = storage();
-        assert_eq!(
-            storage.key("s3://lake/wh/ns/t/data/a.parquet").unwrap(),
-            ObjectPath::from("wh/ns/t/data/a.parquet")
-        );
-        for other in [
-            "s3://other/wh/x",
-            "s3://lakehouse/x",
-            "file:///lake/x",
-            "s3://lake",
-        ] {
-            let error = storage.key(other).unwrap_err();
-            assert!(
-                error.to_string().contains("not in the warehouse"),
-                "{error}"
-            );
-        }
-        assert!(storage.new_output("s3://other/x").is_err());
-    }
-
-    #[test]
-    fn serialized_storage_has_no_secret() {
-        let storage: Arc<dyn Storage> = Arc::new(storage());
-        let json = serde_json::to_string(&storage).unwrap();
-        assert!(!json.contains("very-secret"), "{json}");
-        assert!(json.contains("lake"), "{json}");
-        let back: Arc<dyn Storage> = serde_json::from_str(&json).unwrap();
-        assert!(format!("{back:?}").contains("lake"));
-        assert!(!format!("{back:?}").contains("very-secret"));
-    }
-}
-
 /// Keys and region of an AWS Signature V4.
 pub(crate) struct SigV4<'a> {
     pub access_key_id: &'a str,
@@ -408,4 +357,55 @@ pub(crate) fn sigv4_read_headers(
         ("x-amz-date", amz_date),
         ("x-amz-content-sha256", PAYLOAD.to_owned()),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn storage() -> S3Storage {
+        S3Storage::try_from(S3Settings {
+            endpoint: Some("http://127.0.0.1:1".into()),
+            bucket: "lake".into(),
+            region: "us-east-1".into(),
+            access_key_id: "id".into(),
+            secret_access_key: "very-secret".into(),
+            prefix: String::new(),
+            allow_http: true,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn locations_map_to_keys_of_the_one_bucket() {
+        let storage = storage();
+        assert_eq!(
+            storage.key("s3://lake/wh/ns/t/data/a.parquet").unwrap(),
+            ObjectPath::from("wh/ns/t/data/a.parquet")
+        );
+        for other in [
+            "s3://other/wh/x",
+            "s3://lakehouse/x",
+            "file:///lake/x",
+            "s3://lake",
+        ] {
+            let error = storage.key(other).unwrap_err();
+            assert!(
+                error.to_string().contains("not in the warehouse"),
+                "{error}"
+            );
+        }
+        assert!(storage.new_output("s3://other/x").is_err());
+    }
+
+    #[test]
+    fn serialized_storage_has_no_secret() {
+        let storage: Arc<dyn Storage> = Arc::new(storage());
+        let json = serde_json::to_string(&storage).unwrap();
+        assert!(!json.contains("very-secret"), "{json}");
+        assert!(json.contains("lake"), "{json}");
+        let back: Arc<dyn Storage> = serde_json::from_str(&json).unwrap();
+        assert!(format!("{back:?}").contains("lake"));
+        assert!(!format!("{back:?}").contains("very-secret"));
+    }
 }
