@@ -478,6 +478,16 @@ async fn writes_through_the_catalog_are_refused() {
     let seen = pyiceberg_rest(&server, None, &["--table", "shop.people"]);
     assert_eq!(names(&seen["tables"]["shop"]), set(&["shop.people"]));
     assert_eq!(ids(&seen["table"]["reads"]["main"]["rows"]), [1]);
+    // HEAD says whether a namespace or table exists (the spec's existence checks).
+    for (path, expected) in [
+        ("/iceberg/v1/namespaces/shop", 200),
+        ("/iceberg/v1/namespaces/shop/tables/people", 200),
+        ("/iceberg/v1/namespaces/shop/tables/nothing", 404),
+        ("/iceberg/v1/namespaces/nothing", 404),
+    ] {
+        let answer = client().head(server.url(path)).send().await.unwrap();
+        assert_eq!(answer.status(), expected, "HEAD {path}");
+    }
     // The config lists the read endpoints only.
     let config = send(&server, "GET", "/iceberg/v1/config", None, None).await;
     assert_eq!(config.status, 200);
