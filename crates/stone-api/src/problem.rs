@@ -236,6 +236,11 @@ pub mod codes {
     /// (`text/plain`, a form). Send JSON (or `application/sparql-query`) without an
     /// `Origin` of another site.
     pub const REQUEST_CROSS_ORIGIN: &str = "request.cross_origin";
+    /// 403: a write through the Iceberg REST catalog (`/iceberg/v1/...`: create, commit,
+    /// rename, drop, namespace changes), or an S3 sign request that is not a read of the
+    /// table's own files. The catalog is read-only; tables are written by pushes. Sent in
+    /// the REST spec's `ErrorModel`, as `error.stone_code`.
+    pub const ICEBERG_READ_ONLY: &str = "iceberg.read_only";
     /// 503: the server is shutting down; retry.
     pub const SERVER_UNAVAILABLE: &str = "server.unavailable";
     /// 507: the server's disk (or quota) is full; the upload was not kept. Retrying may

@@ -238,6 +238,112 @@ pub struct RefInfo {
     pub snapshot_id: i64,
 }
 
+/// A table as the Iceberg REST catalog serves it ([`IcebergEngine::table_view`]).
+#[derive(Debug, Clone)]
+pub struct TableView {
+    /// `<namespace>.<table>`, for messages.
+    pub name: String,
+    /// The current metadata file.
+    pub metadata_location: Option<String>,
+    /// The table's root (`<warehouse>/<ns>/<table>-<id>`): every file of it is under it.
+    pub location: String,
+    metadata: ::iceberg::spec::TableMetadataRef,
+    refs: snapshot::Refs,
+    /// The branches of the table (stone branches), sorted.
+    pub branches: Vec<String>,
+}
+
+impl TableView {
+    /// The table metadata (Iceberg spec JSON) as a reader of `readable` branches sees it:
+    /// only those branches, the versions of those branches (tags `<branch>@<version>`, and
+    /// legacy bare tags in a readable branch's history: see `version.rs`), and only the
+    /// snapshots reachable from what is kept; `current-snapshot-id` is `main`'s head when
+    /// `main` is kept, absent otherwise; the metadata log (older metadata files, which
+    /// list every ref) is left out.
+    pub fn metadata_for(
+        &self,
+        readable: &std::collections::BTreeSet<String>,
+    ) -> Result<serde_json::Value, IcebergError> {
+        let metadata = &*self.metadata;
+        let mut json = serde_json::to_value(metadata).map_err(|error| {
+            IcebergError::iceberg(
+                &self.name,
+                "serializing metadata",
+                ::iceberg::Error::new(ErrorKind::Unexpected, "cannot serialize table metadata")
+                    .with_source(error),
+            )
+        })?;
+        let versions: Vec<_> = readable
+            .iter()
+            .map(|branch| version::versions(metadata, &self.refs, branch))
+            .collect();
+        let kept: HashMap<&String, i64> = self
+            .refs
+            .iter()
+            .filter(|(name, reference)| {
+                if reference.is_branch() {
+                    return readable.contains(name.as_str());
+                }
+                match name.split_once(VERSION_SEPARATOR) {
+                    Some((branch, _)) => readable.contains(branch),
+                    None => versions
+                        .iter()
+                        .any(|found| found.get(name.as_str()) == Some(&reference.snapshot_id)),
+                }
+            })
+            .map(|(name, reference)| (name, reference.snapshot_id))
+            .collect();
+        let mut reachable = HashSet::new();
+        for head in kept.values() {
+            let mut current = Some(*head);
+            for _ in 0..=metadata.snapshots().len() {
+                let Some(id) = current else { break };
+                if !reachable.insert(id) {
+                    break;
+                }
+                current = metadata
+                    .snapshot_by_id(id)
+                    .and_then(|s| s.parent_snapshot_id());
+            }
+        }
+        let Some(object) = json.as_object_mut() else {
+            return Ok(json);
+        };
+        if let Some(serde_json::Value::Object(refs)) = object.get_mut("refs") {
+            refs.retain(|name, _| kept.contains_key(name));
+        }
+        let snapshot_kept = |entry: &serde_json::Value| {
+            entry
+                .get("snapshot-id")
+                .and_then(serde_json::Value::as_i64)
+                .is_some_and(|id| reachable.contains(&id))
+        };
+        for list in [
+            "snapshots",
+            "snapshot-log",
+            "statistics",
+            "partition-statistics",
+        ] {
+            if let Some(serde_json::Value::Array(entries)) = object.get_mut(list) {
+                entries.retain(snapshot_kept);
+            }
+        }
+        object.insert(
+            "metadata-log".to_owned(),
+            serde_json::Value::Array(Vec::new()),
+        );
+        match kept.iter().find(|(name, _)| name.as_str() == MAIN_BRANCH) {
+            Some((_, head)) => {
+                object.insert("current-snapshot-id".to_owned(), (*head).into());
+            }
+            None => {
+                object.remove("current-snapshot-id");
+            }
+        }
+        Ok(json)
+    }
+}
+
 /// Rows of a scan, batch by batch.
 pub type RecordBatchStream = BoxStream<'static, Result<RecordBatch, IcebergError>>;
 
@@ -1056,6 +1162,138 @@ impl IcebergEngine {
             .await?
             .try_collect()
             .await
+    }
+
+    // Read-only views for the Iceberg REST catalog (`routes/iceberg_rest.rs`).
+
+    /// The namespaces of the catalog, sorted (single-level: stone namespaces that hold
+    /// or held a table).
+    pub async fn namespaces(&self) -> Result<Vec<String>, IcebergError> {
+        let found = self
+            .catalog
+            .list_namespaces(None)
+            .await
+            .map_err(|error| IcebergError::iceberg("*", "listing namespaces", error))?;
+        let mut names: Vec<String> = found
+            .iter()
+            .filter_map(|ident| match ident.as_ref().as_slice() {
+                [one] => Some(one.clone()),
+                _ => None,
+            })
+            .collect();
+        names.sort();
+        names.dedup();
+        Ok(names)
+    }
+
+    /// The tables of a namespace, sorted; `None` when the catalog has no such namespace.
+    pub async fn tables(&self, namespace: &str) -> Result<Option<Vec<String>>, IcebergError> {
+        let ident = NamespaceIdent::new(namespace.to_owned());
+        let exists = self
+            .catalog
+            .namespace_exists(&ident)
+            .await
+            .map_err(|error| IcebergError::iceberg(namespace, "checking the namespace", error))?;
+        if !exists {
+            return Ok(None);
+        }
+        let found = match self.catalog.list_tables(&ident).await {
+            Ok(found) => found,
+            Err(error) if error.kind() == ErrorKind::NamespaceNotFound => return Ok(None),
+            Err(error) => {
+                return Err(IcebergError::iceberg(
+                    namespace,
+                    "listing the tables of",
+                    error,
+                ));
+            }
+        };
+        let mut names: Vec<String> = found.into_iter().map(|t| t.name().to_owned()).collect();
+        names.sort();
+        Ok(Some(names))
+    }
+
+    /// The bucket of an `s3://` warehouse (`None` on local disk).
+    pub fn s3_settings(&self) -> Option<&S3Settings> {
+        self.s3.as_ref().map(S3Storage::settings)
+    }
+
+    /// The AWS Signature V4 headers of a `GET` (`head` false) or `HEAD` of the object at
+    /// `location` (`s3://<bucket>/<key>`) of an S3 warehouse, at `now`, for a path-style
+    /// request to `endpoint` (`http(s)://host[:port]`): `authorization`, `x-amz-date`,
+    /// `x-amz-content-sha256`, signing the request's own `x-amz-*` headers `amz_headers`
+    /// too. They authorize that one request only (method, object and
+    /// time: S3 refuses it 15 minutes later), so the reader needs no keys. `None` on a local
+    /// warehouse or with ambient credentials (no access key to sign with). The caller
+    /// decides whether the object may be read.
+    pub fn sign_read(
+        &self,
+        endpoint: &str,
+        location: &str,
+        head: bool,
+        amz_headers: &[(String, String)],
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Option<Vec<(&'static str, String)>>, IcebergError> {
+        let Some(s3) = &self.s3 else {
+            return Ok(None);
+        };
+        let settings = s3.settings();
+        if settings.access_key_id.is_empty() {
+            return Ok(None);
+        }
+        let key = s3
+            .key(location)
+            .map_err(|error| IcebergError::iceberg(location, "signing", error))?;
+        let host = endpoint
+            .split_once("://")
+            .map_or(endpoint, |(_, rest)| rest)
+            .trim_end_matches('/');
+        let region = if settings.region.is_empty() {
+            "us-east-1"
+        } else {
+            settings.region.as_str()
+        };
+        Ok(Some(s3::sigv4_read_headers(
+            &s3::SigV4 {
+                access_key_id: &settings.access_key_id,
+                secret_access_key: &settings.secret_access_key,
+                region,
+            },
+            if head { "HEAD" } else { "GET" },
+            host,
+            &format!("/{}/{}", settings.bucket, key.as_ref()),
+            amz_headers,
+            now,
+        )))
+    }
+
+    /// The table's current metadata and where it is written; `None` if there is no table.
+    pub async fn table_view(
+        &self,
+        namespace: &str,
+        table: &str,
+    ) -> Result<Option<TableView>, IcebergError> {
+        let name = qualified(namespace, table);
+        let ident = TableIdent::new(NamespaceIdent::new(namespace.to_owned()), table.to_owned());
+        let Some(loaded) = self.load(&ident, &name).await? else {
+            return Ok(None);
+        };
+        let refs = snapshot::refs(&loaded)
+            .map_err(|error| IcebergError::iceberg(&name, "reading refs", error))?;
+        let mut branches: Vec<String> = refs
+            .iter()
+            .filter(|(_, reference)| reference.is_branch())
+            .map(|(name, _)| name.clone())
+            .collect();
+        branches.sort();
+        Ok(Some(TableView {
+            name,
+            metadata_location: loaded.metadata_location().map(str::to_owned),
+            location: loaded.metadata().location().to_owned(),
+            metadata: loaded.metadata_ref(),
+            refs,
+            branches,
+        }))
     }
 }
 

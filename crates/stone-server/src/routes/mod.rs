@@ -6,6 +6,7 @@
 
 mod body_timeout;
 mod content;
+mod iceberg_rest;
 mod origin;
 mod pushes;
 mod read;
@@ -128,6 +129,56 @@ fn table(body_read_timeout_seconds: u64) -> Table {
         &["GET", "POST"],
         "/v1/sparql",
         get(read::sparql).post(read::sparql_post),
+    )
+    // The Iceberg REST catalog, read side (`iceberg_rest.rs`): three or more segments,
+    // so never the dataset IRIs below, whatever the namespace is called.
+    .add(&["GET"], "/iceberg/v1/config", get(iceberg_rest::config))
+    .add(
+        &["GET", "POST"],
+        "/iceberg/v1/namespaces",
+        get(iceberg_rest::list_namespaces).post(iceberg_rest::refuse_write),
+    )
+    .add(
+        &["GET", "DELETE"],
+        "/iceberg/v1/namespaces/{namespace}",
+        get(iceberg_rest::namespace).delete(iceberg_rest::refuse_write),
+    )
+    .add(
+        &["POST"],
+        "/iceberg/v1/namespaces/{namespace}/properties",
+        post(iceberg_rest::refuse_write),
+    )
+    .add(
+        &["GET", "POST"],
+        "/iceberg/v1/namespaces/{namespace}/tables",
+        get(iceberg_rest::list_tables).post(iceberg_rest::refuse_write),
+    )
+    .add(
+        &["GET", "POST", "DELETE"],
+        "/iceberg/v1/namespaces/{namespace}/tables/{table}",
+        get(iceberg_rest::load_table)
+            .post(iceberg_rest::refuse_write)
+            .delete(iceberg_rest::refuse_write),
+    )
+    .add(
+        &["POST"],
+        "/iceberg/v1/namespaces/{namespace}/tables/{table}/sign",
+        post(iceberg_rest::sign),
+    )
+    .add(
+        &["POST"],
+        "/iceberg/v1/namespaces/{namespace}/register",
+        post(iceberg_rest::refuse_write),
+    )
+    .add(
+        &["POST"],
+        "/iceberg/v1/tables/rename",
+        post(iceberg_rest::refuse_write),
+    )
+    .add(
+        &["POST"],
+        "/iceberg/v1/transactions/commit",
+        post(iceberg_rest::refuse_write),
     )
     // What `https://{host}/{ns}` and `https://{host}/{ns}/{name}` resolve to.
     .add(&["GET"], "/{namespace}", get(content::iri_package))

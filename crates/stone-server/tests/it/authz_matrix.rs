@@ -13,7 +13,8 @@ use serde_json::{Value, json};
 
 use crate::api_oidc::{AUDIENCE, claims, fake_issuer, now, sign};
 use crate::api_support::{
-    Answer, Contents, Dataset, File, Options, Server, Site, client, manifest, turtle, upload_all,
+    Answer, Contents, Dataset, File, Options, Server, Site, client, manifest, people_parquet,
+    turtle, upload_all,
 };
 
 const MFA: &str = "urn:stone:acr:mfa";
@@ -100,6 +101,7 @@ const SEEN: &str = "200 200 200 200 | 200 200 200 200";
 const HIDDEN_PRIVATE: &str = "200 200 200 200 | 200- 200- 200- 200-";
 const ALL_401: &str = "401 401 401 401 | 401 401 401 401";
 const ALL_403: &str = "403 403 403 403 | 403 403 403 403";
+const ALL_400: &str = "400 400 400 400 | 400 400 400 400";
 const ALL_404: &str = "404 404 404 404 | 404 404 404 404";
 const ALL_201: &str = "201 201 201 201 | 201 201 201 201";
 /// Unprotected only: protected refs refuse (403), `dev` takes it.
@@ -216,6 +218,109 @@ const TABLE: &[Row] = &[
         variant: "",
         answers: [READ_ANON, READ_NONE, ALL_200, ALL_200, ALL_200, ALL_200],
     },
+    // The Iceberg REST catalog (`routes/iceberg_rest.rs`). Listing namespaces is `200`
+    // when the place's namespace is listed, `200-` when not; loading `people` is `200`
+    // when the place's branch (or its version's tag) is among the refs, `200-` when not.
+    Row {
+        method: "GET",
+        path: "/iceberg/v1/config",
+        variant: "",
+        answers: [ALL_200, ALL_200, ALL_200, ALL_200, ALL_200, ALL_200],
+    },
+    Row {
+        method: "GET",
+        path: "/iceberg/v1/namespaces",
+        variant: "",
+        answers: [HIDDEN_PRIVATE, HIDDEN_PRIVATE, SEEN, SEEN, SEEN, SEEN],
+    },
+    Row {
+        method: "GET",
+        path: "/iceberg/v1/namespaces/{namespace}",
+        variant: "",
+        answers: [READ_ANON, READ_NONE, ALL_200, ALL_200, ALL_200, ALL_200],
+    },
+    Row {
+        method: "GET",
+        path: "/iceberg/v1/namespaces/{namespace}/tables",
+        variant: "",
+        answers: [READ_ANON, READ_NONE, ALL_200, ALL_200, ALL_200, ALL_200],
+    },
+    Row {
+        method: "GET",
+        path: "/iceberg/v1/namespaces/{namespace}/tables/{table}",
+        variant: "",
+        answers: [READ_ANON, READ_NONE, SEEN, SEEN, SEEN, SEEN],
+    },
+    // The S3 signer of a table: the read check first; the matrix's warehouse is on local
+    // disk, so a caller who may read gets 400 (nothing to sign).
+    Row {
+        method: "POST",
+        path: "/iceberg/v1/namespaces/{namespace}/tables/{table}/sign",
+        variant: "",
+        answers: [
+            "400 400 400 400 | 401 401 401 401",
+            "400 400 400 400 | 403 403 403 403",
+            ALL_400,
+            ALL_400,
+            ALL_400,
+            ALL_400,
+        ],
+    },
+    // Writes through the catalog: refused to everyone (pushes are the way in).
+    Row {
+        method: "POST",
+        path: "/iceberg/v1/namespaces",
+        variant: "",
+        answers: [ALL_403, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+    Row {
+        method: "DELETE",
+        path: "/iceberg/v1/namespaces/{namespace}",
+        variant: "",
+        answers: [ALL_403, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+    Row {
+        method: "POST",
+        path: "/iceberg/v1/namespaces/{namespace}/properties",
+        variant: "",
+        answers: [ALL_403, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+    Row {
+        method: "POST",
+        path: "/iceberg/v1/namespaces/{namespace}/tables",
+        variant: "",
+        answers: [ALL_403, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+    Row {
+        method: "POST",
+        path: "/iceberg/v1/namespaces/{namespace}/tables/{table}",
+        variant: "",
+        answers: [ALL_403, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+    Row {
+        method: "DELETE",
+        path: "/iceberg/v1/namespaces/{namespace}/tables/{table}",
+        variant: "",
+        answers: [ALL_403, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+    Row {
+        method: "POST",
+        path: "/iceberg/v1/namespaces/{namespace}/register",
+        variant: "",
+        answers: [ALL_403, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+    Row {
+        method: "POST",
+        path: "/iceberg/v1/tables/rename",
+        variant: "",
+        answers: [ALL_403, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+    Row {
+        method: "POST",
+        path: "/iceberg/v1/transactions/commit",
+        variant: "",
+        answers: [ALL_403, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
     // Upload URLs carry their own signature and no identity counts: without a valid
     // signature nothing is taken (403 staging.invalid_signature), whoever calls.
     Row {
@@ -284,6 +389,11 @@ fn datasets() -> Vec<Dataset> {
     vec![
         Dataset::new("notes", "BLOB", vec![notes()]),
         Dataset::new("vocab", "GRAPH", vec![File::new("vocab.ttl", turtle(4))]),
+        Dataset::new(
+            "people",
+            "TABULAR",
+            vec![File::new("people.parquet", people_parquet(&[1, 2]))],
+        ),
     ]
 }
 
@@ -516,6 +626,50 @@ async fn answer(world: &World, row: &Row, caller: Caller, place: Place) -> Strin
         ("GET", "/{namespace}/{name}", _) => {
             let path = format!("/{ns}/notes{read_query}");
             status(send(server, "GET", &path, token, None).await)
+        }
+        ("GET", "/iceberg/v1/config", _) => {
+            status(send(server, "GET", row.path, token, None).await)
+        }
+        ("GET", "/iceberg/v1/namespaces", _) => {
+            let answer = send(server, "GET", row.path, token, None).await;
+            if answer.status != 200 {
+                return status(answer);
+            }
+            let listed = answer.body["namespaces"]
+                .as_array()
+                .is_some_and(|all| all.contains(&json!([ns])));
+            (if listed { "200" } else { "200-" }).to_owned()
+        }
+        ("GET", "/iceberg/v1/namespaces/{namespace}", _) => {
+            let path = format!("/iceberg/v1/namespaces/{ns}");
+            status(send(server, "GET", &path, token, None).await)
+        }
+        ("GET", "/iceberg/v1/namespaces/{namespace}/tables", _) => {
+            let path = format!("/iceberg/v1/namespaces/{ns}/tables");
+            status(send(server, "GET", &path, token, None).await)
+        }
+        ("GET", "/iceberg/v1/namespaces/{namespace}/tables/{table}", _) => {
+            let path = format!("/iceberg/v1/namespaces/{ns}/tables/people");
+            let answer = send(server, "GET", &path, token, None).await;
+            if answer.status != 200 {
+                return status(answer);
+            }
+            let reference = if place.version {
+                format!("{branch}@v1")
+            } else {
+                branch.to_owned()
+            };
+            let refs = &answer.body["metadata"]["refs"];
+            (if refs.get(&reference).is_some() {
+                "200"
+            } else {
+                "200-"
+            })
+            .to_owned()
+        }
+        (method, path, _) if path.starts_with("/iceberg/v1/") => {
+            let path = path.replace("{namespace}", ns).replace("{table}", "people");
+            status(send(server, method, &path, token, Some(&json!({}))).await)
         }
         ("PUT", "/v1/staging/{sha256}", _) => {
             let path = format!("/v1/staging/{}", notes().sha256());

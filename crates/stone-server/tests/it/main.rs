@@ -41,6 +41,7 @@ mod iceberg_append;
 mod iceberg_branch;
 mod iceberg_crash;
 mod iceberg_metrics;
+mod iceberg_rest;
 mod iceberg_s3;
 mod iceberg_schema;
 mod iceberg_tag;
