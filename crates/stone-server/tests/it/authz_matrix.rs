@@ -193,6 +193,12 @@ const TABLE: &[Row] = &[
         answers: [READ_ANON, READ_NONE, ALL_200, ALL_200, ALL_200, ALL_200],
     },
     Row {
+        method: "HEAD",
+        path: "/v1/namespaces/{namespace}/datasets/{name}/content",
+        variant: "",
+        answers: [READ_ANON, READ_NONE, ALL_200, ALL_200, ALL_200, ALL_200],
+    },
+    Row {
         method: "GET",
         path: "/v1/sparql",
         variant: "",
@@ -212,6 +218,12 @@ const TABLE: &[Row] = &[
     },
     Row {
         method: "GET",
+        path: "/{namespace}/{name}",
+        variant: "",
+        answers: [READ_ANON, READ_NONE, ALL_200, ALL_200, ALL_200, ALL_200],
+    },
+    Row {
+        method: "HEAD",
         path: "/{namespace}/{name}",
         variant: "",
         answers: [READ_ANON, READ_NONE, ALL_200, ALL_200, ALL_200, ALL_200],
@@ -477,9 +489,9 @@ async fn answer(world: &World, row: &Row, caller: Caller, place: Place) -> Strin
             let path = format!("/v1/namespaces/{ns}/datasets/notes{read_query}");
             status(send(server, "GET", &path, token, None).await)
         }
-        ("GET", "/v1/namespaces/{namespace}/datasets/{name}/content", _) => {
+        (method @ ("GET" | "HEAD"), "/v1/namespaces/{namespace}/datasets/{name}/content", _) => {
             let path = format!("/v1/namespaces/{ns}/datasets/notes/content{read_query}");
-            status(send(server, "GET", &path, token, None).await)
+            status(send(server, method, &path, token, None).await)
         }
         ("GET" | "POST", "/v1/sparql", _) => {
             let mut graph = format!("https://data.test/{ns}/vocab/branch/{branch}");
@@ -513,9 +525,9 @@ async fn answer(world: &World, row: &Row, caller: Caller, place: Place) -> Strin
         ("GET", "/{namespace}", _) => {
             status(send(server, "GET", &format!("/{ns}{read_query}"), token, None).await)
         }
-        ("GET", "/{namespace}/{name}", _) => {
+        (method @ ("GET" | "HEAD"), "/{namespace}/{name}", _) => {
             let path = format!("/{ns}/notes{read_query}");
-            status(send(server, "GET", &path, token, None).await)
+            status(send(server, method, &path, token, None).await)
         }
         ("PUT", "/v1/staging/{sha256}", _) => {
             let path = format!("/v1/staging/{}", notes().sha256());
