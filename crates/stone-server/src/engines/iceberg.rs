@@ -1039,8 +1039,9 @@ impl IcebergEngine {
         Ok(Some(Arc::new(arrow)))
     }
 
-    /// The Arrow schema and the batches of ONE snapshot, by id: what a reader that must
-    /// not see a later head (a cached Parquet answer keyed by the snapshot id) scans.
+    /// The Arrow schema and the batches of ONE snapshot, by id, in a stable order: what a
+    /// reader that must not see a later head (a cached Parquet answer keyed by the
+    /// snapshot id) scans.
     /// `None` if the table or the snapshot does not exist.
     pub async fn scan_snapshot(
         &self,
@@ -1066,10 +1067,13 @@ impl IcebergEngine {
             let name = name.clone();
             move |error| IcebergError::iceberg(&name, "scanning", error)
         };
+        // One manifest and one data file at a time: the batches come in the manifests'
+        // order, so that two scans of the snapshot encode to the same bytes.
         let scan = loaded
             .scan()
             .snapshot_id(snapshot_id)
             .select_all()
+            .with_concurrency_limit(1)
             .build()
             .map_err(scan_error.clone())?;
         let stream = scan.to_arrow().await.map_err(scan_error.clone())?;

@@ -11,7 +11,7 @@
 //!   dialect. Parquet is written once per snapshot into a cached file
 //!   ([`super::table_file`]) and served from it with `Content-Length` and byte ranges
 //!   ([`super::range`]), so that DuckDB, Polars and pyarrow read a footer and the row
-//!   groups they need; its `ETag` names the snapshot and the cached file.
+//!   groups they need; its `ETag` names the snapshot and the file's sha256.
 //! - GRAPH: the named graph of the branch (or the snapshot graph of the version
 //!   `version`) as Turtle, N-Triples or JSON-LD, with `Content-Length`; `ETag` is the
 //!   sha256 of the document.
@@ -491,7 +491,10 @@ async fn serve_table_file(
                 "dataset {namespace}/{name} changed while reading; try again"
             ))
         })?;
-    let etag = format!("\"{snapshot_id}-parquet-{}\"", file.generation);
+    let etag = format!(
+        "\"{snapshot_id}-parquet-{}\"",
+        file.sha256.get(..16).unwrap_or(&file.sha256)
+    );
     if etag_matches(headers, &etag) {
         return Ok(not_modified(&etag));
     }
