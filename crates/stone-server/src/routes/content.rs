@@ -249,9 +249,9 @@ pub async fn iri_dataset(
             let scope = ReadScope::authorize(&app, &caller, &namespace, &name, &query).await?;
             page::dataset_page(&app, &namespace, &name, &scope, &headers).await
         };
-        return Ok(page
-            .await
-            .unwrap_or_else(|error| page::problem_page(error, &namespace, Some(&name))));
+        return Ok(page.await.unwrap_or_else(|error| {
+            page::problem_page(error, &namespace, Some(&name), &branch_of(&query))
+        }));
     }
     let scope = ReadScope::authorize(&app, &caller, &namespace, &name, &query).await?;
     if wants_json(&headers, &query) {
@@ -285,7 +285,7 @@ pub async fn iri_package(
         return Ok(
             match node.await.and_then(|node| page::namespace_page(&node)) {
                 Ok(page) => page,
-                Err(error) => page::problem_page(error, &namespace, None),
+                Err(error) => page::problem_page(error, &namespace, None, &branch_of(&query)),
             },
         );
     }

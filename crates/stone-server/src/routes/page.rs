@@ -82,23 +82,31 @@ pub(super) fn wants_html(
 
 /// An error as a page: the same status and headers (`WWW-Authenticate` included), the
 /// problem's title, detail and code, and for 401/403 how to get access.
-pub(super) fn problem_page(error: ApiError, namespace: &str, name: Option<&str>) -> Response {
+pub(super) fn problem_page(
+    error: ApiError,
+    namespace: &str,
+    name: Option<&str>,
+    branch: &str,
+) -> Response {
     let problem = (*error.problem).clone();
     let json = error.into_response();
     let status = json.status();
     let login = status == axum::http::StatusCode::UNAUTHORIZED
         || status == axum::http::StatusCode::FORBIDDEN;
-    let source = match name {
-        Some(name) => format!("stone:{namespace}/{name}"),
-        None => format!("stone:{namespace}/<dataset>"),
+    let mut import_line = match name {
+        Some(name) => format!("stone data import stone:{namespace}/{name}"),
+        None => format!("stone data import stone:{namespace}/<dataset>"),
     };
+    if branch != "main" {
+        import_line.push_str(&format!(" --branch {branch}"));
+    }
     let context = serde_json::json!({
         "title": problem.title,
         "detail": problem.detail.unwrap_or_default(),
         "code": problem.code,
         "login": login,
         "namespace": namespace,
-        "import_line": format!("stone data import {source}"),
+        "import_line": import_line,
     });
     let body = match render("problem.html", context) {
         Ok(body) => body,

@@ -280,6 +280,13 @@ async fn a_private_dataset_page_says_how_to_log_in() {
         &artifacts().join("private-401.png"),
     );
     assert!(rendered.dom.contains("stone login"), "{}", rendered.dom);
+    assert!(
+        rendered
+            .dom
+            .contains("stone data import stone:hidden/notes --branch dev"),
+        "{}",
+        rendered.dom
+    );
     assert!(!rendered.dom.contains("secret"));
     let page = read(
         &server,
