@@ -1151,6 +1151,47 @@ impl IcebergEngine {
         Ok(Some(Arc::new(arrow)))
     }
 
+    /// The Arrow schema and the batches of ONE snapshot, by id, in a stable order: what a
+    /// reader that must not see a later head (a cached Parquet answer keyed by the
+    /// snapshot id) scans.
+    /// `None` if the table or the snapshot does not exist.
+    pub async fn scan_snapshot(
+        &self,
+        namespace: &str,
+        table: &str,
+        snapshot_id: i64,
+    ) -> Result<Option<(arrow_schema::SchemaRef, RecordBatchStream)>, IcebergError> {
+        let name = qualified(namespace, table);
+        let ident = TableIdent::new(NamespaceIdent::new(namespace.to_owned()), table.to_owned());
+        let Some(loaded) = self.load(&ident, &name).await? else {
+            return Ok(None);
+        };
+        let metadata = loaded.metadata();
+        let Some(snapshot) = metadata.snapshot_by_id(snapshot_id) else {
+            return Ok(None);
+        };
+        let schema = snapshot
+            .schema(metadata)
+            .map_err(|error| IcebergError::iceberg(&name, "reading the snapshot schema", error))?;
+        let arrow = ::iceberg::arrow::schema_to_arrow_schema(&schema)
+            .map_err(|error| IcebergError::iceberg(&name, "converting the schema", error))?;
+        let scan_error = {
+            let name = name.clone();
+            move |error| IcebergError::iceberg(&name, "scanning", error)
+        };
+        // One manifest and one data file at a time: the batches come in the manifests'
+        // order, so that two scans of the snapshot encode to the same bytes.
+        let scan = loaded
+            .scan()
+            .snapshot_id(snapshot_id)
+            .select_all()
+            .with_concurrency_limit(1)
+            .build()
+            .map_err(scan_error.clone())?;
+        let stream = scan.to_arrow().await.map_err(scan_error.clone())?;
+        Ok(Some((Arc::new(arrow), stream.map_err(scan_error).boxed())))
+    }
+
     /// [`Self::scan`], collected.
     pub async fn read_batches<'r>(
         &self,

@@ -1,19 +1,26 @@
 //! Reading a dataset's content back: `GET /v1/namespaces/{ns}/datasets/{name}/content` and
-//! the IRI forms `GET /{ns}/{name}` (content, or the metadata JSON for `Accept:
-//! application/json`) and `GET /{ns}` (the package node).
+//! the IRI forms `GET /{ns}/{name}` (content, the metadata JSON for `Accept:
+//! application/json`, or a page for a browser: [`super::page`]) and `GET /{ns}` (the
+//! package node, or its page).
 //!
 //! - TABULAR: the Iceberg snapshot of the branch (or of the tag `version`) scanned into
 //!   Arrow batches and streamed as Parquet, or as CSV/TSV written with the package's
 //!   `publish.dialect` (delimiter, quote character, line terminator, header, `quoting`).
-//!   Chunked; memory stays bounded by a batch plus a Parquet row group (flushed at
-//!   [`ROW_GROUP_BYTES`]). `ETag` names the snapshot, the format and the dialect.
+//!   CSV/TSV are chunked; memory stays bounded by a batch plus a Parquet row group
+//!   (flushed at [`ROW_GROUP_BYTES`]). `ETag` names the snapshot, the format and the
+//!   dialect. Parquet is written once per snapshot into a cached file
+//!   ([`super::table_file`]) and served from it with `Content-Length` and byte ranges
+//!   ([`super::range`]), so that DuckDB, Polars and pyarrow read a footer and the row
+//!   groups they need; its `ETag` names the snapshot and the file's sha256.
 //! - GRAPH: the named graph of the branch (or the snapshot graph of the version
 //!   `version`) as Turtle, N-Triples or JSON-LD, with `Content-Length`; `ETag` is the
 //!   sha256 of the document.
 //! - other kinds (object storage): the bytes of the file (`path=` when the dataset has more
 //!   than one) as the branch's head (or the version `version`) lists it, with
 //!   `Content-Length`, `ETag` = its sha256, `Accept-Ranges`, single `Range` requests
-//!   (206/416) and `If-None-Match` (304).
+//!   (206/416, `If-Range`) and `If-None-Match` (304).
+//!
+//! `HEAD` answers the headers of the `GET` (size included) without the body.
 //!
 //! `version` is a version of the branch `branch` only, never a branch or another branch's
 //! version; an unknown `version` is 404 `dataset.not_found`.
@@ -36,7 +43,10 @@ use sha2::{Digest, Sha256};
 use stone_api::{AssetKind, Engine, codes};
 
 use super::App;
+use super::page;
+use super::range;
 use super::read::{ReadScope, authorize_read, branch_of, dataset_info, kind_of, not_found_dataset};
+use super::table_file;
 use crate::auth::Caller;
 use crate::engines::graph::RdfFormat;
 use crate::error::{ApiError, ApiResult};
@@ -125,7 +135,7 @@ impl ContentFormat {
 }
 
 /// The media types of an `Accept` header, best first (`q=0` dropped; stable for ties).
-fn accepted(headers: &HeaderMap) -> Vec<String> {
+pub(super) fn accepted(headers: &HeaderMap) -> Vec<String> {
     let Some(accept) = headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()) else {
         return Vec::new();
     };
@@ -234,6 +244,15 @@ pub async fn iri_dataset(
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     reserved(&namespace)?;
+    if page::wants_html(&headers, &query) {
+        let page = async {
+            let scope = ReadScope::authorize(&app, &caller, &namespace, &name, &query).await?;
+            page::dataset_page(&app, &namespace, &name, &scope, &headers).await
+        };
+        return Ok(page.await.unwrap_or_else(|error| {
+            page::problem_page(error, &namespace, Some(&name), &branch_of(&query))
+        }));
+    }
     let scope = ReadScope::authorize(&app, &caller, &namespace, &name, &query).await?;
     if wants_json(&headers, &query) {
         let info = dataset_info(&app, &namespace, &name, &scope, None).await?;
@@ -242,24 +261,35 @@ pub async fn iri_dataset(
     serve_content(&app, &namespace, &name, &scope, &query, &headers).await
 }
 
-/// `GET /{namespace}`: the package node (branch `main` unless `branch=`).
+/// `GET /{namespace}`: the package node (branch `main` unless `branch=`); for a browser
+/// (`Accept: text/html`), its page listing the datasets.
 pub async fn iri_package(
     State(app): State<Arc<App>>,
     caller: Caller,
     Path(namespace): Path<String>,
     Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
 ) -> ApiResult<Response> {
     reserved(&namespace)?;
-    let branch = branch_of(&query);
-    authorize_read(&app, &caller, &namespace, &branch).await?;
-    let node = app
-        .db
-        .package_node(&namespace, &branch)
-        .await?
-        .ok_or_else(|| {
-            not_found_dataset(format!("namespace {namespace} has no package on {branch}"))
-        })?;
-    Ok(Json(node).into_response())
+    let node = async {
+        let branch = branch_of(&query);
+        authorize_read(&app, &caller, &namespace, &branch).await?;
+        app.db
+            .package_node(&namespace, &branch)
+            .await?
+            .ok_or_else(|| {
+                not_found_dataset(format!("namespace {namespace} has no package on {branch}"))
+            })
+    };
+    if page::wants_html(&headers, &query) {
+        return Ok(
+            match node.await.and_then(|node| page::namespace_page(&node)) {
+                Ok(page) => page,
+                Err(error) => page::problem_page(error, &namespace, None, &branch_of(&query)),
+            },
+        );
+    }
+    Ok(Json(node.await?).into_response())
 }
 
 /// `/v1/…` is the API, never a namespace: unknown API paths stay `request.not_found`.
@@ -381,6 +411,9 @@ async fn serve_table(
         let short = hex::encode(&hash.finalize()[..6]);
         format!("\"{}-{}-{short}\"", snapshot.snapshot_id, format.name())
     };
+    if format == ContentFormat::Parquet {
+        return serve_table_file(app, namespace, name, snapshot.snapshot_id, headers).await;
+    }
     if etag_matches(headers, &etag) {
         return Ok(not_modified(&etag));
     }
@@ -428,14 +461,70 @@ async fn serve_table(
             }
         }
     });
-    let mut response = Body::from_stream(rx).into_response();
+    let dataset = format!("{namespace}/{name}");
+    let mut response = range::counted(dataset, rx).into_response();
     let h = response.headers_mut();
     h.insert(header::CONTENT_TYPE, header_value(format.media_type())?);
     h.insert(header::ETAG, header_value(&etag)?);
+    h.insert(header::ACCEPT_RANGES, HeaderValue::from_static("none"));
     h.insert(
         SNAPSHOT_HEADER,
         header_value(&snapshot.snapshot_id.to_string())?,
     );
+    Ok(response)
+}
+
+/// A table's Parquet answer: the snapshot's cached file ([`table_file::parquet_of`]), whole
+/// or one range of it.
+async fn serve_table_file(
+    app: &App,
+    namespace: &str,
+    name: &str,
+    snapshot_id: i64,
+    headers: &HeaderMap,
+) -> ApiResult<Response> {
+    let file = table_file::parquet_of(app, namespace, name, snapshot_id)
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(|| {
+            not_found_dataset(format!(
+                "dataset {namespace}/{name} changed while reading; try again"
+            ))
+        })?;
+    let etag = format!(
+        "\"{snapshot_id}-parquet-{}\"",
+        file.sha256.get(..16).unwrap_or(&file.sha256)
+    );
+    if etag_matches(headers, &etag) {
+        return Ok(not_modified(&etag));
+    }
+    let range = match range::requested(headers, file.size, &etag) {
+        range::Requested::Unsatisfiable => return Ok(range::unsatisfiable(file.size, &etag)),
+        range::Requested::Whole => None,
+        range::Requested::Part(range) => Some(range),
+    };
+    let mut opened = tokio::fs::File::open(&file.path)
+        .await
+        .map_err(ApiError::internal)?;
+    let (start, length) = match &range {
+        Some(range) => (range.start, range.end - range.start),
+        None => (0, file.size),
+    };
+    if start > 0 {
+        use tokio::io::AsyncSeekExt;
+        opened
+            .seek(std::io::SeekFrom::Start(start))
+            .await
+            .map_err(ApiError::internal)?;
+    }
+    use tokio::io::AsyncReadExt;
+    let stream = tokio_util::io::ReaderStream::with_capacity(opened.take(length), 1 << 16);
+    let mut response = range::counted(format!("{namespace}/{name}"), stream).into_response();
+    range::set_range_headers(&mut response, file.size, range.as_ref());
+    let h = response.headers_mut();
+    h.insert(header::CONTENT_TYPE, header_value(PARQUET_MEDIA_TYPE)?);
+    h.insert(header::ETAG, header_value(&etag)?);
+    h.insert(SNAPSHOT_HEADER, header_value(&snapshot_id.to_string())?);
     Ok(response)
 }
 
@@ -468,13 +557,13 @@ enum Writer {
 }
 
 /// Arrow batches → Parquet or CSV/TSV chunks.
-struct TableEncoder {
+pub(super) struct TableEncoder {
     buffer: SharedBuffer,
     writer: Writer,
 }
 
 #[derive(Debug, thiserror::Error)]
-enum EncodeError {
+pub(super) enum EncodeError {
     #[error(transparent)]
     Parquet(#[from] parquet::errors::ParquetError),
     #[error(transparent)]
@@ -482,7 +571,7 @@ enum EncodeError {
 }
 
 impl TableEncoder {
-    fn new(
+    pub(super) fn new(
         format: ContentFormat,
         dialect: &Map<String, Value>,
         schema: arrow_schema::SchemaRef,
@@ -504,7 +593,10 @@ impl TableEncoder {
         Ok(Self { buffer, writer })
     }
 
-    fn write(&mut self, batch: &arrow_array::RecordBatch) -> Result<bytes::Bytes, EncodeError> {
+    pub(super) fn write(
+        &mut self,
+        batch: &arrow_array::RecordBatch,
+    ) -> Result<bytes::Bytes, EncodeError> {
         match &mut self.writer {
             Writer::Parquet(writer) => {
                 writer.write(batch)?;
@@ -517,7 +609,7 @@ impl TableEncoder {
         Ok(self.buffer.take())
     }
 
-    fn finish(self) -> Result<bytes::Bytes, EncodeError> {
+    pub(super) fn finish(self) -> Result<bytes::Bytes, EncodeError> {
         match self.writer {
             Writer::Parquet(writer) => {
                 writer.close()?;
@@ -632,8 +724,8 @@ async fn serve_graph(
         return Ok(not_modified(&etag));
     }
     let file = tokio::fs::File::from_std(exported.file);
-    let body = Body::from_stream(tokio_util::io::ReaderStream::with_capacity(file, 1 << 16));
-    let mut response = body.into_response();
+    let stream = tokio_util::io::ReaderStream::with_capacity(file, 1 << 16);
+    let mut response = range::counted(format!("{namespace}/{name}"), stream).into_response();
     let h = response.headers_mut();
     h.insert(header::CONTENT_TYPE, header_value(rdf.media_type())?);
     h.insert(
@@ -642,51 +734,6 @@ async fn serve_graph(
     );
     h.insert(header::ETAG, header_value(&etag)?);
     Ok(response)
-}
-
-/// A single byte range of a `Range: bytes=…` header, resolved against `size`. `None` for
-/// no header or one this server ignores (several ranges, other units): the whole content
-/// is sent. `Err` when unsatisfiable.
-fn parse_range(headers: &HeaderMap, size: u64) -> Result<Option<std::ops::Range<u64>>, ()> {
-    let Some(value) = headers.get(header::RANGE).and_then(|v| v.to_str().ok()) else {
-        return Ok(None);
-    };
-    let Some(spec) = value.trim().strip_prefix("bytes=") else {
-        return Ok(None);
-    };
-    if spec.contains(',') {
-        return Ok(None);
-    }
-    let Some((start, end)) = spec.trim().split_once('-') else {
-        return Ok(None);
-    };
-    let (start, end) = (start.trim(), end.trim());
-    let range = if start.is_empty() {
-        let Ok(suffix) = end.parse::<u64>() else {
-            return Ok(None);
-        };
-        if suffix == 0 {
-            return Err(());
-        }
-        size.saturating_sub(suffix)..size
-    } else {
-        let Ok(start) = start.parse::<u64>() else {
-            return Ok(None);
-        };
-        let end = if end.is_empty() {
-            size
-        } else {
-            match end.parse::<u64>() {
-                Ok(last) if last >= start => last.saturating_add(1).min(size),
-                _ => return Ok(None),
-            }
-        };
-        start..end
-    };
-    if range.start >= size || range.start >= range.end {
-        return Err(());
-    }
-    Ok(Some(range))
 }
 
 async fn serve_blob(
@@ -739,23 +786,10 @@ async fn serve_blob(
         return Ok(not_modified(&etag));
     }
     let size = entry.size;
-    let range = match parse_range(headers, size) {
-        Ok(range) => range,
-        Err(()) => {
-            let mut response = ApiError::new(
-                StatusCode::RANGE_NOT_SATISFIABLE,
-                codes::REQUEST_RANGE_NOT_SATISFIABLE,
-                "Range not satisfiable",
-                format!("the file has {size} bytes"),
-            )
-            .with("size", size)
-            .into_response();
-            response.headers_mut().insert(
-                header::CONTENT_RANGE,
-                header_value(&format!("bytes */{size}"))?,
-            );
-            return Ok(response);
-        }
+    let range = match range::requested(headers, size, &etag) {
+        range::Requested::Unsatisfiable => return Ok(range::unsatisfiable(size, &etag)),
+        range::Requested::Whole => None,
+        range::Requested::Part(range) => Some(range),
     };
     let read = match (&range, size) {
         // An empty file has no byte range to ask for.
@@ -765,35 +799,28 @@ async fn serve_blob(
             .await
             .map_err(ApiError::internal)?,
     };
-    let (status, length, body) = match read {
-        None if size == 0 => (StatusCode::OK, 0, Body::empty()),
+    let body = match read {
+        None if size == 0 => Body::empty(),
         None => {
             return Err(not_found_dataset(format!(
                 "dataset {namespace}/{name} changed while reading; try again"
             )));
         }
         Some(read) => {
-            let length = read.range.end - read.range.start;
             let stream = read
                 .stream
                 .map(|chunk| chunk.map_err(std::io::Error::other));
-            let status = if range.is_some() {
-                StatusCode::PARTIAL_CONTENT
-            } else {
-                StatusCode::OK
-            };
-            (status, length, Body::from_stream(stream))
+            range::counted(format!("{namespace}/{name}"), stream)
         }
     };
-    let mut response = (status, body).into_response();
+    let mut response = body.into_response();
+    range::set_range_headers(&mut response, size, range.as_ref());
     let h = response.headers_mut();
     h.insert(
         header::CONTENT_TYPE,
         header_value("application/octet-stream")?,
     );
-    h.insert(header::CONTENT_LENGTH, header_value(&length.to_string())?);
     h.insert(header::ETAG, header_value(&etag)?);
-    h.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
     let file_name = entry.path.rsplit('/').next().unwrap_or(&entry.path);
     if file_name
         .chars()
@@ -802,12 +829,6 @@ async fn serve_blob(
         h.insert(
             header::CONTENT_DISPOSITION,
             header_value(&format!("attachment; filename=\"{file_name}\""))?,
-        );
-    }
-    if let Some(range) = range {
-        h.insert(
-            header::CONTENT_RANGE,
-            header_value(&format!("bytes {}-{}/{size}", range.start, range.end - 1))?,
         );
     }
     Ok(response)
@@ -824,26 +845,6 @@ pub fn format_names(kind: AssetKind) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn with_range(value: &str) -> HeaderMap {
-        let mut headers = HeaderMap::new();
-        headers.insert(header::RANGE, HeaderValue::from_str(value).unwrap());
-        headers
-    }
-
-    #[test]
-    fn ranges_resolve_against_the_size() {
-        assert_eq!(parse_range(&HeaderMap::new(), 10), Ok(None));
-        assert_eq!(parse_range(&with_range("bytes=0-3"), 10), Ok(Some(0..4)));
-        assert_eq!(parse_range(&with_range("bytes=4-"), 10), Ok(Some(4..10)));
-        assert_eq!(parse_range(&with_range("bytes=-3"), 10), Ok(Some(7..10)));
-        assert_eq!(parse_range(&with_range("bytes=5-100"), 10), Ok(Some(5..10)));
-        assert_eq!(parse_range(&with_range("bytes=10-"), 10), Err(()));
-        assert_eq!(parse_range(&with_range("bytes=-0"), 10), Err(()));
-        assert_eq!(parse_range(&with_range("bytes=0-1,4-5"), 10), Ok(None));
-        assert_eq!(parse_range(&with_range("items=0-1"), 10), Ok(None));
-        assert_eq!(parse_range(&with_range("bytes=5-2"), 10), Ok(None));
-    }
 
     #[test]
     fn formats_follow_format_then_accept_then_the_default() {

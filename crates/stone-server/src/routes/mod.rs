@@ -8,9 +8,12 @@ mod body_timeout;
 mod content;
 mod iceberg_rest;
 mod origin;
+mod page;
 mod pushes;
+mod range;
 mod read;
 mod staging;
+mod table_file;
 
 use std::sync::Arc;
 
@@ -120,8 +123,9 @@ fn table(body_read_timeout_seconds: u64) -> Table {
         "/v1/namespaces/{namespace}/datasets/{name}",
         get(read::dataset),
     )
+    // `get` answers HEAD too (the GET's headers, no body): readers ask the size first.
     .add(
-        &["GET"],
+        &["GET", "HEAD"],
         "/v1/namespaces/{namespace}/datasets/{name}/content",
         get(content::content),
     )
@@ -182,7 +186,11 @@ fn table(body_read_timeout_seconds: u64) -> Table {
     )
     // What `https://{host}/{ns}` and `https://{host}/{ns}/{name}` resolve to.
     .add(&["GET"], "/{namespace}", get(content::iri_package))
-    .add(&["GET"], "/{namespace}/{name}", get(content::iri_dataset));
+    .add(
+        &["GET", "HEAD"],
+        "/{namespace}/{name}",
+        get(content::iri_dataset),
+    );
     let api = Table {
         router: api.router.layer(DefaultBodyLimit::max(MAX_MANIFEST_BYTES)),
         list: api.list,

@@ -195,6 +195,12 @@ const TABLE: &[Row] = &[
         answers: [READ_ANON, READ_NONE, ALL_200, ALL_200, ALL_200, ALL_200],
     },
     Row {
+        method: "HEAD",
+        path: "/v1/namespaces/{namespace}/datasets/{name}/content",
+        variant: "",
+        answers: [READ_ANON, READ_NONE, ALL_200, ALL_200, ALL_200, ALL_200],
+    },
+    Row {
         method: "GET",
         path: "/v1/sparql",
         variant: "",
@@ -320,6 +326,12 @@ const TABLE: &[Row] = &[
         path: "/iceberg/v1/transactions/commit",
         variant: "",
         answers: [ALL_403, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+    Row {
+        method: "HEAD",
+        path: "/{namespace}/{name}",
+        variant: "",
+        answers: [READ_ANON, READ_NONE, ALL_200, ALL_200, ALL_200, ALL_200],
     },
     // Upload URLs carry their own signature and no identity counts: without a valid
     // signature nothing is taken (403 staging.invalid_signature), whoever calls.
@@ -587,9 +599,9 @@ async fn answer(world: &World, row: &Row, caller: Caller, place: Place) -> Strin
             let path = format!("/v1/namespaces/{ns}/datasets/notes{read_query}");
             status(send(server, "GET", &path, token, None).await)
         }
-        ("GET", "/v1/namespaces/{namespace}/datasets/{name}/content", _) => {
+        (method @ ("GET" | "HEAD"), "/v1/namespaces/{namespace}/datasets/{name}/content", _) => {
             let path = format!("/v1/namespaces/{ns}/datasets/notes/content{read_query}");
-            status(send(server, "GET", &path, token, None).await)
+            status(send(server, method, &path, token, None).await)
         }
         ("GET" | "POST", "/v1/sparql", _) => {
             let mut graph = format!("https://data.test/{ns}/vocab/branch/{branch}");
@@ -623,9 +635,9 @@ async fn answer(world: &World, row: &Row, caller: Caller, place: Place) -> Strin
         ("GET", "/{namespace}", _) => {
             status(send(server, "GET", &format!("/{ns}{read_query}"), token, None).await)
         }
-        ("GET", "/{namespace}/{name}", _) => {
+        (method @ ("GET" | "HEAD"), "/{namespace}/{name}", _) => {
             let path = format!("/{ns}/notes{read_query}");
-            status(send(server, "GET", &path, token, None).await)
+            status(send(server, method, &path, token, None).await)
         }
         ("GET", "/iceberg/v1/config", _) => {
             status(send(server, "GET", row.path, token, None).await)

@@ -11,6 +11,7 @@ mod api_guards;
 mod api_limits;
 mod api_oidc;
 mod api_push;
+mod api_ranges;
 mod api_read;
 mod api_restart;
 mod api_s3;
@@ -28,6 +29,8 @@ mod hostile_tenant_staging;
 mod hostile_tenant_versions;
 mod hostile_work;
 mod integrity;
+// Reading over HTTP: pages for people (issue 25).
+mod pages;
 mod state_batches;
 mod state_upgrade;
 

@@ -65,6 +65,11 @@ fn the_quickstart_script_pushes_reads_back_and_repushes_unchanged() {
         2,
         "both objects compared:\n{text}"
     );
+    // The page of a dataset, for a browser.
+    assert!(
+        text.contains("/demo/cities?branch=quickstart") && text.contains("    a page: "),
+        "the quickstart prints the dataset page's URL:\n{text}"
+    );
     // The import wrote the table's rows as CSV.
     assert!(
         text.contains("==> stone data import") && text.contains("    city,country"),

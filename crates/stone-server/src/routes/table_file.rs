@@ -1,0 +1,160 @@
+//! A table's Parquet answer as ONE file per snapshot, so that byte ranges are stable.
+//!
+//! A snapshot may hold several data files (one per push), written with other schemas: the
+//! Parquet answer is the snapshot scanned (by id, one data file at a time, in the
+//! manifests' order) and encoded once, into
+//! `<data>/cache/content/<table key>/<snapshot id>-<sha256>.parquet` (the key hashes
+//! namespace and table; the sha256 is of the file's bytes), then served from there with
+//! ranges. The file is written under a temporary name and renamed into place, never
+//! rewritten: every range of one `ETag` comes from the same bytes, across requests and
+//! restarts. The `ETag` names the snapshot and the bytes' sha256, so a copy written again
+//! (after eviction, or by another replica with its own data directory) has the same `ETag`
+//! exactly when it has the same bytes; a reader's `If-Range` never splices two encodings.
+//! One materialisation at a time (the lock), so two first readers do not encode twice. The
+//! cache keeps the [`KEPT_PER_TABLE`] most recently written snapshots of a table.
+
+use std::path::{Path, PathBuf};
+
+use futures::StreamExt;
+use serde_json::Map;
+use sha2::{Digest, Sha256};
+use tokio::io::AsyncWriteExt;
+use tokio::sync::Mutex;
+
+use super::App;
+use super::content::{ContentFormat, TableEncoder};
+
+/// Snapshots of one table kept in the cache.
+pub const KEPT_PER_TABLE: usize = 4;
+
+/// One materialisation at a time.
+static MATERIALISING: Mutex<()> = Mutex::const_new(());
+
+/// A snapshot's Parquet file in the cache.
+#[derive(Debug)]
+pub(super) struct TableFile {
+    pub path: PathBuf,
+    pub size: u64,
+    /// The sha256 of the file's bytes (hex): what the `ETag` names besides the snapshot.
+    pub sha256: String,
+}
+
+/// The table's folder in the cache.
+fn table_dir(app: &App, namespace: &str, name: &str) -> PathBuf {
+    let mut hash = Sha256::new();
+    hash.update(namespace.as_bytes());
+    hash.update([0]);
+    hash.update(name.as_bytes());
+    app.settings
+        .path("cache/content")
+        .join(hex::encode(&hash.finalize()[..12]))
+}
+
+/// The cached file of `snapshot_id` in `dir`, if there is one.
+async fn find(dir: &Path, snapshot_id: i64) -> Option<TableFile> {
+    let prefix = format!("{snapshot_id}-");
+    let mut entries = tokio::fs::read_dir(dir).await.ok()?;
+    while let Ok(Some(entry)) = entries.next_entry().await {
+        let file_name = entry.file_name();
+        let Some(sha256) = file_name
+            .to_str()
+            .and_then(|n| n.strip_prefix(&prefix))
+            .and_then(|n| n.strip_suffix(".parquet"))
+        else {
+            continue;
+        };
+        let size = entry.metadata().await.ok()?.len();
+        return Some(TableFile {
+            path: entry.path(),
+            size,
+            sha256: sha256.to_owned(),
+        });
+    }
+    None
+}
+
+/// The Parquet file of the snapshot `snapshot_id` of `namespace.name`: materialised on
+/// first use. `Ok(None)` when the snapshot is gone.
+pub(super) async fn parquet_of(
+    app: &App,
+    namespace: &str,
+    name: &str,
+    snapshot_id: i64,
+) -> anyhow::Result<Option<TableFile>> {
+    let dir = table_dir(app, namespace, name);
+    if let Some(file) = find(&dir, snapshot_id).await {
+        return Ok(Some(file));
+    }
+    let _one = MATERIALISING.lock().await;
+    if let Some(file) = find(&dir, snapshot_id).await {
+        return Ok(Some(file));
+    }
+    tokio::fs::create_dir_all(&dir).await?;
+    let Some((schema, mut batches)) = app
+        .engines
+        .iceberg
+        .scan_snapshot(namespace, name, snapshot_id)
+        .await?
+    else {
+        return Ok(None);
+    };
+    let spool = tempfile::Builder::new()
+        .prefix(".writing-")
+        .tempfile_in(&dir)?;
+    let (file, spool_path) = spool.into_parts();
+    let mut file = tokio::fs::File::from_std(file);
+    let mut encoder = TableEncoder::new(ContentFormat::Parquet, &Map::new(), schema)?;
+    let mut hash = Sha256::new();
+    let mut size = 0u64;
+    while let Some(batch) = batches.next().await {
+        let chunk = encoder.write(&batch?)?;
+        hash.update(&chunk);
+        size += chunk.len() as u64;
+        file.write_all(&chunk).await?;
+    }
+    let chunk = encoder.finish()?;
+    hash.update(&chunk);
+    size += chunk.len() as u64;
+    file.write_all(&chunk).await?;
+    file.sync_all().await?;
+    drop(file);
+    let sha256 = hex::encode(hash.finalize());
+    let path = dir.join(format!("{snapshot_id}-{sha256}.parquet"));
+    spool_path
+        .persist_noclobber(&path)
+        .map_err(|error| error.error)?;
+    evict(&dir, &path).await;
+    tracing::info!(
+        table = %format!("{namespace}.{name}"),
+        snapshot_id,
+        bytes = size,
+        "materialised the Parquet answer of a snapshot"
+    );
+    Ok(Some(TableFile { path, size, sha256 }))
+}
+
+/// Removes the table's cached snapshots beyond the [`KEPT_PER_TABLE`] newest.
+async fn evict(dir: &Path, keep: &Path) {
+    let Ok(mut entries) = tokio::fs::read_dir(dir).await else {
+        return;
+    };
+    let mut files = Vec::new();
+    while let Ok(Some(entry)) = entries.next_entry().await {
+        let path = entry.path();
+        let cached = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| !n.starts_with('.') && n.ends_with(".parquet"));
+        if !cached || path == keep {
+            continue;
+        }
+        if let Ok(modified) = entry.metadata().await.and_then(|m| m.modified()) {
+            files.push((modified, path));
+        }
+    }
+    files.sort();
+    let excess = files.len().saturating_sub(KEPT_PER_TABLE - 1);
+    for (_, path) in files.into_iter().take(excess) {
+        let _ = tokio::fs::remove_file(path).await;
+    }
+}
