@@ -380,6 +380,18 @@ pub struct DatasetDetail {
     /// Iceberg: schema changes applied, in words (`added column x (string)`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub schema_changes: Vec<String>,
+    /// Iceberg: snapshots of the table expired after the write (server `[retention]`).
+    /// Absent when no expiry ran: retention is not configured, or the branch is
+    /// protected and the push was not forced. Named versions are never expired.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expired_snapshots: Option<u64>,
+    /// Iceberg: files deleted with the expired snapshots (data files, manifests, manifest
+    /// lists no remaining snapshot references). Present when `expired_snapshots` is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expired_files: Option<u64>,
+    /// Iceberg: bytes of those files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expired_bytes: Option<u64>,
     /// The package version recorded for the dataset: an Iceberg tag on the written
     /// snapshot (TABULAR), a snapshot graph (GRAPH), a version head (object storage).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -33,6 +33,7 @@
 
 mod catalog;
 mod error;
+mod expire;
 mod parquet_file;
 mod s3;
 mod schema;
@@ -63,6 +64,7 @@ use sqlx::AnyPool;
 use sqlx::any::AnyPoolOptions;
 
 pub use error::{IcebergError, IncompatibleChange, RefKind};
+pub use expire::{ExpireOutcome, Retention};
 pub use s3::{S3Storage, S3StorageFactory};
 pub use schema::{Column, SchemaChange};
 pub use version::{TableRef, VERSION_SEPARATOR, version_tag};
@@ -250,6 +252,9 @@ pub struct IcebergEngine {
     /// The S3 warehouse's bucket, for server-side copies.
     s3: Option<S3Storage>,
     commit_attempts: u32,
+    /// One writer per table in this process: an append may reuse a data file an expiry
+    /// would otherwise delete (files are content-addressed), so the two take turns.
+    writers: crate::engines::locks::KeyedLocks,
 }
 
 impl IcebergEngine {
@@ -317,6 +322,7 @@ impl IcebergEngine {
             warehouse: settings.warehouse.trim_end_matches('/').to_owned(),
             commit_attempts: settings.commit_attempts.max(1),
             s3,
+            writers: Default::default(),
         })
     }
 
@@ -348,6 +354,8 @@ impl IcebergEngine {
         }
         let prepared = prepare_all(files).await?;
         let ident = TableIdent::new(NamespaceIdent::new(namespace.to_owned()), table.to_owned());
+        let writer = self.writers.get(&name);
+        let _writing = writer.lock().await;
 
         let mut placed: HashSet<String> = HashSet::new();
         for attempt in 1..=self.commit_attempts {
@@ -844,32 +852,15 @@ impl IcebergEngine {
                 builder = builder.remove_ref(name);
             }
             let new_metadata = builder.build().map_err(ice("building metadata"))?.metadata;
-            let current_location = current
-                .metadata_location_result()
-                .map_err(ice("reading the metadata location"))?;
-            let new_location = current_location
-                .parse::<MetadataLocation>()
-                .map_err(ice("naming the metadata file"))?
-                .with_next_version()
-                .with_new_metadata(&new_metadata);
-            new_metadata
-                .write_to(current.file_io(), &new_location)
-                .await
-                .map_err(ice("writing metadata"))?;
-            let swapped = catalog::swap_metadata_location(
-                &self.pool,
-                self.bind_style,
-                &self.catalog_name,
-                &ident,
-                current_location,
-                &new_location.to_string(),
-            )
-            .await
-            .map_err(|source| IcebergError::Database {
-                table: name.clone(),
-                operation: "removing a branch of",
-                source,
-            })?;
+            let swapped = self
+                .commit_metadata(
+                    &current,
+                    &ident,
+                    &name,
+                    new_metadata,
+                    "removing a branch of",
+                )
+                .await?;
             if swapped {
                 return Ok(true);
             }
@@ -880,6 +871,47 @@ impl IcebergEngine {
             table: name,
             branch: branch.to_owned(),
             attempts: self.commit_attempts,
+        })
+    }
+
+    /// Writes `new_metadata` as the table's next metadata file and swaps it in for
+    /// `current`'s. `Ok(false)`: another writer committed first (nothing changed).
+    async fn commit_metadata(
+        &self,
+        current: &Table,
+        ident: &TableIdent,
+        name: &str,
+        new_metadata: ::iceberg::spec::TableMetadata,
+        operation: &'static str,
+    ) -> Result<bool, IcebergError> {
+        let ice = |step: &'static str| {
+            move |error: ::iceberg::Error| IcebergError::iceberg(name, step, error)
+        };
+        let current_location = current
+            .metadata_location_result()
+            .map_err(ice("reading the metadata location"))?;
+        let new_location = current_location
+            .parse::<MetadataLocation>()
+            .map_err(ice("naming the metadata file"))?
+            .with_next_version()
+            .with_new_metadata(&new_metadata);
+        new_metadata
+            .write_to(current.file_io(), &new_location)
+            .await
+            .map_err(ice("writing metadata"))?;
+        catalog::swap_metadata_location(
+            &self.pool,
+            self.bind_style,
+            &self.catalog_name,
+            ident,
+            current_location,
+            &new_location.to_string(),
+        )
+        .await
+        .map_err(|source| IcebergError::Database {
+            table: name.to_owned(),
+            operation,
+            source,
         })
     }
 
@@ -1265,6 +1297,15 @@ mod tests {
         send_future(engine.read_batches("ns", "table", "main"));
         send_future(engine.drop_table("ns", "table", true));
         send_future(engine.snapshot_of("ns", "table", "main"));
+        send_future(engine.expire_snapshots(
+            "ns",
+            "table",
+            &Retention {
+                max_snapshot_age: Duration::ZERO,
+                min_snapshots_to_keep: 1,
+            },
+            &|_| false,
+        ));
     }
 
     #[test]

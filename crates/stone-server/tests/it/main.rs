@@ -38,6 +38,7 @@ mod graph_persistence;
 mod iceberg_append;
 mod iceberg_branch;
 mod iceberg_crash;
+mod iceberg_expiry;
 mod iceberg_metrics;
 mod iceberg_s3;
 mod iceberg_schema;
