@@ -791,6 +791,9 @@ pub(crate) mod tests {
             total_rows: Some(5),
             schema_changes: vec!["added column note (string)".into()],
             tag: Some("1.2.0".into()),
+            expired_snapshots: Some(2),
+            expired_files: Some(3),
+            expired_bytes: Some(4096),
             ..DatasetDetail::default()
         });
         let failed = DatasetProgress {
@@ -870,6 +873,9 @@ pub(crate) mod tests {
                         "rows_added": 3,
                         "total_rows": 5,
                         "schema_changes": ["added column note (string)"],
+                        "expired_snapshots": 2,
+                        "expired_files": 3,
+                        "expired_bytes": 4096,
                         "tag": "1.2.0",
                     },
                 },

@@ -852,9 +852,13 @@ impl JobRunner {
                     copy_sources,
                     ..AppendOptions::default()
                 };
-                // Across replicas, one writer per table: an expiry must not delete a data
-                // file an append reuses (the engine serializes them within this process).
-                let lock = self.db.lock(&format!("iceberg/{ns}.{name}")).await?;
+                // With expiry on, one writer per table across replicas: an expiry must not
+                // delete a data file an append reuses (within this process the engine
+                // keeps them apart).
+                let lock = match self.retention {
+                    Some(_) => self.db.lock(&format!("iceberg/{ns}.{name}")).await?,
+                    None => None,
+                };
                 let appended = self
                     .engines
                     .iceberg

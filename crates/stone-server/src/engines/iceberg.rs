@@ -252,9 +252,10 @@ pub struct IcebergEngine {
     /// The S3 warehouse's bucket, for server-side copies.
     s3: Option<S3Storage>,
     commit_attempts: u32,
-    /// One writer per table in this process: an append may reuse a data file an expiry
-    /// would otherwise delete (files are content-addressed), so the two take turns.
-    writers: crate::engines::locks::KeyedLocks,
+    /// Per table in this process: appends share it (their compare-and-swaps settle who
+    /// goes first), an expiry holds it alone, because an append may reuse a data file
+    /// (files are content-addressed) that the expiry would otherwise delete.
+    writers: crate::engines::locks::KeyedLocks<tokio::sync::RwLock<()>>,
 }
 
 impl IcebergEngine {
@@ -354,8 +355,8 @@ impl IcebergEngine {
         }
         let prepared = prepare_all(files).await?;
         let ident = TableIdent::new(NamespaceIdent::new(namespace.to_owned()), table.to_owned());
-        let writer = self.writers.get(&name);
-        let _writing = writer.lock().await;
+        let writers = self.writers.get(&name);
+        let _appending = writers.read().await;
 
         let mut placed: HashSet<String> = HashSet::new();
         for attempt in 1..=self.commit_attempts {

@@ -5,10 +5,14 @@
 use std::time::Duration;
 
 use serde_json::Value;
-use stone_server::engines::iceberg::{AppendOptions, Retention};
+use stone_server::engines::blob::S3Settings;
+use stone_server::engines::iceberg::{
+    AppendOptions, IcebergEngine, IcebergSettings, Retention, StagedFile,
+};
+use stone_test::services::SeaweedFs;
 
 use crate::api_support::{Dataset, File, Options, Site, manifest, people_parquet, pyiceberg};
-use crate::support::{Lake, Reading, people, table_directories};
+use crate::support::{Lake, NS, Reading, people, sha256_hex, table_directories, write_parquet};
 
 /// Everything older than now goes, except each branch's head.
 const ALL_OLD: Retention = Retention {
@@ -256,4 +260,83 @@ async fn a_push_expires_per_retention_and_only_with_force_on_a_protected_ref() {
     assert_eq!(read.ids("main"), vec![1, 2, 3, 4]);
     assert_eq!(read.ids("main@1.0"), vec![1]);
     assert_no_dangling(&read);
+}
+
+/// The same on an S3 warehouse (a real SeaweedFS): the expired snapshot's objects go.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expiry_deletes_the_objects_of_an_s3_warehouse() {
+    let seaweed = SeaweedFs::shared();
+    let bucket = format!("lake-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
+    seaweed.create_bucket(&bucket);
+    let dir = tempfile::tempdir().unwrap();
+    let settings = IcebergSettings::local(dir.path().join("catalog.db"), dir.path().join("unused"))
+        .with_s3_warehouse(S3Settings {
+            endpoint: Some(seaweed.endpoint().to_owned()),
+            bucket: bucket.clone(),
+            region: seaweed.region().to_owned(),
+            access_key_id: seaweed.access_key().to_owned(),
+            secret_access_key: seaweed.secret_key().to_owned(),
+            prefix: "/wh/".into(),
+            allow_http: true,
+        });
+    let engine = IcebergEngine::open(settings).await.expect("open on S3");
+    let stage = |name: &str, ids: &[i64]| {
+        let path = dir.path().join(name);
+        write_parquet(&path, &people(ids), 1024);
+        StagedFile {
+            sha256: sha256_hex(&std::fs::read(&path).unwrap()),
+            path,
+        }
+    };
+    let old = stage("old.parquet", &[1, 2]);
+    let new = stage("new.parquet", &[3]);
+    engine
+        .append(
+            NS,
+            "people",
+            "main",
+            std::slice::from_ref(&old),
+            &AppendOptions::default(),
+        )
+        .await
+        .unwrap();
+    let replace = AppendOptions {
+        replace: true,
+        ..AppendOptions::default()
+    };
+    engine
+        .append(NS, "people", "main", std::slice::from_ref(&new), &replace)
+        .await
+        .unwrap();
+    let objects = || seaweed.list_objects(&bucket, &format!("wh/{NS}/people-"));
+    let has_data = |keys: &[String], file: &StagedFile| {
+        keys.iter()
+            .any(|key| key.ends_with(&format!("/data/{}.parquet", file.sha256)))
+    };
+    let before = objects();
+    assert!(
+        has_data(&before, &old) && has_data(&before, &new),
+        "{before:?}"
+    );
+
+    let outcome = engine
+        .expire_snapshots(NS, "people", &ALL_OLD, &|_| false)
+        .await
+        .unwrap();
+    // The first snapshot's manifest list, its manifest and the data file only it read.
+    assert_eq!(outcome.expired_snapshots, 1, "{outcome:?}");
+    assert_eq!(outcome.deleted_files, 3, "{outcome:?}");
+    let after = objects();
+    assert!(!has_data(&after, &old), "{after:?}");
+    assert!(has_data(&after, &new), "{after:?}");
+    // Three objects gone, one metadata file more (the commit that expired).
+    assert_eq!(after.len() + 2, before.len(), "{before:?}\n{after:?}");
+    let rows: usize = engine
+        .read_batches(NS, "people", "main")
+        .await
+        .unwrap()
+        .iter()
+        .map(|batch| batch.num_rows())
+        .sum();
+    assert_eq!(rows, 1);
 }

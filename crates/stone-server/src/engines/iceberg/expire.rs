@@ -77,8 +77,8 @@ impl IcebergEngine {
         check_name("table", table, NameRule::Identifier)?;
         let name = qualified(namespace, table);
         let ident = TableIdent::new(NamespaceIdent::new(namespace.to_owned()), table.to_owned());
-        let writer = self.writers.get(&name);
-        let _writing = writer.lock().await;
+        let writers = self.writers.get(&name);
+        let _expiring = writers.write().await;
         for attempt in 1..=self.commit_attempts {
             let Some(current) = self.load(&ident, &name).await? else {
                 return Ok(ExpireOutcome::default());
