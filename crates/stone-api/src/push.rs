@@ -380,6 +380,18 @@ pub struct DatasetDetail {
     /// Iceberg: schema changes applied, in words (`added column x (string)`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub schema_changes: Vec<String>,
+    /// Iceberg: snapshots of the table expired after the write (server `[retention]`).
+    /// Absent when no expiry ran: retention is not configured, or the branch is
+    /// protected and the push was not forced. Named versions are never expired.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expired_snapshots: Option<u64>,
+    /// Iceberg: files deleted with the expired snapshots (data files, manifests, manifest
+    /// lists no remaining snapshot references). Present when `expired_snapshots` is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expired_files: Option<u64>,
+    /// Iceberg: bytes of those files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expired_bytes: Option<u64>,
     /// The package version recorded for the dataset: an Iceberg tag on the written
     /// snapshot (TABULAR), a snapshot graph (GRAPH), a version head (object storage).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -779,6 +791,9 @@ pub(crate) mod tests {
             total_rows: Some(5),
             schema_changes: vec!["added column note (string)".into()],
             tag: Some("1.2.0".into()),
+            expired_snapshots: Some(2),
+            expired_files: Some(3),
+            expired_bytes: Some(4096),
             ..DatasetDetail::default()
         });
         let failed = DatasetProgress {
@@ -858,6 +873,9 @@ pub(crate) mod tests {
                         "rows_added": 3,
                         "total_rows": 5,
                         "schema_changes": ["added column note (string)"],
+                        "expired_snapshots": 2,
+                        "expired_files": 3,
+                        "expired_bytes": 4096,
                         "tag": "1.2.0",
                     },
                 },

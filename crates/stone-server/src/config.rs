@@ -182,6 +182,8 @@ pub struct ConfigFile {
     pub gc: GcOptions,
     #[serde(default)]
     pub limits: LimitsOptions,
+    #[serde(default)]
+    pub retention: RetentionOptions,
 }
 
 /// `[limits]`: the most one push may declare. A push over one is refused (400
@@ -328,6 +330,37 @@ fn default_push_expiry() -> u64 {
 
 fn default_day() -> u64 {
     24 * 3600
+}
+
+/// `[retention]`: snapshot expiry (spec 4.1, `--force`). Absent: nothing is ever expired.
+///
+/// A commit that writes a TABULAR dataset then expires the table's snapshots that no ref
+/// needs any more (see `engines/iceberg/expire.rs`): on an unprotected branch always, on a
+/// protected one only when the push has `force` (and so the force role).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RetentionOptions {
+    /// A snapshot younger than this many seconds is kept. Absent: no expiry at all.
+    pub max_snapshot_age_seconds: Option<u64>,
+    /// The newest snapshots of each branch's history kept whatever their age (the head
+    /// counts; at least 1).
+    #[serde(default = "default_min_snapshots_to_keep")]
+    pub min_snapshots_to_keep: u32,
+}
+
+impl RetentionOptions {
+    /// What the Iceberg engine keeps; `None` when expiry is off.
+    pub fn snapshot_retention(&self) -> Option<crate::engines::iceberg::Retention> {
+        let max_age = self.max_snapshot_age_seconds?;
+        Some(crate::engines::iceberg::Retention {
+            max_snapshot_age: std::time::Duration::from_secs(max_age),
+            min_snapshots_to_keep: self.min_snapshots_to_keep.max(1),
+        })
+    }
+}
+
+fn default_min_snapshots_to_keep() -> u32 {
+    1
 }
 
 /// `[database]`: where the push state and the Iceberg SQL catalog live.

@@ -28,6 +28,10 @@
 //!      (`push.deletion_requires_force`) or retract content that is on the branch
 //!      (`push.retraction_requires_force`).
 //!
+//! `force` on a protected ref also allows snapshot expiry (`[retention]`, see
+//! `engines/iceberg/expire.rs`), which is no violation: a push without it simply expires
+//! nothing there (the commit runs the expiry only for forced pushes and unprotected refs).
+//!
 //! On other refs those operations need no `force`: the commit passes `force` to the
 //! engines. What the declared schema cannot tell is checked again at commit, where an
 //! incompatible file fails its dataset with `schema.incompatible`.

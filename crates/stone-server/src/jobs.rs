@@ -7,7 +7,9 @@
 //!
 //! - TABULAR → [`IcebergEngine::append`] on the push's branch, `replace` as asked, the
 //!   package version as tag; `force` is passed when the push has `force` or the branch is
-//!   not protected;
+//!   not protected; with `[retention]` configured and under the same condition, the
+//!   table's snapshots that no ref needs any more are then expired
+//!   ([`IcebergEngine::expire_snapshots`]);
 //! - GRAPH → [`GraphEngine::load_files`] into the dataset's named graph on the branch,
 //!   [`graph_iri`]: `https://{public_host}/{ns}/{name}/branch/{branch}`; the package
 //!   version V, if any, then becomes a snapshot of that graph, [`graph_version_iri`]:
@@ -58,9 +60,10 @@ use crate::engines::graph::{
     GraphEngine, GraphError, GraphLimits, QueryLimits, RdfFile, RdfFormat,
 };
 use crate::engines::iceberg::{
-    AppendOptions, AppendStatus, IcebergEngine, IcebergError, IcebergSettings, SchemaChange,
-    StagedFile,
+    AppendOptions, AppendStatus, ExpireOutcome, IcebergEngine, IcebergError, IcebergSettings,
+    Retention, SchemaChange, StagedFile,
 };
+use crate::guards::Guards;
 use crate::staging::{LocalContent, StagingError, StagingStore};
 use crate::state::{DatasetRecord, HeadUpdate, Operation, PushRecord, StateDb, WriteOutcome, now};
 
@@ -348,6 +351,10 @@ pub struct JobRunner {
     notify: Notify,
     pause_at: Option<String>,
     shutdown: watch::Receiver<bool>,
+    /// `[retention]`: snapshot expiry after a TABULAR write; `None`: never.
+    retention: Option<Retention>,
+    /// Which branches are protected (their history is expired only by a forced push).
+    guards: Guards,
 }
 
 impl JobRunner {
@@ -381,6 +388,8 @@ impl JobRunner {
             notify: Notify::new(),
             pause_at,
             shutdown,
+            retention: settings.config.retention.snapshot_retention(),
+            guards: Guards::new(&settings.config.guards),
         }
     }
 
@@ -844,12 +853,28 @@ impl JobRunner {
                     copy_sources,
                     ..AppendOptions::default()
                 };
-                match self
+                // With expiry on, one writer per table across replicas: an expiry must not
+                // delete a data file an append reuses (within this process the engine
+                // keeps them apart).
+                let lock = match self.retention {
+                    Some(_) => self.db.lock(&format!("iceberg/{ns}.{name}")).await?,
+                    None => None,
+                };
+                let appended = self
                     .engines
                     .iceberg
                     .append(ns, name, branch, &files, &append)
-                    .await
-                {
+                    .await;
+                let expired = match (&appended, &self.retention) {
+                    (Ok(_), Some(retention)) if force => {
+                        Some(self.expire(ns, name, branch, retention).await)
+                    }
+                    _ => None,
+                };
+                if let Some(lock) = lock {
+                    lock.release().await;
+                }
+                match appended {
                     Ok(outcome) => {
                         let before = checkpoint.get("snapshot_id").and_then(Value::as_i64);
                         let status = match outcome.status {
@@ -880,6 +905,9 @@ impl JobRunner {
                                     .map(describe_change)
                                     .collect(),
                                 tag: push.manifest.package.version.clone(),
+                                expired_snapshots: expired.map(|e| e.expired_snapshots),
+                                expired_files: expired.map(|e| e.deleted_files),
+                                expired_bytes: expired.map(|e| e.deleted_bytes),
                                 ..DatasetDetail::default()
                             },
                         ))
@@ -988,6 +1016,31 @@ impl JobRunner {
         self.test_pause(&push.id, name).await;
 
         Ok(Ok((status, detail, head_update(manifest, replace))))
+    }
+
+    /// Expires the snapshots of a table just written on `branch` (a forced push, or an
+    /// unprotected branch) under `[retention]`. The histories of other protected branches
+    /// stay whole. A failure is logged, not the dataset's: its data is committed.
+    async fn expire(
+        &self,
+        ns: &str,
+        name: &str,
+        branch: &str,
+        retention: &Retention,
+    ) -> ExpireOutcome {
+        let keep_history = |other: &str| other != branch && self.guards.is_protected(other);
+        match self
+            .engines
+            .iceberg
+            .expire_snapshots(ns, name, retention, &keep_history)
+            .await
+        {
+            Ok(outcome) => outcome,
+            Err(error) => {
+                tracing::warn!(dataset = %name, error = %error_chain(&error), "snapshot expiry failed; nothing expired");
+                ExpireOutcome::default()
+            }
+        }
     }
 
     /// Writes consecutive batches of object-storage datasets (local staging), pipelined:

@@ -149,8 +149,9 @@ pub struct PushArgs {
     pub yes: bool,
 
     /// Allow what protected branches guard: incompatible schema changes, overwriting a named
-    /// version, deleting removed datasets, retraction by --replace. (Snapshot expiry, which
-    /// --force is also to allow, is not built yet: the server keeps every snapshot.)
+    /// version, deleting removed datasets, retraction by --replace, and snapshot expiry
+    /// (tables' old snapshots go as the server's retention says; named versions never do).
+    /// On a protected branch it needs the server's force role.
     #[arg(long)]
     pub force: bool,
 

@@ -1433,17 +1433,8 @@ impl PutTarget {
     }
 }
 
-#[derive(Default)]
-struct DatasetLocks {
-    locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
-}
-
-impl DatasetLocks {
-    fn get(&self, key: &str) -> Arc<tokio::sync::Mutex<()>> {
-        let mut locks = self.locks.lock().unwrap_or_else(|e| e.into_inner());
-        Arc::clone(locks.entry(key.to_owned()).or_default())
-    }
-}
+/// One writer per dataset branch in this engine.
+type DatasetLocks = super::locks::KeyedLocks;
 
 /// The files a put leaves the head with: the given ones (`replace`), or the head's with
 /// the given ones added or overriding by path; sorted by path.

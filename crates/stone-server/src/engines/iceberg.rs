@@ -33,6 +33,7 @@
 
 mod catalog;
 mod error;
+mod expire;
 mod parquet_file;
 mod s3;
 mod schema;
@@ -64,6 +65,7 @@ use sqlx::any::AnyPoolOptions;
 use stone_formats::ParquetLimits;
 
 pub use error::{IcebergError, IncompatibleChange, RefKind};
+pub use expire::{ExpireOutcome, Retention};
 pub use s3::{S3Storage, S3StorageFactory};
 pub use schema::{Column, SchemaChange};
 pub use version::{TableRef, VERSION_SEPARATOR, version_tag};
@@ -361,6 +363,10 @@ pub struct IcebergEngine {
     s3: Option<S3Storage>,
     commit_attempts: u32,
     parquet_limits: ParquetLimits,
+    /// Per table in this process: appends share it (their compare-and-swaps settle who
+    /// goes first), an expiry holds it alone, because an append may reuse a data file
+    /// (files are content-addressed) that the expiry would otherwise delete.
+    writers: crate::engines::locks::KeyedLocks<tokio::sync::RwLock<()>>,
 }
 
 impl IcebergEngine {
@@ -429,6 +435,7 @@ impl IcebergEngine {
             commit_attempts: settings.commit_attempts.max(1),
             parquet_limits: settings.parquet_limits,
             s3,
+            writers: Default::default(),
         })
     }
 
@@ -460,6 +467,8 @@ impl IcebergEngine {
         }
         let prepared = prepare_all(files, self.parquet_limits).await?;
         let ident = TableIdent::new(NamespaceIdent::new(namespace.to_owned()), table.to_owned());
+        let writers = self.writers.get(&name);
+        let _appending = writers.read().await;
 
         let mut placed: HashSet<String> = HashSet::new();
         for attempt in 1..=self.commit_attempts {
@@ -956,32 +965,15 @@ impl IcebergEngine {
                 builder = builder.remove_ref(name);
             }
             let new_metadata = builder.build().map_err(ice("building metadata"))?.metadata;
-            let current_location = current
-                .metadata_location_result()
-                .map_err(ice("reading the metadata location"))?;
-            let new_location = current_location
-                .parse::<MetadataLocation>()
-                .map_err(ice("naming the metadata file"))?
-                .with_next_version()
-                .with_new_metadata(&new_metadata);
-            new_metadata
-                .write_to(current.file_io(), &new_location)
-                .await
-                .map_err(ice("writing metadata"))?;
-            let swapped = catalog::swap_metadata_location(
-                &self.pool,
-                self.bind_style,
-                &self.catalog_name,
-                &ident,
-                current_location,
-                &new_location.to_string(),
-            )
-            .await
-            .map_err(|source| IcebergError::Database {
-                table: name.clone(),
-                operation: "removing a branch of",
-                source,
-            })?;
+            let swapped = self
+                .commit_metadata(
+                    &current,
+                    &ident,
+                    &name,
+                    new_metadata,
+                    "removing a branch of",
+                )
+                .await?;
             if swapped {
                 return Ok(true);
             }
@@ -992,6 +984,47 @@ impl IcebergEngine {
             table: name,
             branch: branch.to_owned(),
             attempts: self.commit_attempts,
+        })
+    }
+
+    /// Writes `new_metadata` as the table's next metadata file and swaps it in for
+    /// `current`'s. `Ok(false)`: another writer committed first (nothing changed).
+    async fn commit_metadata(
+        &self,
+        current: &Table,
+        ident: &TableIdent,
+        name: &str,
+        new_metadata: ::iceberg::spec::TableMetadata,
+        operation: &'static str,
+    ) -> Result<bool, IcebergError> {
+        let ice = |step: &'static str| {
+            move |error: ::iceberg::Error| IcebergError::iceberg(name, step, error)
+        };
+        let current_location = current
+            .metadata_location_result()
+            .map_err(ice("reading the metadata location"))?;
+        let new_location = current_location
+            .parse::<MetadataLocation>()
+            .map_err(ice("naming the metadata file"))?
+            .with_next_version()
+            .with_new_metadata(&new_metadata);
+        new_metadata
+            .write_to(current.file_io(), &new_location)
+            .await
+            .map_err(ice("writing metadata"))?;
+        catalog::swap_metadata_location(
+            &self.pool,
+            self.bind_style,
+            &self.catalog_name,
+            ident,
+            current_location,
+            &new_location.to_string(),
+        )
+        .await
+        .map_err(|source| IcebergError::Database {
+            table: name.to_owned(),
+            operation,
+            source,
         })
     }
 
@@ -1554,6 +1587,15 @@ mod tests {
         send_future(engine.read_batches("ns", "table", "main"));
         send_future(engine.drop_table("ns", "table", true));
         send_future(engine.snapshot_of("ns", "table", "main"));
+        send_future(engine.expire_snapshots(
+            "ns",
+            "table",
+            &Retention {
+                max_snapshot_age: Duration::ZERO,
+                min_snapshots_to_keep: 1,
+            },
+            &|_| false,
+        ));
     }
 
     #[test]

@@ -4,3 +4,4 @@
 pub mod blob;
 pub mod graph;
 pub mod iceberg;
+mod locks;

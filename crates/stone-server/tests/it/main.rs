@@ -43,6 +43,7 @@ mod graph_persistence;
 mod iceberg_append;
 mod iceberg_branch;
 mod iceberg_crash;
+mod iceberg_expiry;
 mod iceberg_metrics;
 mod iceberg_rest;
 mod iceberg_s3;

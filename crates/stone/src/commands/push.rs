@@ -455,6 +455,28 @@ pub fn render_result(result: &PushResult) -> String {
         ["DATASET", "KIND", "ENGINE", "STATUS", "IRI"],
         &rows,
     ));
+    let expiries: Vec<&serde_json::Value> = result
+        .datasets
+        .iter()
+        .filter_map(|d| d.detail.as_ref())
+        .filter(|detail| detail.get("expired_snapshots").is_some())
+        .collect();
+    if !expiries.is_empty() {
+        let sum = |field: &str| -> u64 {
+            expiries
+                .iter()
+                .filter_map(|detail| detail.get(field).and_then(serde_json::Value::as_u64))
+                .sum()
+        };
+        let _ = writeln!(
+            out,
+            "\nSnapshot expiry: {} snapshots of {} tables expired, {} files deleted ({}).",
+            sum("expired_snapshots"),
+            expiries.len(),
+            sum("expired_files"),
+            HumanBytes(sum("expired_bytes"))
+        );
+    }
     if let Some(node) = &result.package_node {
         let _ = writeln!(
             out,

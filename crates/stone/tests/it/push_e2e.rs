@@ -758,3 +758,41 @@ fn following_a_commit_asks_only_for_what_changed() {
         polls.join("\n")
     );
 }
+
+/// Snapshot expiry (`[retention]`) on an unprotected branch: the push says what it
+/// expired, in its summary line and in `--json`.
+#[test]
+fn a_push_reports_the_snapshots_it_expired() {
+    let (ctx, _server, data) = with_server_config("[retention]\nmax_snapshot_age_seconds = 0\n");
+    let dir = ctx.package(
+        "p",
+        "publish: {to: \"stone:expiry\"}\nresources: [{path: t.csv}]\n",
+        &[("t.csv", b"x,y\n1,a\n")],
+    );
+    let push_human = || {
+        let out = push_to_b(&ctx, &dir, &[]);
+        assert!(out.status.success(), "{}", crate::stderr(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // The first push has nothing to expire, and says so.
+    let first = push_human();
+    assert!(
+        first.contains("Snapshot expiry: 0 snapshots of 1 tables expired, 0 files deleted"),
+        "{first}"
+    );
+    // Each later push expires the snapshot before its new head (the manifest list goes;
+    // the data files are all still read by the head).
+    std::fs::write(dir.join("t.csv"), b"x,y\n2,b\n").unwrap();
+    let second = push_human();
+    assert!(
+        second.contains("Snapshot expiry: 1 snapshots of 1 tables expired, 1 files deleted"),
+        "{second}"
+    );
+    std::fs::write(dir.join("t.csv"), b"x,y\n3,c\n").unwrap();
+    let result = push(&ctx, &dir, &["--branch", "b"]);
+    let detail = &result["datasets"][0]["detail"];
+    assert_eq!(detail["expired_snapshots"], 1, "{result:#}");
+    assert_eq!(detail["expired_files"], 1, "{result:#}");
+    let read = read_table(data.path(), "expiry.t", "b");
+    assert_eq!(read["row_count"], 3, "{read:#}");
+}

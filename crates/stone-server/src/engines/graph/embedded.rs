@@ -12,11 +12,10 @@
 //! then: what readers see in memory is always on disk, and a crash at any point leaves
 //! either the old or the new file. An emptied graph has no file.
 
-use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use oxigraph::io::{RdfFormat as OxFormat, RdfParser, RdfSerializer};
 use oxigraph::model::{
@@ -489,17 +488,7 @@ fn sync_dir(dir: &Path) -> Result<(), GraphError> {
 }
 
 /// One async mutex per graph IRI: writes to a graph through one engine are serialized.
-#[derive(Default)]
-pub(super) struct GraphLocks {
-    locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
-}
-
-impl GraphLocks {
-    pub fn get(&self, graph: &str) -> Arc<tokio::sync::Mutex<()>> {
-        let mut locks = self.locks.lock().unwrap_or_else(|e| e.into_inner());
-        Arc::clone(locks.entry(graph.to_owned()).or_default())
-    }
-}
+pub(super) type GraphLocks = crate::engines::locks::KeyedLocks;
 
 /// Makes `query` run over the graphs of `scope` only, whatever its own `FROM`/`FROM NAMED`.
 fn restrict(
