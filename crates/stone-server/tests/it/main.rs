@@ -26,6 +26,7 @@ mod hostile_tenant_staging;
 mod hostile_tenant_versions;
 mod hostile_work;
 mod integrity;
+mod quotas;
 mod state_batches;
 mod state_upgrade;
 
