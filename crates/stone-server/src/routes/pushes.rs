@@ -222,19 +222,21 @@ pub async fn create(
             true
         })
         .collect();
-    let resumed = status == StatusCode::OK;
+    // In a resumed push, a small content may be the caller's upload still to verify (S3:
+    // the bucket took it, the server has not seen it).
+    let small_to_complete =
+        status == StatusCode::OK && app.staging.single_uploads_need_completion();
     let checks: Vec<_> = listed
         .into_iter()
         .map(|(sha256, size)| {
             let (app, holder) = (&app, holder.as_str());
             // Staged and reusable; otherwise a large one may be the caller's multipart
-            // upload, to complete, and in a resumed push a small one may be the caller's
-            // upload still to verify (S3: the bucket took it, the server has not seen it);
-            // in a new push a small one is asked for.
+            // upload, to complete, and a small one is asked for (unless it may be the
+            // caller's upload to complete, above).
             let known = if reused.contains(sha256.as_str()) {
                 Some(true)
             } else {
-                (*size <= part_size && !resumed).then_some(false)
+                (*size <= part_size && !small_to_complete).then_some(false)
             };
             async move {
                 let staged = match known {

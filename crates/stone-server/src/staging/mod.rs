@@ -149,6 +149,13 @@ pub trait StagingStore: Send + Sync + std::fmt::Debug {
         holder: &str,
     ) -> Result<Upload, StagingError>;
 
+    /// Whether a caller's single upload counts only once [`Self::complete`] has seen it
+    /// (S3: the bucket receives the body, the server does not); otherwise receiving it
+    /// records it (local).
+    fn single_uploads_need_completion(&self) -> bool {
+        false
+    }
+
     /// Assembles and verifies `holder`'s multipart upload of the content if its parts are
     /// all there, and records `holder` as holding the content. A wrong digest is
     /// [`StagingError::DigestMismatch`], and nothing is kept. A content once verified is

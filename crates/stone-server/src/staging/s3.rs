@@ -339,6 +339,10 @@ impl StagingStore for S3Staging {
         }
     }
 
+    fn single_uploads_need_completion(&self) -> bool {
+        true
+    }
+
     async fn upload(
         &self,
         sha256: &str,
