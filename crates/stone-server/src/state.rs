@@ -2109,9 +2109,10 @@ mod tests {
         db.delete_multipart("u1").await.unwrap();
         assert_eq!(db.multipart("s", "a").await.unwrap(), None);
         assert_eq!(db.received_parts("u1").await.unwrap(), Vec::<u32>::new());
-        assert_eq!(db.multipart("s", "b").await.unwrap(), Some(theirs));
+        assert_eq!(db.multipart("s", "b").await.unwrap(), Some(theirs.clone()));
+        // A content verified (from another caller's upload) leaves b's upload alone.
         db.mark_verified("s", 10).await.unwrap();
-        assert_eq!(db.multipart("s", "b").await.unwrap(), None);
+        assert_eq!(db.multipart("s", "b").await.unwrap(), Some(theirs));
         assert_eq!(db.verified_content("s").await.unwrap(), Some(10));
         // Possession.
         db.record_holder("s", "a").await.unwrap();
