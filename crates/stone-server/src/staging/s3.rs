@@ -275,9 +275,10 @@ impl S3Staging {
     }
 
     /// Makes `holder`'s verified upload (at `from`) the content: copied server-side to the
-    /// content's key unless the content is there already, recorded as verified, the
-    /// caller's object deleted, and `holder` recorded as holding the content (last: a
-    /// holder always has the content staged).
+    /// content's key unless the content is there already, recorded as verified, `holder`
+    /// recorded as holding it (after: a holder always has the content staged), and only
+    /// then the caller's object deleted (before: a process dying in between would leave
+    /// the caller neither its upload nor the holding, and its retried commit incomplete).
     async fn promote(
         &self,
         sha256: &str,
@@ -298,11 +299,11 @@ impl S3Staging {
         }
         // Also marks it used now: the garbage collection keeps it for this push.
         self.db.mark_verified(sha256, size).await?;
+        self.db.record_holder(sha256, holder).await?;
         if let Err(error) = self.delete_object(from).await {
             // The garbage collection deletes it later.
             tracing::warn!(error = %crate::jobs::error_chain(&error), "a caller's upload was not deleted after it was verified");
         }
-        self.db.record_holder(sha256, holder).await?;
         Ok(())
     }
 }
