@@ -144,6 +144,11 @@ pub mod codes {
     /// takes in one push (its `[limits]`); nothing was recorded. Split the package.
     /// Extra: `field`.
     pub const PUSH_TOO_LARGE: &str = "push.too_large";
+    /// 413: the push would take its namespace over the namespace's quota (the server's
+    /// `[quotas]`); nothing was recorded. Free space (delete datasets) or ask the operator
+    /// for a larger quota. Extra: `namespace`, `used`, `quota`, `asked` (bytes: what the
+    /// namespace holds, may hold, and what the push adds).
+    pub const NAMESPACE_QUOTA_EXCEEDED: &str = "namespace.quota_exceeded";
     /// 409: commit refused, some content is not staged and verified. Extra: `missing`
     /// (sha256 list).
     pub const PUSH_INCOMPLETE: &str = "push.incomplete";

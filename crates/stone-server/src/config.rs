@@ -94,6 +94,12 @@
 //! parquet_max_schema_depth = 64          # schema's nesting and its leaf columns; over
 //! parquet_max_columns = 10000            # one, the dataset fails: dataset.limit_exceeded
 //!
+//! # [quotas]                             # bytes a namespace may hold (docs/server.md,
+//! # default_bytes = 107374182400         # "Limits"); absent: no quota. Over it: 413
+//! # [[quotas.namespace]]                 # namespace.quota_exceeded, nothing recorded
+//! # pattern = "team-*"                   # the first matching pattern's quota wins
+//! # bytes = 1099511627776
+//!
 //! [database]                             # push state and the Iceberg SQL catalog
 //! # url = "postgres://stone@127.0.0.1:5432/stone"   # default: SQLite files in the data dir
 //! max_connections = 8
@@ -184,6 +190,42 @@ pub struct ConfigFile {
     pub limits: LimitsOptions,
     #[serde(default)]
     pub retention: RetentionOptions,
+    #[serde(default)]
+    pub quotas: QuotaOptions,
+}
+
+/// `[quotas]`: how many bytes a namespace may hold (see `state::StateDb::reserve_quota`
+/// for what counts). A push that would go over is refused (413
+/// `namespace.quota_exceeded`), at `POST /v1/pushes` from its declared sizes and again
+/// when its commit is accepted. Default: no quota.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuotaOptions {
+    /// The quota of a namespace no `[[quotas.namespace]]` matches; absent: none.
+    pub default_bytes: Option<u64>,
+    /// Quotas by namespace pattern (`*` matches any run of characters); the first that
+    /// matches wins.
+    #[serde(default)]
+    pub namespace: Vec<NamespaceQuotaOptions>,
+}
+
+/// One `[[quotas.namespace]]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NamespaceQuotaOptions {
+    pub pattern: String,
+    pub bytes: u64,
+}
+
+impl QuotaOptions {
+    /// The quota of a namespace, bytes; `None`: unlimited.
+    pub fn bytes_for(&self, namespace: &str) -> Option<u64> {
+        self.namespace
+            .iter()
+            .find(|quota| stone_package::branch::glob_match(&quota.pattern, namespace))
+            .map(|quota| quota.bytes)
+            .or(self.default_bytes)
+    }
 }
 
 /// `[limits]`: the most one push may declare. A push over one is refused (400
@@ -1117,6 +1159,11 @@ impl Settings {
                     }
                 }
             }
+        }
+        if config.quotas.namespace.iter().any(|q| q.pattern.is_empty()) {
+            return Err(ConfigError::Invalid(
+                "quotas.namespace: an empty pattern (use \"*\" for every namespace, or set quotas.default_bytes)".into(),
+            ));
         }
         for pattern in &config.guards.protected_refs {
             if pattern.is_empty() {

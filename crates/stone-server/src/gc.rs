@@ -10,7 +10,9 @@
 //! 3. deletes the staged contents no live push names that were not uploaded or reused for
 //!    `staged_content_seconds`, and aborts the multipart uploads started more than
 //!    `multipart_seconds` ago (S3: AbortMultipartUpload, also for uploads S3 lists that no
-//!    record names; local: the assembly file);
+//!    record names; local: the assembly file); on S3 also the callers' own uploads
+//!    (`callers/<holder>/<sha256>`) no live push names, older than
+//!    `staged_content_seconds`, that were never verified into a content;
 //! 4. with a local object store (see [`Sweeper::with_engines`]), removes what the
 //!    expired pushes' object-storage datasets that still have no head were prepared with
 //!    while their uploads ran (directories, prepared heads: see `BlobEngine::prepare`).

@@ -189,6 +189,9 @@ fn push_hint(e: &PushError) -> Option<String> {
             "push.too_large" => Some(
                 "the server takes at most so many datasets, files or bytes in one push: split the package, or ask the operator to raise [limits]".into(),
             ),
+            "namespace.quota_exceeded" => Some(
+                "the namespace is at its quota: delete datasets it no longer needs (push the package with --replace without them), or ask the server's operator to raise the namespace's quota ([quotas])".into(),
+            ),
             "manifest.invalid_size" => Some(
                 "a file is larger than the server takes ([limits] max_file_size): leave it out or ask the operator".into(),
             ),

@@ -23,7 +23,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::guards::{Principal, force_violations, removed_datasets, violations_problem};
 use crate::jobs::{dataset_urls, namespace_urls};
 use crate::staging::{Completion, StagingError, holder_key};
-use crate::state::{DatasetRecord, NewDataset, Operation, PushRecord};
+use crate::state::{DatasetRecord, NewDataset, Operation, PushRecord, QuotaChange, QuotaFigures};
 
 /// Contents checked at once when a push is created or committed (file checks or S3
 /// requests).
@@ -130,6 +130,18 @@ pub async fn create(
         );
     }
 
+    // Over the namespace's quota with what it declares: refused before anything is
+    // recorded (checked again, exactly, when the commit is accepted).
+    if let Some(quota) = app.settings.config.quotas.bytes_for(&manifest.namespace) {
+        let figures = app
+            .db
+            .quota_figures(&quota_change(&manifest, &rows))
+            .await?;
+        if figures.exceeds(Some(quota)) {
+            return Err(quota_exceeded(&manifest.namespace, figures, quota));
+        }
+    }
+
     // A package may name thousands of contents. Those the caller may reuse are checked
     // together (one file check each, or a request each on S3, several at a time), while
     // the push is stored; any other is asked for, staged or not (the answer never tells
@@ -210,16 +222,21 @@ pub async fn create(
             true
         })
         .collect();
+    // In a resumed push, a small content may be the caller's upload still to verify (S3:
+    // the bucket took it, the server has not seen it).
+    let small_to_complete =
+        status == StatusCode::OK && app.staging.single_uploads_need_completion();
     let checks: Vec<_> = listed
         .into_iter()
         .map(|(sha256, size)| {
             let (app, holder) = (&app, holder.as_str());
-            // Staged and reusable; otherwise a small one is asked for, a large one may be
-            // the caller's multipart upload, to complete.
+            // Staged and reusable; otherwise a large one may be the caller's multipart
+            // upload, to complete, and a small one is asked for (unless it may be the
+            // caller's upload to complete, above).
             let known = if reused.contains(sha256.as_str()) {
                 Some(true)
             } else {
-                (*size <= part_size).then_some(false)
+                (*size <= part_size && !small_to_complete).then_some(false)
             };
             async move {
                 let staged = match known {
@@ -339,6 +356,45 @@ fn written_datasets(manifest: &CreatePush) -> Vec<NewDataset> {
             operation: Operation::Write,
         })
         .collect()
+}
+
+/// What a push writes to and deletes from its namespace, as the quota counts it.
+fn quota_change<'a>(manifest: &'a CreatePush, rows: &'a [NewDataset]) -> QuotaChange<'a> {
+    QuotaChange {
+        namespace: &manifest.namespace,
+        branch: &manifest.branch,
+        writes: manifest
+            .datasets
+            .iter()
+            .flat_map(|d| {
+                d.files
+                    .iter()
+                    .map(move |f| (d.name.as_str(), f.sha256.as_str(), f.size))
+            })
+            .collect(),
+        deletes: rows
+            .iter()
+            .filter(|row| row.operation == Operation::Delete)
+            .map(|row| row.name.as_str())
+            .collect(),
+    }
+}
+
+/// 413 `namespace.quota_exceeded`, with the figures.
+fn quota_exceeded(namespace: &str, figures: QuotaFigures, quota: u64) -> ApiError {
+    let QuotaFigures { used, asked } = figures;
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        codes::NAMESPACE_QUOTA_EXCEEDED,
+        "Namespace quota exceeded",
+        format!(
+            "namespace {namespace} holds {used} bytes of its quota of {quota} bytes, and this push adds {asked} bytes of new content: delete datasets of the namespace (a push with --replace), or ask the server's operator to raise its quota ([quotas])"
+        ),
+    )
+    .with("namespace", namespace)
+    .with("used", used)
+    .with("quota", quota)
+    .with("asked", asked)
 }
 
 /// The one rule of content reuse: a push may take a staged content without uploading it
@@ -683,6 +739,37 @@ pub async fn commit(
             ),
         )
         .with("missing", missing)
+        .at(format!("/v1/pushes/{id}")));
+    }
+    // The namespace's quota, exactly, now that the push is complete: what it adds is
+    // recorded (and what it deletes freed) in the same step as the check, one push of a
+    // namespace at a time, so two pushes cannot both pass on the same remaining bytes.
+    let rows: Vec<NewDataset> = app
+        .db
+        .datasets(&id)
+        .await?
+        .into_iter()
+        .map(|record| NewDataset {
+            name: record.name,
+            kind: record.kind,
+            operation: record.operation,
+        })
+        .collect();
+    let quota = app
+        .settings
+        .config
+        .quotas
+        .bytes_for(&record.manifest.namespace);
+    let (figures, recorded) = app
+        .db
+        .reserve_quota(&quota_change(&record.manifest, &rows), quota)
+        .await?;
+    if !recorded {
+        return Err(quota_exceeded(
+            &record.manifest.namespace,
+            figures,
+            quota.unwrap_or_default(),
+        )
         .at(format!("/v1/pushes/{id}")));
     }
     // What this push commits: once it succeeds, whoever may read its namespace and

@@ -9,14 +9,15 @@
 //!   into place only if its size and sha256 match: a content file exists only once
 //!   verified.
 //! - [`s3::S3Staging`]: an S3-compatible bucket. Upload URLs are S3 presigned URLs
-//!   (`object_store`'s signer) that bind `x-amz-checksum-sha256`, so S3 itself refuses a
-//!   body with another digest. Multipart uploads use presigned `UploadPart` URLs and are
-//!   completed, then verified by reading the object back, by the server.
+//!   (`object_store`'s signer) of a key of the caller's own that bind
+//!   `x-amz-checksum-sha256`, so S3 itself refuses a body with another digest. Multipart
+//!   uploads use presigned `UploadPart` URLs and are completed, then verified by reading
+//!   the object back, by the server. A verified upload is copied server-side to the
+//!   content's key.
 //!
-//! Large contents (more than the part size) are uploaded in parts. The local store keeps
-//! one multipart upload per content and caller (another caller naming the same content
-//! cannot disturb it); the S3 store one per content. A resumed push gets URLs only for the
-//! parts not received yet.
+//! Large contents (more than the part size) are uploaded in parts. Both stores keep one
+//! multipart upload per content and caller (another caller naming the same content
+//! cannot disturb it). A resumed push gets URLs only for the parts not received yet.
 //!
 //! Nothing unverified is ever committed: a commit needs [`StagingStore::is_staged`], and
 //! [`StagingStore::local_file`] checks the digest again when the S3 store hands a content
@@ -24,7 +25,8 @@
 //! a handle only the verifying call holds, and makes it read-only.
 //!
 //! Possession: a staged content is reused without an upload only by a caller who holds it
-//! (see `routes::pushes::may_reuse`); the stores record holders.
+//! (see `routes::pushes::may_reuse`); the stores record a holder only when they verified
+//! an upload of the content by that caller (never when they hand out a URL).
 
 pub mod local;
 pub mod s3;
@@ -146,6 +148,13 @@ pub trait StagingStore: Send + Sync + std::fmt::Debug {
         ttl: Duration,
         holder: &str,
     ) -> Result<Upload, StagingError>;
+
+    /// Whether a caller's single upload counts only once [`Self::complete`] has seen it
+    /// (S3: the bucket receives the body, the server does not); otherwise receiving it
+    /// records it (local).
+    fn single_uploads_need_completion(&self) -> bool {
+        false
+    }
 
     /// Assembles and verifies `holder`'s multipart upload of the content if its parts are
     /// all there, and records `holder` as holding the content. A wrong digest is

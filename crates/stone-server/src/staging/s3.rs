@@ -1,16 +1,24 @@
 //! The S3 staging store: contents in an S3-compatible bucket, uploaded by the client
 //! directly to S3 through presigned URLs.
 //!
-//! - A content is the object `<prefix><sha256>`.
-//! - A single upload is a presigned `PUT` that binds `x-amz-checksum-sha256` (the base64
-//!   of the digest): S3 stores the body only if it has that digest (else `400 BadDigest`),
-//!   so an object at a content's key that no multipart upload wrote is verified by S3. The
-//!   server still checks its size (HEAD) before trusting it, and records it in the state
-//!   database.
-//! - A multipart upload (created by the server) gets presigned `UploadPart` URLs. Parts
-//!   cannot be bound to digests the server does not know, so after `CompleteMultipartUpload`
-//!   the server reads the object back and hashes it; a mismatch deletes it. While the
-//!   upload is recorded in the state database, the object is not trusted.
+//! - A verified content is the object `<prefix><sha256>`. Only the server writes it (a
+//!   server-side copy of a verified upload); no URL handed out names it.
+//! - A caller uploads to a key of its own, `<prefix>callers/<holder>/<sha256>` (`holder`:
+//!   [`super::holder_key`], the hashed subject), so that what one caller uploads never
+//!   counts as another's upload: the bucket does not tell who sent a body, the key does.
+//! - A single upload is a presigned `PUT` of the caller's key that binds
+//!   `x-amz-checksum-sha256` (the base64 of the digest): S3 stores the body only if it has
+//!   that digest (else `400 BadDigest`), so an object at a caller's key that no multipart
+//!   upload wrote is verified by S3. The server still checks its size (HEAD).
+//! - A multipart upload (created by the server, one per content and caller) gets
+//!   presigned `UploadPart` URLs. Parts cannot be bound to digests the server does not
+//!   know, so after `CompleteMultipartUpload` the server reads the object back and hashes
+//!   it; a mismatch deletes it. While the upload is recorded in the state database, the
+//!   object is not trusted.
+//! - Completion (a multipart `complete`, or a commit finding the caller's single upload)
+//!   verifies the caller's object, copies it server-side to the content's key (CopyObject:
+//!   nothing is downloaded) unless the content is there already, deletes the caller's
+//!   object, and only then records the caller as a holder of the content.
 //! - Engines get a verified local copy ([`StagingStore::local_file`]), hashed again while
 //!   it is downloaded.
 
@@ -38,9 +46,8 @@ use super::{
 use crate::config::S3Options;
 use crate::state::{MultipartRecord, StateDb};
 
-/// The owner of every multipart upload of this store: one upload per content, shared
-/// (the bucket's key is the content's).
-const SHARED: &str = "";
+/// Where the callers' own uploads go, under the prefix: `callers/<holder>/<sha256>`.
+const CALLERS: &str = "callers/";
 
 /// The S3 staging store.
 #[derive(Debug)]
@@ -119,16 +126,51 @@ impl S3Staging {
         })
     }
 
+    /// The key of a verified content.
     fn key(&self, sha256: &str) -> ObjectPath {
         ObjectPath::from(format!("{}{sha256}", self.prefix))
     }
 
+    /// The key of `holder`'s own upload of a content.
+    fn upload_key(&self, sha256: &str, holder: &str) -> ObjectPath {
+        ObjectPath::from(format!("{}{CALLERS}{holder}/{sha256}", self.prefix))
+    }
+
+    /// What a key under the prefix holds: `(holder, sha256)`, the holder empty for a
+    /// verified content; `None` for anything else.
+    fn parse_key<'a>(&self, key: &'a str) -> Option<(&'a str, &'a str)> {
+        let name = key.strip_prefix(&self.prefix)?;
+        if is_sha256(name) {
+            return Some(("", name));
+        }
+        let (holder, sha256) = name.strip_prefix(CALLERS)?.split_once('/')?;
+        (is_sha256(holder) && is_sha256(sha256)).then_some((holder, sha256))
+    }
+
+    /// The key of an upload of `owner` (empty: an upload to the content's key, as this
+    /// store made them before uploads were per caller).
+    fn owned_key(&self, sha256: &str, owner: &str) -> ObjectPath {
+        if owner.is_empty() {
+            self.key(sha256)
+        } else {
+            self.upload_key(sha256, owner)
+        }
+    }
+
     /// The object's size, `None` when it does not exist.
-    async fn object_size(&self, sha256: &str) -> Result<Option<u64>, StagingError> {
-        match self.store.head(&self.key(sha256)).await {
+    async fn object_size(&self, key: &ObjectPath) -> Result<Option<u64>, StagingError> {
+        match self.store.head(key).await {
             Ok(meta) => Ok(Some(meta.size)),
             Err(object_store::Error::NotFound { .. }) => Ok(None),
-            Err(error) => Err(s3_error(format!("HEAD {sha256}"))(error)),
+            Err(error) => Err(s3_error(format!("HEAD {key}"))(error)),
+        }
+    }
+
+    /// Deletes an object; one already gone is fine.
+    async fn delete_object(&self, key: &ObjectPath) -> Result<(), StagingError> {
+        match self.store.delete(key).await {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(error) => Err(s3_error(format!("DELETE {key}"))(error)),
         }
     }
 
@@ -136,13 +178,13 @@ impl S3Staging {
     /// upload (completed or aborted).
     async fn list_parts(
         &self,
-        sha256: &str,
+        key: &ObjectPath,
         upload_id: &str,
     ) -> Result<Option<Vec<(u32, String)>>, StagingError> {
         let (status, text) = self
             .signed_get(
                 "ListParts",
-                &self.key(sha256),
+                key,
                 SignedUrlOptions::default().with_query([("uploadId", upload_id)]),
             )
             .await?;
@@ -172,14 +214,14 @@ impl S3Staging {
     /// Hashes the object while copying it to a local file (or to nothing).
     async fn download(
         &self,
-        sha256: &str,
+        key: &ObjectPath,
         to: Option<&std::path::Path>,
     ) -> Result<(String, u64), StagingError> {
         let result = self
             .store
-            .get(&self.key(sha256))
+            .get(key)
             .await
-            .map_err(s3_error(format!("GET {sha256}")))?;
+            .map_err(s3_error(format!("GET {key}")))?;
         let mut stream = result.into_stream();
         let mut file = match to {
             Some(path) => Some(
@@ -192,7 +234,7 @@ impl S3Staging {
         let mut hasher = Sha256::new();
         let mut total = 0u64;
         while let Some(chunk) = stream.next().await {
-            let chunk = chunk.map_err(s3_error(format!("reading {sha256}")))?;
+            let chunk = chunk.map_err(s3_error(format!("reading {key}")))?;
             hasher.update(&chunk);
             total += chunk.len() as u64;
             if let (Some(file), Some(path)) = (file.as_mut(), to) {
@@ -207,13 +249,16 @@ impl S3Staging {
         Ok((hex::encode(hasher.finalize()), total))
     }
 
-    /// Reads the object back and records it as verified, or deletes it.
-    async fn verify_object(&self, sha256: &str, size: u64) -> Result<(), StagingError> {
-        let (actual, actual_size) = self.download(sha256, None).await?;
+    /// Reads a caller's uploaded object back and checks it, or deletes it.
+    async fn verify_upload(
+        &self,
+        key: &ObjectPath,
+        sha256: &str,
+        size: u64,
+    ) -> Result<(), StagingError> {
+        let (actual, actual_size) = self.download(key, None).await?;
         if actual != sha256 || actual_size != size {
-            let _ = self.store.delete(&self.key(sha256)).await;
-            self.db.delete_multiparts_of(sha256).await?;
-            self.db.forget_content(sha256).await?;
+            self.delete_object(key).await?;
             return Err(if actual_size != size {
                 StagingError::SizeMismatch {
                     expected: size,
@@ -226,7 +271,39 @@ impl S3Staging {
                 }
             });
         }
+        Ok(())
+    }
+
+    /// Makes `holder`'s verified upload (at `from`) the content: copied server-side to the
+    /// content's key unless the content is there already, recorded as verified, `holder`
+    /// recorded as holding it (after: a holder always has the content staged), and only
+    /// then the caller's object deleted (before: a process dying in between would leave
+    /// the caller neither its upload nor the holding, and its retried commit incomplete).
+    async fn promote(
+        &self,
+        sha256: &str,
+        size: u64,
+        holder: &str,
+        from: &ObjectPath,
+    ) -> Result<(), StagingError> {
+        // The content's lock: the garbage collection deletes contents under it.
+        let _content = self.locks.lock(sha256).await;
+        let key = self.key(sha256);
+        let there = self.db.verified_content(sha256).await? == Some(size)
+            && self.object_size(&key).await? == Some(size);
+        if !there {
+            self.store
+                .copy(from, &key)
+                .await
+                .map_err(s3_error(format!("copying {from} to {key}")))?;
+        }
+        // Also marks it used now: the garbage collection keeps it for this push.
         self.db.mark_verified(sha256, size).await?;
+        self.db.record_holder(sha256, holder).await?;
+        if let Err(error) = self.delete_object(from).await {
+            // The garbage collection deletes it later.
+            tracing::warn!(error = %crate::jobs::error_chain(&error), "a caller's upload was not deleted after it was verified");
+        }
         Ok(())
     }
 }
@@ -241,13 +318,11 @@ impl StagingStore for S3Staging {
         if let Some(verified) = self.db.verified_content(sha256).await? {
             return Ok(verified == size);
         }
-        if self.db.multipart(sha256, SHARED).await?.is_some() {
-            // Written by a multipart upload: trusted only after `complete` read it back.
-            return Ok(false);
-        }
-        match self.object_size(sha256).await? {
+        let key = self.key(sha256);
+        match self.object_size(&key).await? {
             Some(found) if found == size => {
-                // Only a checksum-bound PUT writes this key outside a multipart upload.
+                // Only the server writes this key, with a verified upload (its record was
+                // lost: a crash between the copy and the record).
                 self.db.mark_verified(sha256, size).await?;
                 Ok(true)
             }
@@ -258,11 +333,15 @@ impl StagingStore for S3Staging {
                     size,
                     "staged object has the wrong size; deleting it"
                 );
-                let _ = self.store.delete(&self.key(sha256)).await;
+                let _ = self.store.delete(&key).await;
                 Ok(false)
             }
             None => Ok(false),
         }
+    }
+
+    fn single_uploads_need_completion(&self) -> bool {
+        true
     }
 
     async fn upload(
@@ -272,13 +351,9 @@ impl StagingStore for S3Staging {
         ttl: Duration,
         holder: &str,
     ) -> Result<Upload, StagingError> {
-        // The bucket verifies the bytes (checksum-bound URL, or read back at completion)
-        // but does not tell the server who sent them: the caller handed an upload URL is
-        // taken as a holder. (The local store records a holder only from a verified
-        // upload it received.)
-        self.db.record_holder(sha256, holder).await?;
+        // The caller's own key: nothing is recorded until its upload is verified.
         let (expires_at, _) = expiry(ttl);
-        let key = self.key(sha256);
+        let key = self.upload_key(sha256, holder);
         if size <= self.part_size {
             let digest = hex::decode(sha256).map_err(|e| StagingError::S3 {
                 what: "decoding the digest".into(),
@@ -307,26 +382,27 @@ impl StagingStore for S3Staging {
                 parts: None,
             });
         }
-        let _guard = self.locks.lock(sha256).await;
-        let existing = self.db.multipart(sha256, SHARED).await?;
+        let _guard = self.locks.lock(&format!("{sha256}.{holder}")).await;
+        let existing = self.db.multipart(sha256, holder).await?;
         let mut received: Vec<u32> = Vec::new();
         let record = match existing {
             Some(record) if record.size == size => {
-                match self.list_parts(sha256, &record.upload_id).await? {
+                match self.list_parts(&key, &record.upload_id).await? {
                     Some(parts) => {
                         received = parts.into_iter().map(|(number, _)| number).collect();
                         Some(record)
                     }
                     None => {
                         // S3 forgot it (completed but not verified, or aborted).
-                        self.db.delete_multiparts_of(sha256).await?;
+                        self.drop_upload(&key, &record.upload_id).await?;
                         None
                     }
                 }
             }
             Some(stale) => {
-                let _ = self.store.abort_multipart(&key, &stale.upload_id).await;
-                self.db.delete_multiparts_of(sha256).await?;
+                // Announced before with another size by the same caller: that upload can
+                // never verify.
+                self.drop_upload(&key, &stale.upload_id).await?;
                 None
             }
             None => None,
@@ -342,7 +418,7 @@ impl StagingStore for S3Staging {
                 self.db
                     .create_multipart(&MultipartRecord {
                         sha256: sha256.to_owned(),
-                        owner: SHARED.to_owned(),
+                        owner: holder.to_owned(),
                         size,
                         part_size: part_size_for(size, self.part_size),
                         upload_id,
@@ -383,59 +459,90 @@ impl StagingStore for S3Staging {
         &self,
         sha256: &str,
         size: u64,
-        _holder: &str,
+        holder: &str,
     ) -> Result<Completion, StagingError> {
-        let _guard = self.locks.lock(sha256).await;
-        if self.db.verified_content(sha256).await? == Some(size) {
-            return Ok(Completion::Staged);
-        }
-        let Some(record) = self.db.multipart(sha256, SHARED).await? else {
-            return Ok(if self.is_staged(sha256, size).await? {
-                Completion::Staged
-            } else {
-                Completion::NoUpload
-            });
-        };
-        if record.size != size {
-            return Ok(Completion::NoUpload);
-        }
-        let key = self.key(sha256);
-        match self.list_parts(sha256, &record.upload_id).await? {
-            Some(parts) => {
-                let expected = layout(size, record.part_size);
-                let missing: Vec<u32> = expected
-                    .iter()
-                    .map(|(number, _, _)| *number)
-                    .filter(|number| !parts.iter().any(|(n, _)| n == number))
-                    .collect();
-                if !missing.is_empty() {
-                    return Ok(Completion::PartsMissing(missing));
-                }
-                let ids: Vec<PartId> = expected
-                    .iter()
-                    .map(|(number, _, _)| PartId {
-                        content_id: parts
+        let _guard = self.locks.lock(&format!("{sha256}.{holder}")).await;
+        let key = self.upload_key(sha256, holder);
+        match self.db.multipart(sha256, holder).await? {
+            Some(record) if record.size == size => {
+                match self.list_parts(&key, &record.upload_id).await? {
+                    Some(parts) => {
+                        let expected = layout(size, record.part_size);
+                        let missing: Vec<u32> = expected
                             .iter()
-                            .find(|(n, _)| n == number)
-                            .map(|(_, etag)| etag.clone())
-                            .unwrap_or_default(),
-                    })
-                    .collect();
-                self.store
-                    .complete_multipart(&key, &record.upload_id, ids)
-                    .await
-                    .map_err(s3_error("CompleteMultipartUpload"))?;
+                            .map(|(number, _, _)| *number)
+                            .filter(|number| !parts.iter().any(|(n, _)| n == number))
+                            .collect();
+                        if !missing.is_empty() {
+                            return Ok(Completion::PartsMissing(missing));
+                        }
+                        let ids: Vec<PartId> = expected
+                            .iter()
+                            .map(|(number, _, _)| PartId {
+                                content_id: parts
+                                    .iter()
+                                    .find(|(n, _)| n == number)
+                                    .map(|(_, etag)| etag.clone())
+                                    .unwrap_or_default(),
+                            })
+                            .collect();
+                        self.store
+                            .complete_multipart(&key, &record.upload_id, ids)
+                            .await
+                            .map_err(s3_error("CompleteMultipartUpload"))?;
+                    }
+                    None => {
+                        // Completed before a crash, or aborted: the object tells.
+                        if self.object_size(&key).await?.is_none() {
+                            self.db.delete_multipart(&record.upload_id).await?;
+                            return Ok(Completion::NoUpload);
+                        }
+                    }
+                }
+                // Parts are not bound to the digest: the whole is read back. While the
+                // upload is recorded, its object is never taken for a single upload (which
+                // S3 verified); the record goes only once the object is the content, or
+                // deleted (a mismatch: the next manifest post starts a fresh upload).
+                match self.verify_upload(&key, sha256, size).await {
+                    Ok(()) => {}
+                    Err(
+                        error @ (StagingError::DigestMismatch { .. }
+                        | StagingError::SizeMismatch { .. }),
+                    ) => {
+                        self.db.delete_multipart(&record.upload_id).await?;
+                        return Err(error);
+                    }
+                    Err(error) => return Err(error),
+                }
+                self.promote(sha256, size, holder, &key).await?;
+                self.db.delete_multipart(&record.upload_id).await?;
+                tracing::debug!(
+                    sha256,
+                    size,
+                    "caller's multipart upload verified and staged"
+                );
+                return Ok(Completion::Staged);
             }
-            None => {
-                // Completed before a crash, or aborted: the object tells.
-                if self.object_size(sha256).await?.is_none() {
-                    self.db.delete_multiparts_of(sha256).await?;
+            // Announced with another size: that upload can never verify.
+            Some(_) => return Ok(Completion::NoUpload),
+            None => match self.object_size(&key).await? {
+                // A single upload: S3 took the body only with the signed digest.
+                Some(found) if found == size => {}
+                Some(found) => {
+                    tracing::warn!(
+                        sha256,
+                        found,
+                        size,
+                        "a caller's upload has the wrong size; deleting it"
+                    );
+                    self.delete_object(&key).await?;
                     return Ok(Completion::NoUpload);
                 }
-            }
+                None => return Ok(Completion::NoUpload),
+            },
         }
-        self.verify_object(sha256, size).await?;
-        tracing::debug!(sha256, size, "multipart content completed and verified");
+        self.promote(sha256, size, holder, &key).await?;
+        tracing::debug!(sha256, size, "caller's upload verified and staged");
         Ok(Completion::Staged)
     }
 
@@ -456,24 +563,25 @@ impl StagingStore for S3Staging {
             path,
             temporary: true,
         };
-        let (actual, actual_size) = match self.download(sha256, Some(&content.path)).await {
-            Ok(downloaded) => downloaded,
-            Err(StagingError::S3 { source, .. })
-                if matches!(
-                    source.downcast_ref::<object_store::Error>(),
-                    Some(object_store::Error::NotFound { .. })
-                ) =>
-            {
-                // Gone from the bucket (deleted by hand, or by the garbage collection in
-                // the instant a push found it staged): not staged any more, so that the
-                // next push uploads it again.
-                self.db.forget_content(sha256).await?;
-                return Err(StagingError::NotStaged {
-                    sha256: sha256.to_owned(),
-                });
-            }
-            Err(error) => return Err(error),
-        };
+        let (actual, actual_size) =
+            match self.download(&self.key(sha256), Some(&content.path)).await {
+                Ok(downloaded) => downloaded,
+                Err(StagingError::S3 { source, .. })
+                    if matches!(
+                        source.downcast_ref::<object_store::Error>(),
+                        Some(object_store::Error::NotFound { .. })
+                    ) =>
+                {
+                    // Gone from the bucket (deleted by hand, or by the garbage collection in
+                    // the instant a push found it staged): not staged any more, so that the
+                    // next push uploads it again.
+                    self.db.forget_content(sha256).await?;
+                    return Err(StagingError::NotStaged {
+                        sha256: sha256.to_owned(),
+                    });
+                }
+                Err(error) => return Err(error),
+            };
         if actual != sha256 || actual_size != size {
             let _ = self.store.delete(&self.key(sha256)).await;
             self.db.forget_content(sha256).await?;
@@ -498,27 +606,31 @@ impl StagingStore for S3Staging {
         let mut swept = Swept::default();
         // Multipart uploads: the recorded ones, then those S3 knows and no record names.
         for record in self.db.multiparts_before(&rfc3339(uploads_before)).await? {
-            let _guard = self.locks.lock(&record.sha256).await;
-            self.abort_upload(&record.sha256, &record.upload_id).await?;
+            let _guard = self
+                .locks
+                .lock(&format!("{}.{}", record.sha256, record.owner))
+                .await;
+            self.abort_upload(&record.sha256, &record.owner, &record.upload_id)
+                .await?;
             swept.uploads += 1;
         }
         match self.list_multipart_uploads().await {
             Ok(uploads) => {
-                for (sha256, upload_id, initiated) in uploads {
+                for (owner, sha256, upload_id, initiated) in uploads {
                     if initiated >= uploads_before {
                         continue;
                     }
-                    let _guard = self.locks.lock(&sha256).await;
+                    let _guard = self.locks.lock(&format!("{sha256}.{owner}")).await;
                     if self
                         .db
-                        .multipart(&sha256, SHARED)
+                        .multipart(&sha256, &owner)
                         .await?
                         .is_some_and(|r| r.upload_id == upload_id)
                     {
                         // Recorded and younger than the threshold by the record's clock.
                         continue;
                     }
-                    self.abort_upload(&sha256, &upload_id).await?;
+                    self.abort_upload(&sha256, &owner, &upload_id).await?;
                     swept.uploads += 1;
                 }
             }
@@ -526,30 +638,40 @@ impl StagingStore for S3Staging {
                 tracing::warn!(error = %crate::jobs::error_chain(&error), "gc: cannot list the multipart uploads of the staging bucket; only recorded ones were aborted")
             }
         }
-        // Contents.
+        // Contents, and callers' uploads never completed (a completed one is deleted when
+        // it becomes the content).
         let before = rfc3339(contents_before);
         let prefix = ObjectPath::from(self.prefix.trim_end_matches('/'));
         let mut listing = self.store.list(Some(&prefix));
         let mut candidates = Vec::new();
         while let Some(meta) = listing.next().await {
             let meta = meta.map_err(s3_error("listing the staging bucket"))?;
-            let Some(sha256) = meta.location.as_ref().strip_prefix(&self.prefix) else {
+            let Some((owner, sha256)) = self.parse_key(meta.location.as_ref()) else {
                 continue;
             };
-            if !is_sha256(sha256) || live.contains(sha256) {
+            if live.contains(sha256) {
                 continue;
             }
             if SystemTime::from(meta.last_modified) < contents_before {
-                candidates.push((sha256.to_owned(), meta.size));
+                candidates.push((owner.to_owned(), sha256.to_owned(), meta.size));
             }
         }
         drop(listing);
-        for (sha256, size) in candidates {
-            let _guard = self.locks.lock(&sha256).await;
-            if self.db.multipart(&sha256, SHARED).await?.is_some() {
-                // Completed but not verified yet: the upload's own age decides.
+        for (owner, sha256, size) in candidates {
+            if !owner.is_empty() {
+                let _guard = self.locks.lock(&format!("{sha256}.{owner}")).await;
+                if self.db.multipart(&sha256, &owner).await?.is_some() {
+                    // Completed but not verified yet: the upload's own age decides.
+                    continue;
+                }
+                self.delete_object(&self.upload_key(&sha256, &owner))
+                    .await?;
+                tracing::info!(sha256 = %sha256, bytes = size, "gc: a caller's upload never committed deleted");
+                swept.contents += 1;
+                swept.bytes += size;
                 continue;
             }
+            let _guard = self.locks.lock(&sha256).await;
             // A push that reused it since keeps it (its record was touched).
             if !self
                 .db
@@ -558,10 +680,7 @@ impl StagingStore for S3Staging {
             {
                 continue;
             }
-            match self.store.delete(&self.key(&sha256)).await {
-                Ok(()) | Err(object_store::Error::NotFound { .. }) => {}
-                Err(error) => return Err(s3_error(format!("DELETE {sha256}"))(error)),
-            }
+            self.delete_object(&self.key(&sha256)).await?;
             tracing::info!(sha256 = %sha256, bytes = size, "gc: staged content deleted");
             swept.contents += 1;
             swept.bytes += size;
@@ -573,11 +692,11 @@ impl StagingStore for S3Staging {
 impl S3Staging {
     /// The multipart uploads in progress under the prefix, from S3 itself
     /// (ListMultipartUploads; `object_store` has no call for it, so a presigned GET):
-    /// `(sha256, upload ID, initiated)`. Finds the uploads no record names (the server
+    /// `(owner, sha256, upload ID, initiated)`. Finds the uploads no record names (the server
     /// died between CreateMultipartUpload and recording it). One page (1000 uploads).
     async fn list_multipart_uploads(
         &self,
-    ) -> Result<Vec<(String, String, SystemTime)>, StagingError> {
+    ) -> Result<Vec<(String, String, String, SystemTime)>, StagingError> {
         let (status, text) = self
             .signed_get(
                 "ListMultipartUploads",
@@ -603,10 +722,9 @@ impl S3Staging {
                 .and_then(|t| chrono::DateTime::parse_from_rfc3339(t.trim()).ok())
                 .map(SystemTime::from);
             if let (Some(key), Some(id), Some(initiated)) = (key, id, initiated)
-                && let Some(sha256) = key.strip_prefix(&self.prefix)
-                && is_sha256(sha256)
+                && let Some((owner, sha256)) = self.parse_key(&key)
             {
-                uploads.push((sha256.to_owned(), id, initiated));
+                uploads.push((owner.to_owned(), sha256.to_owned(), id, initiated));
             }
         }
         Ok(uploads)
@@ -637,15 +755,37 @@ impl S3Staging {
         Ok((status, response.text().await.unwrap_or_default()))
     }
 
+    /// Ends a caller's multipart upload at `key` without a content: aborted (S3 forgets
+    /// its parts), the object it may have completed into deleted (never verified), then
+    /// its record dropped.
+    async fn drop_upload(&self, key: &ObjectPath, upload_id: &str) -> Result<(), StagingError> {
+        match self.store.abort_multipart(key, &upload_id.to_owned()).await {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => {}
+            Err(error) => return Err(s3_error(format!("AbortMultipartUpload {key}"))(error)),
+        }
+        self.delete_object(key).await?;
+        self.db.delete_multipart(upload_id).await?;
+        Ok(())
+    }
+
     /// Aborts a multipart upload (S3 forgets its parts) and its record.
-    async fn abort_upload(&self, sha256: &str, upload_id: &str) -> Result<(), StagingError> {
+    async fn abort_upload(
+        &self,
+        sha256: &str,
+        owner: &str,
+        upload_id: &str,
+    ) -> Result<(), StagingError> {
         match self
             .store
-            .abort_multipart(&self.key(sha256), &upload_id.to_owned())
+            .abort_multipart(&self.owned_key(sha256, owner), &upload_id.to_owned())
             .await
         {
             Ok(()) | Err(object_store::Error::NotFound { .. }) => {}
             Err(error) => return Err(s3_error(format!("AbortMultipartUpload {sha256}"))(error)),
+        }
+        if !owner.is_empty() {
+            // A caller's key: what the upload may have completed into was never verified.
+            self.delete_object(&self.upload_key(sha256, owner)).await?;
         }
         self.db.delete_multipart_upload(sha256, upload_id).await?;
         tracing::info!(sha256, upload = upload_id, "gc: multipart upload aborted");

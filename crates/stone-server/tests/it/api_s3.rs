@@ -19,6 +19,24 @@ fn bucket(kind: &str) -> String {
     )
 }
 
+/// The keys of an `[….s3]` table for a SeaweedFS bucket.
+pub(crate) fn s3_table(seaweed: &SeaweedFs, bucket: &str, prefix: &str) -> String {
+    format!(
+        "endpoint = \"{}\"\nbucket = \"{bucket}\"\nprefix = \"{prefix}\"\nregion = \"{}\"\naccess_key_id = \"{}\"\nsecret_access_key = \"{}\"\nallow_http = true\n",
+        seaweed.endpoint(),
+        seaweed.region(),
+        seaweed.access_key(),
+        seaweed.secret_key()
+    )
+}
+
+/// A new bucket on the shared SeaweedFS.
+pub(crate) fn new_bucket(seaweed: &SeaweedFs, kind: &str) -> String {
+    let name = bucket(kind);
+    seaweed.create_bucket(&name);
+    name
+}
+
 /// A server configuration with staging and blobs in two SeaweedFS buckets.
 pub(crate) fn config(
     seaweed: &SeaweedFs,
@@ -26,15 +44,7 @@ pub(crate) fn config(
     blob_bucket: &str,
     ttl: u64,
 ) -> String {
-    let table = |bucket: &str, prefix: &str| {
-        format!(
-            "endpoint = \"{}\"\nbucket = \"{bucket}\"\nprefix = \"{prefix}\"\nregion = \"{}\"\naccess_key_id = \"{}\"\nsecret_access_key = \"{}\"\nallow_http = true\n",
-            seaweed.endpoint(),
-            seaweed.region(),
-            seaweed.access_key(),
-            seaweed.secret_key()
-        )
-    };
+    let table = |bucket: &str, prefix: &str| s3_table(seaweed, bucket, prefix);
     format!(
         "[staging]\nstore = \"s3\"\npart_size = 5242880\nurl_ttl_seconds = {ttl}\n[staging.s3]\n{}[blob]\nstore = \"s3\"\n[blob.s3]\n{}",
         table(staging_bucket, "uploads/"),
@@ -145,6 +155,21 @@ async fn uploads_go_to_s3_presigned_and_verified() {
     again["push_id"] = json!(push_id);
     let resumed = server.create_push(&again).await.expect(200);
     assert_eq!(resumed.body["uploads"], json!([]));
+    // Each upload went to the caller's own key, was verified, copied server-side to the
+    // content's key, and deleted.
+    for bytes in [&small, &large] {
+        let key = format!("uploads/{}", sha256_hex(bytes));
+        let staged = seaweed.get_object(&staging_bucket, &key);
+        assert_eq!(
+            staged.map(|b| sha256_hex(&b)),
+            Some(sha256_hex(bytes)),
+            "{key}"
+        );
+    }
+    assert_eq!(
+        seaweed.list_objects(&staging_bucket, "uploads/callers/"),
+        Vec::<String>::new()
+    );
 
     server.commit(&push_id).await.expect(202);
     let status = server.wait(&push_id).await;
@@ -227,6 +252,13 @@ async fn corrupt_s3_parts_are_refused_at_completion_and_resumed() {
         seaweed
             .get_object(&staging_bucket, &format!("uploads/{sha}"))
             .is_none(),
+        "the corrupt object never became the content"
+    );
+    assert!(
+        !seaweed
+            .list_objects(&staging_bucket, "uploads/")
+            .iter()
+            .any(|key| key.ends_with(&sha)),
         "the corrupt object is deleted"
     );
 

@@ -6,17 +6,51 @@
 //!   upload URL like any content nobody has, and a commit without that upload is refused.
 //! - Multipart uploads are per caller: another caller naming the same hash, with another
 //!   size or the same, cannot disturb an upload in progress.
+//!
+//! Each holds for both staging stores: the server's disk, and an S3 bucket (SeaweedFS,
+//! where the bucket, not the server, receives the uploads).
 
 use serde_json::{Value, json};
 use stone_test::services::{AuthorizationRequest, OidcConfig, OidcProvider, OidcUser};
 
 use crate::api_oidc::call;
+use crate::api_s3::{new_bucket, s3_table};
 use crate::api_support::{
     Answer, Dataset, File, Options, Server, Site, blob_files, client, manifest, noise, put,
 };
 
-/// A part size small enough for multipart uploads of a few hundred KiB.
-const PART: usize = 64 * 1024;
+/// Where the server stages uploads.
+#[derive(Clone, Copy)]
+enum Store {
+    Local,
+    S3,
+}
+
+impl Store {
+    /// A part size small enough for multipart uploads of a few parts (S3's smallest part
+    /// is 5 MiB).
+    fn part_size(self) -> usize {
+        match self {
+            Store::Local => 64 * 1024,
+            Store::S3 => 5 * 1024 * 1024,
+        }
+    }
+
+    /// The `[staging]` section.
+    fn config(self) -> String {
+        let part = self.part_size();
+        match self {
+            Store::Local => format!("[staging]\npart_size = {part}\n"),
+            Store::S3 => {
+                let seaweed = stone_test::services::SeaweedFs::shared();
+                format!(
+                    "[staging]\nstore = \"s3\"\npart_size = {part}\n[staging.s3]\n{}",
+                    s3_table(seaweed, &new_bucket(seaweed, "staging"), "uploads/")
+                )
+            }
+        }
+    }
+}
 
 /// Dropped in this order: the server stops before its directory goes.
 struct World {
@@ -27,8 +61,9 @@ struct World {
     bob: String,
 }
 
-/// The provider with alice and bob, a server trusting it, and a token for each.
-fn world() -> World {
+/// The provider with alice and bob, a server staging in `store` trusting it, and a token
+/// for each.
+fn world(store: Store) -> World {
     let users = [
         OidcUser::new("alice", "alice-password"),
         OidcUser::new("bob", "bob-password"),
@@ -37,9 +72,10 @@ fn world() -> World {
         config.with_user(user.clone())
     }));
     let site = Site::with_config(&format!(
-        "[auth]\nmode = \"oidc\"\nissuer = \"{}\"\naudience = \"{}\"\n[staging]\npart_size = {PART}\n",
+        "[auth]\nmode = \"oidc\"\nissuer = \"{}\"\naudience = \"{}\"\n{}",
         provider.issuer(),
-        provider.config().resource
+        provider.config().resource,
+        store.config()
     ));
     let server = site.start();
     let [alice, bob] = users.map(|user| {
@@ -67,11 +103,15 @@ impl World {
 }
 
 /// An upload as the answer shows it, without what differs from one content to another
-/// (digest, size, URL, expiry): the same for every content asked for.
+/// (digest, size, URL, expiry, the values of headers such as S3's signed checksum): the
+/// same for every content asked for.
 fn shape(upload: &Value) -> Value {
     let mut shape = upload.clone();
     for field in ["sha256", "size", "url", "expires_at"] {
         shape.as_object_mut().unwrap().remove(field);
+    }
+    if let Some(headers) = shape["headers"].as_object_mut() {
+        headers.values_mut().for_each(|value| *value = json!("…"));
     }
     shape
 }
@@ -82,7 +122,21 @@ fn blob(name: &str, file: &File) -> Dataset {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hash_someone_else_staged_is_asked_for_and_never_committed_without_its_upload() {
-    let world = tokio::task::block_in_place(world);
+    a_hash_someone_else_staged_is_asked_for(Store::Local).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hash_someone_else_staged_on_s3_is_asked_for_and_never_committed_without_its_upload() {
+    a_hash_someone_else_staged_is_asked_for(Store::S3).await;
+}
+
+/// The headers an upload asks for (S3: the signed checksum).
+fn headers(upload: &Value) -> std::collections::BTreeMap<String, String> {
+    serde_json::from_value(upload["headers"].clone()).unwrap_or_default()
+}
+
+async fn a_hash_someone_else_staged_is_asked_for(store: Store) {
+    let world = tokio::task::block_in_place(|| world(store));
     let secret = File::new("secret.bin", noise(22, 5000));
     let never_seen = File::new("other.bin", noise(23, 5000));
 
@@ -99,9 +153,24 @@ async fn a_hash_someone_else_staged_is_asked_for_and_never_committed_without_its
         .await
         .expect(201)
         .body;
-    let url = created["uploads"][0]["url"].as_str().unwrap().to_owned();
-    let (status, text) = put(client(), url, Default::default(), secret.bytes.clone()).await;
+    let upload = &created["uploads"][0];
+    let url = upload["url"].as_str().unwrap().to_owned();
+    let (status, text) = put(client(), url, headers(upload), secret.bytes.clone()).await;
     assert!(status.is_success(), "{status}: {text}");
+    // Her push, resumed, finds her upload: she uploads each content once.
+    let mut resumed = theirs.clone();
+    resumed["push_id"] = created["push_id"].clone();
+    let again = world
+        .post(&world.alice, "/v1/pushes", Some(&resumed))
+        .await
+        .expect(200)
+        .body;
+    assert_eq!(again["uploads"], json!([]), "{again:#}");
+    assert_eq!(
+        again["already_staged"],
+        json!([secret.sha256()]),
+        "{again:#}"
+    );
 
     // bob names its sha256 and size, and a content nobody has: both are asked for, alike.
     let (mine, _) = manifest(
@@ -126,18 +195,15 @@ async fn a_hash_someone_else_staged_is_asked_for_and_never_committed_without_its
     assert!(asked.contains(&never_seen.sha256().as_str()), "{answer:#}");
     assert_eq!(shape(&uploads[0]), shape(&uploads[1]), "{answer:#}");
     let id = answer["push_id"].as_str().unwrap().to_owned();
-    let url_of = |sha256: &str| {
-        uploads.iter().find(|u| u["sha256"] == sha256).unwrap()["url"]
-            .as_str()
-            .unwrap()
-            .to_owned()
-    };
+    let upload_of = |sha256: &str| uploads.iter().find(|u| u["sha256"] == sha256).unwrap();
+    let url_of = |sha256: &str| upload_of(sha256)["url"].as_str().unwrap().to_owned();
+    let headers_of = |sha256: &str| headers(upload_of(sha256));
 
     // Without uploading, his commit is refused: alice's bytes never reach his dataset.
     let (status, _) = put(
         client(),
         url_of(&never_seen.sha256()),
-        Default::default(),
+        headers_of(&never_seen.sha256()),
         never_seen.bytes.clone(),
     )
     .await;
@@ -152,7 +218,7 @@ async fn a_hash_someone_else_staged_is_asked_for_and_never_committed_without_its
     let (status, _) = put(
         client(),
         url_of(&secret.sha256()),
-        Default::default(),
+        headers_of(&secret.sha256()),
         vec![0; 5000],
     )
     .await;
@@ -176,7 +242,7 @@ async fn a_hash_someone_else_staged_is_asked_for_and_never_committed_without_its
     let (status, text) = put(
         client(),
         url_of(&secret.sha256()),
-        Default::default(),
+        headers_of(&secret.sha256()),
         secret.bytes.clone(),
     )
     .await;
@@ -209,8 +275,17 @@ async fn a_hash_someone_else_staged_is_asked_for_and_never_committed_without_its
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn another_caller_naming_the_same_hash_does_not_disturb_an_upload_in_progress() {
-    let world = tokio::task::block_in_place(world);
-    let bytes = noise(24, 3 * PART - 10);
+    another_caller_does_not_disturb_an_upload(Store::Local).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_caller_naming_the_same_hash_does_not_disturb_an_s3_upload_in_progress() {
+    another_caller_does_not_disturb_an_upload(Store::S3).await;
+}
+
+async fn another_caller_does_not_disturb_an_upload(store: Store) {
+    let world = tokio::task::block_in_place(|| world(store));
+    let bytes = noise(24, 3 * store.part_size() - 10);
     let big = File::new("big.bin", bytes.clone());
     let (theirs, _) = manifest(
         "alice-ns",
@@ -264,9 +339,13 @@ async fn another_caller_naming_the_same_hash_does_not_disturb_an_upload_in_progr
         assert_eq!(answer["already_staged"], json!([]), "{answer:#}");
         let his = answer["uploads"][0]["parts"].as_array().unwrap();
         assert_eq!(his.len(), 3, "all of his parts are asked for: {answer:#}");
+        // The upload's ID in a part URL: ours (local) or S3's.
         let upload_of = |url: &str| {
             url.split(['?', '&'])
-                .find_map(|pair| pair.strip_prefix("upload="))
+                .find_map(|pair| {
+                    pair.strip_prefix("upload=")
+                        .or_else(|| pair.strip_prefix("uploadId="))
+                })
                 .unwrap()
                 .to_owned()
         };

@@ -156,7 +156,7 @@ async fn a_part_still_being_written_after_completion_never_reaches_the_verified_
 }
 
 /// The rows of the push state that a push leaves: pushes and their datasets.
-async fn recorded_pushes(server: &Server) -> i64 {
+pub(crate) async fn recorded_pushes(server: &Server) -> i64 {
     sqlx::any::install_default_drivers();
     let url = format!(
         "sqlite://{}?mode=ro",

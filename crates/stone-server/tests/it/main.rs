@@ -31,6 +31,7 @@ mod hostile_work;
 mod integrity;
 // Reading over HTTP: pages for people (issue 25).
 mod pages;
+mod quotas;
 mod state_batches;
 mod state_upgrade;
 

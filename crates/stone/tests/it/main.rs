@@ -18,6 +18,7 @@ mod plugins;
 mod push_dry_run;
 mod push_e2e;
 mod quickstart;
+mod quota;
 mod replicas;
 mod s3_warehouse;
 mod wheel;

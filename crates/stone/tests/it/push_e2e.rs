@@ -17,7 +17,7 @@ pub(crate) fn with_server() -> (TestContext, StoneServer, tempfile::TempDir) {
 }
 
 /// [`with_server`], with more lines of server configuration.
-fn with_server_config(config: &str) -> (TestContext, StoneServer, tempfile::TempDir) {
+pub(crate) fn with_server_config(config: &str) -> (TestContext, StoneServer, tempfile::TempDir) {
     let data = tempfile::Builder::new()
         .prefix("stone-server-data-")
         .tempdir()
