@@ -983,6 +983,42 @@ fn a_blob_store_push_to_prod_refuses_an_expired_token() {
     assert_no_token(&[&run.output()], &[&token]);
 }
 
+/// A token the guard cannot check (the issuer does not answer for its keys) is not
+/// believed either: `auth.unavailable`, exit 3, nothing written.
+#[test]
+fn a_blob_store_push_to_prod_is_refused_while_the_issuer_keys_cannot_be_fetched() {
+    let mut world = world();
+    add_prod(&world);
+    let token = mfa_token(&world, &alice());
+    world.provider.stop();
+    let (run, store) = ci_blob_push_to_prod(&world, &token);
+    assert_eq!(run.code, Some(3), "{}", run.output());
+    let error = &run.json()["error"];
+    assert_eq!(error["code"], "auth.unavailable", "{}", run.output());
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("cannot fetch the issuer's keys"),
+        "{}",
+        run.output()
+    );
+    assert!(
+        error["hint"]
+            .as_str()
+            .unwrap()
+            .contains(world.provider.issuer()),
+        "{}",
+        run.output()
+    );
+    assert!(
+        !store.exists(),
+        "written before the guard:\n{}",
+        run.output()
+    );
+    assert_no_token(&[&run.output()], &[&token]);
+}
+
 /// The prod guard of pushes outside the platform (spec 4.3): a blob-store push with
 /// `--env prod` needs `--yes`, a step-up (the environment's `acr_values`/`max_age`) and the
 /// `protected-write` role, all checked by the CLI before anything is written.
