@@ -8,6 +8,10 @@
 //!   silently, or from a login when the caller may interact), and
 //!   [`Identity::token_with_step_up`], a token that satisfies an RFC 9470 step-up.
 //! - [`Secret`]: tokens never print.
+//! - [`verify::Verifier`]: an access token checked against its issuer's published keys
+//!   (signature, `iss`, `aud`, `exp`/`nbf`, access and not ID token): the server's check of
+//!   every bearer token, and the CLI's before it trusts a token's roles where no server
+//!   checks (the blob-store prod guard).
 //!
 //! No function here reads environment variables or prints: the binary decides
 //! (`STONE_TOKEN`, CI, the browser) and passes a [`Interaction`].
@@ -17,6 +21,7 @@ pub mod oidc;
 pub mod pkce;
 pub mod secret;
 pub mod store;
+pub mod verify;
 
 use std::path::PathBuf;
 
@@ -25,6 +30,9 @@ use serde::Serialize;
 pub use oidc::{AuthorizationParams, Notify, OidcClient, TokenSet, jwt_claims, now};
 pub use secret::Secret;
 pub use store::{Location, StoredTokens, TokenStore};
+
+/// The name under which a token given in the environment (not a login) is reported.
+pub const STONE_TOKEN: &str = "STONE_TOKEN";
 
 /// An access token this close to its expiry is refreshed before use (seconds).
 pub const EXPIRY_MARGIN: u64 = 30;
@@ -76,6 +84,20 @@ pub enum AuthError {
     StepUpRequired { env: String, lack: String },
     #[error("the new login did not reach what is needed: {lack}")]
     StepUpNotReached { lack: String },
+    /// A token failed [`verify::Verifier::verify`] (or its issuer's keys could not be
+    /// fetched: [`verify::TokenError::Keys`]).
+    #[error("{origin} is not a valid token of the environment `{env}`: {error}")]
+    InvalidToken {
+        env: String,
+        /// Where the token came from, in words (`STONE_TOKEN`, `the stored login`).
+        origin: String,
+        issuer: String,
+        error: verify::TokenError,
+    },
+    #[error(
+        "the environment `{env}` names no audience for its tokens, so a token cannot be checked"
+    )]
+    NoAudience { env: String },
 }
 
 impl AuthError {
@@ -97,6 +119,12 @@ impl AuthError {
             AuthError::NotLoggedIn { .. } => "auth.login_required",
             AuthError::StepUpRequired { .. } => "auth.step_up_required",
             AuthError::StepUpNotReached { .. } => "auth.step_up_failed",
+            AuthError::InvalidToken {
+                error: verify::TokenError::Keys { .. },
+                ..
+            } => "auth.unavailable",
+            AuthError::InvalidToken { .. } => "auth.invalid_token",
+            AuthError::NoAudience { .. } => "auth.no_audience",
         }
     }
 
@@ -121,6 +149,28 @@ impl AuthError {
             AuthError::Timeout { .. } => {
                 Some("run the command again and finish the login in the browser".into())
             }
+            AuthError::InvalidToken {
+                env,
+                issuer,
+                error: verify::TokenError::Keys { .. },
+                ..
+            } => Some(format!(
+                "the token is checked against the keys {issuer} publishes: check that it answers from here (network, proxy) and run the command again; `stone env list` shows the issuer of `{env}`"
+            )),
+            AuthError::InvalidToken {
+                env,
+                origin,
+                issuer,
+                ..
+            } if origin == STONE_TOKEN => Some(format!(
+                "set STONE_TOKEN to a current access token that {issuer} issued for `{env}` (unset it to use your own login: `stone login --env {env}`)"
+            )),
+            AuthError::InvalidToken { env, .. } => {
+                Some(format!("log in again with `stone login --env {env}`"))
+            }
+            AuthError::NoAudience { env } => Some(format!(
+                "the environment's server names the audience in its `/info` (oidc.audience): check the `--api` of `{env}` (`stone env list`) and that its server runs in oidc mode"
+            )),
             _ => None,
         }
     }
@@ -143,11 +193,18 @@ pub struct TokenClaims {
 }
 
 impl TokenClaims {
-    /// The claims of an access token; empty when it is not a JWT.
+    /// The claims of an access token, read without verifying it; empty when it is not a
+    /// JWT. Good for showing and for deciding when to refresh; never for a decision a
+    /// server does not check again (use [`verify::Verifier`] and [`Self::from_claims`]).
     pub fn of(access_token: &Secret<String>, roles_claim: &str) -> TokenClaims {
-        let Some(claims) = jwt_claims(access_token.expose()) else {
-            return TokenClaims::default();
-        };
+        match jwt_claims(access_token.expose()) {
+            Some(claims) => TokenClaims::from_claims(&claims, roles_claim),
+            None => TokenClaims::default(),
+        }
+    }
+
+    /// What a token's claims (a JSON object) say.
+    pub fn from_claims(claims: &serde_json::Value, roles_claim: &str) -> TokenClaims {
         TokenClaims {
             subject: claims["sub"].as_str().map(str::to_owned),
             roles: stone_api::roles_of(&claims[roles_claim]),
@@ -283,6 +340,36 @@ impl Identity {
                 .map(|s| s.acr_values.join(" ")),
             max_age: step_up.and_then(|s| s.max_age),
         }
+    }
+
+    /// The claims of `token` once [`verify::Verifier`] has checked it against this
+    /// identity's issuer keys and audience (never trusted before): what the CLI decides on
+    /// where no server checks the token again. `origin` names where the token came from in
+    /// errors ([`STONE_TOKEN`] or "the stored login").
+    pub async fn verified_claims(
+        &self,
+        token: &Secret<String>,
+        origin: &str,
+    ) -> Result<TokenClaims, AuthError> {
+        let audience = self
+            .audience
+            .as_deref()
+            .ok_or_else(|| AuthError::NoAudience {
+                env: self.env.clone(),
+            })?;
+        let verified = verify::Verifier::new(&self.issuer, audience)
+            .verify(token.expose())
+            .await
+            .map_err(|error| AuthError::InvalidToken {
+                env: self.env.clone(),
+                origin: origin.to_owned(),
+                issuer: self.issuer.clone(),
+                error,
+            })?;
+        Ok(TokenClaims::from_claims(
+            &verified.claims,
+            &self.roles_claim,
+        ))
     }
 
     /// The stored tokens, if any.

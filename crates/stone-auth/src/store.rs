@@ -167,8 +167,7 @@ impl TokenStore {
             path: self.dir.clone(),
             source,
         };
-        std::fs::create_dir_all(&self.dir).map_err(store_error)?;
-        restrict(&self.dir, 0o700).map_err(store_error)?;
+        create_private_dir(&self.dir).map_err(store_error)?;
         let temp = self.dir.join(format!(
             ".{}.tmp-{}-{}",
             path.file_name()
@@ -339,6 +338,42 @@ fn restrict(_path: &Path, _mode: u32) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Makes `dir` and the directories above it that do not exist yet, each 0700 (a login
+/// must not leave `<data dir>/stone` readable by others); narrows an existing `dir` to
+/// 0700; and refuses a `dir` whose parent other users may write (without the sticky bit,
+/// as `/tmp` has): they could rename the token directory and put their own in its place.
+#[cfg(unix)]
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
+    restrict(dir, 0o700)?;
+    let parent = match dir.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let mode = std::fs::metadata(parent)?.permissions().mode();
+    if mode & 0o022 != 0 && mode & 0o1000 == 0 {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            format!(
+                "{} is writable by other users (mode {:o}), who could swap the token directory: run `chmod go-w {}`, or set STONE_TOKEN_DIR to a directory only you can write",
+                parent.display(),
+                mode & 0o7777,
+                parent.display()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)
+}
+
 #[cfg(unix)]
 fn create_private(path: &Path) -> std::io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
@@ -409,5 +444,49 @@ mod tests {
         assert_eq!(mode(store.dir()), 0o700);
         store.save(&tokens("dev", "https://id")).unwrap();
         assert_eq!(std::fs::read_dir(store.dir()).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn every_directory_made_for_the_tokens_is_0700() {
+        use std::os::unix::fs::PermissionsExt;
+        let root = tempfile::tempdir().unwrap();
+        let data = root.path().join("share");
+        let store = TokenStore::new(data.join("stone").join("tokens"));
+        store.save(&tokens("dev", "https://id")).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&data), 0o700);
+        assert_eq!(mode(&data.join("stone")), 0o700);
+        assert_eq!(mode(store.dir()), 0o700);
+        // An existing token directory open to others is narrowed.
+        std::fs::set_permissions(store.dir(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        store.save(&tokens("dev", "https://id")).unwrap();
+        assert_eq!(mode(store.dir()), 0o700);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_parent_others_may_write_is_refused_unless_sticky() {
+        use std::os::unix::fs::PermissionsExt;
+        let root = tempfile::tempdir().unwrap();
+        let shared = root.path().join("shared");
+        std::fs::create_dir(&shared).unwrap();
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let store = TokenStore::new(shared.join("tokens"));
+        let error = store.save(&tokens("dev", "https://id")).unwrap_err();
+        let AuthError::Store { source, .. } = &error else {
+            panic!("{error:?}");
+        };
+        assert!(source.to_string().contains("chmod go-w"), "{source}");
+        assert!(
+            std::fs::read_dir(shared.join("tokens"))
+                .unwrap()
+                .next()
+                .is_none(),
+            "no token written"
+        );
+        // Like /tmp: others may write but not rename what is not theirs.
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+        store.save(&tokens("dev", "https://id")).unwrap();
     }
 }

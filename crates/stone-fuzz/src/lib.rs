@@ -28,6 +28,7 @@ pub const TARGETS: &[&str] = &[
     "path_rule",
     "parquet_footer",
     "csv_dialect",
+    "lock_file",
 ];
 
 /// Runs the target `name` on `data`. Panics only if the code under test does (or breaks a
@@ -43,6 +44,7 @@ pub fn run(name: &str, data: &[u8]) {
         "path_rule" => path_rule(data),
         "parquet_footer" => parquet_footer(data),
         "csv_dialect" => csv_dialect(data),
+        "lock_file" => lock_file(data),
         other => panic!("no fuzz target {other:?}; the targets are {TARGETS:?}"),
     }
 }
@@ -310,10 +312,65 @@ pub fn path_rule(data: &[u8]) {
     for candidate in [&*text, text.lines().next().unwrap_or_default()] {
         check_path_properties(candidate);
     }
-    let Ok(lock) = stone_package::lock::LockFile::parse(data) else {
-        return;
+    if let Ok(lock) = stone_package::lock::LockFile::parse(data) {
+        check_lock_properties(&lock);
+    }
+}
+
+/// The lock file (`ext/stone-lock.json`, `stone_package::lock`), which comes with a package
+/// from anyone. The input is read twice:
+///
+/// - as the file itself: what parses has only dataset names as keys, names only paths that
+///   pass the path rule, each in its own `ext/<key>/`, and prints back to itself;
+/// - as lines `key`, `path`, `file path`…, made into a well-formed lock file of one entry
+///   (so that the fuzzer reaches the checks without having to write JSON): it is accepted
+///   exactly when the key is a dataset name and every path passes the path rule and lies
+///   in `ext/<key>/` (the entry's own path may be that folder when it lists files).
+pub fn lock_file(data: &[u8]) {
+    use stone_package::lock::LockFile;
+    if let Ok(lock) = LockFile::parse(data) {
+        check_lock_properties(&lock);
+    }
+    let text = String::from_utf8_lossy(data);
+    let mut lines = text.split('\n');
+    let key = lines.next().unwrap_or_default();
+    let path = lines.next().unwrap_or_default();
+    let files: Vec<&str> = lines.collect();
+    let json = serde_json::json!({
+        "version": stone_package::lock::LOCK_VERSION,
+        "imports": {key: {
+            "source": "stone:fuzz/lock", "resolved": "https://fuzz.invalid/lock",
+            "path": path, "sha256": "00", "size": 0, "imported_at": "2026-01-01T00:00:00Z",
+            "files": files.iter().map(|f| serde_json::json!({"path": f, "sha256": "00", "size": 0})).collect::<Vec<_>>(),
+        }},
+    });
+    let bytes = serde_json::to_vec(&json).expect("a lock file serializes");
+    let parsed = LockFile::parse(&bytes);
+    if let Ok(lock) = &parsed {
+        check_lock_properties(lock);
+    }
+    let folder = format!("ext/{key}");
+    let inside = |path: &str, whole_folder: bool| {
+        stone_package::check_relative_path(path).is_ok()
+            && (path.starts_with(&format!("{folder}/")) || (whole_folder && path == folder))
     };
+    let expected = stone_package::Label::parse(key).is_ok()
+        && inside(path, !files.is_empty())
+        && files.iter().all(|f| inside(f, false));
+    assert_eq!(
+        parsed.is_ok(),
+        expected,
+        "key {key:?}, path {path:?}, files {files:?}: {parsed:?}"
+    );
+}
+
+/// What every lock file that parses holds (see [`lock_file`]).
+fn check_lock_properties(lock: &stone_package::lock::LockFile) {
     for (key, entry) in &lock.imports {
+        assert!(
+            stone_package::Label::parse(key).is_ok(),
+            "the lock file accepted the key {key:?}"
+        );
         let folder = format!("ext/{key}");
         for path in std::iter::once(&entry.path).chain(entry.files.iter().map(|f| &f.path)) {
             check_path_properties(path);
@@ -327,12 +384,12 @@ pub fn path_rule(data: &[u8]) {
             );
         }
     }
-    let printed = serde_json::to_vec(&lock).expect("a lock file serializes");
+    let printed = serde_json::to_vec(lock).expect("a lock file serializes");
     let again =
         stone_package::lock::LockFile::parse(&printed).expect("a printed lock file reads back");
     assert_eq!(
         serde_json::to_value(&again).expect("serializes"),
-        serde_json::to_value(&lock).expect("serializes")
+        serde_json::to_value(lock).expect("serializes")
     );
 }
 

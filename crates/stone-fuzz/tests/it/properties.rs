@@ -22,6 +22,22 @@ fn manifest(branch: &str) -> stone_api::CreatePush {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
+    /// The lock file target on lines `key`, `path`, `file`…, made of the pieces that
+    /// decide (a key or another, `ext`, `..`, `.`, spaces, `/`, `\`, a NUL): the lock
+    /// model accepts exactly what the path rule restated accepts (the target asserts it).
+    #[test]
+    fn lock_entries_are_accepted_exactly_when_the_path_rule_says_so(
+        key in "(c|d|C|\\.\\.|c d|)",
+        paths in proptest::collection::vec(
+            proptest::collection::vec("(ext|EXT|c|d|\\.\\.|\\.| \\.\\.|a b|a\\\\b|x\\x00|)", 0..5),
+            1..4,
+        ),
+    ) {
+        let lines: Vec<String> = paths.iter().map(|segments| segments.join("/")).collect();
+        let input = format!("{key}\n{}", lines.join("\n"));
+        stone_fuzz::run("lock_file", input.as_bytes());
+    }
+
     /// A slug is a label: `[a-z0-9-]`, at most 63 characters, no `-` at either end, no
     /// `--` (runs collapse), and slugging it again changes nothing.
     #[test]

@@ -98,3 +98,8 @@ fn parquet_footer_corpus() {
 fn csv_dialect_corpus() {
     replay("csv_dialect");
 }
+
+#[test]
+fn lock_file_corpus() {
+    replay("lock_file");
+}

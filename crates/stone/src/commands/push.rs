@@ -359,6 +359,12 @@ const PROD_DEFAULT_MAX_AGE: u64 = 600;
 /// step-up (the environment's `acr_values`/`max_age`) that carries the `protected-write`
 /// role. `STONE_TOKEN` is taken as it is (CI: it must already have both); otherwise the
 /// stored login is used when it is enough, else a new login with the step-up runs.
+///
+/// No server checks such a push, so the token is verified here before its roles and `acr`
+/// count: its signature against the keys the environment's issuer publishes, `iss`, `aud`
+/// (the audience the environment's server names in its `/info`, the one request this guard
+/// makes to the platform), `exp`/`nbf`, and that it is an access token
+/// ([`stone_auth::verify`], the server's own check).
 fn ensure_prod_identity(
     environment: &(Environment, bool),
     device: bool,
@@ -366,7 +372,7 @@ fn ensure_prod_identity(
     runtime: &tokio::runtime::Runtime,
 ) -> anyhow::Result<()> {
     let (env, unconfigured) = environment;
-    if *unconfigured || env.options.issuer.is_none() {
+    let Some(issuer) = env.options.issuer.as_deref().filter(|_| !*unconfigured) else {
         return Err(CliError::new(
             "auth.no_issuer",
             ExitStatus::Auth,
@@ -380,28 +386,63 @@ fn ensure_prod_identity(
             env.name
         ))
         .into());
+    };
+    let info = runtime
+        .block_on(identity::fetch_info_retrying(
+            &env.options.api,
+            http_retries()?,
+            |line| eprintln!("{}", crate::diagnostics::terminal_safe(&line)),
+        ))
+        .with_context(|| {
+            format!(
+                "the prod guard asks the server of `{}` ({}) which audience its tokens carry (nothing was uploaded)",
+                env.name, env.options.api
+            )
+        })?;
+    if let Some(oidc) = &info.oidc
+        && oidc.issuer.trim_end_matches('/') != issuer.trim_end_matches('/')
+    {
+        return Err(CliError::new(
+            "auth.issuer_mismatch",
+            ExitStatus::Auth,
+            format!(
+                "the environment `{}` names the issuer {issuer}, but its server {} trusts {} (nothing was uploaded)",
+                env.name, env.options.api, oidc.issuer
+            ),
+        )
+        .hint(format!(
+            "fix the environment: `stone env add {} --host … --api … --issuer {} --replace`",
+            env.name, oidc.issuer
+        ))
+        .into());
     }
-    let identity = identity::identity_of(env, None)?;
+    let identity = identity::identity_of(env, Some(&info))?;
+    if identity.audience.is_none() {
+        // Before any login: a token could not be checked anyway.
+        return Err(stone_auth::AuthError::NoAudience {
+            env: env.name.clone(),
+        }
+        .into());
+    }
     let mut step_up = identity::step_up_of(env);
     step_up.max_age.get_or_insert(PROD_DEFAULT_MAX_AGE);
-    let claims = match identity::static_token() {
-        Some(token) => {
-            let claims = stone_auth::TokenClaims::of(&token, &identity.roles_claim);
-            if let Some(lack) = step_up.lack(&claims, stone_auth::oidc::now(), 0) {
-                return Err(stone_auth::AuthError::StepUpRequired {
-                    env: env.name.clone(),
-                    lack,
-                }
-                .into());
-            }
-            claims
-        }
-        None => {
+    let (token, origin) = match identity::static_token() {
+        Some(token) => (token, stone_auth::STONE_TOKEN),
+        None => (
             runtime
                 .block_on(identity.token_with_step_up(&step_up, &identity::interaction(device)))?
-                .claims
-        }
+                .token,
+            "the stored login",
+        ),
     };
+    let claims = runtime.block_on(identity.verified_claims(&token, origin))?;
+    if let Some(lack) = step_up.lack(&claims, stone_auth::oidc::now(), 0) {
+        return Err(stone_auth::AuthError::StepUpRequired {
+            env: env.name.clone(),
+            lack,
+        }
+        .into());
+    }
     if !claims.roles.iter().any(|r| r == PROD_WRITE_ROLE) {
         return Err(CliError::new(
             "push.protected_ref",

@@ -36,7 +36,12 @@ fn bob() -> OidcUser {
 /// The provider, a server trusting it (step-up: MFA within 600 s on protected refs), and
 /// a context with the environment `dev` (its issuer learned from the server).
 fn world() -> World {
-    let provider = OidcProvider::start(OidcConfig::default().with_user(alice()).with_user(bob()));
+    world_with(OidcConfig::default())
+}
+
+/// [`world`] with the provider configured by `config` (alice and bob added).
+fn world_with(config: OidcConfig) -> World {
+    let provider = OidcProvider::start(config.with_user(alice()).with_user(bob()));
     let data = tempfile::Builder::new()
         .prefix("stone-server-data-")
         .tempdir()
@@ -805,14 +810,9 @@ fn a_step_up_with_device_shows_a_code_and_the_same_push_goes_on() {
     assert_eq!(claims["acr"], ACR_MFA);
 }
 
-/// The prod guard of pushes outside the platform (spec 4.3): a blob-store push with
-/// `--env prod` needs `--yes`, a step-up (the environment's `acr_values`/`max_age`) and the
-/// `protected-write` role, all checked by the CLI before anything is written.
-#[test]
-fn a_blob_store_push_to_prod_needs_yes_a_step_up_and_the_role() {
-    let world = world();
-    let ctx = &world.ctx;
-    let add = simple(ctx.stone().args([
+/// The environment `prod`: the world's server and provider, a step-up to MFA within 600 s.
+fn add_prod(world: &World) {
+    let add = simple(world.ctx.stone().args([
         "env",
         "add",
         "prod",
@@ -828,6 +828,205 @@ fn a_blob_store_push_to_prod_needs_yes_a_step_up_and_the_role() {
         "600",
     ]));
     assert_eq!(add.code, Some(0), "{}", add.output());
+}
+
+/// An access token of `user` from a fresh login with a second factor (what a CI job would
+/// be given as STONE_TOKEN for a prod push).
+fn mfa_token(world: &World, user: &OidcUser) -> String {
+    let mut request = AuthorizationRequest::new(40_126);
+    request.acr_values = Some(ACR_MFA.to_owned());
+    let redirect = Browser::new()
+        .authorize(
+            &world.provider.authorization_url(&request),
+            &user.credentials().with_acr(ACR_MFA),
+        )
+        .unwrap_or_else(|e| panic!("the login of {} failed: {e}", user.sub));
+    let code = redirect.code().unwrap();
+    let verifier = &request.pkce.as_ref().unwrap().verifier;
+    let tokens = world
+        .provider
+        .exchange_code(&code, &request.redirect_uri, verifier)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let token = tokens["access_token"].as_str().unwrap().to_owned();
+    assert_eq!(
+        stone_test::services::decode_jwt_claims(&token)["acr"],
+        ACR_MFA
+    );
+    token
+}
+
+fn base64url(bytes: &[u8]) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// A blob-store push of a small package to `file://<root>/store` with `--env prod --yes`
+/// in CI with `STONE_TOKEN=token`; the store's directory.
+fn ci_blob_push_to_prod(world: &World, token: &str) -> (Run, PathBuf) {
+    let ctx = &world.ctx;
+    let dir = package(ctx, "notes", true);
+    let store = ctx.root().join("store");
+    let to = format!("file://{}", store.display());
+    let mut cmd = ctx.stone();
+    cmd.args([
+        "package", "push", "--branch", "b", "--json", "--yes", "--to", &to,
+    ])
+    .arg(&dir)
+    .env("CI", "true")
+    .env("STONE_TOKEN", token);
+    (simple(&mut cmd), store)
+}
+
+/// Issue 22, hole 9: the prod guard of a blob-store push decides on a token's roles and
+/// `acr`, and no server checks that token afterwards, so the CLI verifies it against the
+/// keys prod's issuer publishes before believing it. Hand-made tokens that claim the role
+/// and the second factor are refused and nothing is written; the provider's own token
+/// with the role passes.
+#[test]
+fn a_blob_store_push_to_prod_believes_only_a_token_its_issuer_signed() {
+    let world = world();
+    add_prod(&world);
+    let real_bob = mfa_token(&world, &bob());
+    let real_alice = mfa_token(&world, &alice());
+
+    // bob's real token with the role written into its claims: the issuer's signature no
+    // longer matches.
+    let [header, _, signature]: [&str; 3] =
+        real_bob.split('.').collect::<Vec<_>>().try_into().unwrap();
+    let mut claims = stone_test::services::decode_jwt_claims(&real_bob);
+    claims["roles"] = serde_json::json!(["protected-write"]);
+    let tampered = format!(
+        "{header}.{}.{signature}",
+        base64url(&serde_json::to_vec(&claims).unwrap())
+    );
+    // A token nobody signed (`alg: none`) with alice's claims.
+    let unsigned = format!(
+        "{}.{}.",
+        base64url(br#"{"alg":"none","typ":"at+jwt"}"#),
+        base64url(
+            &serde_json::to_vec(&stone_test::services::decode_jwt_claims(&real_alice)).unwrap()
+        )
+    );
+    let mut outputs = Vec::new();
+    for (token, why) in [
+        (&tampered, "signature does not verify"),
+        (&unsigned, "not a well-formed JWT"),
+    ] {
+        let (run, store) = ci_blob_push_to_prod(&world, token);
+        assert_eq!(run.code, Some(3), "{}", run.output());
+        let error = &run.json()["error"];
+        assert_eq!(error["code"], "auth.invalid_token", "{}", run.output());
+        let message = error["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("STONE_TOKEN is not a valid token of the environment `prod`"),
+            "{message}"
+        );
+        assert!(message.contains(why), "{message}");
+        assert!(
+            error["hint"]
+                .as_str()
+                .unwrap()
+                .contains("set STONE_TOKEN to a current access token"),
+            "{}",
+            run.output()
+        );
+        assert!(
+            !store.exists(),
+            "written before the guard:\n{}",
+            run.output()
+        );
+        outputs.push(run.output());
+    }
+
+    // The provider's own token, with the role and the second factor: the push lands.
+    let (run, store) = ci_blob_push_to_prod(&world, &real_alice);
+    assert_eq!(run.code, Some(0), "{}", run.output());
+    assert!(store.join("datapackage.json").is_file());
+    outputs.push(run.output());
+    let outputs: Vec<&str> = outputs.iter().map(String::as_str).collect();
+    assert_no_token(&outputs, &[&real_alice, &real_bob, &tampered, &unsigned]);
+}
+
+/// The same guard refuses a real token of the issuer once it has expired (beyond the
+/// verifier's 30 s leeway), though it still has the role and a recent enough `auth_time`.
+#[test]
+fn a_blob_store_push_to_prod_refuses_an_expired_token() {
+    let world = world_with(OidcConfig {
+        access_token_ttl: 1,
+        ..OidcConfig::default()
+    });
+    add_prod(&world);
+    let token = mfa_token(&world, &alice());
+    let claims = stone_test::services::decode_jwt_claims(&token);
+    // Past `exp` and the leeway (`stone_auth::verify::LEEWAY`), well within max_age.
+    let expired_at = claims["exp"].as_u64().unwrap() + stone_auth::verify::LEEWAY + 2;
+    while stone_auth::now() < expired_at {
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    let (run, store) = ci_blob_push_to_prod(&world, &token);
+    assert_eq!(run.code, Some(3), "{}", run.output());
+    let error = &run.json()["error"];
+    assert_eq!(error["code"], "auth.invalid_token", "{}", run.output());
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("the token has expired"),
+        "{}",
+        run.output()
+    );
+    assert!(
+        !store.exists(),
+        "written before the guard:\n{}",
+        run.output()
+    );
+    assert_no_token(&[&run.output()], &[&token]);
+}
+
+/// A token the guard cannot check (the issuer does not answer for its keys) is not
+/// believed either: `auth.unavailable`, exit 3, nothing written.
+#[test]
+fn a_blob_store_push_to_prod_is_refused_while_the_issuer_keys_cannot_be_fetched() {
+    let mut world = world();
+    add_prod(&world);
+    let token = mfa_token(&world, &alice());
+    world.provider.stop();
+    let (run, store) = ci_blob_push_to_prod(&world, &token);
+    assert_eq!(run.code, Some(3), "{}", run.output());
+    let error = &run.json()["error"];
+    assert_eq!(error["code"], "auth.unavailable", "{}", run.output());
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("cannot fetch the issuer's keys"),
+        "{}",
+        run.output()
+    );
+    assert!(
+        error["hint"]
+            .as_str()
+            .unwrap()
+            .contains(world.provider.issuer()),
+        "{}",
+        run.output()
+    );
+    assert!(
+        !store.exists(),
+        "written before the guard:\n{}",
+        run.output()
+    );
+    assert_no_token(&[&run.output()], &[&token]);
+}
+
+/// The prod guard of pushes outside the platform (spec 4.3): a blob-store push with
+/// `--env prod` needs `--yes`, a step-up (the environment's `acr_values`/`max_age`) and the
+/// `protected-write` role, all checked by the CLI before anything is written.
+#[test]
+fn a_blob_store_push_to_prod_needs_yes_a_step_up_and_the_role() {
+    let world = world();
+    let ctx = &world.ctx;
+    add_prod(&world);
     let dir = package(ctx, "notes", true);
     let store = ctx.root().join("store");
     let to = format!("file://{}", store.display());
