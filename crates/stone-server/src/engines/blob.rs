@@ -73,6 +73,8 @@ use layout::{
     DatasetLocation, HEAD_FORMAT, HeadDocument, VERSION_EXTENSION, check_path, check_sha256,
 };
 
+/// A dataset ready to be prepared: its name and files.
+type ReadyDataset = (String, Vec<BlobEntry>);
 /// How many times a put re-reads the head after losing a conditional head write.
 const MAX_HEAD_ATTEMPTS: u32 = 10;
 /// Puts of [`BlobEngine::put_many`] that take the general path, at once.
@@ -832,7 +834,8 @@ impl BlobEngine {
             waiting.count = waiting.count.saturating_sub(datasets.len());
             datasets
         };
-        let mut ready: BTreeMap<(String, String), Vec<(String, Vec<BlobEntry>)>> = BTreeMap::new();
+        // (namespace, branch) → the datasets whose contents have all arrived, with their files.
+        let mut ready: BTreeMap<(String, String), Vec<ReadyDataset>> = BTreeMap::new();
         for dataset in datasets {
             let mut missing = dataset.missing.lock().unwrap_or_else(|e| e.into_inner());
             *missing = missing.saturating_sub(1);
