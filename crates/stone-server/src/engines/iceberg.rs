@@ -749,18 +749,8 @@ impl IcebergEngine {
         }
 
         let new_metadata = builder.build().map_err(ice("building metadata"))?.metadata;
-        let current_location = table
-            .metadata_location_result()
-            .map_err(ice("reading the metadata location"))?;
-        let new_location = current_location
-            .parse::<MetadataLocation>()
-            .map_err(ice("naming the metadata file"))?
-            .with_next_version()
-            .with_new_metadata(&new_metadata);
-        new_metadata
-            .write_to(table.file_io(), &new_location)
-            .await
-            .map_err(ice("writing metadata"))?;
+        let (current_location, new_location) =
+            write_next_metadata(&table, name, &new_metadata).await?;
 
         if options.hooks.fail_before_commit {
             return Err(IcebergError::InjectedFault {
@@ -772,20 +762,9 @@ impl IcebergEngine {
         {
             barrier.wait().await;
         }
-        let swapped = catalog::swap_metadata_location(
-            &self.pool,
-            self.bind_style,
-            &self.catalog_name,
-            ident,
-            current_location,
-            &new_location.to_string(),
-        )
-        .await
-        .map_err(|source| IcebergError::Database {
-            table: name.to_owned(),
-            operation: "committing",
-            source,
-        })?;
+        let swapped = self
+            .swap_metadata(ident, name, current_location, &new_location, "committing")
+            .await?;
         if swapped {
             tracing::info!(table = %name, branch, snapshot = head_id, status = ?outcome.status, "committed");
             Ok(Some(outcome))
@@ -997,21 +976,22 @@ impl IcebergEngine {
         new_metadata: ::iceberg::spec::TableMetadata,
         operation: &'static str,
     ) -> Result<bool, IcebergError> {
-        let ice = |step: &'static str| {
-            move |error: ::iceberg::Error| IcebergError::iceberg(name, step, error)
-        };
-        let current_location = current
-            .metadata_location_result()
-            .map_err(ice("reading the metadata location"))?;
-        let new_location = current_location
-            .parse::<MetadataLocation>()
-            .map_err(ice("naming the metadata file"))?
-            .with_next_version()
-            .with_new_metadata(&new_metadata);
-        new_metadata
-            .write_to(current.file_io(), &new_location)
+        let (current_location, new_location) =
+            write_next_metadata(current, name, &new_metadata).await?;
+        self.swap_metadata(ident, name, current_location, &new_location, operation)
             .await
-            .map_err(ice("writing metadata"))?;
+    }
+
+    /// Points the catalog at `new_location` if it still points at `current_location` (a
+    /// compare-and-swap). `Ok(false)`: another writer committed first.
+    async fn swap_metadata(
+        &self,
+        ident: &TableIdent,
+        name: &str,
+        current_location: &str,
+        new_location: &MetadataLocation,
+        operation: &'static str,
+    ) -> Result<bool, IcebergError> {
         catalog::swap_metadata_location(
             &self.pool,
             self.bind_style,
@@ -1570,6 +1550,31 @@ pub(crate) fn redact(uri: &str) -> String {
         }
         None => uri.to_owned(),
     }
+}
+
+/// Writes `metadata` as the next metadata file of `table` (nothing points at it yet); returns
+/// the table's current metadata location and the new file's.
+async fn write_next_metadata<'t>(
+    table: &'t Table,
+    name: &str,
+    metadata: &::iceberg::spec::TableMetadata,
+) -> Result<(&'t str, MetadataLocation), IcebergError> {
+    let ice = |step: &'static str| {
+        move |error: ::iceberg::Error| IcebergError::iceberg(name, step, error)
+    };
+    let current_location = table
+        .metadata_location_result()
+        .map_err(ice("reading the metadata location"))?;
+    let new_location = current_location
+        .parse::<MetadataLocation>()
+        .map_err(ice("naming the metadata file"))?
+        .with_next_version()
+        .with_new_metadata(metadata);
+    metadata
+        .write_to(table.file_io(), &new_location)
+        .await
+        .map_err(ice("writing metadata"))?;
+    Ok((current_location, new_location))
 }
 
 #[cfg(test)]

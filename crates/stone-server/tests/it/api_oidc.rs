@@ -122,6 +122,19 @@ pub(crate) fn sign(claims: &Value) -> String {
     sign_with_kid(claims, KID)
 }
 
+/// A server in `oidc` mode (no step-up) trusting a fresh fake issuer, and an hour-long
+/// token of `user` (no roles) from it.
+pub(crate) fn oidc_site_with_token(user: &str) -> (Site, Server, String) {
+    let issuer = fake_issuer();
+    let site = Site::with_config(&format!(
+        "[auth]\nmode = \"oidc\"\nissuer = \"{issuer}\"\naudience = \"{AUDIENCE}\"\n"
+    ));
+    let server = site.start();
+    let mut token_claims = claims(&issuer, user, &[], "", 10);
+    token_claims["exp"] = json!(now() + 3600);
+    (site, server, sign(&token_claims))
+}
+
 fn config(issuer: &str) -> String {
     format!(
         "[auth]\nmode = \"oidc\"\nissuer = \"{issuer}\"\naudience = \"{AUDIENCE}\"\n[auth.step_up]\nacr_values = [\"{MFA}\"]\nmax_age = 600\n"

@@ -12,7 +12,7 @@ use arrow_array::{Int64Array, StringArray};
 use reqwest::StatusCode;
 use serde_json::json;
 
-use crate::api_oidc::{AUDIENCE, claims, fake_issuer, now, sign};
+use crate::api_oidc::oidc_site_with_token;
 use crate::api_read::{Read, read};
 use crate::api_support::{Dataset, File, Options, Server, Site, client, manifest, noise};
 use crate::support::{batch, python, write_parquet};
@@ -220,14 +220,7 @@ async fn parquet_and_object_content_answer_ranges_head_and_if_range() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ranges_of_a_private_dataset_need_the_token() {
-    let issuer = fake_issuer();
-    let site = Site::with_config(&format!(
-        "[auth]\nmode = \"oidc\"\nissuer = \"{issuer}\"\naudience = \"{AUDIENCE}\"\n"
-    ));
-    let server = site.start();
-    let mut token_claims = claims(&issuer, "alice", &[], "", 10);
-    token_claims["exp"] = json!(now() + 3600);
-    let token = sign(&token_claims);
+    let (_site, server, token) = oidc_site_with_token("alice");
     let (mut m, contents) = manifest(
         "hidden",
         "dev",

@@ -5,10 +5,7 @@
 use std::time::Duration;
 
 use serde_json::Value;
-use stone_server::engines::blob::S3Settings;
-use stone_server::engines::iceberg::{
-    AppendOptions, IcebergEngine, IcebergSettings, Retention, StagedFile,
-};
+use stone_server::engines::iceberg::{AppendOptions, IcebergEngine, Retention, StagedFile};
 use stone_test::services::SeaweedFs;
 
 use crate::api_support::{Dataset, File, Options, Site, manifest, people_parquet, pyiceberg};
@@ -265,20 +262,9 @@ async fn a_push_expires_per_retention_and_only_with_force_on_a_protected_ref() {
 /// The same on an S3 warehouse (a real SeaweedFS): the expired snapshot's objects go.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn expiry_deletes_the_objects_of_an_s3_warehouse() {
-    let seaweed = SeaweedFs::shared();
-    let bucket = format!("lake-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
-    seaweed.create_bucket(&bucket);
     let dir = tempfile::tempdir().unwrap();
-    let settings = IcebergSettings::local(dir.path().join("catalog.db"), dir.path().join("unused"))
-        .with_s3_warehouse(S3Settings {
-            endpoint: Some(seaweed.endpoint().to_owned()),
-            bucket: bucket.clone(),
-            region: seaweed.region().to_owned(),
-            access_key_id: seaweed.access_key().to_owned(),
-            secret_access_key: seaweed.secret_key().to_owned(),
-            prefix: "/wh/".into(),
-            allow_http: true,
-        });
+    let (settings, bucket) = crate::support::s3_warehouse_settings(dir.path());
+    let seaweed = SeaweedFs::shared();
     let engine = IcebergEngine::open(settings).await.expect("open on S3");
     let stage = |name: &str, ids: &[i64]| {
         let path = dir.path().join(name);

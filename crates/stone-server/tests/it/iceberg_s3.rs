@@ -6,30 +6,16 @@
 use std::sync::Arc;
 
 use arrow_array::{Array, Int64Array, StringArray};
-use stone_server::engines::blob::S3Settings;
-use stone_server::engines::iceberg::{
-    AppendOptions, AppendStatus, IcebergEngine, IcebergSettings, StagedFile,
-};
+use stone_server::engines::iceberg::{AppendOptions, AppendStatus, IcebergEngine, StagedFile};
 use stone_test::services::SeaweedFs;
 
 use crate::support::{NS, batch, sha256_hex, write_parquet};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_large_data_file_goes_up_in_parts_and_reads_back_from_s3() {
-    let seaweed = SeaweedFs::shared();
-    let bucket = format!("lake-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
-    seaweed.create_bucket(&bucket);
     let dir = tempfile::tempdir().unwrap();
-    let settings = IcebergSettings::local(dir.path().join("catalog.db"), dir.path().join("unused"))
-        .with_s3_warehouse(S3Settings {
-            endpoint: Some(seaweed.endpoint().to_owned()),
-            bucket: bucket.clone(),
-            region: seaweed.region().to_owned(),
-            access_key_id: seaweed.access_key().to_owned(),
-            secret_access_key: seaweed.secret_key().to_owned(),
-            prefix: "/wh/".into(),
-            allow_http: true,
-        });
+    let (settings, bucket) = crate::support::s3_warehouse_settings(dir.path());
+    let seaweed = SeaweedFs::shared();
     assert_eq!(settings.warehouse, format!("s3://{bucket}/wh"));
     let engine = IcebergEngine::open(settings).await.expect("open on S3");
     assert!(!dir.path().join("unused").exists(), "no local warehouse");

@@ -11,7 +11,7 @@ use std::process::Command;
 
 use serde_json::json;
 
-use crate::api_oidc::{AUDIENCE, claims, fake_issuer, now, sign};
+use crate::api_oidc::oidc_site_with_token;
 use crate::api_read::read;
 use crate::api_support::{
     Dataset, File, Options, Server, Site, client, manifest, noise, people_parquet, turtle,
@@ -252,14 +252,7 @@ async fn browsers_get_pages_that_render_link_and_escape() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_private_dataset_page_says_how_to_log_in() {
-    let issuer = fake_issuer();
-    let site = Site::with_config(&format!(
-        "[auth]\nmode = \"oidc\"\nissuer = \"{issuer}\"\naudience = \"{AUDIENCE}\"\n"
-    ));
-    let server = site.start();
-    let mut token_claims = claims(&issuer, "alice", &[], "", 10);
-    token_claims["exp"] = json!(now() + 3600);
-    let token = sign(&token_claims);
+    let (_site, server, token) = oidc_site_with_token("alice");
     let (mut m, contents) = manifest(
         "hidden",
         "dev",

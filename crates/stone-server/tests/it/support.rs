@@ -166,6 +166,25 @@ impl Lake {
     }
 }
 
+/// Engine settings for a warehouse in a fresh bucket of the shared SeaweedFS (prefix
+/// `/wh/`, catalog in `dir`), and the bucket's name.
+pub fn s3_warehouse_settings(dir: &Path) -> (IcebergSettings, String) {
+    let seaweed = stone_test::services::SeaweedFs::shared();
+    let bucket = format!("lake-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
+    seaweed.create_bucket(&bucket);
+    let settings = IcebergSettings::local(dir.join("catalog.db"), dir.join("unused"))
+        .with_s3_warehouse(stone_server::engines::blob::S3Settings {
+            endpoint: Some(seaweed.endpoint().to_owned()),
+            bucket: bucket.clone(),
+            region: seaweed.region().to_owned(),
+            access_key_id: seaweed.access_key().to_owned(),
+            secret_access_key: seaweed.secret_key().to_owned(),
+            prefix: "/wh/".into(),
+            allow_http: true,
+        });
+    (settings, bucket)
+}
+
 /// Table directories `<warehouse>/demo/<table>-<id>`.
 pub fn table_directories(warehouse: &Path, table: &str) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(warehouse.join(NS)) else {
