@@ -860,6 +860,29 @@ fn base64url(bytes: &[u8]) -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
 }
 
+/// A blob-store push to prod with `token` as STONE_TOKEN, refused by the guard: exit 3,
+/// `code`, a message holding `why`, nothing written, the token never shown. Returns the
+/// error and the run's output.
+fn refused_blob_push_to_prod(
+    world: &World,
+    token: &str,
+    code: &str,
+    why: &str,
+) -> (serde_json::Value, String) {
+    let (run, store) = ci_blob_push_to_prod(world, token);
+    let output = run.output();
+    assert_eq!(run.code, Some(3), "{output}");
+    let error = run.json()["error"].clone();
+    assert_eq!(error["code"], code, "{output}");
+    assert!(
+        error["message"].as_str().unwrap_or_default().contains(why),
+        "{why:?} in:\n{output}"
+    );
+    assert!(!store.exists(), "written before the guard:\n{output}");
+    assert_no_token(&[&output], &[token]);
+    (error, output)
+}
+
 /// A blob-store push of a small package to `file://<root>/store` with `--env prod --yes`
 /// in CI with `STONE_TOKEN=token`; the store's directory.
 fn ci_blob_push_to_prod(world: &World, token: &str) -> (Run, PathBuf) {
@@ -912,30 +935,20 @@ fn a_blob_store_push_to_prod_believes_only_a_token_its_issuer_signed() {
         (&tampered, "signature does not verify"),
         (&unsigned, "not a well-formed JWT"),
     ] {
-        let (run, store) = ci_blob_push_to_prod(&world, token);
-        assert_eq!(run.code, Some(3), "{}", run.output());
-        let error = &run.json()["error"];
-        assert_eq!(error["code"], "auth.invalid_token", "{}", run.output());
+        let (error, output) = refused_blob_push_to_prod(&world, token, "auth.invalid_token", why);
         let message = error["message"].as_str().unwrap();
         assert!(
             message.starts_with("STONE_TOKEN is not a valid token of the environment `prod`"),
             "{message}"
         );
-        assert!(message.contains(why), "{message}");
         assert!(
             error["hint"]
                 .as_str()
                 .unwrap()
                 .contains("set STONE_TOKEN to a current access token"),
-            "{}",
-            run.output()
+            "{output}"
         );
-        assert!(
-            !store.exists(),
-            "written before the guard:\n{}",
-            run.output()
-        );
-        outputs.push(run.output());
+        outputs.push(output);
     }
 
     // The provider's own token, with the role and the second factor: the push lands.
@@ -963,24 +976,12 @@ fn a_blob_store_push_to_prod_refuses_an_expired_token() {
     while stone_auth::now() < expired_at {
         std::thread::sleep(Duration::from_millis(500));
     }
-    let (run, store) = ci_blob_push_to_prod(&world, &token);
-    assert_eq!(run.code, Some(3), "{}", run.output());
-    let error = &run.json()["error"];
-    assert_eq!(error["code"], "auth.invalid_token", "{}", run.output());
-    assert!(
-        error["message"]
-            .as_str()
-            .unwrap()
-            .contains("the token has expired"),
-        "{}",
-        run.output()
+    refused_blob_push_to_prod(
+        &world,
+        &token,
+        "auth.invalid_token",
+        "the token has expired",
     );
-    assert!(
-        !store.exists(),
-        "written before the guard:\n{}",
-        run.output()
-    );
-    assert_no_token(&[&run.output()], &[&token]);
 }
 
 /// A token the guard cannot check (the issuer does not answer for its keys) is not
@@ -991,32 +992,19 @@ fn a_blob_store_push_to_prod_is_refused_while_the_issuer_keys_cannot_be_fetched(
     add_prod(&world);
     let token = mfa_token(&world, &alice());
     world.provider.stop();
-    let (run, store) = ci_blob_push_to_prod(&world, &token);
-    assert_eq!(run.code, Some(3), "{}", run.output());
-    let error = &run.json()["error"];
-    assert_eq!(error["code"], "auth.unavailable", "{}", run.output());
-    assert!(
-        error["message"]
-            .as_str()
-            .unwrap()
-            .contains("cannot fetch the issuer's keys"),
-        "{}",
-        run.output()
+    let (error, output) = refused_blob_push_to_prod(
+        &world,
+        &token,
+        "auth.unavailable",
+        "cannot fetch the issuer's keys",
     );
     assert!(
         error["hint"]
             .as_str()
             .unwrap()
             .contains(world.provider.issuer()),
-        "{}",
-        run.output()
+        "{output}"
     );
-    assert!(
-        !store.exists(),
-        "written before the guard:\n{}",
-        run.output()
-    );
-    assert_no_token(&[&run.output()], &[&token]);
 }
 
 /// The prod guard of pushes outside the platform (spec 4.3): a blob-store push with
