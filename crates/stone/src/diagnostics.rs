@@ -43,7 +43,14 @@ pub struct CliError {
 }
 
 impl CliError {
+    /// An error with its code and exit status; every `auth.*` code exits with
+    /// [`ExitStatus::Auth`] (3), whoever raises it, as the server's `auth.*` problems do.
     pub fn new(code: &'static str, status: ExitStatus, message: impl Into<String>) -> Self {
+        let status = if code.starts_with("auth.") {
+            ExitStatus::Auth
+        } else {
+            status
+        };
         CliError {
             code,
             status,
@@ -265,6 +272,14 @@ pub fn render_json(report: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_auth_code_exits_with_the_auth_status() {
+        let error = CliError::new("auth.no_issuer", ExitStatus::Usage, "no issuer");
+        assert_eq!(error.status, ExitStatus::Auth);
+        let error = CliError::new("usage.invalid_env", ExitStatus::Usage, "bad");
+        assert_eq!(error.status, ExitStatus::Usage);
+    }
 
     #[test]
     fn terminal_text_has_no_live_control_characters() {

@@ -155,7 +155,7 @@ pub fn identity_of(env: &Environment, info: Option<&ServerInfo>) -> anyhow::Resu
         .ok_or_else(|| {
             CliError::new(
                 "auth.no_issuer",
-                ExitStatus::Usage,
+                ExitStatus::Auth,
                 format!(
                     "the environment `{}` has no identity provider: neither its config nor its server names an issuer",
                     env.name
