@@ -750,7 +750,7 @@ impl IcebergEngine {
 
         let new_metadata = builder.build().map_err(ice("building metadata"))?.metadata;
         let (current_location, new_location) =
-            write_next_metadata(&table, name, &new_metadata).await?;
+            write_next_metadata(table, name, &new_metadata).await?;
 
         if options.hooks.fail_before_commit {
             return Err(IcebergError::InjectedFault {
