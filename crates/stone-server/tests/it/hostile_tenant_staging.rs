@@ -100,6 +100,18 @@ impl World {
             .await
             .answer
     }
+
+    /// `POST /v1/pushes` of `datasets` to `ns` on `dev` with `token`: the manifest and
+    /// the 201 answer.
+    async fn create_push(&self, token: &str, ns: &str, datasets: &[Dataset]) -> (Value, Value) {
+        let (manifest, _) = manifest(ns, "dev", Options::default(), None, datasets);
+        let answer = self
+            .post(token, "/v1/pushes", Some(&manifest))
+            .await
+            .expect(201)
+            .body;
+        (manifest, answer)
+    }
 }
 
 /// An upload as the answer shows it, without what differs from one content to another
@@ -141,18 +153,9 @@ async fn a_hash_someone_else_staged_is_asked_for(store: Store) {
     let never_seen = File::new("other.bin", noise(23, 5000));
 
     // alice stages her secret file (and does not commit it).
-    let (theirs, _) = manifest(
-        "alice-ns",
-        "dev",
-        Options::default(),
-        None,
-        &[blob("secret", &secret)],
-    );
-    let created = world
-        .post(&world.alice, "/v1/pushes", Some(&theirs))
-        .await
-        .expect(201)
-        .body;
+    let (theirs, created) = world
+        .create_push(&world.alice, "alice-ns", &[blob("secret", &secret)])
+        .await;
     let upload = &created["uploads"][0];
     let url = upload["url"].as_str().unwrap().to_owned();
     let (status, text) = put(client(), url, headers(upload), secret.bytes.clone()).await;
@@ -173,18 +176,13 @@ async fn a_hash_someone_else_staged_is_asked_for(store: Store) {
     );
 
     // bob names its sha256 and size, and a content nobody has: both are asked for, alike.
-    let (mine, _) = manifest(
-        "bob-ns",
-        "dev",
-        Options::default(),
-        None,
-        &[blob("copy", &secret), blob("fresh", &never_seen)],
-    );
-    let answer = world
-        .post(&world.bob, "/v1/pushes", Some(&mine))
-        .await
-        .expect(201)
-        .body;
+    let (_, answer) = world
+        .create_push(
+            &world.bob,
+            "bob-ns",
+            &[blob("copy", &secret), blob("fresh", &never_seen)],
+        )
+        .await;
     assert_eq!(answer["already_staged"], json!([]), "{answer:#}");
     let uploads = answer["uploads"].as_array().unwrap();
     let asked: Vec<&str> = uploads
@@ -287,18 +285,9 @@ async fn another_caller_does_not_disturb_an_upload(store: Store) {
     let world = tokio::task::block_in_place(|| world(store));
     let bytes = noise(24, 3 * store.part_size() - 10);
     let big = File::new("big.bin", bytes.clone());
-    let (theirs, _) = manifest(
-        "alice-ns",
-        "dev",
-        Options::default(),
-        None,
-        &[blob("big", &big)],
-    );
-    let created = world
-        .post(&world.alice, "/v1/pushes", Some(&theirs))
-        .await
-        .expect(201)
-        .body;
+    let (_, created) = world
+        .create_push(&world.alice, "alice-ns", &[blob("big", &big)])
+        .await;
     let id = created["push_id"].as_str().unwrap().to_owned();
     let parts = created["uploads"][0]["parts"].as_array().unwrap().clone();
     assert_eq!(parts.len(), 3, "{created:#}");
