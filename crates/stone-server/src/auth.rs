@@ -15,9 +15,9 @@ use stone_api::codes;
 use serde_json::Value;
 pub use stone_auth::verify::{REFETCH_AFTER, TokenError, access_token_refusal, secure_url};
 
+use crate::app::App;
 use crate::error::ApiError;
 use crate::guards::Principal;
-use crate::routes::App;
 
 /// Who called, as one axum extractor for every route: in `local` mode the configured
 /// identity; in `oidc` mode the identity of a valid bearer token, or `None` without an

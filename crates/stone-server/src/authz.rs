@@ -31,13 +31,13 @@ use oxigraph::sparql::SparqlEvaluator;
 use stone_api::{CreatePush, codes};
 pub use stone_package::branch::glob_match;
 
+use crate::app::App;
 use crate::auth::Caller;
 pub use crate::config::AccessOption as Access;
 use crate::config::AuthzOptions;
 use crate::engines::graph::QueryScope;
 use crate::error::{ApiError, ApiResult};
 use crate::guards::{Principal, removed_datasets};
-use crate::routes::App;
 
 /// Decides what a principal may do in a namespace.
 #[derive(Debug, Clone, Default)]

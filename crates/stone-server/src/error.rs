@@ -7,6 +7,11 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use stone_api::{PROBLEM_CONTENT_TYPE, Problem, codes};
 
+use crate::engines::blob::BlobError;
+use crate::engines::graph::GraphError;
+use crate::engines::iceberg::IcebergError;
+use crate::staging::StagingError;
+
 /// An API error: the problem sent to the client, plus the cause for the log (5xx).
 #[derive(Debug)]
 pub struct ApiError {
@@ -186,3 +191,118 @@ impl IntoResponse for ApiError {
 
 /// Result of a handler.
 pub type ApiResult<T> = Result<T, ApiError>;
+
+// Engine and staging failures as the problems a push reports.
+
+/// A dataset failure from staging.
+pub fn staging_problem(dataset: &str, error: StagingError) -> Problem {
+    match error {
+        StagingError::DigestMismatch { expected, actual } => {
+            Problem::new(400, codes::STAGING_DIGEST_MISMATCH, "Digest mismatch")
+                .with_detail(format!(
+                    "staged content {expected} has sha256 {actual}; push again to upload it anew"
+                ))
+                .with("dataset", dataset)
+                .with("expected", expected)
+                .with("actual", actual)
+        }
+        StagingError::NotStaged { sha256 } => {
+            Problem::new(409, codes::PUSH_INCOMPLETE, "Content is missing")
+                .with_detail(format!("content {sha256} is not staged"))
+                .with("dataset", dataset)
+                .with("missing", [sha256])
+        }
+        other => Problem::new(503, codes::ENGINE_FAILED, "Staging failed")
+            .with_detail(error_chain(&other))
+            .with("dataset", dataset),
+    }
+}
+
+pub(crate) fn iceberg_problem(dataset: &str, error: &IcebergError) -> Problem {
+    let problem = match error {
+        IcebergError::IncompatibleSchema { column, .. } => Problem::new(
+            409,
+            codes::SCHEMA_INCOMPATIBLE,
+            "Incompatible schema change",
+        )
+        .with("column", column),
+        IcebergError::TypeChangeNeedsReplace { column, .. } => Problem::new(
+            409,
+            codes::SCHEMA_INCOMPATIBLE,
+            "Incompatible schema change",
+        )
+        .with("column", column),
+        IcebergError::TagExists { tag, .. } => {
+            Problem::new(409, codes::VERSION_EXISTS, "Version exists").with("version", tag)
+        }
+        IcebergError::RefKindConflict { name, .. } => {
+            Problem::new(409, codes::VERSION_EXISTS, "Version name taken").with("version", name)
+        }
+        IcebergError::ParquetLimit { .. } => Problem::new(
+            422,
+            codes::DATASET_LIMIT_EXCEEDED,
+            "File past a parser limit",
+        ),
+        IcebergError::InvalidParquet { .. }
+        | IcebergError::UnsupportedColumnType { .. }
+        | IcebergError::FileHasFieldIds { .. }
+        | IcebergError::ChecksumMismatch { .. } => {
+            Problem::new(422, codes::TABULAR_INVALID_FILE, "Invalid TABULAR file")
+        }
+        IcebergError::InvalidName { .. } => {
+            Problem::new(400, codes::REQUEST_INVALID, "Invalid name")
+        }
+        _ => Problem::new(503, codes::ENGINE_FAILED, "Iceberg engine failed"),
+    };
+    problem
+        .with_detail(error_chain(error))
+        .with("dataset", dataset)
+}
+
+pub(crate) fn graph_problem(dataset: &str, error: &GraphError) -> Problem {
+    let problem = match error {
+        GraphError::Parse { .. } | GraphError::RemoteContext { .. } => {
+            Problem::new(422, codes::GRAPH_INVALID_RDF, "Invalid RDF")
+        }
+        GraphError::VersionExists { .. } => {
+            Problem::new(409, codes::VERSION_EXISTS, "Version exists")
+        }
+        GraphError::TooLarge { .. } => Problem::new(413, codes::GRAPH_TOO_LARGE, "Graph too large"),
+        _ => Problem::new(503, codes::ENGINE_FAILED, "Graph engine failed"),
+    };
+    problem
+        .with_detail(error_chain(error))
+        .with("dataset", dataset)
+}
+
+pub(crate) fn blob_problem(dataset: &str, error: &BlobError) -> Problem {
+    let problem = match error {
+        BlobError::Digest { .. } => {
+            Problem::new(400, codes::STAGING_DIGEST_MISMATCH, "Digest mismatch")
+        }
+        BlobError::VersionExists { .. } => {
+            Problem::new(409, codes::VERSION_EXISTS, "Version exists")
+        }
+        BlobError::InvalidPath { .. }
+        | BlobError::DuplicatePath { .. }
+        | BlobError::InvalidName { .. } => {
+            Problem::new(400, codes::REQUEST_INVALID, "Invalid dataset file")
+        }
+        _ => Problem::new(503, codes::ENGINE_FAILED, "Object storage failed"),
+    };
+    problem
+        .with_detail(error_chain(error))
+        .with("dataset", dataset)
+}
+
+/// `error: cause: cause`.
+pub fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}

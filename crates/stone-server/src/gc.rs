@@ -35,7 +35,7 @@ use std::time::{Duration, SystemTime};
 use tokio::sync::watch;
 
 use crate::config::GcOptions;
-use crate::jobs::Engines;
+use crate::engines::Engines;
 use crate::staging::{StagingError, StagingStore, Swept};
 use crate::state::{StateDb, StateError, ago};
 use stone_api::Engine;
@@ -117,7 +117,7 @@ impl Sweeper {
                     "gc: staging swept"
                 ),
                 Err(error) => tracing::warn!(
-                    error = %crate::jobs::error_chain(&error),
+                    error = %crate::error::error_chain(&error),
                     "gc: the sweep failed; it runs again at the next interval"
                 ),
             }
@@ -148,7 +148,7 @@ impl Sweeper {
             Ok(Some(push)) => push,
             Ok(None) => return,
             Err(error) => {
-                tracing::warn!(push = %id, error = %crate::jobs::error_chain(&error), "gc: cannot read an expired push");
+                tracing::warn!(push = %id, error = %crate::error::error_chain(&error), "gc: cannot read an expired push");
                 return;
             }
         };
@@ -169,7 +169,7 @@ impl Sweeper {
                 tracing::info!(push = %id, files, "gc: an expired push's prepared datasets removed")
             }
             Err(error) => {
-                tracing::warn!(push = %id, error = %crate::jobs::error_chain(&error), "gc: cannot remove an expired push's prepared datasets")
+                tracing::warn!(push = %id, error = %crate::error::error_chain(&error), "gc: cannot remove an expired push's prepared datasets")
             }
         }
     }

@@ -44,10 +44,11 @@ pub use stone_package::branch::glob_match;
 use stone_package::{AssetKind, normalize_branch};
 
 use crate::config::{GuardOptions, StepUpOptions};
+use crate::engines::Engines;
 use crate::engines::blob::BlobEntry;
 use crate::engines::iceberg::TableRef;
 use crate::error::ApiError;
-use crate::jobs::{Engines, graph_iri, graph_version_iri};
+use crate::iri::{graph_iri, graph_version_iri};
 use crate::state::StateDb;
 
 /// Who a request acts as.

@@ -1,9 +1,13 @@
 //! The reference stone server: the push API and read access, on real engines.
 //!
+//! - [`app`]: what every request handler shares (settings, state, engines, runner);
 //! - [`routes`]: the HTTP API (`/v1`, see `crates/stone-api/openapi.yaml`);
+//! - [`auth`]: who a request acts as (local principal or a verified bearer token);
 //! - [`staging`]: content-addressed uploads (local disk or S3) behind signed URLs;
-//! - [`state`]: push state in SQLite;
+//! - [`state`]: push state in SQLite or PostgreSQL, one module per table family;
 //! - [`jobs`]: the asynchronous commit, dataset by dataset, through the engines;
+//! - [`error`]: API errors, and engine failures as the problems a push reports;
+//! - [`iri`]: the `stone:` names and https IRIs of datasets, namespaces and graphs;
 //! - [`gc`]: the periodic sweep of staging (expired pushes, unused contents, old uploads);
 //! - [`guards`]: protected refs, roles, what needs `force`;
 //! - [`authz`]: namespace permissions (who may read, write, administer a namespace);
@@ -14,6 +18,7 @@
 //! The binary (`src/main.rs`) wires them together: `stone-server --data-dir DIR --listen
 //! 127.0.0.1:PORT`.
 
+pub mod app;
 pub mod auth;
 pub mod authz;
 pub mod config;
@@ -22,6 +27,7 @@ pub mod error;
 mod fs_at;
 pub mod gc;
 pub mod guards;
+pub mod iri;
 pub mod jobs;
 pub mod listener;
 pub mod routes;

@@ -22,14 +22,16 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Parser;
+use stone_server::app::App;
 use stone_server::auth::Verifier;
 use stone_server::authz::Authorizer;
 use stone_server::config::{AuthModeOption, ConfigFile, Settings, StoreKind, env_vars};
+use stone_server::engines::Engines;
 use stone_server::gc::Sweeper;
 use stone_server::guards::{Guards, Principal};
-use stone_server::jobs::{Engines, JobRunner};
+use stone_server::jobs::JobRunner;
 use stone_server::listener::ConnectionLimits;
-use stone_server::routes::{App, router};
+use stone_server::routes::router;
 use stone_server::staging::StagingStore;
 use stone_server::staging::local::LocalStaging;
 use stone_server::staging::s3::S3Staging;

@@ -5,3 +5,6 @@ pub mod blob;
 pub mod graph;
 pub mod iceberg;
 mod locks;
+mod set;
+
+pub use set::Engines;

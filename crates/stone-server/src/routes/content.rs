@@ -29,8 +29,7 @@
 //! resolves the version within it.
 
 use std::collections::HashMap;
-use std::io::Write;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use axum::Json;
 use axum::body::Body;
@@ -38,189 +37,27 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures::{SinkExt, StreamExt};
-use serde_json::{Map, Value};
+use serde_json::Map;
 use sha2::{Digest, Sha256};
-use stone_api::{AssetKind, Engine, codes};
+use stone_api::{Engine, codes};
 
 use super::App;
+use super::dataset::{
+    ReadScope, authorize_read, branch_of, dataset_info, kind_of, no_such_version, not_found_dataset,
+};
+use super::encode::TableEncoder;
+use super::negotiate::{ContentFormat, PARQUET_MEDIA_TYPE, choose_format, wants_json};
 use super::page;
 use super::range;
-use super::read::{ReadScope, authorize_read, branch_of, dataset_info, kind_of, not_found_dataset};
 use super::table_file;
 use crate::auth::Caller;
-use crate::engines::graph::RdfFormat;
 use crate::error::{ApiError, ApiResult};
 
-/// A Parquet row group is written out once its encoded size passes this.
-const ROW_GROUP_BYTES: usize = 16 << 20;
 /// Encoded chunks in flight between the encoder and the connection.
 const CHANNEL_CHUNKS: usize = 4;
-/// Media type of Parquet (registered 2024).
-const PARQUET_MEDIA_TYPE: &str = "application/vnd.apache.parquet";
+
 /// Response header naming the Iceberg snapshot a TABULAR answer was read from.
 pub const SNAPSHOT_HEADER: &str = "stone-snapshot-id";
-
-/// A format the content endpoint serves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ContentFormat {
-    Parquet,
-    Csv,
-    Tsv,
-    Rdf(RdfFormat),
-    /// The stored bytes (object storage).
-    Bytes,
-}
-
-impl ContentFormat {
-    /// The `format=` value.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Parquet => "parquet",
-            Self::Csv => "csv",
-            Self::Tsv => "tsv",
-            Self::Rdf(format) => format.extension(),
-            Self::Bytes => "bytes",
-        }
-    }
-
-    fn parse(text: &str) -> Option<Self> {
-        Some(match text.to_ascii_lowercase().as_str() {
-            "parquet" => Self::Parquet,
-            "csv" => Self::Csv,
-            "tsv" => Self::Tsv,
-            "ttl" | "turtle" => Self::Rdf(RdfFormat::Turtle),
-            "nt" | "ntriples" | "n-triples" => Self::Rdf(RdfFormat::NTriples),
-            "jsonld" | "json-ld" => Self::Rdf(RdfFormat::JsonLd),
-            "bytes" | "raw" => Self::Bytes,
-            _ => return None,
-        })
-    }
-
-    fn from_media_type(media_type: &str) -> Option<Self> {
-        match media_type {
-            PARQUET_MEDIA_TYPE | "application/x-parquet" | "application/parquet" => {
-                Some(Self::Parquet)
-            }
-            "text/csv" => Some(Self::Csv),
-            "text/tab-separated-values" => Some(Self::Tsv),
-            "application/octet-stream" => Some(Self::Bytes),
-            other => RdfFormat::from_media_type(other)
-                .filter(|_| other != "text/plain")
-                .map(Self::Rdf),
-        }
-    }
-
-    fn media_type(self) -> &'static str {
-        match self {
-            Self::Parquet => PARQUET_MEDIA_TYPE,
-            Self::Csv => "text/csv; charset=utf-8",
-            Self::Tsv => "text/tab-separated-values; charset=utf-8",
-            Self::Rdf(format) => format.media_type(),
-            Self::Bytes => "application/octet-stream",
-        }
-    }
-
-    /// The formats a kind is served in, the default first.
-    pub fn for_kind(kind: AssetKind) -> &'static [ContentFormat] {
-        match kind.engine() {
-            Engine::Iceberg => &[Self::Csv, Self::Parquet, Self::Tsv],
-            Engine::Graph => &[
-                Self::Rdf(RdfFormat::Turtle),
-                Self::Rdf(RdfFormat::NTriples),
-                Self::Rdf(RdfFormat::JsonLd),
-            ],
-            Engine::ObjectStorage => &[Self::Bytes],
-        }
-    }
-}
-
-/// The media types of an `Accept` header, best first (`q=0` dropped; stable for ties).
-pub(super) fn accepted(headers: &HeaderMap) -> Vec<String> {
-    let Some(accept) = headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()) else {
-        return Vec::new();
-    };
-    let mut ranked: Vec<(f32, usize, String)> = accept
-        .split(',')
-        .enumerate()
-        .filter_map(|(i, item)| {
-            let mut parts = item.split(';');
-            let media = parts.next()?.trim().to_ascii_lowercase();
-            let q = parts
-                .filter_map(|p| p.trim().strip_prefix("q="))
-                .find_map(|q| q.trim().parse::<f32>().ok())
-                .unwrap_or(1.0);
-            (!media.is_empty() && q > 0.0).then_some((q, i, media))
-        })
-        .collect();
-    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    ranked.into_iter().map(|(_, _, m)| m).collect()
-}
-
-/// Whether the client asks for the metadata JSON rather than the content (IRI form).
-fn wants_json(headers: &HeaderMap, query: &HashMap<String, String>) -> bool {
-    if query.contains_key("format") {
-        return query.get("format").is_some_and(|f| f == "json");
-    }
-    accepted(headers)
-        .first()
-        .is_some_and(|m| m == "application/json")
-}
-
-/// Picks the format: `format=` first, else the best `Accept` match the kind serves, else
-/// the kind's default. 406 when nothing fits.
-fn choose_format(
-    kind: AssetKind,
-    headers: &HeaderMap,
-    query: &HashMap<String, String>,
-) -> ApiResult<ContentFormat> {
-    let served = ContentFormat::for_kind(kind);
-    let refuse = |asked: &str| {
-        ApiError::new(
-            StatusCode::NOT_ACCEPTABLE,
-            codes::REQUEST_NOT_ACCEPTABLE,
-            "Not acceptable",
-            format!(
-                "a {kind} dataset cannot be served as {asked}; it is served as {}",
-                names(served).join(", ")
-            ),
-        )
-        .with("formats", names(served))
-    };
-    if let Some(asked) = query.get("format").filter(|f| !f.is_empty()) {
-        let format = ContentFormat::parse(asked).ok_or_else(|| {
-            ApiError::invalid_field(
-                "format",
-                format!(
-                    "unknown format `{asked}`; use parquet, csv, tsv, ttl, nt, jsonld or bytes"
-                ),
-            )
-        })?;
-        return if served.contains(&format) {
-            Ok(format)
-        } else {
-            Err(refuse(asked))
-        };
-    }
-    let media_types = accepted(headers);
-    if media_types.is_empty() {
-        return Ok(served[0]);
-    }
-    for media in &media_types {
-        if media == "*/*" || media.ends_with("/*") {
-            return Ok(served[0]);
-        }
-        if let Some(format) = ContentFormat::from_media_type(media)
-            && served.contains(&format)
-        {
-            return Ok(format);
-        }
-    }
-    Err(refuse(&media_types.join(", ")))
-}
-
-fn names(formats: &[ContentFormat]) -> Vec<&'static str> {
-    formats.iter().map(|f| f.name()).collect()
-}
 
 /// `GET /v1/namespaces/{namespace}/datasets/{name}/content?format=&branch=&version=&path=`.
 pub async fn content(
@@ -336,18 +173,6 @@ async fn serve_content(
             .await
         }
     }
-}
-
-/// 404 for a version the dataset does not have on the branch.
-pub(super) fn no_such_version(
-    namespace: &str,
-    name: &str,
-    branch: &str,
-    version: &str,
-) -> ApiError {
-    not_found_dataset(format!(
-        "dataset {namespace}/{name} has no version {version} on branch {branch}; its metadata lists its versions"
-    ))
 }
 
 fn etag_matches(headers: &HeaderMap, etag: &str) -> bool {
@@ -528,160 +353,6 @@ async fn serve_table_file(
     Ok(response)
 }
 
-/// A `Write` whose bytes are taken out after each batch.
-#[derive(Clone, Default)]
-struct SharedBuffer(Arc<Mutex<Vec<u8>>>);
-
-impl SharedBuffer {
-    fn take(&self) -> bytes::Bytes {
-        let mut buffer = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        bytes::Bytes::from(std::mem::take(&mut *buffer))
-    }
-}
-
-impl Write for SharedBuffer {
-    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-        let mut buffer = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        buffer.extend_from_slice(data);
-        Ok(data.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-enum Writer {
-    Parquet(Box<parquet::arrow::ArrowWriter<SharedBuffer>>),
-    Csv(Box<arrow_csv::Writer<SharedBuffer>>),
-}
-
-/// Arrow batches → Parquet or CSV/TSV chunks.
-pub(super) struct TableEncoder {
-    buffer: SharedBuffer,
-    writer: Writer,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub(super) enum EncodeError {
-    #[error(transparent)]
-    Parquet(#[from] parquet::errors::ParquetError),
-    #[error(transparent)]
-    Arrow(#[from] arrow_schema::ArrowError),
-}
-
-impl TableEncoder {
-    pub(super) fn new(
-        format: ContentFormat,
-        dialect: &Map<String, Value>,
-        schema: arrow_schema::SchemaRef,
-    ) -> Result<Self, EncodeError> {
-        let buffer = SharedBuffer::default();
-        let writer = match format {
-            ContentFormat::Parquet => {
-                let properties = parquet::file::properties::WriterProperties::builder()
-                    .set_compression(parquet::basic::Compression::ZSTD(Default::default()))
-                    .build();
-                Writer::Parquet(Box::new(parquet::arrow::ArrowWriter::try_new(
-                    buffer.clone(),
-                    schema,
-                    Some(properties),
-                )?))
-            }
-            _ => Writer::Csv(Box::new(csv_builder(format, dialect).build(buffer.clone()))),
-        };
-        Ok(Self { buffer, writer })
-    }
-
-    pub(super) fn write(
-        &mut self,
-        batch: &arrow_array::RecordBatch,
-    ) -> Result<bytes::Bytes, EncodeError> {
-        match &mut self.writer {
-            Writer::Parquet(writer) => {
-                writer.write(batch)?;
-                if writer.in_progress_size() > ROW_GROUP_BYTES {
-                    writer.flush()?;
-                }
-            }
-            Writer::Csv(writer) => writer.write(batch)?,
-        }
-        Ok(self.buffer.take())
-    }
-
-    pub(super) fn finish(self) -> Result<bytes::Bytes, EncodeError> {
-        match self.writer {
-            Writer::Parquet(writer) => {
-                writer.close()?;
-            }
-            Writer::Csv(writer) => {
-                let mut inner = writer.into_inner();
-                let _ = inner.flush();
-            }
-        }
-        Ok(self.buffer.take())
-    }
-}
-
-fn dialect_char(dialect: &Map<String, Value>, key: &str) -> Option<u8> {
-    let text = dialect.get(key)?.as_str()?;
-    let mut chars = text.chars();
-    match (chars.next(), chars.next()) {
-        (Some(c), None) if c.is_ascii() => Some(c as u8),
-        _ => None,
-    }
-}
-
-/// The CSV writer of the package dialect (`publish.dialect`, as the push recorded it:
-/// `delimiter`, `quote_char`, `line_terminator`, `header`, `double_quote`, `escape_char`,
-/// `null_sequence`, `quoting`). TSV defaults to a tab delimiter.
-fn csv_builder(format: ContentFormat, dialect: &Map<String, Value>) -> arrow_csv::WriterBuilder {
-    use arrow_csv::QuoteStyle;
-    use arrow_csv::writer::Terminator;
-    let default_delimiter = if format == ContentFormat::Tsv {
-        b'\t'
-    } else {
-        b','
-    };
-    // A TSV keeps its tab even when the package dialect names another delimiter.
-    let delimiter = match format {
-        ContentFormat::Tsv => b'\t',
-        _ => dialect_char(dialect, "delimiter").unwrap_or(default_delimiter),
-    };
-    let mut builder = arrow_csv::WriterBuilder::new()
-        .with_delimiter(delimiter)
-        .with_header(
-            dialect
-                .get("header")
-                .and_then(Value::as_bool)
-                .unwrap_or(true),
-        );
-    if let Some(quote) = dialect_char(dialect, "quote_char") {
-        builder = builder.with_quote(quote);
-    }
-    if let Some(double_quote) = dialect.get("double_quote").and_then(Value::as_bool) {
-        builder = builder.with_double_quote(double_quote);
-    }
-    if let Some(escape) = dialect_char(dialect, "escape_char") {
-        builder = builder.with_escape(escape);
-    }
-    if let Some(null) = dialect.get("null_sequence").and_then(Value::as_str) {
-        builder = builder.with_null(null.to_owned());
-    }
-    match dialect.get("line_terminator").and_then(Value::as_str) {
-        Some("\r\n") => builder = builder.with_line_terminator(Terminator::CRLF),
-        Some("\r") => builder = builder.with_line_terminator(Terminator::Any(b'\r')),
-        _ => {}
-    }
-    let style = match dialect.get("quoting").and_then(Value::as_str) {
-        Some("all") => QuoteStyle::Always,
-        Some("nonnumeric") => QuoteStyle::NonNumeric,
-        Some("none") => QuoteStyle::Never,
-        _ => QuoteStyle::Necessary,
-    };
-    builder.with_quote_style(style)
-}
-
 async fn serve_graph(
     app: &App,
     namespace: &str,
@@ -832,83 +503,4 @@ async fn serve_blob(
         );
     }
     Ok(response)
-}
-
-/// The formats of [`DatasetInfo::formats`].
-pub fn format_names(kind: AssetKind) -> Vec<String> {
-    names(ContentFormat::for_kind(kind))
-        .into_iter()
-        .map(str::to_owned)
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn formats_follow_format_then_accept_then_the_default() {
-        let query = |f: &str| HashMap::from([("format".to_owned(), f.to_owned())]);
-        let accept = |a: &str| {
-            let mut h = HeaderMap::new();
-            h.insert(header::ACCEPT, HeaderValue::from_str(a).unwrap());
-            h
-        };
-        let none = HashMap::new();
-        let tab = AssetKind::Tabular;
-        assert_eq!(
-            choose_format(tab, &HeaderMap::new(), &none).unwrap(),
-            ContentFormat::Csv
-        );
-        assert_eq!(
-            choose_format(tab, &HeaderMap::new(), &query("parquet")).unwrap(),
-            ContentFormat::Parquet
-        );
-        assert_eq!(
-            choose_format(
-                tab,
-                &accept("text/html;q=0.9, text/tab-separated-values"),
-                &none
-            )
-            .unwrap(),
-            ContentFormat::Tsv
-        );
-        assert_eq!(
-            choose_format(AssetKind::Graph, &accept("application/n-triples"), &none).unwrap(),
-            ContentFormat::Rdf(RdfFormat::NTriples)
-        );
-        let refused =
-            choose_format(AssetKind::Graph, &HeaderMap::new(), &query("csv")).unwrap_err();
-        assert_eq!(refused.problem.status, 406);
-        let unknown = choose_format(tab, &HeaderMap::new(), &query("xlsx")).unwrap_err();
-        assert_eq!(unknown.problem.status, 400);
-        assert!(choose_format(tab, &accept("image/png"), &none).is_err());
-    }
-
-    #[test]
-    fn csv_follows_the_package_dialect() {
-        let dialect: Map<String, Value> = serde_json::from_value(serde_json::json!({
-            "delimiter": ";", "quoting": "all", "line_terminator": "\r\n"
-        }))
-        .unwrap();
-        let schema = Arc::new(arrow_schema::Schema::new(vec![
-            arrow_schema::Field::new("id", arrow_schema::DataType::Int64, false),
-            arrow_schema::Field::new("name", arrow_schema::DataType::Utf8, true),
-        ]));
-        let batch = arrow_array::RecordBatch::try_new(
-            schema.clone(),
-            vec![
-                Arc::new(arrow_array::Int64Array::from(vec![1, 2])),
-                Arc::new(arrow_array::StringArray::from(vec![Some("a;b"), None])),
-            ],
-        )
-        .unwrap();
-        let mut encoder = TableEncoder::new(ContentFormat::Csv, &dialect, schema).unwrap();
-        let mut out = encoder.write(&batch).unwrap().to_vec();
-        out.extend_from_slice(&encoder.finish().unwrap());
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "\"id\";\"name\"\r\n\"1\";\"a;b\"\r\n\"2\";\"\"\r\n"
-        );
-    }
 }

@@ -6,7 +6,10 @@
 
 mod body_timeout;
 mod content;
+mod dataset;
+mod encode;
 mod iceberg_rest;
+mod negotiate;
 mod origin;
 mod page;
 mod pushes;
@@ -23,35 +26,11 @@ use axum::http::{StatusCode, Uri};
 use axum::routing::{MethodRouter, get, post, put};
 use stone_api::codes;
 
-use crate::config::Settings;
+use crate::app::App;
 use crate::error::ApiError;
-use crate::guards::{Guards, Principal};
-use crate::jobs::{Engines, JobRunner};
-use crate::staging::StagingStore;
-use crate::staging::local::LocalStaging;
-use crate::state::StateDb;
 
 /// Largest manifest accepted (JSON).
 const MAX_MANIFEST_BYTES: usize = 64 << 20;
-
-/// Everything a request handler needs.
-#[derive(Debug)]
-pub struct App {
-    pub settings: Settings,
-    pub db: StateDb,
-    pub staging: Arc<dyn StagingStore>,
-    /// The local store, which serves its own upload URLs (absent with S3 staging).
-    pub local_staging: Option<Arc<LocalStaging>>,
-    pub engines: Arc<Engines>,
-    pub guards: Guards,
-    /// Namespace permissions: every route asks it ([`crate::authz`]).
-    pub authz: crate::authz::Authorizer,
-    /// Who requests act as (`local` mode).
-    pub principal: Principal,
-    /// Checks bearer tokens (`oidc` mode); `None` in `local` mode.
-    pub verifier: Option<Arc<crate::auth::Verifier>>,
-    pub runner: Arc<JobRunner>,
-}
 
 /// Every route of the API as `(method, path)`, in the order [`router`] adds them. The
 /// authorization matrix test (`tests/it/authz_matrix.rs`) has a row for each one and

@@ -20,7 +20,7 @@ use serde_json::Value;
 use stone_api::{Engine, PackageNode};
 
 use super::App;
-use super::read::{ReadScope, dataset_info};
+use super::dataset::{ReadScope, dataset_info};
 use crate::error::{ApiError, ApiResult};
 
 /// Rows and triples shown in a preview.
@@ -75,7 +75,7 @@ pub(super) fn wants_html(
     if query.contains_key("format") {
         return false;
     }
-    super::content::accepted(headers)
+    super::negotiate::accepted(headers)
         .first()
         .is_some_and(|m| m == "text/html" || m == "application/xhtml+xml")
 }

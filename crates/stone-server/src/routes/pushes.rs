@@ -21,7 +21,7 @@ use crate::auth::Caller;
 use crate::engines::blob::BlobEntry;
 use crate::error::{ApiError, ApiResult};
 use crate::guards::{Principal, force_violations, removed_datasets, violations_problem};
-use crate::jobs::{dataset_urls, namespace_urls};
+use crate::iri::{dataset_urls, namespace_urls};
 use crate::staging::{Completion, StagingError, holder_key};
 use crate::state::{DatasetRecord, NewDataset, Operation, PushRecord, QuotaChange, QuotaFigures};
 
@@ -400,7 +400,7 @@ fn quota_exceeded(namespace: &str, figures: QuotaFigures, quota: u64) -> ApiErro
 /// The one rule of content reuse: a push may take a staged content without uploading it
 /// only if the caller holds it (an upload of it by the caller was verified) or a push that
 /// succeeded committed it to a namespace and branch the caller may read
-/// ([`super::read::authorize_read`]). Returns the reusable ones among `sha256s`. A content
+/// ([`super::dataset::authorize_read`]). Returns the reusable ones among `sha256s`. A content
 /// that is not reusable is asked for exactly like one nobody has: no answer tells whether
 /// someone else holds it.
 async fn may_reuse(
@@ -430,7 +430,7 @@ async fn may_reuse(
         let may_read = match readable.get(&place) {
             Some(may_read) => *may_read,
             None => {
-                let may_read = super::read::authorize_read(app, &caller, &place.0, &place.1)
+                let may_read = super::dataset::authorize_read(app, &caller, &place.0, &place.1)
                     .await
                     .is_ok();
                 readable.insert(place, may_read);

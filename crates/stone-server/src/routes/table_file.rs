@@ -22,7 +22,8 @@ use tokio::io::AsyncWriteExt;
 use tokio::sync::Mutex;
 
 use super::App;
-use super::content::{ContentFormat, TableEncoder};
+use super::encode::TableEncoder;
+use super::negotiate::ContentFormat;
 
 /// Snapshots of one table kept in the cache.
 pub const KEPT_PER_TABLE: usize = 4;

@@ -1,0 +1,30 @@
+//! The application state every request handler shares.
+
+use std::sync::Arc;
+
+use crate::config::Settings;
+use crate::engines::Engines;
+use crate::guards::{Guards, Principal};
+use crate::jobs::JobRunner;
+use crate::staging::StagingStore;
+use crate::staging::local::LocalStaging;
+use crate::state::StateDb;
+
+/// Everything a request handler needs.
+#[derive(Debug)]
+pub struct App {
+    pub settings: Settings,
+    pub db: StateDb,
+    pub staging: Arc<dyn StagingStore>,
+    /// The local store, which serves its own upload URLs (absent with S3 staging).
+    pub local_staging: Option<Arc<LocalStaging>>,
+    pub engines: Arc<Engines>,
+    pub guards: Guards,
+    /// Namespace permissions: every route asks it ([`crate::authz`]).
+    pub authz: crate::authz::Authorizer,
+    /// Who requests act as (`local` mode).
+    pub principal: Principal,
+    /// Checks bearer tokens (`oidc` mode); `None` in `local` mode.
+    pub verifier: Option<Arc<crate::auth::Verifier>>,
+    pub runner: Arc<JobRunner>,
+}

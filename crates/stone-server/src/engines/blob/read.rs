@@ -1,0 +1,130 @@
+//! Reads: heads, files, ranges, and files as a named version lists them.
+
+use super::*;
+
+/// A file being read: its entry, the byte range delivered and the bytes.
+pub struct BlobRead {
+    pub entry: BlobEntry,
+    /// The bytes delivered (`0..size` for a whole file).
+    pub range: Range<u64>,
+    pub stream: BoxStream<'static, Result<Bytes, BlobError>>,
+}
+
+impl BlobRead {
+    /// Collects the stream.
+    pub async fn bytes(self) -> Result<Bytes, BlobError> {
+        let chunks: Vec<Bytes> = self.stream.try_collect().await?;
+        Ok(match chunks.len() {
+            1 => chunks.into_iter().next().expect("one chunk"),
+            _ => Bytes::from(chunks.concat()),
+        })
+    }
+}
+
+impl std::fmt::Debug for BlobRead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BlobRead")
+            .field("entry", &self.entry)
+            .field("range", &self.range)
+            .finish_non_exhaustive()
+    }
+}
+
+impl BlobEngine {
+    /// The dataset's current head on the branch, `None` when it has none.
+    pub async fn head(
+        &self,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+    ) -> Result<Option<BlobHead>, BlobError> {
+        let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
+        Ok(self.read_head(&location).await?.map(|(head, _)| BlobHead {
+            files: head.files,
+            updated_at: head.updated_at,
+        }))
+    }
+
+    /// A file of the dataset as the head lists it now; `None` when the head does not list
+    /// `path` (or there is no head).
+    pub async fn get(
+        &self,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+        path: &str,
+    ) -> Result<Option<BlobRead>, BlobError> {
+        self.get_at(ns, dataset, branch, None, path, None).await
+    }
+
+    /// Bytes `range` of a file (`start < end <= size`; HTTP `Range` answers map onto it).
+    pub async fn get_range(
+        &self,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+        path: &str,
+        range: Range<u64>,
+    ) -> Result<Option<BlobRead>, BlobError> {
+        self.get_at(ns, dataset, branch, None, path, Some(range))
+            .await
+    }
+
+    /// A file of a named version (`None`: the branch's head), or bytes `range` of it;
+    /// `None` when the version (or head) does not list `path`.
+    pub async fn get_at(
+        &self,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+        version: Option<&str>,
+        path: &str,
+        range: Option<Range<u64>>,
+    ) -> Result<Option<BlobRead>, BlobError> {
+        let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
+        let document = match version {
+            Some(version) => location.version(version)?,
+            None => location.head(),
+        };
+        let Some((head, _)) = self.read_document(&document).await? else {
+            return Ok(None);
+        };
+        let Some(entry) = head.files.into_iter().find(|e| e.path == path) else {
+            return Ok(None);
+        };
+        if let Some(range) = &range
+            && (range.start >= range.end || range.end > entry.size)
+        {
+            return Err(BlobError::InvalidRange {
+                path: path.to_owned(),
+                range: range.clone(),
+                size: entry.size,
+            });
+        }
+        let object = location.object(&entry.sha256);
+        let options = GetOptions {
+            range: range.map(GetRange::Bounded),
+            ..GetOptions::default()
+        };
+        let result = self
+            .store
+            .get_opts(&object, options)
+            .await
+            .map_err(BlobError::storage("get", &object))?;
+        let delivered = result.range.clone();
+        let location_text = object.to_string();
+        let stream = result
+            .into_stream()
+            .map_err(move |source| BlobError::Storage {
+                operation: "get",
+                location: location_text.clone(),
+                source,
+            })
+            .boxed();
+        Ok(Some(BlobRead {
+            entry,
+            range: delivered,
+            stream,
+        }))
+    }
+}

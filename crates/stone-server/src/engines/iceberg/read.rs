@@ -1,0 +1,457 @@
+//! Reads: refs and versions, snapshots, scans, the catalog's namespaces and tables, and
+//! the view the REST catalog and the pages show.
+
+use super::*;
+
+/// A table as the Iceberg REST catalog serves it ([`IcebergEngine::table_view`]).
+#[derive(Debug, Clone)]
+pub struct TableView {
+    /// `<namespace>.<table>`, for messages.
+    pub name: String,
+    /// The current metadata file.
+    pub metadata_location: Option<String>,
+    /// The table's root (`<warehouse>/<ns>/<table>-<id>`): every file of it is under it.
+    pub location: String,
+    metadata: ::iceberg::spec::TableMetadataRef,
+    refs: snapshot::Refs,
+    /// The branches of the table (stone branches), sorted.
+    pub branches: Vec<String>,
+}
+
+impl TableView {
+    /// The table metadata (Iceberg spec JSON) as a reader of `readable` branches sees it:
+    /// only those branches, the versions of those branches (tags `<branch>@<version>`, and
+    /// legacy bare tags in a readable branch's history: see `version.rs`), and only the
+    /// snapshots reachable from what is kept; `current-snapshot-id` is `main`'s head when
+    /// `main` is kept, absent otherwise; the metadata log (older metadata files, which
+    /// list every ref) is left out.
+    pub fn metadata_for(
+        &self,
+        readable: &std::collections::BTreeSet<String>,
+    ) -> Result<serde_json::Value, IcebergError> {
+        let metadata = &*self.metadata;
+        let mut json = serde_json::to_value(metadata).map_err(|error| {
+            IcebergError::iceberg(
+                &self.name,
+                "serializing metadata",
+                ::iceberg::Error::new(ErrorKind::Unexpected, "cannot serialize table metadata")
+                    .with_source(error),
+            )
+        })?;
+        let versions: Vec<_> = readable
+            .iter()
+            .map(|branch| version::versions(metadata, &self.refs, branch))
+            .collect();
+        let kept: HashMap<&String, i64> = self
+            .refs
+            .iter()
+            .filter(|(name, reference)| {
+                if reference.is_branch() {
+                    return readable.contains(name.as_str());
+                }
+                match name.split_once(VERSION_SEPARATOR) {
+                    Some((branch, _)) => readable.contains(branch),
+                    None => versions
+                        .iter()
+                        .any(|found| found.get(name.as_str()) == Some(&reference.snapshot_id)),
+                }
+            })
+            .map(|(name, reference)| (name, reference.snapshot_id))
+            .collect();
+        let mut reachable = HashSet::new();
+        for head in kept.values() {
+            let mut current = Some(*head);
+            for _ in 0..=metadata.snapshots().len() {
+                let Some(id) = current else { break };
+                if !reachable.insert(id) {
+                    break;
+                }
+                current = metadata
+                    .snapshot_by_id(id)
+                    .and_then(|s| s.parent_snapshot_id());
+            }
+        }
+        let Some(object) = json.as_object_mut() else {
+            return Ok(json);
+        };
+        if let Some(serde_json::Value::Object(refs)) = object.get_mut("refs") {
+            refs.retain(|name, _| kept.contains_key(name));
+        }
+        let snapshot_kept = |entry: &serde_json::Value| {
+            entry
+                .get("snapshot-id")
+                .and_then(serde_json::Value::as_i64)
+                .is_some_and(|id| reachable.contains(&id))
+        };
+        for list in [
+            "snapshots",
+            "snapshot-log",
+            "statistics",
+            "partition-statistics",
+        ] {
+            if let Some(serde_json::Value::Array(entries)) = object.get_mut(list) {
+                entries.retain(snapshot_kept);
+            }
+        }
+        object.insert(
+            "metadata-log".to_owned(),
+            serde_json::Value::Array(Vec::new()),
+        );
+        match kept.iter().find(|(name, _)| name.as_str() == MAIN_BRANCH) {
+            Some((_, head)) => {
+                object.insert("current-snapshot-id".to_owned(), (*head).into());
+            }
+            None => {
+                object.remove("current-snapshot-id");
+            }
+        }
+        Ok(json)
+    }
+}
+
+/// Rows of a scan, batch by batch.
+pub type RecordBatchStream = BoxStream<'static, Result<RecordBatch, IcebergError>>;
+
+impl IcebergEngine {
+    /// Branches and tags of the table, sorted by name.
+    pub async fn refs(&self, namespace: &str, table: &str) -> Result<Vec<RefInfo>, IcebergError> {
+        let name = qualified(namespace, table);
+        let loaded = self.load_existing(namespace, table).await?;
+        let refs = snapshot::refs(&loaded)
+            .map_err(|error| IcebergError::iceberg(&name, "reading refs", error))?;
+        let mut infos: Vec<RefInfo> = refs
+            .into_iter()
+            .map(|(name, reference)| RefInfo {
+                kind: if reference.is_branch() {
+                    RefKind::Branch
+                } else {
+                    RefKind::Tag
+                },
+                name,
+                snapshot_id: reference.snapshot_id,
+            })
+            .collect();
+        infos.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(infos)
+    }
+
+    /// The versions of `branch` (see `version.rs`), sorted by name, each with the
+    /// snapshot it names; empty when the table or the branch does not exist.
+    pub async fn versions(
+        &self,
+        namespace: &str,
+        table: &str,
+        branch: &str,
+    ) -> Result<Vec<RefInfo>, IcebergError> {
+        let name = qualified(namespace, table);
+        let ident = TableIdent::new(NamespaceIdent::new(namespace.to_owned()), table.to_owned());
+        let Some(loaded) = self.load(&ident, &name).await? else {
+            return Ok(Vec::new());
+        };
+        let refs = snapshot::refs(&loaded)
+            .map_err(|error| IcebergError::iceberg(&name, "reading refs", error))?;
+        Ok(version::versions(loaded.metadata(), &refs, branch)
+            .into_iter()
+            .map(|(name, snapshot_id)| RefInfo {
+                name,
+                kind: RefKind::Tag,
+                snapshot_id,
+            })
+            .collect())
+    }
+
+    /// The snapshot `reference` names in a loaded table (see `version.rs`).
+    fn resolve<'t>(
+        name: &str,
+        loaded: &'t Table,
+        reference: TableRef<'_>,
+    ) -> Result<Option<&'t SnapshotRef>, IcebergError> {
+        let refs = snapshot::refs(loaded)
+            .map_err(|error| IcebergError::iceberg(name, "reading refs", error))?;
+        let metadata = loaded.metadata();
+        Ok(version::resolve(metadata, &refs, reference).and_then(|id| metadata.snapshot_by_id(id)))
+    }
+
+    /// The snapshot a branch's head or a branch's version points at; `None` if the table
+    /// or the ref does not exist (or `main` has no snapshot yet).
+    pub async fn snapshot_of<'r>(
+        &self,
+        namespace: &str,
+        table: &str,
+        reference: impl Into<TableRef<'r>>,
+    ) -> Result<Option<SnapshotInfo>, IcebergError> {
+        let name = qualified(namespace, table);
+        let ident = TableIdent::new(NamespaceIdent::new(namespace.to_owned()), table.to_owned());
+        let Some(loaded) = self.load(&ident, &name).await? else {
+            return Ok(None);
+        };
+        let metadata = loaded.metadata();
+        let Some(snapshot) = Self::resolve(&name, &loaded, reference.into())? else {
+            return Ok(None);
+        };
+        let schema = snapshot
+            .schema(metadata)
+            .map_err(|error| IcebergError::iceberg(&name, "reading the snapshot schema", error))?;
+        Ok(Some(SnapshotInfo {
+            snapshot_id: snapshot.snapshot_id(),
+            parent_id: snapshot.parent_snapshot_id(),
+            sequence_number: snapshot.sequence_number(),
+            timestamp_ms: snapshot.timestamp_ms(),
+            operation: snapshot.summary().operation.as_str().to_owned(),
+            total_rows: snapshot
+                .summary()
+                .additional_properties
+                .get("total-records")
+                .and_then(|value| value.parse().ok()),
+            schema: schema::columns(&schema),
+        }))
+    }
+
+    /// Scans a branch's head or a branch's version into Arrow record batches (columns of
+    /// the snapshot's schema). An existing table whose `main` has no snapshot yet scans as
+    /// empty.
+    pub async fn scan<'r>(
+        &self,
+        namespace: &str,
+        table: &str,
+        reference: impl Into<TableRef<'r>>,
+    ) -> Result<RecordBatchStream, IcebergError> {
+        let reference = reference.into();
+        let name = qualified(namespace, table);
+        let loaded = self.load_existing(namespace, table).await?;
+        let Some(snapshot) = Self::resolve(&name, &loaded, reference)? else {
+            if reference == TableRef::Branch(MAIN_BRANCH) {
+                return Ok(futures::stream::empty().boxed());
+            }
+            return Err(IcebergError::RefNotFound {
+                table: name,
+                reference: reference.to_string(),
+            });
+        };
+        let scan_error = {
+            let name = name.clone();
+            move |error| IcebergError::iceberg(&name, "scanning", error)
+        };
+        let scan = loaded
+            .scan()
+            .snapshot_id(snapshot.snapshot_id())
+            .select_all()
+            .build()
+            .map_err(scan_error.clone())?;
+        let stream = scan.to_arrow().await.map_err(scan_error.clone())?;
+        Ok(stream.map_err(scan_error).boxed())
+    }
+
+    /// The Arrow schema of the snapshot a branch's head or version points at (the schema
+    /// of the batches a scan yields); `None` if the table or the ref does not exist.
+    pub async fn arrow_schema<'r>(
+        &self,
+        namespace: &str,
+        table: &str,
+        reference: impl Into<TableRef<'r>>,
+    ) -> Result<Option<arrow_schema::SchemaRef>, IcebergError> {
+        let reference = reference.into();
+        let name = qualified(namespace, table);
+        let ident = TableIdent::new(NamespaceIdent::new(namespace.to_owned()), table.to_owned());
+        let Some(loaded) = self.load(&ident, &name).await? else {
+            return Ok(None);
+        };
+        let metadata = loaded.metadata();
+        let schema = match Self::resolve(&name, &loaded, reference)? {
+            Some(snapshot) => snapshot.schema(metadata).map_err(|error| {
+                IcebergError::iceberg(&name, "reading the snapshot schema", error)
+            })?,
+            None if reference == TableRef::Branch(MAIN_BRANCH) => metadata.current_schema().clone(),
+            None => return Ok(None),
+        };
+        let arrow = ::iceberg::arrow::schema_to_arrow_schema(&schema)
+            .map_err(|error| IcebergError::iceberg(&name, "converting the schema", error))?;
+        Ok(Some(Arc::new(arrow)))
+    }
+
+    /// The Arrow schema and the batches of ONE snapshot, by id, in a stable order: what a
+    /// reader that must not see a later head (a cached Parquet answer keyed by the
+    /// snapshot id) scans.
+    /// `None` if the table or the snapshot does not exist.
+    pub async fn scan_snapshot(
+        &self,
+        namespace: &str,
+        table: &str,
+        snapshot_id: i64,
+    ) -> Result<Option<(arrow_schema::SchemaRef, RecordBatchStream)>, IcebergError> {
+        let name = qualified(namespace, table);
+        let ident = TableIdent::new(NamespaceIdent::new(namespace.to_owned()), table.to_owned());
+        let Some(loaded) = self.load(&ident, &name).await? else {
+            return Ok(None);
+        };
+        let metadata = loaded.metadata();
+        let Some(snapshot) = metadata.snapshot_by_id(snapshot_id) else {
+            return Ok(None);
+        };
+        let schema = snapshot
+            .schema(metadata)
+            .map_err(|error| IcebergError::iceberg(&name, "reading the snapshot schema", error))?;
+        let arrow = ::iceberg::arrow::schema_to_arrow_schema(&schema)
+            .map_err(|error| IcebergError::iceberg(&name, "converting the schema", error))?;
+        let scan_error = {
+            let name = name.clone();
+            move |error| IcebergError::iceberg(&name, "scanning", error)
+        };
+        // One manifest and one data file at a time: the batches come in the manifests'
+        // order, so that two scans of the snapshot encode to the same bytes.
+        let scan = loaded
+            .scan()
+            .snapshot_id(snapshot_id)
+            .select_all()
+            .with_concurrency_limit(1)
+            .build()
+            .map_err(scan_error.clone())?;
+        let stream = scan.to_arrow().await.map_err(scan_error.clone())?;
+        Ok(Some((Arc::new(arrow), stream.map_err(scan_error).boxed())))
+    }
+
+    /// [`Self::scan`], collected.
+    pub async fn read_batches<'r>(
+        &self,
+        namespace: &str,
+        table: &str,
+        reference: impl Into<TableRef<'r>>,
+    ) -> Result<Vec<RecordBatch>, IcebergError> {
+        self.scan(namespace, table, reference)
+            .await?
+            .try_collect()
+            .await
+    }
+
+    // Read-only views for the Iceberg REST catalog (`routes/iceberg_rest.rs`).
+
+    /// The namespaces of the catalog, sorted (single-level: stone namespaces that hold
+    /// or held a table).
+    pub async fn namespaces(&self) -> Result<Vec<String>, IcebergError> {
+        let found = self
+            .catalog
+            .list_namespaces(None)
+            .await
+            .map_err(|error| IcebergError::iceberg("*", "listing namespaces", error))?;
+        let mut names: Vec<String> = found
+            .iter()
+            .filter_map(|ident| match ident.as_ref().as_slice() {
+                [one] => Some(one.clone()),
+                _ => None,
+            })
+            .collect();
+        names.sort();
+        names.dedup();
+        Ok(names)
+    }
+
+    /// The tables of a namespace, sorted; `None` when the catalog has no such namespace.
+    pub async fn tables(&self, namespace: &str) -> Result<Option<Vec<String>>, IcebergError> {
+        let ident = NamespaceIdent::new(namespace.to_owned());
+        let exists = self
+            .catalog
+            .namespace_exists(&ident)
+            .await
+            .map_err(|error| IcebergError::iceberg(namespace, "checking the namespace", error))?;
+        if !exists {
+            return Ok(None);
+        }
+        let found = match self.catalog.list_tables(&ident).await {
+            Ok(found) => found,
+            Err(error) if error.kind() == ErrorKind::NamespaceNotFound => return Ok(None),
+            Err(error) => {
+                return Err(IcebergError::iceberg(
+                    namespace,
+                    "listing the tables of",
+                    error,
+                ));
+            }
+        };
+        let mut names: Vec<String> = found.into_iter().map(|t| t.name().to_owned()).collect();
+        names.sort();
+        Ok(Some(names))
+    }
+
+    /// The bucket of an `s3://` warehouse (`None` on local disk).
+    pub fn s3_settings(&self) -> Option<&S3Settings> {
+        self.s3.as_ref().map(S3Storage::settings)
+    }
+
+    /// The AWS Signature V4 headers of a `GET` (`head` false) or `HEAD` of the object at
+    /// `location` (`s3://<bucket>/<key>`) of an S3 warehouse, at `now`, for a path-style
+    /// request to `endpoint` (`http(s)://host[:port]`): `authorization`, `x-amz-date`,
+    /// `x-amz-content-sha256`, signing the request's own `x-amz-*` headers `amz_headers`
+    /// too. They authorize that one request only (method, object and
+    /// time: S3 refuses it 15 minutes later), so the reader needs no keys. `None` on a local
+    /// warehouse or with ambient credentials (no access key to sign with). The caller
+    /// decides whether the object may be read.
+    pub fn sign_read(
+        &self,
+        endpoint: &str,
+        location: &str,
+        head: bool,
+        amz_headers: &[(String, String)],
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Option<Vec<(&'static str, String)>>, IcebergError> {
+        let Some(s3) = &self.s3 else {
+            return Ok(None);
+        };
+        let settings = s3.settings();
+        if settings.access_key_id.is_empty() {
+            return Ok(None);
+        }
+        let key = s3
+            .key(location)
+            .map_err(|error| IcebergError::iceberg(location, "signing", error))?;
+        let host = endpoint
+            .split_once("://")
+            .map_or(endpoint, |(_, rest)| rest)
+            .trim_end_matches('/');
+        let region = if settings.region.is_empty() {
+            "us-east-1"
+        } else {
+            settings.region.as_str()
+        };
+        Ok(Some(s3::sigv4_read_headers(
+            &s3::SigV4 {
+                access_key_id: &settings.access_key_id,
+                secret_access_key: &settings.secret_access_key,
+                region,
+            },
+            if head { "HEAD" } else { "GET" },
+            host,
+            &format!("/{}/{}", settings.bucket, key.as_ref()),
+            amz_headers,
+            now,
+        )))
+    }
+
+    /// The table's current metadata and where it is written; `None` if there is no table.
+    pub async fn table_view(
+        &self,
+        namespace: &str,
+        table: &str,
+    ) -> Result<Option<TableView>, IcebergError> {
+        let name = qualified(namespace, table);
+        let ident = TableIdent::new(NamespaceIdent::new(namespace.to_owned()), table.to_owned());
+        let Some(loaded) = self.load(&ident, &name).await? else {
+            return Ok(None);
+        };
+        let refs = snapshot::refs(&loaded)
+            .map_err(|error| IcebergError::iceberg(&name, "reading refs", error))?;
+        let mut branches: Vec<String> = refs
+            .iter()
+            .filter(|(_, reference)| reference.is_branch())
+            .map(|(name, _)| name.clone())
+            .collect();
+        branches.sort();
+        Ok(Some(TableView {
+            name,
+            metadata_location: loaded.metadata_location().map(str::to_owned),
+            location: loaded.metadata().location().to_owned(),
+            metadata: loaded.metadata_ref(),
+            refs,
+            branches,
+        }))
+    }
+}

@@ -1,0 +1,401 @@
+//! Push state in SQLite or PostgreSQL (sqlx; migrations in `migrations/`).
+//!
+//! Everything a push is and has done lives here, so that a restart loses nothing: the
+//! manifest, the push's state, each dataset's state and engine outcome, the leases of the
+//! job runner, the package nodes, and the staging bookkeeping (verified S3 contents,
+//! multipart uploads). Every change that must be atomic is one transaction.
+//!
+//! Push states: `staging` → `committing` (commit) → `succeeded` | `failed`; a `failed` push
+//! may be committed again. Dataset states: `pending` → `writing` → `done` | `failed`.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use sqlx::any::AnyPoolOptions;
+use sqlx::{AnyPool, Row};
+use stone_api::{
+    AssetKind, CreatePush, DatasetDetail, DatasetState, DatasetStatus, NodeStatus, PackageNode,
+    Problem, PushResult, PushState,
+};
+
+mod datasets;
+mod gc;
+mod leases;
+mod pushes;
+mod quotas;
+mod staging;
+#[cfg(test)]
+mod tests;
+
+pub use gc::ago;
+pub use leases::EngineLock;
+pub use quotas::{QuotaChange, QuotaFigures};
+
+/// Errors of the state database.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StateError {
+    #[error("cannot open the state database {path}")]
+    Open {
+        path: String,
+        #[source]
+        source: sqlx::Error,
+    },
+    #[error("cannot migrate the state database")]
+    Migrate(#[source] sqlx::migrate::MigrateError),
+    #[error("state database query failed: {what}")]
+    Query {
+        what: &'static str,
+        #[source]
+        source: sqlx::Error,
+    },
+    #[error("the state database holds an unreadable {what}: {message}")]
+    Corrupt { what: &'static str, message: String },
+}
+
+type Result<T> = std::result::Result<T, StateError>;
+
+/// How one dataset write ended, for [`StateDb::datasets_finished`].
+#[derive(Debug, Clone)]
+pub enum WriteOutcome {
+    Done {
+        name: String,
+        status: DatasetStatus,
+        detail: DatasetDetail,
+        head: Option<HeadUpdate>,
+    },
+    Failed {
+        name: String,
+        problem: Problem,
+    },
+}
+
+/// Rows for a set-based statement: `WITH r AS MATERIALIZED (SELECT … FROM <json array
+/// param>)`, whose columns are the given keys of each array element (objects; `int`
+/// columns cast to integers), so that one statement reads or writes a whole batch instead
+/// of one round trip a row. Materialized, so that the planner looks rows up by key from
+/// `r` (inlined, SQLite scans `r` once per row of the table: seconds for a batch).
+fn json_rows(backend: Backend, param: &str, columns: &[(&str, bool)]) -> String {
+    let select = columns
+        .iter()
+        .map(|(name, int)| match (backend, int) {
+            (Backend::Postgres, true) => format!("(j.value ->> '{name}')::bigint AS {name}"),
+            _ => format!("j.value ->> '{name}' AS {name}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    match backend {
+        Backend::Sqlite => {
+            format!("WITH r AS MATERIALIZED (SELECT {select} FROM json_each({param}) AS j)")
+        }
+        Backend::Postgres => format!(
+            "WITH r AS MATERIALIZED \
+             (SELECT {select} FROM jsonb_array_elements({param}::jsonb) AS j(value))"
+        ),
+    }
+}
+
+/// Touches a push inside the caller's transaction and takes the next number of its
+/// change counter, to stamp the dataset rows the transaction changes (see
+/// `0002_dataset_changes.sql`). Taken before those rows change: the push's row is then
+/// locked until the transaction ends, so change numbers become visible in order.
+async fn touch_in(tx: &mut sqlx::AnyConnection, push_id: &str, now: &str) -> Result<i64> {
+    let changes: Option<i64> = sqlx::query_scalar(
+        "UPDATE pushes SET updated_at = $1, changes = changes + 1 WHERE id = $2 RETURNING changes",
+    )
+    .bind(now)
+    .bind(push_id)
+    .fetch_optional(&mut *tx)
+    .await
+    .map_err(query_error("touching a push"))?;
+    Ok(changes.unwrap_or(0))
+}
+
+fn query_error(what: &'static str) -> impl FnOnce(sqlx::Error) -> StateError {
+    move |source| StateError::Query { what, source }
+}
+
+/// Now, RFC 3339 UTC with seconds.
+pub fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// A unit enum as its wire text (`"staging"`).
+fn text<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(Value::String(text)) => text,
+        other => panic!("not a unit enum: {other:?}"),
+    }
+}
+
+fn from_text<T: DeserializeOwned>(what: &'static str, text: &str) -> Result<T> {
+    serde_json::from_value(Value::String(text.to_owned())).map_err(|e| StateError::Corrupt {
+        what,
+        message: format!("{text:?}: {e}"),
+    })
+}
+
+fn json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("wire types serialize")
+}
+
+fn from_json<T: DeserializeOwned>(what: &'static str, text: &str) -> Result<T> {
+    serde_json::from_str(text).map_err(|e| StateError::Corrupt {
+        what,
+        message: e.to_string(),
+    })
+}
+
+fn opt_json<T: DeserializeOwned>(what: &'static str, text: Option<String>) -> Result<Option<T>> {
+    text.map(|t| from_json(what, &t)).transpose()
+}
+
+/// What a dataset row of a push does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operation {
+    /// Write the manifest's files.
+    Write,
+    /// Delete the dataset from the branch (it left the package; `replace`).
+    Delete,
+}
+
+impl Operation {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Write => "write",
+            Self::Delete => "delete",
+        }
+    }
+}
+
+/// A push as stored.
+#[derive(Debug, Clone)]
+pub struct PushRecord {
+    pub id: String,
+    pub principal: String,
+    pub namespace: String,
+    pub branch: String,
+    pub state: PushState,
+    pub manifest: CreatePush,
+    pub protected: bool,
+    pub created_at: String,
+    pub updated_at: String,
+    pub commits: i64,
+    pub node_status: Option<NodeStatus>,
+    pub result: Option<PushResult>,
+    pub error: Option<Problem>,
+    /// Expired by the garbage collection (`gc.rs`): left uncommitted too long. Its state
+    /// is then [`PushState::Unknown`]; the API answers `410 push.expired`.
+    pub expired: bool,
+}
+
+/// A push without its manifest, for progress reports.
+#[derive(Debug, Clone)]
+pub struct PushSummary {
+    pub id: String,
+    pub principal: String,
+    pub namespace: String,
+    pub branch: String,
+    pub state: PushState,
+    pub created_at: String,
+    pub updated_at: String,
+    /// The push's change counter: every transaction that changes its datasets takes the
+    /// next number and stamps the rows it changes with it.
+    pub changes: i64,
+    pub node_status: Option<NodeStatus>,
+    pub result: Option<PushResult>,
+    pub error: Option<Problem>,
+    /// See [`PushRecord::expired`].
+    pub expired: bool,
+}
+
+/// The stored state of an expired push (not a wire state: the API answers 410).
+pub const EXPIRED: &str = "expired";
+
+/// A dataset of a push as stored.
+#[derive(Debug, Clone)]
+pub struct DatasetRecord {
+    pub position: i64,
+    pub name: String,
+    pub kind: AssetKind,
+    pub operation: Operation,
+    pub state: DatasetState,
+    pub status: Option<DatasetStatus>,
+    pub detail: Option<DatasetDetail>,
+    pub error: Option<Problem>,
+    /// Engine state before the first write attempt (see `jobs.rs`).
+    pub checkpoint: Option<Value>,
+}
+
+/// A dataset row to create.
+#[derive(Debug, Clone)]
+pub struct NewDataset {
+    pub name: String,
+    pub kind: AssetKind,
+    pub operation: Operation,
+}
+
+/// How a finished dataset write moves the dataset's head.
+#[derive(Debug, Clone)]
+pub enum HeadUpdate {
+    /// The branch now holds these contents (sorted, distinct sha256), or with `merge`
+    /// these and the ones it held (the union is taken inside the transaction that moves
+    /// the head, so concurrent writers on other replicas lose nothing).
+    Set {
+        kind: AssetKind,
+        files: Vec<String>,
+        merge: bool,
+    },
+    /// The dataset is gone from the branch.
+    Delete,
+}
+
+/// A multipart upload in progress.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MultipartRecord {
+    pub sha256: String,
+    /// The holder key of the caller who started it (`""` on S3, where one upload per
+    /// content is shared).
+    pub owner: String,
+    pub size: u64,
+    pub part_size: u64,
+    pub upload_id: String,
+}
+
+/// Which database holds the push state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// A SQLite file in the data directory: one server process.
+    Sqlite,
+    /// PostgreSQL: shared by every replica.
+    Postgres,
+}
+
+impl Backend {
+    /// The backend of a database URL (`sqlite:…`, `postgres://…`, `postgresql://…`).
+    pub fn of_url(url: &str) -> Option<Self> {
+        if url.starts_with("sqlite:") {
+            Some(Self::Sqlite)
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Some(Self::Postgres)
+        } else {
+            None
+        }
+    }
+}
+
+/// The state database.
+#[derive(Debug, Clone)]
+pub struct StateDb {
+    pool: AnyPool,
+    backend: Backend,
+    /// Woken by every change of a push's state or datasets made through this process
+    /// (see [`Self::changed`]).
+    changed: Arc<tokio::sync::Notify>,
+}
+
+impl StateDb {
+    /// Opens (creating it if needed) and migrates the SQLite database at `path`.
+    pub async fn open(path: &Path) -> Result<Self> {
+        Self::connect(&format!("sqlite://{}?mode=rwc", path.display()), 4).await
+    }
+
+    /// Opens and migrates the database at `url`: `sqlite://…` or `postgres://…`.
+    /// Several processes may share a PostgreSQL database (replicas); migrations take
+    /// PostgreSQL's advisory lock.
+    pub async fn connect(url: &str, max_connections: u32) -> Result<Self> {
+        sqlx::any::install_default_drivers();
+        let shown = crate::engines::iceberg::redact(url);
+        let backend = Backend::of_url(url).ok_or_else(|| StateError::Open {
+            path: shown.clone(),
+            source: sqlx::Error::Configuration(
+                "the database URL must start with sqlite: or postgres://".into(),
+            ),
+        })?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(max_connections.max(1))
+            .after_connect(move |connection, _| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        // Persistent in the file; the rest is per connection.
+                        sqlx::query("PRAGMA journal_mode = WAL")
+                            .execute(&mut *connection)
+                            .await?;
+                        sqlx::query("PRAGMA busy_timeout = 10000")
+                            .execute(&mut *connection)
+                            .await?;
+                        sqlx::query("PRAGMA foreign_keys = ON")
+                            .execute(&mut *connection)
+                            .await?;
+                        sqlx::query("PRAGMA synchronous = FULL")
+                            .execute(&mut *connection)
+                            .await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(url)
+            .await
+            .map_err(|source| StateError::Open {
+                path: shown,
+                source,
+            })?;
+        match backend {
+            Backend::Sqlite => sqlx::migrate!("./migrations").run(&pool).await,
+            Backend::Postgres => sqlx::migrate!("./migrations-postgres").run(&pool).await,
+        }
+        .map_err(StateError::Migrate)?;
+        Ok(Self {
+            pool,
+            backend,
+            changed: Arc::default(),
+        })
+    }
+
+    /// Completes at the next change of a push's state or datasets made by this process
+    /// (another replica's changes do not wake it: wait with a timeout). Enable the future
+    /// before reading the state it is to report changes of.
+    pub fn changed(&self) -> tokio::sync::futures::Notified<'_> {
+        self.changed.notified()
+    }
+
+    /// One change of a push's rows, as one transaction: takes the push's next change
+    /// number ([`touch_in`]), runs `change` with the transaction, that number and the time,
+    /// commits, and wakes whoever waits on [`Self::changed`].
+    async fn change_push<T>(
+        &self,
+        push_id: &str,
+        change: impl AsyncFnOnce(&mut sqlx::AnyConnection, i64, &str) -> Result<T>,
+    ) -> Result<T> {
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        let now = now();
+        let number = touch_in(&mut tx, push_id, &now).await?;
+        let value = change(&mut tx, number, &now).await?;
+        tx.commit().await.map_err(query_error("commit"))?;
+        self.changed.notify_waiters();
+        Ok(value)
+    }
+
+    /// The database this state lives in.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+}
+
+/// Contents looked up at once by the possession queries.
+const POSSESSION_BATCH: usize = 1000;
+
+fn multipart_record(row: sqlx::any::AnyRow) -> MultipartRecord {
+    MultipartRecord {
+        sha256: row.get("sha256"),
+        owner: row.get("owner"),
+        size: row.get::<i64, _>("size") as u64,
+        part_size: row.get::<i64, _>("part_size") as u64,
+        upload_id: row.get("upload_id"),
+    }
+}

@@ -1,0 +1,170 @@
+//! Namespace quotas (`[quotas]`).
+
+use super::*;
+
+/// What a push holds against its namespace's quota, bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QuotaFigures {
+    /// What the namespace holds, less what the push deletes.
+    pub used: u64,
+    /// What the push adds: its contents the namespace does not hold yet.
+    pub asked: u64,
+}
+
+impl QuotaFigures {
+    /// Whether the push goes over `quota` (a push that adds nothing never does).
+    pub fn exceeds(&self, quota: Option<u64>) -> bool {
+        quota.is_some_and(|quota| self.asked > 0 && self.used.saturating_add(self.asked) > quota)
+    }
+}
+
+/// What a push writes to and deletes from a namespace, as the quota counts it.
+#[derive(Debug, Clone, Default)]
+pub struct QuotaChange<'a> {
+    pub namespace: &'a str,
+    pub branch: &'a str,
+    /// `(dataset, sha256, size)` written.
+    pub writes: Vec<(&'a str, &'a str, u64)>,
+    /// Datasets deleted on the branch.
+    pub deletes: Vec<&'a str>,
+}
+
+/// Quotas (`[quotas]`): a namespace holds the distinct contents (sha256, size) its
+/// datasets were written with on every branch, recorded when a push's commit is accepted
+/// (old versions keep their contents, so they count); a push that deletes a dataset on a
+/// branch frees what only that dataset held there.
+impl StateDb {
+    /// The figures of a push against its namespace, recording nothing.
+    pub async fn quota_figures(&self, change: &QuotaChange<'_>) -> Result<QuotaFigures> {
+        let mut connection = self
+            .pool
+            .acquire()
+            .await
+            .map_err(query_error("connecting"))?;
+        let held = held_by_namespace(&mut connection, self.backend, change).await?;
+        Ok(figures(&held, change))
+    }
+
+    /// Records what a push writes and deletes, if the namespace stays within `quota`
+    /// (`None`: no quota) or the push adds nothing; returns the figures and whether it
+    /// was recorded. Serialised per namespace (PostgreSQL: a transaction-scoped advisory
+    /// lock; SQLite: the first statement writes, which takes the database's write lock),
+    /// so two pushes accepted at once cannot both pass on the same remaining bytes.
+    /// Recording again what is recorded adds nothing.
+    pub async fn reserve_quota(
+        &self,
+        change: &QuotaChange<'_>,
+        quota: Option<u64>,
+    ) -> Result<(QuotaFigures, bool)> {
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        if self.backend == Backend::Postgres {
+            sqlx::query(
+                "SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS l",
+            )
+            .bind(format!("quota/{}", change.namespace))
+            .execute(&mut *tx)
+            .await
+            .map_err(query_error("locking a namespace's quota"))?;
+        }
+        let deleted: Vec<Value> = change
+            .deletes
+            .iter()
+            .map(|name| serde_json::json!({ "name": name }))
+            .collect();
+        let rows = json_rows(self.backend, "$1", &[("name", false)]);
+        sqlx::query(&format!(
+            "{rows} DELETE FROM namespace_contents
+             WHERE namespace = $2 AND branch = $3 AND dataset IN (SELECT r.name FROM r)"
+        ))
+        .bind(json(&deleted))
+        .bind(change.namespace)
+        .bind(change.branch)
+        .execute(&mut *tx)
+        .await
+        .map_err(query_error("freeing deleted datasets' contents"))?;
+        let held = held_by_namespace(&mut tx, self.backend, change).await?;
+        let figures = figures(&held, change);
+        if figures.exceeds(quota) {
+            tx.rollback().await.map_err(query_error("rollback"))?;
+            return Ok((figures, false));
+        }
+        for batch in change.writes.chunks(POSSESSION_BATCH) {
+            let written: Vec<Value> = batch
+                .iter()
+                .map(|(dataset, sha256, size)| {
+                    serde_json::json!({ "dataset": dataset, "sha256": sha256, "size": size })
+                })
+                .collect();
+            let rows = json_rows(
+                self.backend,
+                "$1",
+                &[("dataset", false), ("sha256", false), ("size", true)],
+            );
+            sqlx::query(&format!(
+                "{rows} INSERT INTO namespace_contents (namespace, branch, dataset, sha256, size)
+                 SELECT $2, $3, r.dataset, r.sha256, r.size FROM r
+                 WHERE true ON CONFLICT (namespace, branch, dataset, sha256) DO NOTHING"
+            ))
+            .bind(json(&written))
+            .bind(change.namespace)
+            .bind(change.branch)
+            .execute(&mut *tx)
+            .await
+            .map_err(query_error("recording a namespace's contents"))?;
+        }
+        tx.commit().await.map_err(query_error("commit"))?;
+        Ok((figures, true))
+    }
+}
+
+/// The distinct contents (sha256 → size) a namespace holds, less the datasets `change`
+/// deletes on its branch.
+async fn held_by_namespace(
+    connection: &mut sqlx::AnyConnection,
+    backend: Backend,
+    change: &QuotaChange<'_>,
+) -> Result<std::collections::BTreeMap<String, u64>> {
+    let deleted: Vec<Value> = change
+        .deletes
+        .iter()
+        .map(|name| serde_json::json!({ "name": name }))
+        .collect();
+    let rows = json_rows(backend, "$1", &[("name", false)]);
+    let found = sqlx::query(&format!(
+        "{rows} SELECT DISTINCT c.sha256, c.size FROM namespace_contents c
+         WHERE c.namespace = $2
+           AND NOT (c.branch = $3 AND c.dataset IN (SELECT r.name FROM r))"
+    ))
+    .bind(json(&deleted))
+    .bind(change.namespace)
+    .bind(change.branch)
+    .fetch_all(&mut *connection)
+    .await
+    .map_err(query_error("reading what a namespace holds"))?;
+    Ok(found
+        .into_iter()
+        .map(|row| {
+            let size: i64 = row.get("size");
+            (row.get("sha256"), u64::try_from(size).unwrap_or(0))
+        })
+        .collect())
+}
+
+fn figures(
+    held: &std::collections::BTreeMap<String, u64>,
+    change: &QuotaChange<'_>,
+) -> QuotaFigures {
+    let used = held
+        .values()
+        .fold(0u64, |sum, size| sum.saturating_add(*size));
+    let new: std::collections::BTreeMap<&str, u64> = change
+        .writes
+        .iter()
+        .filter(|(_, sha256, _)| !held.contains_key(*sha256))
+        .map(|(_, sha256, size)| (*sha256, *size))
+        .collect();
+    let asked = new
+        .values()
+        .fold(0u64, |sum, size| sum.saturating_add(*size));
+    QuotaFigures { used, asked }
+}

@@ -1,0 +1,255 @@
+use super::*;
+use stone_api::{PackageMetadata, PushOptions, ResultCounts};
+
+fn manifest() -> CreatePush {
+    CreatePush {
+        push_id: None,
+        namespace: "demo".into(),
+        branch: "dev".into(),
+        options: PushOptions::default(),
+        package: PackageMetadata::default(),
+        datasets: vec![],
+    }
+}
+
+fn datasets() -> Vec<NewDataset> {
+    vec![
+        NewDataset {
+            name: "a".into(),
+            kind: AssetKind::Tabular,
+            operation: Operation::Write,
+        },
+        NewDataset {
+            name: "old".into(),
+            kind: AssetKind::Blob,
+            operation: Operation::Delete,
+        },
+    ]
+}
+
+#[tokio::test]
+async fn a_push_goes_through_its_states_and_leases() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = StateDb::open(&dir.path().join("state.db")).await.unwrap();
+    db.create_push("p1", "me", &manifest(), false, &datasets())
+        .await
+        .unwrap();
+    let push = db.push("p1").await.unwrap().unwrap();
+    assert_eq!(push.state, PushState::Staging);
+    let rows = db.datasets("p1").await.unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[1].operation, Operation::Delete);
+    assert_eq!(rows[0].state, DatasetState::Pending);
+
+    assert_eq!(db.claim("r1", Duration::from_secs(30)).await.unwrap(), None);
+    assert_eq!(
+        db.start_commit("p1").await.unwrap(),
+        Some(PushState::Committing)
+    );
+    // Committing again leaves it as it is.
+    assert_eq!(
+        db.start_commit("p1").await.unwrap(),
+        Some(PushState::Committing)
+    );
+    assert_eq!(
+        db.claim("r1", Duration::from_secs(30)).await.unwrap(),
+        Some("p1".into())
+    );
+    // Held: no second claim.
+    assert_eq!(db.claim("r2", Duration::from_secs(30)).await.unwrap(), None);
+    // A runner stopped at shutdown gives back what it holds.
+    assert_eq!(db.release_owned("r2").await.unwrap(), 0);
+    assert_eq!(db.release_owned("r1").await.unwrap(), 1);
+    assert_eq!(
+        db.claim("r1", Duration::from_secs(30)).await.unwrap(),
+        Some("p1".into())
+    );
+    // After a restart every lease is forgotten.
+    db.release_all_leases().await.unwrap();
+    assert_eq!(
+        db.claim("r2", Duration::from_secs(30)).await.unwrap(),
+        Some("p1".into())
+    );
+
+    let checkpoint = serde_json::json!({"snapshot_id": null});
+    db.dataset_writing("p1", "a", Some(&checkpoint))
+        .await
+        .unwrap();
+    db.dataset_writing("p1", "a", Some(&serde_json::json!({"x": 1})))
+        .await
+        .unwrap();
+    assert_eq!(
+        db.datasets("p1").await.unwrap()[0].checkpoint,
+        Some(checkpoint),
+        "the first checkpoint is kept"
+    );
+    db.dataset_done(
+        &push,
+        "a",
+        DatasetStatus::Created,
+        &DatasetDetail::default(),
+        Some(HeadUpdate::Set {
+            kind: AssetKind::Tabular,
+            files: vec!["aa".into()],
+            merge: true,
+        }),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        db.dataset_head("demo", "a", "dev").await.unwrap(),
+        Some((AssetKind::Tabular, vec!["aa".to_owned()]))
+    );
+    let problem = Problem::new(500, "engine.failed", "Engine failed");
+    db.dataset_failed("p1", "old", &problem).await.unwrap();
+    let result = PushResult {
+        finished_at: now(),
+        counts: ResultCounts::default(),
+        iris: vec![],
+    };
+    db.finish_push("p1", PushState::Failed, None, &result, None)
+        .await
+        .unwrap();
+    // A failed push can be committed again; done datasets stay done.
+    assert_eq!(
+        db.start_commit("p1").await.unwrap(),
+        Some(PushState::Committing)
+    );
+    let rows = db.datasets("p1").await.unwrap();
+    assert_eq!(rows[0].state, DatasetState::Done);
+    assert_eq!(rows[1].state, DatasetState::Pending);
+    assert_eq!(rows[1].error, None);
+}
+
+#[tokio::test]
+async fn pushes_finishing_at_once_write_the_package_node_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = StateDb::open(&dir.path().join("state.db")).await.unwrap();
+    let node = |push: &str, version: &str| PackageNode {
+        namespace: "demo".into(),
+        branch: "dev".into(),
+        url: "stone:demo".into(),
+        iri: "https://h/demo".into(),
+        package: PackageMetadata {
+            version: Some(version.into()),
+            ..PackageMetadata::default()
+        },
+        resources: vec![],
+        push_id: push.into(),
+        updated_at: now(),
+    };
+    let result = PushResult {
+        finished_at: now(),
+        counts: ResultCounts::default(),
+        iris: vec![],
+    };
+    let ids: Vec<String> = (0..8).map(|i| format!("p{i}")).collect();
+    for id in &ids {
+        db.create_push(id, "me", &manifest(), false, &[])
+            .await
+            .unwrap();
+    }
+    // Eight pushes of the same package finish at once: the status is decided where
+    // the node is written, so exactly one of them created it.
+    let finishing = ids.iter().map(|id| {
+        let db = db.clone();
+        let node = node(id, "1");
+        let result = result.clone();
+        let id = id.clone();
+        tokio::spawn(async move {
+            db.finish_push(&id, PushState::Succeeded, Some(&node), &result, None)
+                .await
+                .unwrap()
+        })
+    });
+    let statuses: Vec<Option<NodeStatus>> = futures::future::join_all(finishing)
+        .await
+        .into_iter()
+        .map(|s| s.unwrap())
+        .collect();
+    let created = statuses
+        .iter()
+        .filter(|s| **s == Some(NodeStatus::Created))
+        .count();
+    let unchanged = statuses
+        .iter()
+        .filter(|s| **s == Some(NodeStatus::Unchanged))
+        .count();
+    assert_eq!((created, unchanged), (1, 7), "{statuses:?}");
+    db.create_push("q", "me", &manifest(), false, &[])
+        .await
+        .unwrap();
+    assert_eq!(
+        db.finish_push(
+            "q",
+            PushState::Succeeded,
+            Some(&node("q", "2")),
+            &result,
+            None
+        )
+        .await
+        .unwrap(),
+        Some(NodeStatus::Updated)
+    );
+    let stored = db.package_node("demo", "dev").await.unwrap().unwrap();
+    assert_eq!(stored.package.version.as_deref(), Some("2"));
+    assert_eq!(
+        db.push("q").await.unwrap().unwrap().node_status,
+        Some(NodeStatus::Updated)
+    );
+}
+
+#[tokio::test]
+async fn multipart_bookkeeping() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = StateDb::open(&dir.path().join("state.db")).await.unwrap();
+    let record = MultipartRecord {
+        sha256: "s".into(),
+        owner: "a".into(),
+        size: 10,
+        part_size: 4,
+        upload_id: "u1".into(),
+    };
+    assert_eq!(db.create_multipart(&record).await.unwrap(), record);
+    let other = MultipartRecord {
+        upload_id: "u2".into(),
+        ..record.clone()
+    };
+    assert_eq!(
+        db.create_multipart(&other).await.unwrap(),
+        record,
+        "the first upload of an owner wins"
+    );
+    // Another owner's upload of the same content is its own.
+    let theirs = MultipartRecord {
+        owner: "b".into(),
+        size: 99,
+        upload_id: "u3".into(),
+        ..record.clone()
+    };
+    assert_eq!(db.create_multipart(&theirs).await.unwrap(), theirs);
+    db.record_part("u1", 2, 4).await.unwrap();
+    db.record_part("u1", 1, 4).await.unwrap();
+    assert_eq!(db.received_parts("u1").await.unwrap(), vec![1, 2]);
+    assert_eq!(db.received_parts("u3").await.unwrap(), Vec::<u32>::new());
+    assert_eq!(
+        db.multipart_upload("s", "u3").await.unwrap(),
+        Some(theirs.clone())
+    );
+    db.delete_multipart("u1").await.unwrap();
+    assert_eq!(db.multipart("s", "a").await.unwrap(), None);
+    assert_eq!(db.received_parts("u1").await.unwrap(), Vec::<u32>::new());
+    assert_eq!(db.multipart("s", "b").await.unwrap(), Some(theirs.clone()));
+    // A content verified (from another caller's upload) leaves b's upload alone.
+    db.mark_verified("s", 10).await.unwrap();
+    assert_eq!(db.multipart("s", "b").await.unwrap(), Some(theirs));
+    assert_eq!(db.verified_content("s").await.unwrap(), Some(10));
+    // Possession.
+    db.record_holder("s", "a").await.unwrap();
+    db.record_holder("s", "a").await.unwrap();
+    assert_eq!(
+        db.held_among("a", &["s", "t"]).await.unwrap(),
+        BTreeSet::from(["s".to_owned()])
+    );
+    assert!(db.held_among("b", &["s"]).await.unwrap().is_empty());
+}
