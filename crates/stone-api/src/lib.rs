@@ -28,6 +28,7 @@ pub mod info;
 pub mod problem;
 pub mod push;
 pub mod read;
+pub mod redact;
 pub mod signature;
 pub mod validate;
 
@@ -42,6 +43,7 @@ pub use push::{
     UploadCompleted, UploadPart,
 };
 pub use read::{ColumnInfo, DatasetInfo, FileInfo, PackageNode, PackageResource};
+pub use redact::redact_url;
 pub use stone_package::{AssetKind, Engine};
 
 /// Version of this API; the path prefix is `/v{API_VERSION}`.

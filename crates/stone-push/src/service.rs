@@ -19,7 +19,7 @@ use stone_api::push::{
     CommitAccepted, CreatePush, DatasetManifest, DatasetProgress, DatasetState, ManifestFile,
     PushCreated, PushOptions as WireOptions, PushState, PushStatus, Upload,
 };
-use stone_api::{Problem, codes};
+use stone_api::{Problem, codes, redact_url};
 use stone_auth::{Secret, StepUpRequest};
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
@@ -563,7 +563,7 @@ impl Session<'_> {
                             .headers()
                             .get(reqwest::header::LOCATION)
                             .and_then(|v| v.to_str().ok())
-                            .map(redact)
+                            .map(redact_url)
                             .unwrap_or_else(|| "nowhere".into());
                         return Err(PushError::Protocol {
                             phase,
@@ -720,13 +720,13 @@ impl Session<'_> {
             match &outcome {
                 Ok(response) => tracing::debug!(
                     "PUT {} ({} bytes at {}) → {} in {:.0?} (no token)",
-                    redact(unit.url),
+                    redact_url(unit.url),
                     unit.size,
                     unit.offset,
                     response.status(),
                     started.elapsed()
                 ),
-                Err(e) => tracing::debug!("PUT {} → {}", redact(unit.url), short_error(e)),
+                Err(e) => tracing::debug!("PUT {} → {}", redact_url(unit.url), short_error(e)),
             }
             let retry_wait = match outcome {
                 Ok(response) if response.status().is_success() => {
@@ -756,7 +756,7 @@ impl Session<'_> {
                     if attempt >= self.options.retries {
                         return Err(UploadFailure::Failed(PushError::Unavailable {
                             phase: Phase::Upload,
-                            url: redact(unit.url),
+                            url: redact_url(unit.url),
                             message: short_error(&e),
                         }));
                     }
@@ -860,7 +860,7 @@ fn check_staging_url(url: &str) -> Result<(), String> {
     let parsed = url::Url::parse(url).map_err(|e| {
         format!(
             "the server gave an upload URL that is not a URL ({e}): {}",
-            redact(url)
+            redact_url(url)
         )
     })?;
     let loopback = match parsed.host() {
@@ -875,21 +875,13 @@ fn check_staging_url(url: &str) -> Result<(), String> {
         "http" => Err(format!(
             "the server gave a plain http upload URL to a host that is not a loopback address: {}; \
              stone uploads over https only (plain http to loopback only)",
-            redact(url)
+            redact_url(url)
         )),
         scheme => Err(format!(
             "the server gave an upload URL with the scheme `{scheme}`: {}; stone uploads over https \
              only (plain http to loopback only)",
-            redact(url)
+            redact_url(url)
         )),
-    }
-}
-
-/// A URL without its query (presigned URLs carry their signature there).
-pub fn redact(url: &str) -> String {
-    match url.split_once('?') {
-        Some((base, _)) => format!("{base}?[redacted]"),
-        None => url.to_owned(),
     }
 }
 

@@ -266,7 +266,7 @@ pub struct IcebergEngine {
 impl IcebergEngine {
     /// Opens (and creates, if needed) the catalog and the warehouse.
     pub async fn open(settings: IcebergSettings) -> Result<Self, IcebergError> {
-        let shown_uri = redact(&settings.catalog_uri);
+        let shown_uri = stone_api::redact_url(&settings.catalog_uri);
         let open_error =
             |source: Box<dyn std::error::Error + Send + Sync>| IcebergError::OpenCatalog {
                 uri: shown_uri.clone(),
@@ -980,21 +980,6 @@ fn sqlite_path(uri: &str) -> Option<PathBuf> {
     (!path.is_empty() && path != ":memory:").then(|| PathBuf::from(path))
 }
 
-/// A URL without its password.
-pub(crate) fn redact(uri: &str) -> String {
-    let Some((scheme, rest)) = uri.split_once("://") else {
-        return uri.to_owned();
-    };
-    let authority_end = rest.find('/').unwrap_or(rest.len());
-    match rest[..authority_end].rsplit_once('@') {
-        Some((user_info, host)) => {
-            let user = user_info.split(':').next().unwrap_or_default();
-            format!("{scheme}://{user}:****@{host}{}", &rest[authority_end..])
-        }
-        None => uri.to_owned(),
-    }
-}
-
 /// Writes `metadata` as the next metadata file of `table` (nothing points at it yet); returns
 /// the table's current metadata location and the new file's.
 async fn write_next_metadata<'t>(
@@ -1063,10 +1048,5 @@ mod tests {
             Some(PathBuf::from("/tmp/a/c.db"))
         );
         assert_eq!(sqlite_path("postgres://x"), None);
-        assert_eq!(
-            redact("postgres://me:secret@db:5432/cat"),
-            "postgres://me:****@db:5432/cat"
-        );
-        assert_eq!(redact("sqlite:///tmp/c.db"), "sqlite:///tmp/c.db");
     }
 }

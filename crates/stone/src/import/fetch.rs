@@ -11,8 +11,9 @@ use stone_api::{AssetKind, DatasetInfo, Engine, FileInfo};
 use url::Url;
 
 use super::source::{Source, last_segment};
+use crate::codes::{self, Code};
 use crate::config::is_loopback;
-use crate::diagnostics::{CliError, ExitStatus};
+use crate::diagnostics::CliError;
 
 /// What the lock file recorded of the previous import of this source.
 #[derive(Debug, Clone, Default)]
@@ -135,8 +136,8 @@ pub async fn fetch(
     }
 }
 
-fn failure(code: &'static str, status: ExitStatus, message: String) -> CliError {
-    CliError::new(code, status, message)
+fn failure(code: Code, message: String) -> CliError {
+    CliError::new(code, message)
 }
 
 /// An https (or loopback http) client; redirects stay on https (or loopback) and never
@@ -196,7 +197,7 @@ async fn refused(what: &str, response: reqwest::Response, token_sent: bool) -> a
     let message = format!("{what} answered {status}: {detail}");
     let error = match status {
         StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => {
-            let error = failure("import.unauthorized", ExitStatus::Auth, message);
+            let error = failure(codes::IMPORT_UNAUTHORIZED, message);
             if token_sent {
                 error.hint("the token (of `stone login`, or $STONE_TOKEN) may not read this dataset: log in as a user who may")
             } else {
@@ -205,26 +206,21 @@ async fn refused(what: &str, response: reqwest::Response, token_sent: bool) -> a
                 )
             }
         }
-        StatusCode::NOT_FOUND => failure("import.not_found", ExitStatus::Failure, message),
-        StatusCode::NOT_ACCEPTABLE => failure("import.format", ExitStatus::Usage, message)
+        StatusCode::NOT_FOUND => failure(codes::IMPORT_NOT_FOUND, message),
+        StatusCode::NOT_ACCEPTABLE => failure(codes::IMPORT_FORMAT, message)
             .hint("pick another --format (see the dataset's formats)"),
         s if s.is_server_error() || s == StatusCode::TOO_MANY_REQUESTS => {
-            failure("import.unavailable", ExitStatus::Unavailable, message)
-                .hint("run the same command again")
+            failure(codes::IMPORT_UNAVAILABLE, message).hint("run the same command again")
         }
-        _ => failure("import.failed", ExitStatus::Failure, message),
+        _ => failure(codes::IMPORT_FAILED, message),
     };
     error.into()
 }
 
 fn unreachable(what: &str, error: reqwest::Error) -> anyhow::Error {
     anyhow::Error::new(error).context(
-        failure(
-            "import.unavailable",
-            ExitStatus::Unavailable,
-            format!("cannot reach {what}"),
-        )
-        .hint("check the network and the URL, then run the same command again"),
+        failure(codes::IMPORT_UNAVAILABLE, format!("cannot reach {what}"))
+            .hint("check the network and the URL, then run the same command again"),
     )
 }
 
@@ -293,15 +289,13 @@ async fn service(
         Ok(body) => body,
         Err(stone_http::Capped::Failed(e)) => {
             return Err(anyhow::Error::new(e).context(failure(
-                "import.unavailable",
-                ExitStatus::Unavailable,
+                codes::IMPORT_UNAVAILABLE,
                 format!("{what} did not finish sending the dataset metadata"),
             )));
         }
         Err(stone_http::Capped::TooLarge) => {
             return Err(failure(
-                "import.failed",
-                ExitStatus::Failure,
+                codes::IMPORT_FAILED,
                 format!(
                     "{what} sent dataset metadata larger than {}, stone's limit: refused unread",
                     stone_http::size_in_words(stone_http::MAX_ANSWER)
@@ -315,8 +309,7 @@ async fn service(
     })?;
     if !info.exists {
         return Err(failure(
-            "import.not_found",
-            ExitStatus::Failure,
+            codes::IMPORT_NOT_FOUND,
             format!("stone:{namespace}/{name} has no content on branch {branch}"),
         )
         .into());
@@ -331,8 +324,7 @@ async fn service(
     };
     if !info.formats.is_empty() && !info.formats.contains(&format) {
         return Err(failure(
-            "import.format",
-            ExitStatus::Usage,
+            codes::IMPORT_FORMAT,
             format!(
                 "stone:{namespace}/{name} is {} and is served as {}, not {format}",
                 info.kind,
@@ -414,8 +406,7 @@ async fn service(
 fn no_options(source: &str, wanted: &Wanted) -> anyhow::Result<()> {
     if wanted.branch.is_some() || wanted.version.is_some() || wanted.format.is_some() {
         return Err(failure(
-            "import.invalid_option",
-            ExitStatus::Usage,
+            codes::IMPORT_INVALID_OPTION,
             format!("--branch, --version and --format apply to stone datasets, not to {source}"),
         )
         .into());
@@ -423,46 +414,10 @@ fn no_options(source: &str, wanted: &Wanted) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A URL fit for the lock file: query values that look like signatures or tokens are
-/// replaced by `REDACTED`.
-pub fn redacted(url: &Url) -> String {
-    let secret = |key: &str| {
-        let key = key.to_ascii_lowercase();
-        [
-            "sig",
-            "signature",
-            "token",
-            "credential",
-            "key",
-            "secret",
-            "password",
-        ]
-        .iter()
-        .any(|s| key.contains(s))
-    };
-    if url.query().is_none() {
-        return url.to_string();
-    }
-    let pairs: Vec<(String, String)> = url
-        .query_pairs()
-        .map(|(k, v)| {
-            let v = if secret(&k) {
-                "REDACTED".into()
-            } else {
-                v.into_owned()
-            };
-            (k.into_owned(), v)
-        })
-        .collect();
-    let mut clean = url.clone();
-    clean.query_pairs_mut().clear().extend_pairs(pairs);
-    clean.to_string()
-}
-
 async fn http(url: &Url, wanted: &Wanted, previous: Option<&Previous>) -> anyhow::Result<Fetch> {
     no_options("an https URL", wanted)?;
     let client = client(true)?;
-    let resolved = redacted(url);
+    let resolved = stone_api::redact_url(url.as_str());
     let mut request = client.get(url.clone());
     if let Some(previous) = previous.filter(|p| p.resolved == resolved)
         && let Some(etag) = &previous.etag
@@ -520,20 +475,18 @@ fn cloud_options() -> Vec<(String, String)> {
 async fn object(url: &Url, wanted: &Wanted, previous: Option<&Previous>) -> anyhow::Result<Fetch> {
     use object_store::{Attribute, ObjectStore, ObjectStoreExt};
     no_options("an object store", wanted)?;
-    let resolved = redacted(url);
+    let resolved = stone_api::redact_url(url.as_str());
     let (store, path): (Box<dyn ObjectStore>, object_store::path::Path) = if url.scheme() == "file"
     {
         let local = url.to_file_path().map_err(|()| {
             failure(
-                "import.invalid_source",
-                ExitStatus::Usage,
+                codes::IMPORT_INVALID_SOURCE,
                 format!("`{url}` is not a local file path"),
             )
         })?;
         let path = object_store::path::Path::from_filesystem_path(&local).map_err(|e| {
             anyhow::Error::new(e).context(failure(
-                "import.not_found",
-                ExitStatus::Failure,
+                codes::IMPORT_NOT_FOUND,
                 format!("cannot read {}", local.display()),
             ))
         })?;
@@ -541,22 +494,19 @@ async fn object(url: &Url, wanted: &Wanted, previous: Option<&Previous>) -> anyh
     } else {
         object_store::parse_url_opts(url, cloud_options()).map_err(|e| {
             anyhow::Error::new(e).context(failure(
-                "import.invalid_source",
-                ExitStatus::Usage,
+                codes::IMPORT_INVALID_SOURCE,
                 format!("cannot open the object store of {resolved}"),
             ))
         })?
     };
     let store_error = |e: object_store::Error| -> anyhow::Error {
-        let (code, status) = match &e {
-            object_store::Error::NotFound { .. } => ("import.not_found", ExitStatus::Failure),
+        let code = match &e {
+            object_store::Error::NotFound { .. } => codes::IMPORT_NOT_FOUND,
             object_store::Error::PermissionDenied { .. }
-            | object_store::Error::Unauthenticated { .. } => {
-                ("import.unauthorized", ExitStatus::Auth)
-            }
-            _ => ("import.unavailable", ExitStatus::Unavailable),
+            | object_store::Error::Unauthenticated { .. } => codes::IMPORT_UNAUTHORIZED,
+            _ => codes::IMPORT_UNAVAILABLE,
         };
-        anyhow::Error::new(e).context(failure(code, status, format!("cannot read {resolved}")))
+        anyhow::Error::new(e).context(failure(code, format!("cannot read {resolved}")))
     };
     let meta = store.head(&path).await.map_err(store_error)?;
     if let Some(previous) = previous.filter(|p| p.resolved == resolved)
@@ -603,14 +553,5 @@ mod tests {
         );
         assert_eq!(sha256_of_etag(Some("\"123-parquet-abc\"")), None);
         assert_eq!(sha256_of_etag(None), None);
-    }
-
-    #[test]
-    fn signatures_do_not_reach_the_lock_file() {
-        let url = Url::parse("https://h/x.csv?X-Amz-Signature=abc&part=1&token=t").unwrap();
-        assert_eq!(
-            redacted(&url),
-            "https://h/x.csv?X-Amz-Signature=REDACTED&part=1&token=REDACTED"
-        );
     }
 }
