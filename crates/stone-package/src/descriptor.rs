@@ -11,6 +11,7 @@ use marked_yaml::{LoaderOptions, Node, Spanned};
 use serde::{Deserialize, Serialize};
 use yaml_rust2::parser::{Event, Parser};
 
+use crate::codes;
 use crate::kind::AssetKind;
 
 /// The package configuration file's name.
@@ -65,7 +66,7 @@ fn located(file: &Path, location: Option<Location>) -> String {
 impl DescriptorError {
     pub fn at(file: &Path, location: Option<Location>, message: impl Into<String>) -> Self {
         DescriptorError {
-            code: "package.invalid",
+            code: codes::INVALID,
             file: file.to_owned(),
             location,
             message: message.into(),

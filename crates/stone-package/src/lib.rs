@@ -2,6 +2,7 @@
 //! engines, `stone:` names and slugs, the push branch, and the sha256 manifest.
 
 pub mod branch;
+pub mod codes;
 pub mod descriptor;
 pub mod digest;
 pub mod format;

@@ -9,6 +9,7 @@ use std::path::{Component, Path, PathBuf};
 use marked_yaml::Spanned;
 use serde::Serialize;
 
+use crate::codes;
 use crate::descriptor::{
     self, DESCRIPTOR_FILE, DescriptorError, DialectFile, Location, MAX_DESCRIPTOR_BYTES,
     TableSchema, child, location_of, node_location, node_to_json,
@@ -41,9 +42,9 @@ pub enum PackageError {
 impl PackageError {
     pub fn code(&self) -> &'static str {
         match self {
-            PackageError::NoDescriptor { .. } => "package.no_descriptor",
+            PackageError::NoDescriptor { .. } => codes::NO_DESCRIPTOR,
             PackageError::Descriptor(e) => e.code,
-            PackageError::Io { .. } => "package.io",
+            PackageError::Io { .. } => codes::IO,
         }
     }
 
@@ -370,7 +371,7 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
                         .unwrap_or_default(),
                 ),
             )
-            .with_code("package.duplicate_slug")
+            .with_code(codes::DUPLICATE_SLUG)
             .with_hint("give one of them another `name`, or set its `publish.as_name`")
             .into());
         }
@@ -450,7 +451,7 @@ fn parse_publish_to(file: &Path, to: &Spanned<String>) -> Result<Destination, De
 fn check_resource_path(file: &Path, path: &Spanned<String>) -> Result<String, DescriptorError> {
     let location = location_of(path.span());
     let refuse =
-        |msg: String| DescriptorError::at(file, location, msg).with_code("package.path_refused");
+        |msg: String| DescriptorError::at(file, location, msg).with_code(codes::PATH_REFUSED);
     let raw = path.as_str();
     if raw.is_empty() {
         return Err(refuse("the resource `path` is empty".into()));
@@ -518,14 +519,14 @@ fn check_zone(first: &str, shown: &str) -> Result<(), (String, &'static str, Str
     if first.eq_ignore_ascii_case(EXT_ZONE) {
         return Err((
             format!("{shown} is in the `ext/` zone, which pushes refuse: `ext/` holds data imported from elsewhere and is written only by `stone data import`"),
-            "package.ext_zone",
+            codes::EXT_ZONE,
             "remove this resource from datasets.yaml (imported data is already published where it came from)".into(),
         ));
     }
     if first.eq_ignore_ascii_case(STATE_DIR) {
         return Err((
             format!("{shown} is in `{STATE_DIR}/`, stone's own state directory"),
-            "package.path_refused",
+            codes::PATH_REFUSED,
             "move the file elsewhere in the package".into(),
         ));
     }
@@ -551,9 +552,9 @@ fn collect_files(
                 "the resource file `{rel}` does not exist (looked for {})",
                 absolute.display()
             ))
-            .with_code("package.file_missing"));
+            .with_code(codes::FILE_MISSING));
         }
-        Err(e) => return Err(fail(format!("cannot read `{rel}`: {e}")).with_code("package.io")),
+        Err(e) => return Err(fail(format!("cannot read `{rel}`: {e}")).with_code(codes::IO)),
     };
     let is_link = meta.file_type().is_symlink();
     let canonical_rel = if is_link {
@@ -562,7 +563,7 @@ fn collect_files(
         // Not a link itself: only its folders can lead elsewhere, and they are resolved once.
         confined_by_parent(root_canonical, &absolute, rel, parents)
     }
-    .map_err(|msg| fail(msg).with_code("package.path_refused"))?;
+    .map_err(|msg| fail(msg).with_code(codes::PATH_REFUSED))?;
     // Where the resource really is decides its zone, whatever component of its path is a
     // link (`data/a.csv` with `data` a link to `ext/other`).
     let first = canonical_rel.split('/').next().unwrap_or_default();
@@ -585,7 +586,7 @@ fn collect_files(
     }
     if !target.is_dir() {
         return Err(fail(format!("`{rel}` is neither a file nor a directory"))
-            .with_code("package.path_refused"));
+            .with_code(codes::PATH_REFUSED));
     }
     let mut files = Vec::new();
     let mut pending = vec![(absolute, rel.to_owned())];
@@ -607,7 +608,7 @@ fn collect_files(
                 return Err(fail(format!(
                     "`{dir_rel}` holds a file whose name is not a plain name: {e}"
                 ))
-                .with_code("package.path_refused")
+                .with_code(codes::PATH_REFUSED)
                 .with_hint("rename the file"));
             }
             let child_rel = format!("{dir_rel}/{name}");
@@ -617,7 +618,7 @@ fn collect_files(
                 .map_err(|e| fail(format!("cannot read `{child_rel}`: {e}")))?;
             if kind.is_symlink() {
                 let target_rel = confined(root_canonical, &child_abs, &child_rel)
-                    .map_err(|msg| fail(msg).with_code("package.path_refused"))?;
+                    .map_err(|msg| fail(msg).with_code(codes::PATH_REFUSED))?;
                 let first = target_rel.split('/').next().unwrap_or_default();
                 check_zone(first, &format!("`{child_rel}` (a link to `{target_rel}`)"))
                     .map_err(|(msg, code, hint)| fail(msg).with_code(code).with_hint(hint))?;
@@ -625,7 +626,7 @@ fn collect_files(
                     .map_err(|e| fail(format!("cannot read `{child_rel}`: {e}")))?;
                 if !meta.is_file() {
                     return Err(fail(format!("`{child_rel}` is a link to a directory; links to directories inside a resource are not followed"))
-                        .with_code("package.path_refused"));
+                        .with_code(codes::PATH_REFUSED));
                 }
                 files.push(package_file(child_rel, child_abs, &meta));
             } else if kind.is_dir() {
@@ -637,7 +638,7 @@ fn collect_files(
                 files.push(package_file(child_rel, child_abs, &meta));
             } else {
                 return Err(fail(format!("`{child_rel}` is not a regular file"))
-                    .with_code("package.path_refused"));
+                    .with_code(codes::PATH_REFUSED));
             }
         }
     }
@@ -746,7 +747,7 @@ fn choose_slug(
                 location_of(as_name.span()),
                 format!("`publish.as_name` `{}` is not a valid dataset name: it {why}{suggestion}", as_name.as_str()),
             )
-            .with_code("package.invalid_name")
+            .with_code(codes::INVALID_NAME)
             .with_hint("dataset names use lowercase letters a-z, digits and inner `-`, at most 63 characters")
         })?;
         return Ok((label, source));
@@ -774,7 +775,7 @@ fn choose_slug(
                 at,
                 format!("`{source_text}` leaves no dataset name once reduced to a-z, 0-9 and `-`"),
             )
-            .with_code("package.invalid_name")
+            .with_code(codes::INVALID_NAME)
             .with_hint("set `publish.as_name` on the resource")
         })
 }

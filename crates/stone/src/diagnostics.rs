@@ -1,15 +1,18 @@
 //! Errors for people and scripts: `error:` / `Caused by:` / `hint:`, a stable dotted code,
 //! and an exit code scripts can rely on.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use serde::Serialize;
+use stone_api::codes as api;
 use stone_auth::AuthError;
 use stone_formats::FormatError;
 use stone_package::{BranchError, DescriptorError, DigestError, PackageError};
 use stone_push::PushError;
 
+use crate::codes::{self, Code};
 use crate::config::ConfigError;
 
 /// Exit codes, as listed in `stone --help`.
@@ -43,17 +46,11 @@ pub struct CliError {
 }
 
 impl CliError {
-    /// An error with its code and exit status; every `auth.*` code exits with
-    /// [`ExitStatus::Auth`] (3), whoever raises it, as the server's `auth.*` problems do.
-    pub fn new(code: &'static str, status: ExitStatus, message: impl Into<String>) -> Self {
-        let status = if code.starts_with("auth.") {
-            ExitStatus::Auth
-        } else {
-            status
-        };
+    /// An error with its code; the code decides the exit status ([`crate::codes`]).
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
         CliError {
-            code,
-            status,
+            code: code.name,
+            status: code.status,
             message: message.into(),
             hint: None,
         }
@@ -68,7 +65,7 @@ impl CliError {
 /// What is shown of an error.
 #[derive(Debug, Serialize)]
 pub struct Report {
-    pub code: &'static str,
+    pub code: Cow<'static, str>,
     #[serde(skip)]
     pub status: ExitStatus,
     pub message: String,
@@ -95,8 +92,8 @@ pub fn report(error: &anyhow::Error) -> Report {
     let message = chain.next().map(ToString::to_string).unwrap_or_default();
     let causes = chain.map(ToString::to_string).collect();
     let mut report = Report {
-        code: "internal",
-        status: ExitStatus::Failure,
+        code: codes::INTERNAL.name.into(),
+        status: codes::INTERNAL.status,
         message,
         causes,
         hint: None,
@@ -104,22 +101,22 @@ pub fn report(error: &anyhow::Error) -> Report {
     };
     for cause in error.chain() {
         if let Some(e) = cause.downcast_ref::<CliError>() {
-            (report.code, report.status, report.hint) = (e.code, e.status, e.hint.clone());
+            (report.code, report.status, report.hint) = (e.code.into(), e.status, e.hint.clone());
         } else if let Some(e) = cause.downcast_ref::<PackageError>() {
-            (report.code, report.hint) = (e.code(), e.hint());
+            (report.code, report.hint) = (e.code().into(), e.hint());
             report.status = package_status(e.code());
             if let PackageError::Descriptor(d) = e {
                 report.location = Some(located(d));
             }
         } else if let Some(e) = cause.downcast_ref::<DescriptorError>() {
             (report.code, report.hint, report.status) =
-                (e.code, e.hint.clone(), package_status(e.code));
+                (e.code.into(), e.hint.clone(), package_status(e.code));
             report.location = Some(located(e));
         } else if let Some(e) = cause.downcast_ref::<ConfigError>() {
-            (report.code, report.hint, report.status) = (e.code(), e.hint(), ExitStatus::Usage);
+            (report.code, report.hint, report.status) =
+                (e.code().into(), e.hint(), ExitStatus::Usage);
         } else if let Some(e) = cause.downcast_ref::<BranchError>() {
-            report.code = "push.no_branch";
-            report.status = ExitStatus::Usage;
+            (report.code, report.status) = from(codes::PUSH_NO_BRANCH);
             report.hint = Some(match e {
                 BranchError::Missing(_) => {
                     "pass `--branch NAME` (stone never pushes to `main` by default)".into()
@@ -130,15 +127,17 @@ pub fn report(error: &anyhow::Error) -> Report {
                 }
             });
         } else if let Some(e) = cause.downcast_ref::<PushError>() {
-            report.code = leak(e.code());
+            report.code = e.code().into();
             report.status = push_status(e);
             report.hint = push_hint(e);
         } else if let Some(e) = cause.downcast_ref::<AuthError>() {
-            (report.code, report.hint, report.status) = (e.code(), e.hint(), ExitStatus::Auth);
+            (report.code, report.hint, report.status) =
+                (e.code().into(), e.hint(), ExitStatus::Auth);
         } else if let Some(e) = cause.downcast_ref::<FormatError>() {
-            (report.code, report.hint, report.status) = (e.code(), e.hint(), ExitStatus::Failure);
+            (report.code, report.hint, report.status) =
+                (e.code().into(), e.hint(), ExitStatus::Failure);
         } else if cause.downcast_ref::<DigestError>().is_some() {
-            report.code = "package.read";
+            (report.code, report.status) = from(codes::PACKAGE_READ);
             report.hint = Some("check the file and run the command again".into());
         } else {
             continue;
@@ -148,9 +147,9 @@ pub fn report(error: &anyhow::Error) -> Report {
     report
 }
 
-/// Codes come from the server as strings; the few distinct ones live for the process.
-fn leak(code: String) -> &'static str {
-    Box::leak(code.into_boxed_str())
+/// A code and its status, as a report holds them.
+fn from(code: Code) -> (Cow<'static, str>, ExitStatus) {
+    (code.name.into(), code.status)
 }
 
 fn push_status(e: &PushError) -> ExitStatus {
@@ -161,11 +160,11 @@ fn push_status(e: &PushError) -> ExitStatus {
             problem, status, ..
         } => match problem.code.as_str() {
             c if c.starts_with("auth.") => ExitStatus::Auth,
-            "push.confirmation_required"
-            | "push.protected_ref"
-            | "push.force_forbidden"
-            | "push.deletion_requires_force"
-            | "push.retraction_requires_force" => ExitStatus::Refused,
+            api::PUSH_CONFIRMATION_REQUIRED
+            | api::PUSH_PROTECTED_REF
+            | api::PUSH_FORCE_FORBIDDEN
+            | api::PUSH_DELETION_REQUIRES_FORCE
+            | api::PUSH_RETRACTION_REQUIRES_FORCE => ExitStatus::Refused,
             _ if *status == 401 => ExitStatus::Auth,
             _ if *status == 403 => ExitStatus::Refused,
             _ => ExitStatus::Failure,
@@ -182,24 +181,24 @@ fn push_hint(e: &PushError) -> Option<String> {
     match e {
         PushError::Auth(e) => e.hint(),
         PushError::Refused { problem, .. } => match problem.code.as_str() {
-            "auth.required" | "auth.invalid_token" => Some(
+            api::AUTH_REQUIRED | api::AUTH_INVALID_TOKEN => Some(
                 "log in with `stone login --env ENV` (in CI: set STONE_TOKEN to a valid access token)".into(),
             ),
-            "push.protected_ref" => Some(
+            api::PUSH_PROTECTED_REF => Some(
                 "this ref is protected: ask for the role it names, or push to another branch".into(),
             ),
-            "push.confirmation_required" => Some("this ref is protected: confirm the push with --yes".into()),
-            "push.force_forbidden" => Some("--force on a protected ref needs the elevated role".into()),
-            "schema.incompatible" | "version.exists" => {
+            api::PUSH_CONFIRMATION_REQUIRED => Some("this ref is protected: confirm the push with --yes".into()),
+            api::PUSH_FORCE_FORBIDDEN => Some("--force on a protected ref needs the elevated role".into()),
+            api::SCHEMA_INCOMPATIBLE | api::VERSION_EXISTS => {
                 Some("on a protected ref this needs --force (and the elevated role)".into())
             }
-            "push.too_large" => Some(
+            api::PUSH_TOO_LARGE => Some(
                 "the server takes at most so many datasets, files or bytes in one push: split the package, or ask the operator to raise [limits]".into(),
             ),
-            "namespace.quota_exceeded" => Some(
+            api::NAMESPACE_QUOTA_EXCEEDED => Some(
                 "the namespace is at its quota: delete datasets it no longer needs (push the package with --replace without them), or ask the server's operator to raise the namespace's quota ([quotas])".into(),
             ),
-            "manifest.invalid_size" => Some(
+            api::MANIFEST_INVALID_SIZE => Some(
                 "a file is larger than the server takes ([limits] max_file_size): leave it out or ask the operator".into(),
             ),
             _ => None,
@@ -213,7 +212,7 @@ fn push_hint(e: &PushError) -> Option<String> {
 
 fn package_status(code: &str) -> ExitStatus {
     match code {
-        "package.ext_zone" | "package.path_refused" => ExitStatus::Refused,
+        stone_package::codes::EXT_ZONE | stone_package::codes::PATH_REFUSED => ExitStatus::Refused,
         _ => ExitStatus::Failure,
     }
 }
@@ -275,9 +274,9 @@ mod tests {
 
     #[test]
     fn every_auth_code_exits_with_the_auth_status() {
-        let error = CliError::new("auth.no_issuer", ExitStatus::Usage, "no issuer");
+        let error = CliError::new(codes::AUTH_NO_ISSUER, "no issuer");
         assert_eq!(error.status, ExitStatus::Auth);
-        let error = CliError::new("usage.invalid_env", ExitStatus::Usage, "bad");
+        let error = CliError::new(codes::USAGE_INVALID_ENV, "bad");
         assert_eq!(error.status, ExitStatus::Usage);
     }
 

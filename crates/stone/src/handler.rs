@@ -12,8 +12,9 @@ use stone_push::external::{
 };
 use stone_push::{BlobStoreHandler, HttpHandler, Registry, ServiceHandler, ServiceTarget};
 
+use crate::codes;
 use crate::config::Config;
-use crate::diagnostics::{CliError, ExitStatus};
+use crate::diagnostics::CliError;
 use crate::env_vars;
 
 /// The handler chosen for a destination, and why.
@@ -65,8 +66,7 @@ pub fn plugin_timeout() -> anyhow::Result<Duration> {
             .map(Duration::from_secs_f64)
             .ok_or_else(|| {
                 CliError::new(
-                    "usage.invalid_env",
-                    ExitStatus::Usage,
+                    codes::USAGE_INVALID_ENV,
                     format!(
                         "${} must be a number of seconds between 0 and 86400, not `{v}`",
                         env_vars::STONE_PLUGIN_TIMEOUT

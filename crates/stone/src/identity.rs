@@ -13,8 +13,9 @@ use stone_auth::{
 use stone_push::handler::BoxFuture;
 use stone_push::{Phase, PushError, TokenSource};
 
+use crate::codes;
 use crate::config::Environment;
-use crate::diagnostics::{CliError, ExitStatus};
+use crate::diagnostics::CliError;
 use crate::env_vars;
 
 /// The OAuth client id of the CLI when the environment names none.
@@ -43,8 +44,7 @@ pub fn token_dir() -> anyhow::Result<PathBuf> {
     }
     let data = dirs::data_dir().ok_or_else(|| {
         CliError::new(
-            "auth.store",
-            ExitStatus::Auth,
+            codes::AUTH_STORE,
             "cannot find a data directory for the stored logins",
         )
         .hint(format!(
@@ -154,8 +154,7 @@ pub fn identity_of(env: &Environment, info: Option<&ServerInfo>) -> anyhow::Resu
         .or_else(|| oidc.map(|o| o.issuer.clone()))
         .ok_or_else(|| {
             CliError::new(
-                "auth.no_issuer",
-                ExitStatus::Auth,
+                codes::AUTH_NO_ISSUER,
                 format!(
                     "the environment `{}` has no identity provider: neither its config nor its server names an issuer",
                     env.name

@@ -1,6 +1,7 @@
 //! The `stone` command line: push data packages to a dataset platform.
 
 pub mod cli;
+pub mod codes;
 pub mod commands;
 pub mod config;
 pub mod diagnostics;

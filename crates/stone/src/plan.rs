@@ -12,8 +12,9 @@ use stone_package::{
     StoneUrl, hash_files, load_package,
 };
 
+use crate::codes;
 use crate::config::Environment;
-use crate::diagnostics::{CliError, ExitStatus};
+use crate::diagnostics::CliError;
 use crate::handler::HandlerChoice;
 
 /// Everything a push will do.
@@ -102,8 +103,7 @@ pub fn load_for_push(
                 None => package.descriptor.display().to_string(),
             };
             CliError::new(
-                "package.no_destination",
-                ExitStatus::Failure,
+                codes::PACKAGE_NO_DESTINATION,
                 format!("{at}: the package has no `publish.to`: nowhere to push it"),
             )
             .hint("add `publish: {to: \"stone:<namespace>\"}` to datasets.yaml, or pass --to")

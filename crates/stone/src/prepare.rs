@@ -15,7 +15,8 @@ use stone_package::package::STATE_DIR;
 use stone_package::{AssetKind, Format, Package, Resource};
 use stone_push::{PushFile, PushPackage, PushResource};
 
-use crate::diagnostics::{CliError, ExitStatus};
+use crate::codes;
+use crate::diagnostics::CliError;
 use crate::env_vars;
 use crate::plan::PushPlan;
 
@@ -215,8 +216,7 @@ fn csv_max_record_bytes() -> anyhow::Result<usize> {
             .filter(|n| *n > 0)
             .ok_or_else(|| {
                 CliError::new(
-                    "usage.invalid_env",
-                    ExitStatus::Usage,
+                    codes::USAGE_INVALID_ENV,
                     format!("${name} must be a positive whole number of bytes, not `{v}`"),
                 )
                 .into()

@@ -12,7 +12,8 @@ use std::process::ExitCode;
 
 use stone_package::{AssetKind, Package};
 
-use crate::diagnostics::{CliError, ExitStatus};
+use crate::codes;
+use crate::diagnostics::CliError;
 
 /// The executable of the RDF build, looked for beside the running `stone`.
 pub const RDF_EXECUTABLE: &str = "stone-rdf";
@@ -92,8 +93,7 @@ pub fn require_rdf(package: &Package) -> Result<(), CliError> {
         return Ok(());
     }
     Err(CliError::new(
-        "format.rdf_not_built",
-        ExitStatus::Usage,
+        codes::FORMAT_RDF_NOT_BUILT,
         format!(
             "this stone was built without RDF support, and the package has GRAPH {} {}; nothing was sent",
             if graphs.len() == 1 { "resource" } else { "resources" },

@@ -3,8 +3,9 @@
 use anyhow::Context as _;
 
 use crate::cli::{GlobalArgs, ImportArgs};
+use crate::codes;
 use crate::config::{Config, config_path};
-use crate::diagnostics::{CliError, ExitStatus};
+use crate::diagnostics::CliError;
 use crate::identity;
 use crate::import::{ImportRequest, ImportStatus, Source, Wanted, import, parse_source, slug_for};
 
@@ -64,8 +65,7 @@ pub fn run(args: &ImportArgs, global: &GlobalArgs) -> anyhow::Result<()> {
     })?;
     let Some(outcome) = outcome else {
         return Err(CliError::new(
-            "import.interrupted",
-            ExitStatus::Failure,
+            codes::IMPORT_INTERRUPTED,
             format!(
                 "the import of {} was interrupted; nothing was written",
                 args.source

@@ -7,8 +7,9 @@ use serde::Serialize;
 use stone_auth::{Identity, TokenClaims, now};
 
 use crate::cli::{GlobalArgs, LoginArgs, LogoutArgs, WhoamiArgs};
+use crate::codes;
 use crate::config::{Config, Environment, config_path};
-use crate::diagnostics::{CliError, ExitStatus};
+use crate::diagnostics::CliError;
 use crate::env_vars;
 use crate::identity::{fetch_info, identity_of, in_ci, interaction, static_token};
 
@@ -52,8 +53,7 @@ fn resolve(
 pub fn login(args: &LoginArgs, global: &GlobalArgs) -> anyhow::Result<()> {
     if in_ci() {
         return Err(CliError::new(
-            "auth.interactive_in_ci",
-            ExitStatus::Auth,
+            codes::AUTH_INTERACTIVE_IN_CI,
             "stone login does not run in CI (CI is set): it would need a browser or a person",
         )
         .hint(format!(

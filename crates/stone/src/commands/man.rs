@@ -7,7 +7,8 @@ use std::path::Path;
 use anyhow::Context as _;
 
 use crate::cli::ManArgs;
-use crate::diagnostics::{CliError, ExitStatus};
+use crate::codes;
+use crate::diagnostics::CliError;
 
 include!(concat!(env!("OUT_DIR"), "/generated.rs"));
 
@@ -30,8 +31,7 @@ pub fn run(args: &ManArgs) -> anyhow::Result<()> {
             .filter_map(|(p, _)| p.strip_prefix("man/man1/")?.strip_suffix(".1"))
             .collect();
         return Err(CliError::new(
-            "man.unknown_page",
-            ExitStatus::Usage,
+            codes::MAN_UNKNOWN_PAGE,
             format!("there is no man page '{page}'"),
         )
         .hint(format!("the pages are: {}", pages.join(", ")))

@@ -7,8 +7,9 @@ use serde::Serialize;
 use stone_package::Destination;
 
 use crate::cli::{GlobalArgs, PluginCommand};
+use crate::codes;
 use crate::config::{Config, config_path};
-use crate::diagnostics::{CliError, ExitStatus};
+use crate::diagnostics::CliError;
 use crate::handler::{self, HandlerChoice};
 
 /// One plugin, as listed.
@@ -48,8 +49,7 @@ pub fn run(command: &PluginCommand, global: &GlobalArgs) -> anyhow::Result<()> {
         .map(|d| {
             d.parse::<Destination>().map_err(|e| {
                 CliError::new(
-                    "usage.invalid_destination",
-                    ExitStatus::Usage,
+                    codes::USAGE_INVALID_DESTINATION,
                     format!("--destination: {e}"),
                 )
             })

@@ -13,8 +13,9 @@ use stone_package::{Destination, resolve_branch};
 use stone_push::{ProgressEvent, PushOptions, PushProgress, PushResult, TokenSource as _};
 
 use crate::cli::{GlobalArgs, PushArgs};
+use crate::codes;
 use crate::config::{Config, DEFAULT_ENV, Environment, EnvironmentOptions, config_path};
-use crate::diagnostics::{CliError, ExitStatus};
+use crate::diagnostics::CliError;
 use crate::env_vars;
 use crate::handler;
 use crate::identity;
@@ -26,13 +27,8 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         .to
         .as_deref()
         .map(|t| {
-            t.parse::<Destination>().map_err(|e| {
-                CliError::new(
-                    "usage.invalid_destination",
-                    ExitStatus::Usage,
-                    format!("--to: {e}"),
-                )
-            })
+            t.parse::<Destination>()
+                .map_err(|e| CliError::new(codes::USAGE_INVALID_DESTINATION, format!("--to: {e}")))
         })
         .transpose()?;
     let (package, to) = load_for_push(&args.path, flag_to.as_ref())?;
@@ -86,8 +82,7 @@ fn push_with(
     let destination = to.to_string();
     let choice = handler::choose(&*handlers, &destination).ok_or_else(|| {
         CliError::new(
-            "push.no_handler",
-            ExitStatus::Failure,
+            codes::PUSH_NO_HANDLER,
             format!("no handler claims the destination {destination}"),
         )
         .hint(no_handler_hint(handlers, to.scheme()))
@@ -155,8 +150,7 @@ fn push_with(
             && let Some(pattern) = protecting_pattern(&info.protected_refs, &branch.name)
         {
             return Err(CliError::new(
-                "push.confirmation_required",
-                ExitStatus::Refused,
+                codes::PUSH_CONFIRMATION_REQUIRED,
                 format!(
                     "{} is a protected ref of `{}` (pattern `{pattern}`): a manual push to it needs --yes",
                     branch.name, environment.0.name
@@ -306,7 +300,7 @@ fn namespace_of(url: &str) -> anyhow::Result<stone_package::Label> {
         .map(|s| s.filter(|p| !p.is_empty()).collect())
         .unwrap_or_default();
     let bad = |why: String| {
-        CliError::new("push.destination", ExitStatus::Usage, why).hint(
+        CliError::new(codes::PUSH_DESTINATION, why).hint(
             "on a platform host, push to `https://HOST/<namespace>` or write `stone:<namespace>`",
         )
     };
@@ -335,8 +329,7 @@ fn prod_guard(
     }
     if !yes {
         return Err(CliError::new(
-            "push.prod_confirmation_required",
-            ExitStatus::Refused,
+            codes::PUSH_PROD_CONFIRMATION_REQUIRED,
             format!(
                 "refusing to push to {destination} with --env {DEFAULT_ENV} without --yes: a blob store or HTTP server has no guard of its own, so stone guards prod itself (nothing was uploaded)"
             ),
@@ -374,8 +367,7 @@ fn ensure_prod_identity(
     let (env, unconfigured) = environment;
     let Some(issuer) = env.options.issuer.as_deref().filter(|_| !*unconfigured) else {
         return Err(CliError::new(
-            "auth.no_issuer",
-            ExitStatus::Auth,
+            codes::AUTH_NO_ISSUER,
             format!(
                 "a push to {destination} with --env {} needs an authentication step-up, but the environment `{}` names no identity provider (nothing was uploaded)",
                 env.name, env.name
@@ -403,8 +395,7 @@ fn ensure_prod_identity(
         && oidc.issuer.trim_end_matches('/') != issuer.trim_end_matches('/')
     {
         return Err(CliError::new(
-            "auth.issuer_mismatch",
-            ExitStatus::Auth,
+            codes::AUTH_ISSUER_MISMATCH,
             format!(
                 "the environment `{}` names the issuer {issuer}, but its server {} trusts {} (nothing was uploaded)",
                 env.name, env.options.api, oidc.issuer
@@ -445,8 +436,7 @@ fn ensure_prod_identity(
     }
     if !claims.roles.iter().any(|r| r == PROD_WRITE_ROLE) {
         return Err(CliError::new(
-            "push.protected_ref",
-            ExitStatus::Refused,
+            codes::PUSH_PROTECTED_REF,
             format!(
                 "{} may not push to {destination} with --env {}: the token lacks the `{PROD_WRITE_ROLE}` role (nothing was uploaded)",
                 claims.subject.as_deref().unwrap_or("this login"),
@@ -464,8 +454,7 @@ fn http_retries() -> anyhow::Result<u32> {
         Err(_) => Ok(stone_push::record::DEFAULT_RETRIES),
         Ok(v) => v.trim().parse().map_err(|_| {
             CliError::new(
-                "usage.invalid_env",
-                ExitStatus::Usage,
+                codes::USAGE_INVALID_ENV,
                 format!(
                     "${} must be a whole number, not `{v}`",
                     env_vars::STONE_HTTP_RETRIES

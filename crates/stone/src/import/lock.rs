@@ -8,7 +8,8 @@ use anyhow::Context as _;
 pub use stone_package::lock::{LOCK_FILE, LockEntry, LockFile, LockedFile};
 
 use super::confined::Confined;
-use crate::diagnostics::{CliError, ExitStatus};
+use crate::codes;
+use crate::diagnostics::CliError;
 
 /// Loads the lock file of `ext`; a missing one is empty.
 pub fn load(ext: &Confined) -> anyhow::Result<LockFile> {
@@ -25,8 +26,7 @@ pub fn load(ext: &Confined) -> anyhow::Result<LockFile> {
     }
     LockFile::parse(&text).map_err(|e| {
         CliError::new(
-            "import.lock_invalid",
-            ExitStatus::Failure,
+            codes::IMPORT_LOCK_INVALID,
             format!("{} is refused: {e}", shown.display()),
         )
         .hint("fix it, or remove it to import everything again")

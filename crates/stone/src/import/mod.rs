@@ -32,7 +32,8 @@ pub use fetch::{Fetch, Previous, RemoteFiles, Wanted};
 pub use lock::{LOCK_FILE, LockEntry, LockFile, LockedFile};
 pub use source::{Source, parse_source};
 
-use crate::diagnostics::{CliError, ExitStatus};
+use crate::codes;
+use crate::diagnostics::CliError;
 
 /// The zone imports write (the package model refuses it in pushes).
 pub const EXT_DIR: &str = stone_package::package::EXT_ZONE;
@@ -81,8 +82,7 @@ pub struct ImportOutcome {
 pub fn slug_for(name: &str) -> anyhow::Result<Label> {
     stone_package::sanitize_slug(name).ok_or_else(|| {
         CliError::new(
-            "import.invalid_name",
-            ExitStatus::Usage,
+            codes::IMPORT_INVALID_NAME,
             format!("`{name}` leaves no name once reduced to a-z, 0-9 and `-`"),
         )
         .hint("name the import with --as NAME")
@@ -223,8 +223,7 @@ pub async fn import(request: &ImportRequest) -> anyhow::Result<ImportOutcome> {
     let package = &request.package;
     if !package.join(DESCRIPTOR_FILE).is_file() {
         return Err(CliError::new(
-            "import.no_package",
-            ExitStatus::Usage,
+            codes::IMPORT_NO_PACKAGE,
             format!("{} has no {DESCRIPTOR_FILE}", package.display()),
         )
         .hint("run stone data import in a package directory, or pass its path")
@@ -308,8 +307,7 @@ pub async fn import(request: &ImportRequest) -> anyhow::Result<ImportOutcome> {
     let (sha256, size) = stream_to_file(remote.body, file, &shown, &remote.resolved).await?;
     if let Some(expected) = remote.size.filter(|expected| *expected != size) {
         return Err(CliError::new(
-            "import.size_mismatch",
-            ExitStatus::Unavailable,
+            codes::IMPORT_SIZE_MISMATCH,
             format!(
                 "{} stated {expected} bytes but sent {size}",
                 remote.resolved
@@ -320,8 +318,7 @@ pub async fn import(request: &ImportRequest) -> anyhow::Result<ImportOutcome> {
     }
     if let Some(expected) = remote.sha256.as_ref().filter(|e| **e != sha256) {
         return Err(CliError::new(
-            "import.digest_mismatch",
-            ExitStatus::Failure,
+            codes::IMPORT_DIGEST_MISMATCH,
             format!(
                 "{} stated sha256 {expected} but the bytes received have sha256 {sha256}",
                 remote.resolved
@@ -448,7 +445,7 @@ impl Drop for PartDir<'_> {
 }
 
 fn bad_file(message: String) -> anyhow::Error {
-    CliError::new("import.invalid_file", ExitStatus::Failure, message)
+    CliError::new(codes::IMPORT_INVALID_FILE, message)
         .hint("the source's file list is not usable; report it to the platform")
         .into()
 }
@@ -469,8 +466,7 @@ async fn download_file(
     let (sha256, size) = stream_to_file(body, created, &shown, &file.path).await?;
     if size != file.size {
         return Err(CliError::new(
-            "import.size_mismatch",
-            ExitStatus::Unavailable,
+            codes::IMPORT_SIZE_MISMATCH,
             format!(
                 "{} stated {} bytes for {} but sent {size}",
                 remote.resolved, file.size, file.path
@@ -481,8 +477,7 @@ async fn download_file(
     }
     if sha256 != file.sha256 {
         return Err(CliError::new(
-            "import.digest_mismatch",
-            ExitStatus::Failure,
+            codes::IMPORT_DIGEST_MISMATCH,
             format!(
                 "{} stated sha256 {} for {} but the bytes received have sha256 {sha256}",
                 remote.resolved, file.sha256, file.path

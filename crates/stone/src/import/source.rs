@@ -3,8 +3,9 @@
 use stone_package::{Label, StoneUrl};
 use url::Url;
 
+use crate::codes;
 use crate::config::{Config, Environment, is_loopback};
-use crate::diagnostics::{CliError, ExitStatus};
+use crate::diagnostics::CliError;
 
 /// A parsed SOURCE.
 #[derive(Debug, Clone)]
@@ -52,7 +53,7 @@ pub fn last_segment(url: &Url) -> Option<String> {
 }
 
 fn usage(message: String) -> CliError {
-    CliError::new("import.invalid_source", ExitStatus::Usage, message)
+    CliError::new(codes::IMPORT_INVALID_SOURCE, message)
 }
 
 /// Parses SOURCE. `env` is `--env` when given: a `stone:` source reads from it (default
