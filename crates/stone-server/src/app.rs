@@ -2,9 +2,14 @@
 
 use std::sync::Arc;
 
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+
+use crate::auth::{Caller, Principal};
 use crate::config::Settings;
 use crate::engines::Engines;
-use crate::guards::{Guards, Principal};
+use crate::error::ApiError;
+use crate::guards::Guards;
 use crate::jobs::JobRunner;
 use crate::staging::StagingStore;
 use crate::staging::local::LocalStaging;
@@ -27,4 +32,13 @@ pub struct App {
     /// Checks bearer tokens (`oidc` mode); `None` in `local` mode.
     pub verifier: Option<Arc<crate::auth::Verifier>>,
     pub runner: Arc<JobRunner>,
+}
+
+/// Who called ([`Caller`]), as one axum extractor for every route.
+impl FromRequestParts<Arc<App>> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &Arc<App>) -> Result<Self, ApiError> {
+        crate::auth::caller(&parts.headers, &app.principal, app.verifier.as_deref()).await
+    }
 }

@@ -5,19 +5,33 @@
 //! [`Caller`] extractor, the [`Principal`] of a token (roles, `[authz]` groups, `acr`) and
 //! the problem documents of a refused token.
 
-use std::sync::Arc;
-
-use axum::extract::FromRequestParts;
-use axum::http::request::Parts;
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use stone_api::codes;
 
 use serde_json::Value;
 pub use stone_auth::verify::{REFETCH_AFTER, TokenError, access_token_refusal, secure_url};
 
-use crate::app::App;
 use crate::error::ApiError;
-use crate::guards::Principal;
+
+/// Who a request acts as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Principal {
+    pub user: String,
+    pub roles: Vec<String>,
+    /// The values the `[authz]` grants name (the roles unless `[authz] claim` says
+    /// another claim); empty in `local` mode, where no policy applies.
+    pub groups: Vec<String>,
+    /// How the user authenticated (`acr` claim); `None` in `local` mode.
+    pub acr: Option<String>,
+    /// When the user authenticated (`auth_time`, Unix seconds); `None` in `local` mode.
+    pub auth_time: Option<i64>,
+}
+
+impl Principal {
+    pub fn has_role(&self, role: &str) -> bool {
+        self.roles.iter().any(|r| r == role)
+    }
+}
 
 /// Who called, as one axum extractor for every route: in `local` mode the configured
 /// identity; in `oidc` mode the identity of a valid bearer token, or `None` without an
@@ -42,39 +56,42 @@ impl Caller {
     }
 }
 
-impl FromRequestParts<Arc<App>> for Caller {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, app: &Arc<App>) -> Result<Self, ApiError> {
-        let Some(verifier) = &app.verifier else {
-            return Ok(Caller(Some(app.principal.clone())));
-        };
-        let Some(value) = parts.headers.get(header::AUTHORIZATION) else {
-            return Ok(Caller(None));
-        };
-        let token = value
-            .to_str()
-            .ok()
-            .and_then(|v| {
-                let (scheme, token) = v.split_once(' ')?;
-                scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
-            })
-            .filter(|t| !t.is_empty())
-            .ok_or_else(|| {
-                invalid_token(&TokenError::Malformed(
-                    "the Authorization header is not `Bearer <token>`".into(),
-                ))
-            })?;
-        match verifier.verify(token).await {
-            Ok(principal) => Ok(Caller(Some(principal))),
-            Err(error @ TokenError::Keys { .. }) => {
-                tracing::error!(%error, "cannot check a token");
-                Err(ApiError::unavailable(
-                    "the server cannot reach its identity provider to check the token; retry later",
-                ))
-            }
-            Err(error) => Err(invalid_token(&error)),
+/// Who a request with these headers acts as: `principal` in `local` mode (no
+/// `verifier`); in `oidc` mode the identity of a valid bearer token, `None` without an
+/// `Authorization` header, and an error for an invalid one.
+pub async fn caller(
+    headers: &HeaderMap,
+    principal: &Principal,
+    verifier: Option<&Verifier>,
+) -> Result<Caller, ApiError> {
+    let Some(verifier) = verifier else {
+        return Ok(Caller(Some(principal.clone())));
+    };
+    let Some(value) = headers.get(header::AUTHORIZATION) else {
+        return Ok(Caller(None));
+    };
+    let token = value
+        .to_str()
+        .ok()
+        .and_then(|v| {
+            let (scheme, token) = v.split_once(' ')?;
+            scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+        })
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| {
+            invalid_token(&TokenError::Malformed(
+                "the Authorization header is not `Bearer <token>`".into(),
+            ))
+        })?;
+    match verifier.verify(token).await {
+        Ok(principal) => Ok(Caller(Some(principal))),
+        Err(error @ TokenError::Keys { .. }) => {
+            tracing::error!(%error, "cannot check a token");
+            Err(ApiError::unavailable(
+                "the server cannot reach its identity provider to check the token; retry later",
+            ))
         }
+        Err(error) => Err(invalid_token(&error)),
     }
 }
 

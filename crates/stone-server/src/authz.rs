@@ -31,13 +31,14 @@ use oxigraph::sparql::SparqlEvaluator;
 use stone_api::{CreatePush, codes};
 pub use stone_package::branch::glob_match;
 
-use crate::app::App;
 use crate::auth::Caller;
+use crate::auth::Principal;
 pub use crate::config::AccessOption as Access;
 use crate::config::AuthzOptions;
-use crate::engines::graph::QueryScope;
+use crate::engines::graph::{GraphEngine, QueryScope};
 use crate::error::{ApiError, ApiResult};
-use crate::guards::{Principal, removed_datasets};
+use crate::guards::removed_datasets;
+use crate::state::StateDb;
 
 /// Decides what a principal may do in a namespace.
 #[derive(Debug, Clone, Default)]
@@ -146,99 +147,6 @@ pub fn access_name(access: Access) -> &'static str {
     }
 }
 
-/// Whether the caller may read the namespace on the branch: a public package there, or
-/// read access.
-pub async fn may_read(
-    app: &App,
-    principal: Option<&Principal>,
-    namespace: &str,
-    branch: &str,
-) -> ApiResult<bool> {
-    if let Some(principal) = principal
-        && app.authz.access(principal, namespace) >= Some(Access::Read)
-    {
-        return Ok(true);
-    }
-    Ok(app
-        .db
-        .package_node(namespace, branch)
-        .await?
-        .is_some_and(|node| node.package.public))
-}
-
-/// The read check of every read route: a dataset or package node of a public package is
-/// readable by anyone; anything else needs an identity (a valid token in `oidc` mode;
-/// `local` mode always has one) with read access. A namespace without a package node on
-/// the branch counts as non-public, so that a caller without access cannot tell what
-/// exists: 401 `auth.required` without a token, 403 `authz.forbidden` with one.
-pub async fn authorize_read(
-    app: &App,
-    caller: &Caller,
-    namespace: &str,
-    branch: &str,
-) -> ApiResult<()> {
-    if may_read(app, caller.0.as_ref(), namespace, branch).await? {
-        return Ok(());
-    }
-    match &caller.0 {
-        Some(principal) => app
-            .authz
-            .require(principal, namespace, Access::Read, "read"),
-        None => Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            codes::AUTH_REQUIRED,
-            "Authentication required",
-            format!(
-                "{namespace} on {branch} is not public: reading it needs a bearer token (`stone login`)"
-            ),
-        )
-        .with_challenge("Bearer")),
-    }
-}
-
-/// What a push needs (checked when it is created and again at commit): write access to
-/// its namespace; admin access to change the package's `public` on the branch, or to
-/// delete datasets with `replace`.
-pub async fn authorize_push(
-    app: &App,
-    principal: &Principal,
-    manifest: &CreatePush,
-) -> ApiResult<()> {
-    let namespace = &manifest.namespace;
-    app.authz
-        .require(principal, namespace, Access::Write, "push to")?;
-    if app.authz.access(principal, namespace) >= Some(Access::Admin) {
-        return Ok(());
-    }
-    let public_now = app
-        .db
-        .package_node(namespace, &manifest.branch)
-        .await?
-        .is_some_and(|node| node.package.public);
-    if manifest.package.public != public_now {
-        let action = if manifest.package.public {
-            format!("make public (on {}) the package of", manifest.branch)
-        } else {
-            format!("make private (on {}) the package of", manifest.branch)
-        };
-        app.authz
-            .require(principal, namespace, Access::Admin, &action)?;
-    }
-    if manifest.options.replace {
-        let removed = removed_datasets(manifest, &app.db).await?;
-        if !removed.is_empty() {
-            let names: Vec<&str> = removed.iter().map(|(name, _)| name.as_str()).collect();
-            let action = format!(
-                "delete datasets ({}, left out of the package with --replace) from",
-                names.join(", ")
-            );
-            app.authz
-                .require(principal, namespace, Access::Admin, &action)?;
-        }
-    }
-    Ok(())
-}
-
 /// The namespace and branch a graph IRI of this server belongs to:
 /// `https://{public_host}/{namespace}/{name}/branch/{branch}[/version/{version}]`.
 pub fn graph_scope<'a>(public_host: &str, graph: &'a str) -> Option<(&'a str, &'a str)> {
@@ -252,38 +160,6 @@ pub fn graph_scope<'a>(public_host: &str, graph: &'a str) -> Option<(&'a str, &'
         | [namespace, _name, "branch", branch, "version", _] => Some((namespace, branch)),
         _ => None,
     }
-}
-
-/// The named graphs the caller may read: those of the namespaces and branches it may
-/// read ([`may_read`]).
-pub async fn readable_graphs(app: &App, caller: &Caller) -> ApiResult<BTreeSet<String>> {
-    let public_host = &app.settings.public_host;
-    let graphs = app
-        .engines
-        .graph
-        .graphs_with_prefix(&format!("https://{public_host}/"))
-        .await
-        .map_err(ApiError::internal)?;
-    let mut verdicts: HashMap<(String, String), bool> = HashMap::new();
-    let mut readable = BTreeSet::new();
-    for graph in graphs {
-        let Some((namespace, branch)) = graph_scope(public_host, &graph) else {
-            continue;
-        };
-        let key = (namespace.to_owned(), branch.to_owned());
-        let allowed = match verdicts.get(&key) {
-            Some(allowed) => *allowed,
-            None => {
-                let allowed = may_read(app, caller.0.as_ref(), namespace, branch).await?;
-                verdicts.insert(key, allowed);
-                allowed
-            }
-        };
-        if allowed {
-            readable.insert(graph);
-        }
-    }
-    Ok(readable)
 }
 
 /// The dataset a query runs over: what it asks (`FROM`, `FROM NAMED`; without them, the
@@ -318,6 +194,138 @@ pub fn query_scope(sparql: &str, readable: &BTreeSet<String>) -> ApiResult<Query
         None => readable.iter().cloned().collect(),
     };
     Ok(QueryScope { default, named })
+}
+
+/// The checks that read the state: public packages, and what a push would change.
+impl Authorizer {
+    /// Whether the caller may read the namespace on the branch: a public package there, or
+    /// read access.
+    pub async fn may_read(
+        &self,
+        db: &StateDb,
+        principal: Option<&Principal>,
+        namespace: &str,
+        branch: &str,
+    ) -> ApiResult<bool> {
+        if let Some(principal) = principal
+            && self.access(principal, namespace) >= Some(Access::Read)
+        {
+            return Ok(true);
+        }
+        Ok(db
+            .package_node(namespace, branch)
+            .await?
+            .is_some_and(|node| node.package.public))
+    }
+
+    /// The read check of every read route: a dataset or package node of a public package is
+    /// readable by anyone; anything else needs an identity (a valid token in `oidc` mode;
+    /// `local` mode always has one) with read access. A namespace without a package node on
+    /// the branch counts as non-public, so that a caller without access cannot tell what
+    /// exists: 401 `auth.required` without a token, 403 `authz.forbidden` with one.
+    pub async fn authorize_read(
+        &self,
+        db: &StateDb,
+        caller: &Caller,
+        namespace: &str,
+        branch: &str,
+    ) -> ApiResult<()> {
+        if self
+            .may_read(db, caller.0.as_ref(), namespace, branch)
+            .await?
+        {
+            return Ok(());
+        }
+        match &caller.0 {
+            Some(principal) => self.require(principal, namespace, Access::Read, "read"),
+            None => Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                codes::AUTH_REQUIRED,
+                "Authentication required",
+                format!(
+                    "{namespace} on {branch} is not public: reading it needs a bearer token (`stone login`)"
+                ),
+            )
+            .with_challenge("Bearer")),
+        }
+    }
+
+    /// What a push needs (checked when it is created and again at commit): write access to
+    /// its namespace; admin access to change the package's `public` on the branch, or to
+    /// delete datasets with `replace`.
+    pub async fn authorize_push(
+        &self,
+        db: &StateDb,
+        principal: &Principal,
+        manifest: &CreatePush,
+    ) -> ApiResult<()> {
+        let namespace = &manifest.namespace;
+        self.require(principal, namespace, Access::Write, "push to")?;
+        if self.access(principal, namespace) >= Some(Access::Admin) {
+            return Ok(());
+        }
+        let public_now = db
+            .package_node(namespace, &manifest.branch)
+            .await?
+            .is_some_and(|node| node.package.public);
+        if manifest.package.public != public_now {
+            let action = if manifest.package.public {
+                format!("make public (on {}) the package of", manifest.branch)
+            } else {
+                format!("make private (on {}) the package of", manifest.branch)
+            };
+            self.require(principal, namespace, Access::Admin, &action)?;
+        }
+        if manifest.options.replace {
+            let removed = removed_datasets(manifest, db).await?;
+            if !removed.is_empty() {
+                let names: Vec<&str> = removed.iter().map(|(name, _)| name.as_str()).collect();
+                let action = format!(
+                    "delete datasets ({}, left out of the package with --replace) from",
+                    names.join(", ")
+                );
+                self.require(principal, namespace, Access::Admin, &action)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The named graphs the caller may read: those of the namespaces and branches it may
+    /// read ([`Self::may_read`]).
+    pub async fn readable_graphs(
+        &self,
+        db: &StateDb,
+        graph: &GraphEngine,
+        public_host: &str,
+        caller: &Caller,
+    ) -> ApiResult<BTreeSet<String>> {
+        let graphs = graph
+            .graphs_with_prefix(&format!("https://{public_host}/"))
+            .await
+            .map_err(ApiError::internal)?;
+        let mut verdicts: HashMap<(String, String), bool> = HashMap::new();
+        let mut readable = BTreeSet::new();
+        for graph in graphs {
+            let Some((namespace, branch)) = graph_scope(public_host, &graph) else {
+                continue;
+            };
+            let key = (namespace.to_owned(), branch.to_owned());
+            let allowed = match verdicts.get(&key) {
+                Some(allowed) => *allowed,
+                None => {
+                    let allowed = self
+                        .may_read(db, caller.0.as_ref(), namespace, branch)
+                        .await?;
+                    verdicts.insert(key, allowed);
+                    allowed
+                }
+            };
+            if allowed {
+                readable.insert(graph);
+            }
+        }
+        Ok(readable)
+    }
 }
 
 #[cfg(test)]

@@ -7,6 +7,8 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use stone_api::{PROBLEM_CONTENT_TYPE, Problem, codes};
 
+pub use crate::report::error_chain;
+
 use crate::engines::blob::BlobError;
 use crate::engines::graph::GraphError;
 use crate::engines::iceberg::IcebergError;
@@ -293,16 +295,4 @@ pub(crate) fn blob_problem(dataset: &str, error: &BlobError) -> Problem {
     problem
         .with_detail(error_chain(error))
         .with("dataset", dataset)
-}
-
-/// `error: cause: cause`.
-pub fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }

@@ -117,7 +117,7 @@ impl Sweeper {
                     "gc: staging swept"
                 ),
                 Err(error) => tracing::warn!(
-                    error = %crate::error::error_chain(&error),
+                    error = %crate::report::error_chain(&error),
                     "gc: the sweep failed; it runs again at the next interval"
                 ),
             }
@@ -148,7 +148,7 @@ impl Sweeper {
             Ok(Some(push)) => push,
             Ok(None) => return,
             Err(error) => {
-                tracing::warn!(push = %id, error = %crate::error::error_chain(&error), "gc: cannot read an expired push");
+                tracing::warn!(push = %id, error = %crate::report::error_chain(&error), "gc: cannot read an expired push");
                 return;
             }
         };
@@ -169,7 +169,7 @@ impl Sweeper {
                 tracing::info!(push = %id, files, "gc: an expired push's prepared datasets removed")
             }
             Err(error) => {
-                tracing::warn!(push = %id, error = %crate::error::error_chain(&error), "gc: cannot remove an expired push's prepared datasets")
+                tracing::warn!(push = %id, error = %crate::report::error_chain(&error), "gc: cannot remove an expired push's prepared datasets")
             }
         }
     }

@@ -43,6 +43,7 @@ use stone_api::{CreatePush, DatasetManifest, Engine, PushOptions, Violation, cod
 pub use stone_package::branch::glob_match;
 use stone_package::{AssetKind, normalize_branch};
 
+use crate::auth::Principal;
 use crate::config::{GuardOptions, StepUpOptions};
 use crate::engines::Engines;
 use crate::engines::blob::BlobEntry;
@@ -50,26 +51,6 @@ use crate::engines::iceberg::TableRef;
 use crate::error::ApiError;
 use crate::iri::{graph_iri, graph_version_iri};
 use crate::state::StateDb;
-
-/// Who a request acts as.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Principal {
-    pub user: String,
-    pub roles: Vec<String>,
-    /// The values the `[authz]` grants name (the roles unless `[authz] claim` says
-    /// another claim); empty in `local` mode, where no policy applies.
-    pub groups: Vec<String>,
-    /// How the user authenticated (`acr` claim); `None` in `local` mode.
-    pub acr: Option<String>,
-    /// When the user authenticated (`auth_time`, Unix seconds); `None` in `local` mode.
-    pub auth_time: Option<i64>,
-}
-
-impl Principal {
-    pub fn has_role(&self, role: &str) -> bool {
-        self.roles.iter().any(|r| r == role)
-    }
-}
 
 /// The configured guard rules.
 #[derive(Debug, Clone)]

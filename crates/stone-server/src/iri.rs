@@ -2,8 +2,6 @@
 
 use stone_package::StoneUrl;
 
-use crate::engines::graph::{GraphEngine, GraphError};
-
 /// IRI of the named graph of a GRAPH dataset on a branch.
 pub fn graph_iri(public_host: &str, namespace: &str, name: &str, branch: &str) -> String {
     format!("https://{public_host}/{namespace}/{name}/branch/{branch}")
@@ -23,24 +21,6 @@ pub fn graph_version_iri(
         "{}/version/{version}",
         graph_iri(public_host, namespace, name, branch)
     )
-}
-
-/// The named versions of a GRAPH dataset on a branch (its snapshot graphs), sorted.
-pub async fn graph_versions(
-    graph: &GraphEngine,
-    public_host: &str,
-    namespace: &str,
-    name: &str,
-    branch: &str,
-) -> Result<Vec<String>, GraphError> {
-    let prefix = graph_version_iri(public_host, namespace, name, branch, "");
-    Ok(graph
-        .graphs_with_prefix(&prefix)
-        .await?
-        .into_iter()
-        .filter_map(|iri| iri.strip_prefix(&prefix).map(str::to_owned))
-        .filter(|version| !version.is_empty() && !version.contains('/'))
-        .collect())
 }
 
 /// `stone:<ns>/<name>` and `https://<host>/<ns>/<name>`.

@@ -7,6 +7,7 @@
 //! - [`state`]: push state in SQLite or PostgreSQL, one module per table family;
 //! - [`jobs`]: the asynchronous commit, dataset by dataset, through the engines;
 //! - [`error`]: API errors, and engine failures as the problems a push reports;
+//! - [`report`]: an error and its causes, as one line;
 //! - [`iri`]: the `stone:` names and https IRIs of datasets, namespaces and graphs;
 //! - [`gc`]: the periodic sweep of staging (expired pushes, unused contents, old uploads);
 //! - [`guards`]: protected refs, roles, what needs `force`;
@@ -30,6 +31,7 @@ pub mod guards;
 pub mod iri;
 pub mod jobs;
 pub mod listener;
+pub mod report;
 pub mod routes;
 pub mod staging;
 pub mod state;

@@ -198,17 +198,6 @@ pub struct RetentionOptions {
     pub min_snapshots_to_keep: u32,
 }
 
-impl RetentionOptions {
-    /// What the Iceberg engine keeps; `None` when expiry is off.
-    pub fn snapshot_retention(&self) -> Option<crate::engines::iceberg::Retention> {
-        let max_age = self.max_snapshot_age_seconds?;
-        Some(crate::engines::iceberg::Retention {
-            max_snapshot_age: std::time::Duration::from_secs(max_age),
-            min_snapshots_to_keep: self.min_snapshots_to_keep.max(1),
-        })
-    }
-}
-
 fn default_min_snapshots_to_keep() -> u32 {
     1
 }

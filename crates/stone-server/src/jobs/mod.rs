@@ -55,12 +55,14 @@ use crate::config::{Settings, env_vars};
 use crate::engines::Engines;
 use crate::engines::blob::{BlobError, BlobFile, BlobOutcome, BlobPut, BlobStatus};
 use crate::engines::graph::{GraphError, RdfFile, RdfFormat};
+use crate::engines::graph_versions;
 use crate::engines::iceberg::{
     AppendOptions, AppendStatus, ExpireOutcome, Retention, SchemaChange, StagedFile,
 };
-use crate::error::{blob_problem, error_chain, graph_problem, iceberg_problem, staging_problem};
+use crate::error::{blob_problem, graph_problem, iceberg_problem, staging_problem};
 use crate::guards::Guards;
-use crate::iri::{dataset_urls, graph_iri, graph_version_iri, graph_versions, namespace_urls};
+use crate::iri::{dataset_urls, graph_iri, graph_version_iri, namespace_urls};
+use crate::report::error_chain;
 use crate::staging::{LocalContent, StagingError, StagingStore};
 use crate::state::{DatasetRecord, HeadUpdate, Operation, PushRecord, StateDb, WriteOutcome, now};
 

@@ -33,7 +33,7 @@ impl JobRunner {
             notify: Notify::new(),
             pause_at,
             shutdown,
-            retention: settings.config.retention.snapshot_retention(),
+            retention: Retention::configured(&settings.config.retention),
             guards: Guards::new(&settings.config.guards),
         }
     }

@@ -8,18 +8,21 @@ use stone_api::{AssetKind, ColumnInfo, DatasetInfo, Engine, FileInfo, codes};
 
 use super::App;
 use crate::auth::Caller;
+use crate::engines::graph_versions;
 use crate::engines::iceberg::TableRef;
 use crate::error::{ApiError, ApiResult};
-use crate::iri::{dataset_urls, graph_iri, graph_version_iri, graph_versions};
+use crate::iri::{dataset_urls, graph_iri, graph_version_iri};
 
-/// The one read check, called by every read route: see [`crate::authz::authorize_read`].
+/// The one read check, called by every read route: see [`crate::authz::Authorizer::authorize_read`].
 pub async fn authorize_read(
     app: &App,
     caller: &Caller,
     namespace: &str,
     branch: &str,
 ) -> ApiResult<()> {
-    crate::authz::authorize_read(app, caller, namespace, branch).await
+    app.authz
+        .authorize_read(&app.db, caller, namespace, branch)
+        .await
 }
 
 /// What a read of a dataset may see, decided once per request: the branch the caller is

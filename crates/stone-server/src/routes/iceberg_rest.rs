@@ -2,7 +2,7 @@
 //! `/v1/...` paths: `RestCatalog(uri="<server>/iceberg")`).
 //!
 //! What a caller sees is what the rest of the API lets it read, decided by the same
-//! checks ([`crate::authz::may_read`], [`crate::authz::authorize_read`]): privacy is per
+//! checks ([`crate::authz::Authorizer::may_read`], [`crate::authz::Authorizer::authorize_read`]): privacy is per
 //! namespace and branch, so a table is listed and loadable when the caller may read at
 //! least one of its branches, and `loadTable` shows only those branches, their versions
 //! (tags `<branch>@<version>`) and the snapshots reachable from them
@@ -138,7 +138,11 @@ async fn readable_branches(
 ) -> RestResult<BTreeSet<String>> {
     let mut readable = BTreeSet::new();
     for branch in branches {
-        if crate::authz::may_read(app, caller.0.as_ref(), namespace, branch).await? {
+        if app
+            .authz
+            .may_read(&app.db, caller.0.as_ref(), namespace, branch)
+            .await?
+        {
             readable.insert(branch.clone());
         }
     }
@@ -188,12 +192,15 @@ async fn visible_namespace(app: &App, caller: &Caller, namespace: &str) -> RestR
     let Some(namespace) = single_level(namespace) else {
         return Err(no_such_namespace(namespace));
     };
-    let main_readable = crate::authz::may_read(app, caller.0.as_ref(), namespace, "main").await?;
+    let main_readable = app
+        .authz
+        .may_read(&app.db, caller.0.as_ref(), namespace, "main")
+        .await?;
     match readable_tables(app, caller, namespace).await? {
         Some(tables) if main_readable || !tables.is_empty() => Ok(tables),
         None if main_readable => Err(no_such_namespace(namespace)),
         _ => {
-            crate::authz::authorize_read(app, caller, namespace, "main").await?;
+            super::dataset::authorize_read(app, caller, namespace, "main").await?;
             Err(no_such_namespace(namespace))
         }
     }
@@ -219,8 +226,10 @@ pub async fn list_namespaces(
         .await
         .map_err(ApiError::internal)?
     {
-        let main_readable =
-            crate::authz::may_read(&app, caller.0.as_ref(), &namespace, "main").await?;
+        let main_readable = app
+            .authz
+            .may_read(&app.db, caller.0.as_ref(), &namespace, "main")
+            .await?;
         if main_readable
             || readable_tables(&app, &caller, &namespace)
                 .await?
@@ -288,7 +297,7 @@ async fn readable_table(
             .find(|b| b.as_str() == "main")
             .or(view.branches.first())
             .map_or("main", String::as_str);
-        crate::authz::authorize_read(app, caller, ns, branch).await?;
+        super::dataset::authorize_read(app, caller, ns, branch).await?;
         return Err(no_such_table(ns, table));
     }
     Ok((view, readable))

@@ -18,9 +18,10 @@ use stone_api::{
 
 use super::App;
 use crate::auth::Caller;
+use crate::auth::Principal;
 use crate::engines::blob::BlobEntry;
 use crate::error::{ApiError, ApiResult};
-use crate::guards::{Principal, force_violations, removed_datasets, violations_problem};
+use crate::guards::{force_violations, removed_datasets, violations_problem};
 use crate::iri::{dataset_urls, namespace_urls};
 use crate::staging::{Completion, StagingError, holder_key};
 use crate::state::{DatasetRecord, NewDataset, Operation, PushRecord, QuotaChange, QuotaFigures};
@@ -39,7 +40,9 @@ pub async fn create(
     let Json(mut manifest) = body.map_err(|rejection| ApiError::invalid(rejection.body_text()))?;
     let resume = manifest.push_id.take();
     let contents = validate(&app, &manifest)?;
-    crate::authz::authorize_push(&app, &principal, &manifest).await?;
+    app.authz
+        .authorize_push(&app.db, &principal, &manifest)
+        .await?;
     let holder = holder_key(&principal.user);
     if let Err(refusal) = app
         .guards
@@ -671,7 +674,9 @@ pub async fn commit(
     }
     // Again at commit: the package may have changed since (made public by someone
     // else), and the policy with it.
-    crate::authz::authorize_push(&app, &principal, &record.manifest).await?;
+    app.authz
+        .authorize_push(&app.db, &principal, &record.manifest)
+        .await?;
     if record.protected {
         // Again at commit: a push reserved by a step-up challenge must not be committed
         // with the token that was challenged.

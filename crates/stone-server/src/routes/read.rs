@@ -97,7 +97,15 @@ pub async fn dataset(
 
 /// Runs the query over the graphs the caller may read ([`crate::authz::query_scope`]).
 async fn run_query(app: &App, caller: &Caller, sparql: &str) -> ApiResult<Response> {
-    let readable = crate::authz::readable_graphs(app, caller).await?;
+    let readable = app
+        .authz
+        .readable_graphs(
+            &app.db,
+            &app.engines.graph,
+            &app.settings.public_host,
+            caller,
+        )
+        .await?;
     let scope = crate::authz::query_scope(sparql, &readable)?;
     match app.engines.graph.query_within(sparql, &scope).await {
         Ok(results) => Ok((

@@ -302,7 +302,7 @@ impl S3Staging {
         self.db.record_holder(sha256, holder).await?;
         if let Err(error) = self.delete_object(from).await {
             // The garbage collection deletes it later.
-            tracing::warn!(error = %crate::error::error_chain(&error), "a caller's upload was not deleted after it was verified");
+            tracing::warn!(error = %crate::report::error_chain(&error), "a caller's upload was not deleted after it was verified");
         }
         Ok(())
     }
@@ -635,7 +635,7 @@ impl StagingStore for S3Staging {
                 }
             }
             Err(error) => {
-                tracing::warn!(error = %crate::error::error_chain(&error), "gc: cannot list the multipart uploads of the staging bucket; only recorded ones were aborted")
+                tracing::warn!(error = %crate::report::error_chain(&error), "gc: cannot list the multipart uploads of the staging bucket; only recorded ones were aborted")
             }
         }
         // Contents, and callers' uploads never completed (a completed one is deleted when

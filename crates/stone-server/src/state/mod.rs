@@ -310,7 +310,7 @@ impl StateDb {
     /// PostgreSQL's advisory lock.
     pub async fn connect(url: &str, max_connections: u32) -> Result<Self> {
         sqlx::any::install_default_drivers();
-        let shown = crate::engines::iceberg::redact(url);
+        let shown = stone_api::redact_url(url);
         let backend = Backend::of_url(url).ok_or_else(|| StateError::Open {
             path: shown.clone(),
             source: sqlx::Error::Configuration(

@@ -32,6 +32,7 @@ use ::iceberg::{NamespaceIdent, TableIdent};
 use super::snapshot::{self, Refs};
 use super::version::VERSION_SEPARATOR;
 use super::{IcebergEngine, IcebergError, NameRule, check_name, qualified};
+use crate::config::RetentionOptions;
 
 /// How long snapshots are kept (`[retention]` of the server configuration).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,6 +42,18 @@ pub struct Retention {
     /// The newest snapshots of every branch's history kept whatever their age (the head
     /// counts; values below 1 count as 1).
     pub min_snapshots_to_keep: u32,
+}
+
+impl Retention {
+    /// What `[retention]` asks the engine to keep; `None` when expiry is off (no
+    /// `max_snapshot_age_seconds`).
+    pub fn configured(options: &RetentionOptions) -> Option<Self> {
+        let max_age = options.max_snapshot_age_seconds?;
+        Some(Self {
+            max_snapshot_age: Duration::from_secs(max_age),
+            min_snapshots_to_keep: options.min_snapshots_to_keep.max(1),
+        })
+    }
 }
 
 /// What an expiry did to one table.
