@@ -21,6 +21,7 @@ mod quickstart;
 mod quota;
 mod replicas;
 mod s3_warehouse;
+mod shape;
 mod wheel;
 
 use stone_test::TestContext;
