@@ -1,10 +1,33 @@
-//! The CLI's own error codes, each with the one exit status it has wherever it is raised.
+//! The CLI's exit statuses, and its own error codes, each with the one exit status it has
+//! wherever it is raised.
 //!
 //! A code reaches scripts (`--json`: `error.code`) and people (the exit status); both are
 //! fixed here, so that no call site can give a code another status. Codes the server sends
 //! are [`stone_api::codes`].
 
-use crate::diagnostics::ExitStatus;
+use std::process::ExitCode;
+
+use serde::Serialize;
+
+/// Exit codes, as listed in `stone --help`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExitStatus {
+    Success = 0,
+    Failure = 1,
+    Usage = 2,
+    Auth = 3,
+    Refused = 4,
+    Unavailable = 5,
+    Plugin = 6,
+    Bug = 101,
+}
+
+impl From<ExitStatus> for ExitCode {
+    fn from(status: ExitStatus) -> ExitCode {
+        ExitCode::from(status as u8)
+    }
+}
 
 /// An error code and its exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,7 +3,6 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
-use std::process::ExitCode;
 
 use serde::Serialize;
 use stone_api::codes as api;
@@ -12,28 +11,9 @@ use stone_formats::FormatError;
 use stone_package::{BranchError, DescriptorError, DigestError, PackageError};
 use stone_push::PushError;
 
+pub use crate::codes::ExitStatus;
 use crate::codes::{self, Code};
 use crate::config::ConfigError;
-
-/// Exit codes, as listed in `stone --help`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ExitStatus {
-    Success = 0,
-    Failure = 1,
-    Usage = 2,
-    Auth = 3,
-    Refused = 4,
-    Unavailable = 5,
-    Plugin = 6,
-    Bug = 101,
-}
-
-impl From<ExitStatus> for ExitCode {
-    fn from(status: ExitStatus) -> ExitCode {
-        ExitCode::from(status as u8)
-    }
-}
 
 /// An error raised by the CLI itself, with everything needed to report it.
 #[derive(Debug, thiserror::Error)]

@@ -13,7 +13,6 @@ use std::time::{Duration, Instant};
 use arrow_array::{Int64Array, RecordBatch, StringArray};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use stone_server::engines::iceberg::DEFAULT_CATALOG_NAME;
 use tempfile::TempDir;
 
@@ -386,9 +385,7 @@ impl File {
     }
 }
 
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
+pub use stone_package::digest::sha256_hex;
 
 /// A dataset of a manifest.
 #[derive(Debug, Clone)]

@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use stone_server::engines::blob::{
     BlobEngine, BlobEntry, BlobError, BlobFile, BlobOptions, BlobPut, BlobStatus, S3Settings,
     VersionStatus,
@@ -199,9 +198,7 @@ fn list_files(dir: &Path, into: &mut Vec<PathBuf>) {
     }
 }
 
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
+pub use stone_package::digest::sha256_hex;
 
 /// Deterministic pseudo-random bytes (xorshift), so that sizes and digests are stable.
 pub fn bytes(seed: u64, len: usize) -> Vec<u8> {

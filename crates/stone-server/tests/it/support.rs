@@ -13,7 +13,6 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use stone_server::engines::iceberg::{
     AppendOptions, AppendOutcome, DEFAULT_CATALOG_NAME, IcebergEngine, IcebergError,
     IcebergSettings, StagedFile,
@@ -422,9 +421,7 @@ pub fn write_parquet(path: &Path, batch: &RecordBatch, rows_per_group: usize) {
     writer.close().expect("close parquet writer");
 }
 
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
+pub use stone_package::digest::sha256_hex;
 
 /// Tags the head of `branch` of `table` (`<ns>.<table>`) with the bare tag `tag`, through
 /// pyiceberg (`tests/readers/tag_iceberg.py`): what a push of version `tag` wrote before
