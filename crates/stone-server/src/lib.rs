@@ -35,3 +35,4 @@ pub mod report;
 pub mod routes;
 pub mod staging;
 pub mod state;
+pub mod vended;
