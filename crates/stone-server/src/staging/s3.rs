@@ -501,10 +501,17 @@ impl S3Staging {
         let there = self.db.verified_content(sha256).await? == Some(size)
             && self.object_size(&key).await? == Some(size);
         if !there {
+            let started = std::time::Instant::now();
             self.store
                 .copy(from, &key)
                 .await
                 .map_err(s3_error(format!("copying {from} to {key}")))?;
+            tracing::debug!(
+                sha256,
+                size,
+                elapsed_us = started.elapsed().as_micros() as u64,
+                "caller's upload copied server-side to the content's key"
+            );
         }
         // Also marks it used now: the garbage collection keeps it for this push.
         self.db.mark_verified(sha256, size).await?;
