@@ -921,6 +921,40 @@ async fn duckdb_reads_an_s3_warehouse_with_vended_credentials_of_one_table() {
     );
     let duck = duckdb_keyless(&server, None, &["--table", "shop.numbers"]);
     assert_eq!(ids(&duck["reads"]["current"]["rows"]), [0, 1, 2, 3, 4]);
+    // pyiceberg asks for vended credentials by default too, and reads with them.
+    let output = python_script("read_iceberg_rest.py")
+        .args([
+            "--uri",
+            &server.url("/iceberg"),
+            "--table",
+            "shop.people",
+            "--ref",
+            "main",
+            "--ref",
+            "main@1.0",
+            "--ref",
+            "dev",
+        ])
+        .env_remove("AWS_ACCESS_KEY_ID")
+        .env_remove("AWS_SECRET_ACCESS_KEY")
+        .env_remove("AWS_SESSION_TOKEN")
+        .env_remove("AWS_PROFILE")
+        .env_remove("AWS_ENDPOINT_URL")
+        .env("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials")
+        .env("AWS_CONFIG_FILE", "/nonexistent/config")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "pyiceberg failed: {}\n--- stone-server log ---\n{}",
+        String::from_utf8_lossy(&output.stderr),
+        server.log()
+    );
+    let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let reads = &seen["table"]["reads"];
+    assert_eq!(ids(&reads["main"]["rows"]), [1, 2, 3, 4], "{seen:#}");
+    assert_eq!(ids(&reads["main@1.0"]["rows"]), [1, 2, 3], "{seen:#}");
+    assert!(ids(&reads["dev"]["rows"]).contains(&9), "{seen:#}");
     // The private table, with a reader's token.
     let duck = duckdb_keyless(&server, Some(&reader), &["--table", "closed.people"]);
     assert!(names(&duck["tables"]).contains("closed.people"), "{duck:#}");
