@@ -348,7 +348,7 @@ impl S3Staging {
             }
             Ok(None) => false,
             Err(error) => {
-                tracing::warn!(error = %crate::jobs::error_chain(&error), "cannot probe whether the staging bucket enforces checksums; this upload is read back");
+                tracing::warn!(error = %crate::report::error_chain(&error), "cannot probe whether the staging bucket enforces checksums; this upload is read back");
                 false
             }
         }
