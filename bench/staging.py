@@ -13,7 +13,10 @@ so that the file is one upload), and in the same run:
   * limits on this machine, same file: sha256 on one core (`openssl dgst`, the hash the
     server must do) and writing the file to disk with fsync (`dd conv=fsync`).
 With --s3, a second case stages in S3 (SeaweedFS from the tools venv): stone and curl to
-the same presigned URL, client figures only (the receiving server is SeaweedFS).
+the same presigned URL, client figures (the receiving server is SeaweedFS), and the
+commit's own S3 work from the server's debug lines: the server-side copy of the caller's
+upload to the content's key, the download of the content for the engine, and whether the
+upload was read back to hash it (only when the store does not vouch for its checksum).
 
 Usage: bench/staging.py [--dir DIR] [--runs 3] [--size-mib 1024] [--s3]
 """
@@ -63,6 +66,18 @@ class Server:
                     return at, int(m.group(4)) / 1e6 if m.group(4) else None
             time.sleep(0.05)
         sys.exit(f"the server never logged {digest} as staged: {self.err_path.read_text()[-2000:]}")
+
+    def s3_phases(self):
+        """Seconds of the S3 commit's own work, from the server's debug lines: the
+        server-side copy of the caller's upload to the content's key, and the download of
+        the content for the engine (`None` when not logged)."""
+        text = self.err_path.read_text()
+        def spent(what):
+            found = [int(m.group(1)) / 1e6 for m in re.finditer(what + r".*?elapsed_us=(\d+)", text)]
+            return sum(found) if found else None
+        return (spent(r"copied server-side to the content's key"),
+                spent(r"staged content downloaded"),
+                "read back: the store does not vouch" in text)
 
     def stop(self):
         self.proc.terminate()
@@ -181,6 +196,7 @@ def main():
         subprocess.run(["cat", str(path)], stdout=subprocess.DEVNULL, check=True)
         for name, cfg, _ in cases:
             stone_client, stone_server, curl_client, curl_server, whole = [], [], [], [], []
+            copies, downloads, read_back = [], [], False
             for run in range(args.runs):
                 subprocess.run(["sync"])
                 s = Server(server_bin, base, cfg)
@@ -191,6 +207,11 @@ def main():
                         at, spent = s.staged(digest)
                         stone_client.append(at - start)
                         stone_server.append(spent)
+                    else:
+                        copy, download, back = s.s3_phases()
+                        copies.append(copy)
+                        downloads.append(download)
+                        read_back = read_back or back
                 finally:
                     s.stop()
                 subprocess.run(["sync"])
@@ -204,7 +225,8 @@ def main():
             med = statistics.median
             known = lambda xs: med(xs) if xs and None not in xs else None
             results.append((name, known(stone_client), known(stone_server),
-                            med(curl_client), known(curl_server), med(whole)))
+                            med(curl_client), known(curl_server), med(whole),
+                            (known(copies), known(downloads), read_back)))
         hashing, writing = limits(path, base)
     finally:
         if weed is not None:
@@ -212,7 +234,7 @@ def main():
 
     print(f"\nStaging upload of {size / 2**30:.2f} GiB in one request, fresh server per run, median of {args.runs} runs")
     print(f"{'case':<16} {'what':<44} {'MB/s':>8} {'x curl':>7}")
-    for name, sc, ss, cc, cs, whole in results:
+    for name, sc, ss, cc, cs, whole, (copy, download, read_back) in results:
         if sc:
             print(f"{name:<16} {'stone client (start -> staged)':<44} {mbs(sc):8.0f} {cc / sc:7.2f}")
             if ss and cs:
@@ -221,6 +243,12 @@ def main():
         print(f"{'':<16} {'curl -T':<44} {mbs(cc):8.0f} {1:7.2f}")
         if cs:
             print(f"{'':<16} {'server receiving curl':<44} {mbs(cs):8.0f}")
+        if copy is not None:
+            print(f"{'':<16} {'commit: server-side copy to the content key':<44} {mbs(copy):8.0f}   ({copy:.2f} s)")
+        if download is not None:
+            print(f"{'':<16} {'commit: download for the engine, no hash':<44} {mbs(download):8.0f}   ({download:.2f} s)")
+        if name != "local":
+            print(f"{'':<16} {'upload read back to hash it':<44} {'yes' if read_back else 'no':>8}")
     print(f"{'limits':<16} {'sha256, one core (openssl)':<44} {hashing / 1e6:8.0f}")
     print(f"{'':<16} {'write + fsync (dd conv=fsync)':<44} {writing / 1e6:8.0f}")
 

@@ -14,7 +14,8 @@
 //! - [`authz`]: namespace permissions (who may read, write, administer a namespace);
 //! - [`engines`]: Iceberg (TABULAR), named graphs (GRAPH), object storage (the rest);
 //! - [`config`]: the configuration file and the resolved settings;
-//! - [`listener`]: the HTTP connections, bounded in number and time.
+//! - [`listener`]: the HTTP connections, bounded in number and time;
+//! - [`vended`]: temporary read-only credentials of one table of an S3 warehouse (STS).
 //!
 //! The binary (`src/main.rs`) wires them together: `stone-server --data-dir DIR --listen
 //! 127.0.0.1:PORT`.
@@ -35,3 +36,4 @@ pub mod report;
 pub mod routes;
 pub mod staging;
 pub mod state;
+pub mod vended;

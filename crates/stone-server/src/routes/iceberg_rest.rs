@@ -304,17 +304,28 @@ async fn readable_table(
 }
 
 /// `GET|HEAD /iceberg/v1/namespaces/{namespace}/tables/{table}`: `LoadTableResult` with
-/// the metadata restricted to the branches the caller may read. On an S3 warehouse its
-/// `config` turns on remote signing through this table's signer ([`sign`]), so that a
-/// reader needs no storage keys.
+/// the metadata restricted to the branches the caller may read. On an S3 warehouse a
+/// reader needs no storage keys: a client that asks for vended credentials
+/// (`X-Iceberg-Access-Delegation: vended-credentials`, DuckDB) and may read every branch
+/// gets temporary read-only credentials of the table's prefix ([`vended_config`]);
+/// otherwise `config` turns on remote signing through this table's signer ([`sign`]).
 pub async fn load_table(
     State(app): State<Arc<App>>,
     caller: Result<Caller, ApiError>,
     Path((namespace, table)): Path<(String, String)>,
+    headers: axum::http::HeaderMap,
 ) -> RestResult<Json<Value>> {
     let caller = caller?;
     let (view, readable) = readable_table(&app, &caller, &namespace, &table).await?;
     let metadata = view.metadata_for(&readable).map_err(ApiError::internal)?;
+    if let Some(config) = vended_config(&app, &headers, &view, &readable).await {
+        return Ok(Json(json!({
+            "metadata-location": view.metadata_location,
+            "metadata": metadata,
+            "config": config.clone(),
+            "storage-credentials": [{"prefix": view.location, "config": config}],
+        })));
+    }
     let mut config = serde_json::Map::new();
     if let Some(s3) = app.engines.iceberg.s3_settings() {
         let region = if s3.region.is_empty() {
@@ -345,6 +356,77 @@ pub async fn load_table(
         "metadata": metadata,
         "config": config,
     })))
+}
+
+/// The `config` of vended credentials ([`crate::vended`]) for a `loadTable` that asks for
+/// them (`X-Iceberg-Access-Delegation` lists `vended-credentials`) on an S3 warehouse,
+/// when the caller may read every branch of the table (the credentials read any object
+/// under the table's location, metadata files included, which name every branch);
+/// `None` otherwise, and when the store vends none (logged), so that the answer falls
+/// back to remote signing.
+async fn vended_config(
+    app: &App,
+    headers: &axum::http::HeaderMap,
+    view: &TableView,
+    readable: &BTreeSet<String>,
+) -> Option<serde_json::Map<String, Value>> {
+    let s3 = app.engines.iceberg.s3_settings()?;
+    let asked = headers
+        .get_all("x-iceberg-access-delegation")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|mode| mode.trim().eq_ignore_ascii_case("vended-credentials"));
+    if !asked {
+        return None;
+    }
+    if view.branches.iter().any(|b| !readable.contains(b)) {
+        tracing::debug!(table = %view.location, "no vended credentials: the caller may not read every branch of the table");
+        return None;
+    }
+    static HTTP: std::sync::OnceLock<reqwest::Client> = std::sync::OnceLock::new();
+    let http = HTTP.get_or_init(reqwest::Client::new);
+    let credentials = match crate::vended::for_table(http, s3, &view.location).await {
+        Ok(credentials) => credentials,
+        Err(error) => {
+            tracing::warn!(table = %view.location, %error, "no credentials vended for the table; the reader gets remote signing");
+            return None;
+        }
+    };
+    tracing::debug!(table = %view.location, access_key_id = %credentials.access_key_id, expiration = %credentials.expiration, "credentials vended");
+    let region = if s3.region.is_empty() {
+        "us-east-1"
+    } else {
+        s3.region.as_str()
+    };
+    let mut config = serde_json::Map::new();
+    let expires_at_ms = chrono::DateTime::parse_from_rfc3339(&credentials.expiration)
+        .map(|t| t.timestamp_millis().to_string())
+        .ok();
+    for (key, value) in [
+        ("s3.access-key-id", Some(credentials.access_key_id)),
+        ("s3.secret-access-key", Some(credentials.secret_access_key)),
+        ("s3.session-token", Some(credentials.session_token)),
+        ("s3.session-token-expires-at-ms", expires_at_ms),
+        ("s3.region", Some(region.to_owned())),
+        ("client.region", Some(region.to_owned())),
+        ("s3.endpoint", s3.endpoint.clone()),
+        // Path-style requests to an endpoint of its own (DuckDB also takes it to mean
+        // plain http, see docs/readers.md).
+        (
+            "s3.path-style-access",
+            s3.endpoint.as_ref().map(|_| "true".to_owned()),
+        ),
+        (
+            "py-io-impl",
+            Some("pyiceberg.io.fsspec.FsspecFileIO".to_owned()),
+        ),
+    ] {
+        if let Some(value) = value {
+            config.insert(key.to_owned(), value.into());
+        }
+    }
+    Some(config)
 }
 
 /// What an S3 remote-signing client asks to have signed (the REST spec's

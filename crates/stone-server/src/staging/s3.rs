@@ -8,8 +8,12 @@
 //!   counts as another's upload: the bucket does not tell who sent a body, the key does.
 //! - A single upload is a presigned `PUT` of the caller's key that binds
 //!   `x-amz-checksum-sha256` (the base64 of the digest): S3 stores the body only if it has
-//!   that digest (else `400 BadDigest`), so an object at a caller's key that no multipart
-//!   upload wrote is verified by S3. The server still checks its size (HEAD).
+//!   that digest (else `400 BadDigest`). The server trusts that check, without reading
+//!   the bytes, only where the store proves it: once per process it sends a body that
+//!   does not match a signed checksum and must see it refused ([`S3Staging::enforces_checksums`]),
+//!   and the caller's object must report (HEAD with `x-amz-checksum-mode: ENABLED`) the
+//!   full-object SHA-256 it was asked for and the right size. Otherwise (a store that
+//!   ignores the header or does not keep checksums) the object is read back and hashed.
 //! - A multipart upload (created by the server, one per content and caller) gets
 //!   presigned `UploadPart` URLs. Parts cannot be bound to digests the server does not
 //!   know, so after `CompleteMultipartUpload` the server reads the object back and hashes
@@ -19,8 +23,10 @@
 //!   verifies the caller's object, copies it server-side to the content's key (CopyObject:
 //!   nothing is downloaded) unless the content is there already, deletes the caller's
 //!   object, and only then records the caller as a holder of the content.
-//! - Engines get a verified local copy ([`StagingStore::local_file`]), hashed again while
-//!   it is downloaded.
+//! - Engines get a local copy ([`StagingStore::local_file`]): downloaded in ranges at
+//!   once, and hashed again while it is downloaded unless the content's object reports
+//!   the expected SHA-256 on a store that enforces checksums (a server-side copy keeps
+//!   the checksum).
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -49,6 +55,12 @@ use crate::state::{MultipartRecord, StateDb};
 /// Where the callers' own uploads go, under the prefix: `callers/<holder>/<sha256>`.
 const CALLERS: &str = "callers/";
 
+/// The size of the ranges a content is downloaded in when it needs no hashing.
+const DOWNLOAD_RANGE: u64 = 32 << 20;
+
+/// How many ranges of a content are downloaded at once.
+const RANGES_AT_ONCE: usize = 4;
+
 /// The S3 staging store.
 #[derive(Debug)]
 pub struct S3Staging {
@@ -60,6 +72,9 @@ pub struct S3Staging {
     cache: PathBuf,
     http: reqwest::Client,
     locks: KeyedLocks,
+    /// Whether the store refuses a body that does not match a signed
+    /// `x-amz-checksum-sha256` (probed once: [`S3Staging::enforces_checksums`]).
+    checksums_enforced: tokio::sync::OnceCell<bool>,
 }
 
 fn s3_error(what: impl Into<String>) -> impl FnOnce(object_store::Error) -> StagingError {
@@ -123,6 +138,7 @@ impl S3Staging {
                     source: Box::new(e),
                 })?,
             locks: KeyedLocks::default(),
+            checksums_enforced: tokio::sync::OnceCell::new(),
         })
     }
 
@@ -249,6 +265,199 @@ impl S3Staging {
         Ok((hex::encode(hasher.finalize()), total))
     }
 
+    /// What the store says of an object (HEAD with `x-amz-checksum-mode: ENABLED`, a
+    /// presigned request: `object_store`'s HEAD does not return checksums): its size and
+    /// the full-object SHA-256 it keeps (base64; `None` when it keeps none, or only a
+    /// composite checksum of parts); `None` when the object does not exist.
+    async fn stored_checksum(
+        &self,
+        key: &ObjectPath,
+    ) -> Result<Option<(u64, Option<String>)>, StagingError> {
+        let header = HeaderName::from_static("x-amz-checksum-mode");
+        let url = self
+            .store
+            .signed_url_opts(
+                Method::HEAD,
+                key,
+                Duration::from_secs(300),
+                &SignedUrlOptions::default()
+                    .with_signed_header(header.clone(), HeaderValue::from_static("ENABLED")),
+            )
+            .await
+            .map_err(s3_error(format!("signing a HEAD of {key}")))?;
+        let response = self
+            .http
+            .head(url)
+            .header(header, "ENABLED")
+            .send()
+            .await
+            .map_err(|e| StagingError::S3 {
+                what: format!("HEAD {key}"),
+                source: Box::new(e),
+            })?;
+        let status = response.status();
+        if status == reqwest::StatusCode::NOT_FOUND {
+            return Ok(None);
+        }
+        if !status.is_success() {
+            return Err(StagingError::S3 {
+                what: format!("HEAD {key}"),
+                source: format!("answered HTTP {status}").into(),
+            });
+        }
+        let headers = response.headers();
+        let size = headers
+            .get(reqwest::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok()?.parse::<u64>().ok())
+            .ok_or_else(|| StagingError::S3 {
+                what: format!("HEAD {key}"),
+                source: "no Content-Length in the answer".into(),
+            })?;
+        let full_object = headers
+            .get("x-amz-checksum-type")
+            .is_none_or(|t| t.as_bytes().eq_ignore_ascii_case(b"FULL_OBJECT"));
+        let checksum = headers
+            .get("x-amz-checksum-sha256")
+            .and_then(|v| v.to_str().ok())
+            .filter(|_| full_object)
+            .map(str::to_owned);
+        Ok(Some((size, checksum)))
+    }
+
+    /// Whether the store refuses a body that does not match the `x-amz-checksum-sha256`
+    /// a presigned `PUT` binds, which is what lets an upload's digest be trusted without
+    /// reading it back. Probed once per process with a body that does not match: `400`
+    /// (S3's `BadDigest`) proves it; a store that takes the body (deleted at once) is
+    /// never trusted; any other answer proves nothing and is asked again next time.
+    async fn enforces_checksums(&self) -> bool {
+        if let Some(known) = self.checksums_enforced.get() {
+            return *known;
+        }
+        match self.probe_checksums().await {
+            Ok(Some(enforced)) => {
+                if !enforced {
+                    tracing::warn!(
+                        bucket = %self.bucket,
+                        "the staging bucket stores bodies that do not match their signed x-amz-checksum-sha256: every upload is read back and hashed"
+                    );
+                }
+                *self
+                    .checksums_enforced
+                    .get_or_init(|| async { enforced })
+                    .await
+            }
+            Ok(None) => false,
+            Err(error) => {
+                tracing::warn!(error = %crate::report::error_chain(&error), "cannot probe whether the staging bucket enforces checksums; this upload is read back");
+                false
+            }
+        }
+    }
+
+    /// One probe of [`Self::enforces_checksums`]: `Some(answer)`, or `None` when the
+    /// store's answer proves nothing either way.
+    async fn probe_checksums(&self) -> Result<Option<bool>, StagingError> {
+        let key = ObjectPath::from(format!(
+            "{}checksum-probe/{}",
+            self.prefix,
+            uuid::Uuid::new_v4().simple()
+        ));
+        let claimed = checksum_of(&hex::encode(Sha256::digest(
+            b"stone: the body that was announced",
+        )))?;
+        let header = HeaderName::from_static("x-amz-checksum-sha256");
+        let url = self
+            .store
+            .signed_url_opts(
+                Method::PUT,
+                &key,
+                Duration::from_secs(300),
+                &SignedUrlOptions::default().with_signed_header(
+                    header.clone(),
+                    HeaderValue::from_str(&claimed).expect("base64 is a header value"),
+                ),
+            )
+            .await
+            .map_err(s3_error("signing the checksum probe"))?;
+        let response = self
+            .http
+            .put(url)
+            .header(header, claimed.as_str())
+            .body("stone: another body")
+            .send()
+            .await
+            .map_err(|e| StagingError::S3 {
+                what: "the checksum probe".into(),
+                source: Box::new(e),
+            })?;
+        let status = response.status();
+        if status.is_success() {
+            self.delete_object(&key).await?;
+            return Ok(Some(false));
+        }
+        let text = response.text().await.unwrap_or_default();
+        if status == reqwest::StatusCode::BAD_REQUEST {
+            tracing::debug!(answer = %text, "the staging bucket refuses a body that does not match its checksum");
+            return Ok(Some(true));
+        }
+        tracing::warn!(%status, answer = %text, "the checksum probe of the staging bucket got an unexpected answer");
+        Ok(None)
+    }
+
+    /// Whether the store itself vouches that the object at `key` is `sha256` (see the
+    /// module documentation): it enforces signed checksums and the object reports the
+    /// same full-object SHA-256. The size is checked by the caller.
+    fn vouched(enforced: bool, stored: Option<&str>, expected: &str) -> bool {
+        enforced && stored.is_some_and(|stored| stored == expected)
+    }
+
+    /// Copies the object, `size` bytes, to a new local file `to` without hashing it:
+    /// [`DOWNLOAD_RANGE`]-byte ranges, [`RANGES_AT_ONCE`] at a time, each written at its
+    /// offset.
+    async fn download_ranges(
+        &self,
+        key: &ObjectPath,
+        size: u64,
+        to: &std::path::Path,
+    ) -> Result<(), StagingError> {
+        use futures::TryStreamExt;
+        use std::os::unix::fs::FileExt;
+
+        let file = std::fs::File::create(to).map_err(StagingError::io(to))?;
+        file.set_len(size).map_err(StagingError::io(to))?;
+        let file = Arc::new(file);
+        let ranges: Vec<std::ops::Range<u64>> = (0..size)
+            .step_by(DOWNLOAD_RANGE as usize)
+            .map(|start| start..(start + DOWNLOAD_RANGE).min(size))
+            .collect();
+        futures::stream::iter(ranges)
+            .map(|range| {
+                let file = Arc::clone(&file);
+                async move {
+                    let bytes = self
+                        .store
+                        .get_range(key, range.clone())
+                        .await
+                        .map_err(s3_error(format!("GET {key}")))?;
+                    if bytes.len() as u64 != range.end - range.start {
+                        return Err(StagingError::SizeMismatch {
+                            expected: range.end - range.start,
+                            actual: bytes.len() as u64,
+                        });
+                    }
+                    let path = to.to_owned();
+                    tokio::task::spawn_blocking(move || file.write_all_at(&bytes, range.start))
+                        .await
+                        .map_err(|e| StagingError::io(&path)(std::io::Error::other(e)))?
+                        .map_err(StagingError::io(&path))
+                }
+            })
+            .buffer_unordered(RANGES_AT_ONCE)
+            .try_collect::<Vec<()>>()
+            .await?;
+        Ok(())
+    }
+
     /// Reads a caller's uploaded object back and checks it, or deletes it.
     async fn verify_upload(
         &self,
@@ -292,10 +501,17 @@ impl S3Staging {
         let there = self.db.verified_content(sha256).await? == Some(size)
             && self.object_size(&key).await? == Some(size);
         if !there {
+            let started = std::time::Instant::now();
             self.store
                 .copy(from, &key)
                 .await
                 .map_err(s3_error(format!("copying {from} to {key}")))?;
+            tracing::debug!(
+                sha256,
+                size,
+                elapsed_us = started.elapsed().as_micros() as u64,
+                "caller's upload copied server-side to the content's key"
+            );
         }
         // Also marks it used now: the garbage collection keeps it for this push.
         self.db.mark_verified(sha256, size).await?;
@@ -355,11 +571,7 @@ impl StagingStore for S3Staging {
         let (expires_at, _) = expiry(ttl);
         let key = self.upload_key(sha256, holder);
         if size <= self.part_size {
-            let digest = hex::decode(sha256).map_err(|e| StagingError::S3 {
-                what: "decoding the digest".into(),
-                source: Box::new(e),
-            })?;
-            let checksum = base64::engine::general_purpose::STANDARD.encode(digest);
+            let checksum = checksum_of(sha256)?;
             let header = HeaderName::from_static("x-amz-checksum-sha256");
             let value = HeaderValue::from_str(&checksum).expect("base64 is a header value");
             let url = self
@@ -525,10 +737,30 @@ impl StagingStore for S3Staging {
             }
             // Announced with another size: that upload can never verify.
             Some(_) => return Ok(Completion::NoUpload),
-            None => match self.object_size(&key).await? {
-                // A single upload: S3 took the body only with the signed digest.
-                Some(found) if found == size => {}
-                Some(found) => {
+            None => match self.stored_checksum(&key).await? {
+                // A single upload: S3 took the body only with the signed digest, if it
+                // enforces checksums; the object says which digest it was given.
+                Some((found, stored)) if found == size => {
+                    let enforced = self.enforces_checksums().await;
+                    if Self::vouched(enforced, stored.as_deref(), &checksum_of(sha256)?) {
+                        tracing::debug!(
+                            sha256,
+                            size,
+                            "caller's upload verified by the store's checksum"
+                        );
+                    } else {
+                        // Unproven: read back (a mismatch deletes it).
+                        tracing::debug!(
+                            sha256,
+                            size,
+                            enforced,
+                            has_checksum = stored.is_some(),
+                            "caller's upload read back: the store does not vouch for its digest"
+                        );
+                        self.verify_upload(&key, sha256, size).await?;
+                    }
+                }
+                Some((found, _)) => {
                     tracing::warn!(
                         sha256,
                         found,
@@ -563,25 +795,66 @@ impl StagingStore for S3Staging {
             path,
             temporary: true,
         };
-        let (actual, actual_size) =
-            match self.download(&self.key(sha256), Some(&content.path)).await {
-                Ok(downloaded) => downloaded,
-                Err(StagingError::S3 { source, .. })
-                    if matches!(
-                        source.downcast_ref::<object_store::Error>(),
-                        Some(object_store::Error::NotFound { .. })
-                    ) =>
-                {
-                    // Gone from the bucket (deleted by hand, or by the garbage collection in
-                    // the instant a push found it staged): not staged any more, so that the
-                    // next push uploads it again.
-                    self.db.forget_content(sha256).await?;
-                    return Err(StagingError::NotStaged {
-                        sha256: sha256.to_owned(),
-                    });
+        let key = self.key(sha256);
+        let gone = |sha256: &str| StagingError::NotStaged {
+            sha256: sha256.to_owned(),
+        };
+        match self.stored_checksum(&key).await? {
+            None => {
+                // Gone from the bucket (deleted by hand, or by the garbage collection in
+                // the instant a push found it staged): not staged any more, so that the
+                // next push uploads it again.
+                self.db.forget_content(sha256).await?;
+                return Err(gone(sha256));
+            }
+            Some((found, stored)) if found == size => {
+                let enforced = self.enforces_checksums().await;
+                if Self::vouched(enforced, stored.as_deref(), &checksum_of(sha256)?) {
+                    // The store vouches for the digest: copied without hashing, in ranges.
+                    let started = std::time::Instant::now();
+                    match self.download_ranges(&key, size, &content.path).await {
+                        Ok(()) => {}
+                        Err(StagingError::S3 { source, .. })
+                            if matches!(
+                                source.downcast_ref::<object_store::Error>(),
+                                Some(object_store::Error::NotFound { .. })
+                            ) =>
+                        {
+                            self.db.forget_content(sha256).await?;
+                            return Err(gone(sha256));
+                        }
+                        Err(error) => return Err(error),
+                    }
+                    tracing::debug!(
+                        sha256,
+                        size,
+                        elapsed_us = started.elapsed().as_micros() as u64,
+                        "staged content downloaded (digest vouched for by the store)"
+                    );
+                    return Ok(content);
                 }
-                Err(error) => return Err(error),
-            };
+            }
+            // The wrong size: the read below says so and forgets it.
+            Some(_) => {}
+        }
+        let (actual, actual_size) = match self.download(&key, Some(&content.path)).await {
+            Ok(downloaded) => downloaded,
+            Err(StagingError::S3 { source, .. })
+                if matches!(
+                    source.downcast_ref::<object_store::Error>(),
+                    Some(object_store::Error::NotFound { .. })
+                ) =>
+            {
+                // Gone from the bucket (deleted by hand, or by the garbage collection in
+                // the instant a push found it staged): not staged any more, so that the
+                // next push uploads it again.
+                self.db.forget_content(sha256).await?;
+                return Err(StagingError::NotStaged {
+                    sha256: sha256.to_owned(),
+                });
+            }
+            Err(error) => return Err(error),
+        };
         if actual != sha256 || actual_size != size {
             let _ = self.store.delete(&self.key(sha256)).await;
             self.db.forget_content(sha256).await?;
@@ -791,6 +1064,15 @@ impl S3Staging {
         tracing::info!(sha256, upload = upload_id, "gc: multipart upload aborted");
         Ok(())
     }
+}
+
+/// The `x-amz-checksum-sha256` value (base64 of the digest) of a hex SHA-256.
+fn checksum_of(sha256: &str) -> Result<String, StagingError> {
+    let digest = hex::decode(sha256).map_err(|e| StagingError::S3 {
+        what: "decoding the digest".into(),
+        source: Box::new(e),
+    })?;
+    Ok(base64::engine::general_purpose::STANDARD.encode(digest))
 }
 
 /// The texts of every `<tag>…</tag>` (no attributes, no nesting of the same tag).

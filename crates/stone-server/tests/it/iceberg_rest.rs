@@ -630,6 +630,9 @@ async fn an_s3_warehouse_is_read_through_the_signer_without_storage_keys() {
             "main@1.0",
             "--ref",
             "dev",
+            // pyiceberg asks for vended credentials by default; this test is the signer's.
+            "--property",
+            "header.X-Iceberg-Access-Delegation=remote-signing",
         ])
         .env_remove("AWS_ACCESS_KEY_ID")
         .env_remove("AWS_SECRET_ACCESS_KEY")
@@ -652,6 +655,12 @@ async fn an_s3_warehouse_is_read_through_the_signer_without_storage_keys() {
     let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
     let table = &seen["table"];
     assert_eq!(table["file_io"], "FsspecFileIO", "{table:#}");
+    let log = server.log();
+    assert!(
+        log.contains("S3 sign request"),
+        "pyiceberg used the signer:\n{log}"
+    );
+    assert!(!log.contains("credentials vended"), "{log}");
     assert!(
         table["metadata_location"]
             .as_str()
@@ -663,4 +672,291 @@ async fn an_s3_warehouse_is_read_through_the_signer_without_storage_keys() {
     assert_eq!(ids(&reads["main"]["rows"]), [1, 2, 3, 4], "{table:#}");
     assert_eq!(ids(&reads["main@1.0"]["rows"]), [1, 2, 3], "{table:#}");
     assert!(ids(&reads["dev"]["rows"]).contains(&9), "{table:#}");
+}
+
+/// `loadTable` asking for vended credentials (`X-Iceberg-Access-Delegation`), as a
+/// caller: the status and the answer.
+async fn load_vended(server: &Server, table: &str, token: Option<&str>) -> (u16, Value) {
+    let (ns, name) = table.split_once('.').unwrap();
+    let mut request = client()
+        .get(server.url(&format!("/iceberg/v1/namespaces/{ns}/tables/{name}")))
+        .header("X-Iceberg-Access-Delegation", "vended-credentials");
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+/// DuckDB (`read_iceberg_rest_duckdb.py`) with no storage keys of its own: no AWS
+/// variables, no AWS files.
+fn duckdb_keyless(server: &Server, token: Option<&str>, args: &[&str]) -> Value {
+    let uri = server.url("/iceberg");
+    let mut all = vec!["--uri", uri.as_str()];
+    if let Some(token) = token {
+        all.extend(["--token", token]);
+    }
+    all.extend(args);
+    let output = python_script("read_iceberg_rest_duckdb.py")
+        .args(&all)
+        .env_remove("AWS_ACCESS_KEY_ID")
+        .env_remove("AWS_SECRET_ACCESS_KEY")
+        .env_remove("AWS_SESSION_TOKEN")
+        .env_remove("AWS_PROFILE")
+        .env_remove("AWS_ENDPOINT_URL")
+        .env("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials")
+        .env("AWS_CONFIG_FILE", "/nonexistent/config")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "DuckDB failed: {}\n--- stone-server log ---\n{}",
+        String::from_utf8_lossy(&output.stderr),
+        server.log(),
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// An S3 warehouse (SeaweedFS) read by DuckDB, which does not sign remotely: `loadTable`
+/// vends temporary credentials from SeaweedFS's STS, read-only and scoped to the table's
+/// prefix, to a caller who may read every branch of the table. DuckDB lists and reads a
+/// table on main, a version and a branch with no keys of its own; the credentials of
+/// one table read nothing of another and write nothing; a private table is invisible
+/// without a token and read with one; a table with a branch the caller may not read
+/// gets no credentials (remote signing only).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn duckdb_reads_an_s3_warehouse_with_vended_credentials_of_one_table() {
+    let seaweed = SeaweedFs::shared();
+    let bucket = format!(
+        "stone-vend-{}",
+        &uuid::Uuid::new_v4().simple().to_string()[..12]
+    );
+    seaweed.create_bucket(&bucket);
+    let provider =
+        OidcProvider::start(OidcConfig::default().with_user(admin()).with_user(reader()));
+    let site = Site::with_config(&format!(
+        "[auth]\nmode = \"oidc\"\nissuer = \"{}\"\naudience = \"{}\"\n{POLICY}\n[iceberg]\nwarehouse = \"s3://{bucket}/warehouse\"\n[iceberg.s3]\nendpoint = \"{}\"\nregion = \"{}\"\naccess_key_id = \"{}\"\nsecret_access_key = \"{}\"\nallow_http = true\n",
+        provider.issuer(),
+        provider.config().resource,
+        seaweed.endpoint(),
+        seaweed.region(),
+        seaweed.access_key(),
+        seaweed.secret_key()
+    ));
+    let server = site.start();
+    let admin = login(&provider, &admin());
+    let reader = login(&provider, &reader());
+    let first = people(&[1, 2, 3]);
+    let data_file = first.files[0].sha256();
+    push_public(
+        &server,
+        &admin,
+        "shop",
+        "main",
+        true,
+        Some("1.0"),
+        &[first, numbers(0, 5)],
+    )
+    .await;
+    push_public(&server, &admin, "shop", "main", true, None, &[people(&[4])]).await;
+    push_public(&server, &admin, "shop", "dev", true, None, &[people(&[9])]).await;
+    push_public(
+        &server,
+        &admin,
+        "closed",
+        "main",
+        false,
+        None,
+        &[people(&[2])],
+    )
+    .await;
+    push_public(
+        &server,
+        &admin,
+        "mixed",
+        "main",
+        true,
+        None,
+        &[people(&[3])],
+    )
+    .await;
+    push_public(
+        &server,
+        &admin,
+        "mixed",
+        "dev",
+        false,
+        None,
+        &[people(&[7])],
+    )
+    .await;
+
+    // The credentials: temporary ones (not the warehouse's keys), for the table's prefix.
+    let (status, loaded) = load_vended(&server, "shop.people", None).await;
+    assert_eq!(status, 200, "{loaded:#}");
+    let config = &loaded["config"];
+    let key_id = config["s3.access-key-id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no credentials vended: {loaded:#}\n{}", server.log()));
+    let secret = config["s3.secret-access-key"].as_str().unwrap();
+    let token = config["s3.session-token"].as_str().unwrap();
+    assert_ne!(key_id, seaweed.access_key());
+    assert_ne!(secret, seaweed.secret_key());
+    assert!(!token.is_empty());
+    assert_eq!(config["s3.endpoint"], seaweed.endpoint());
+    assert!(
+        config.get("s3.remote-signing-enabled").is_none(),
+        "{config:#}"
+    );
+    let location = loaded["metadata"]["location"].as_str().unwrap();
+    assert_eq!(loaded["storage-credentials"][0]["prefix"], location);
+    assert_eq!(loaded["storage-credentials"][0]["config"], *config);
+    let body = loaded.to_string();
+    assert!(
+        !body.contains(seaweed.secret_key()),
+        "the warehouse's secret was handed out"
+    );
+
+    // What they can do: read that table's files; nothing of another table; no writes,
+    // no listing.
+    let vended =
+        stone_test::services::S3Client::new(seaweed.endpoint(), seaweed.region(), key_id, secret)
+            .with_session_token(token);
+    let key = location.strip_prefix(&format!("s3://{bucket}/")).unwrap();
+    let data = format!("/{bucket}/{key}/data/{data_file}.parquet");
+    let read = vended.request("GET", &data, &[], b"").unwrap();
+    assert_eq!(read.status, 200, "{}", read.text());
+    assert_eq!(&read.body[..4], b"PAR1");
+    let (_, numbers_table) = load_vended(&server, "shop.numbers", None).await;
+    let numbers_key = numbers_table["metadata"]["location"]
+        .as_str()
+        .unwrap()
+        .strip_prefix(&format!("s3://{bucket}/"))
+        .unwrap()
+        .to_owned();
+    let numbers_files = seaweed.list_objects(&bucket, &format!("{numbers_key}/data/"));
+    assert!(!numbers_files.is_empty());
+    for (method, path, query) in [
+        ("GET", format!("/{bucket}/{}", numbers_files[0]), vec![]),
+        ("PUT", format!("/{bucket}/{key}/data/evil.parquet"), vec![]),
+        ("DELETE", data.clone(), vec![]),
+        (
+            "GET",
+            format!("/{bucket}"),
+            vec![("list-type", "2"), ("prefix", key)],
+        ),
+    ] {
+        let body: &[u8] = if method == "PUT" { b"PAR1" } else { b"" };
+        let answer = vended.request(method, &path, &query, body).unwrap();
+        assert_eq!(
+            answer.status,
+            403,
+            "{method} {path} with shop.people's credentials: {}",
+            answer.text()
+        );
+    }
+    assert!(
+        seaweed
+            .get_object(&bucket, &format!("{key}/data/evil.parquet"))
+            .is_none()
+    );
+    assert!(
+        seaweed
+            .get_object(&bucket, &data[bucket.len() + 2..])
+            .is_some()
+    );
+
+    // A branch the caller may not read: no credentials (they would read it too).
+    let (status, mixed) = load_vended(&server, "mixed.people", None).await;
+    assert_eq!(status, 200, "{mixed:#}");
+    assert!(
+        mixed["config"].get("s3.access-key-id").is_none(),
+        "{mixed:#}"
+    );
+    assert!(mixed.get("storage-credentials").is_none(), "{mixed:#}");
+    assert_eq!(mixed["config"]["s3.remote-signing-enabled"], "true");
+    // A private table: nothing without a token.
+    let (status, closed) = load_vended(&server, "closed.people", None).await;
+    assert_eq!(status, 401, "{closed:#}");
+    assert!(!closed.to_string().contains("s3.access-key-id"));
+
+    // DuckDB, no keys of its own: main, the version and the branch by snapshot id.
+    let refs = &loaded["metadata"]["refs"];
+    let version_id = refs["main@1.0"]["snapshot-id"]
+        .as_i64()
+        .unwrap()
+        .to_string();
+    let dev_id = refs["dev"]["snapshot-id"].as_i64().unwrap().to_string();
+    let duck = duckdb_keyless(
+        &server,
+        None,
+        &[
+            "--table",
+            "shop.people",
+            "--snapshot-id",
+            &version_id,
+            "--snapshot-id",
+            &dev_id,
+        ],
+    );
+    assert_eq!(
+        names(&duck["tables"]),
+        set(&["mixed.people", "shop.numbers", "shop.people"]),
+        "anonymous DuckDB does not see the private table: {duck:#}"
+    );
+    assert_eq!(
+        ids(&duck["reads"]["current"]["rows"]),
+        [1, 2, 3, 4],
+        "{duck:#}"
+    );
+    assert_eq!(
+        ids(&duck["reads"][&version_id]["rows"]),
+        [1, 2, 3],
+        "{duck:#}"
+    );
+    assert!(
+        ids(&duck["reads"][&dev_id]["rows"]).contains(&9),
+        "{duck:#}"
+    );
+    let duck = duckdb_keyless(&server, None, &["--table", "shop.numbers"]);
+    assert_eq!(ids(&duck["reads"]["current"]["rows"]), [0, 1, 2, 3, 4]);
+    // pyiceberg asks for vended credentials by default too, and reads with them.
+    let output = python_script("read_iceberg_rest.py")
+        .args([
+            "--uri",
+            &server.url("/iceberg"),
+            "--table",
+            "shop.people",
+            "--ref",
+            "main",
+            "--ref",
+            "main@1.0",
+            "--ref",
+            "dev",
+        ])
+        .env_remove("AWS_ACCESS_KEY_ID")
+        .env_remove("AWS_SECRET_ACCESS_KEY")
+        .env_remove("AWS_SESSION_TOKEN")
+        .env_remove("AWS_PROFILE")
+        .env_remove("AWS_ENDPOINT_URL")
+        .env("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials")
+        .env("AWS_CONFIG_FILE", "/nonexistent/config")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "pyiceberg failed: {}\n--- stone-server log ---\n{}",
+        String::from_utf8_lossy(&output.stderr),
+        server.log()
+    );
+    let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let reads = &seen["table"]["reads"];
+    assert_eq!(ids(&reads["main"]["rows"]), [1, 2, 3, 4], "{seen:#}");
+    assert_eq!(ids(&reads["main@1.0"]["rows"]), [1, 2, 3], "{seen:#}");
+    assert!(ids(&reads["dev"]["rows"]).contains(&9), "{seen:#}");
+    // The private table, with a reader's token.
+    let duck = duckdb_keyless(&server, Some(&reader), &["--table", "closed.people"]);
+    assert!(names(&duck["tables"]).contains("closed.people"), "{duck:#}");
+    assert_eq!(ids(&duck["reads"]["current"]["rows"]), [2], "{duck:#}");
 }

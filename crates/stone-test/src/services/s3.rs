@@ -15,6 +15,8 @@ pub struct S3Client {
     region: String,
     access_key: String,
     secret_key: String,
+    /// Temporary credentials' session token (`x-amz-security-token`, signed).
+    session_token: Option<String>,
     agent: ureq::Agent,
 }
 
@@ -36,8 +38,16 @@ impl S3Client {
             region: region.to_owned(),
             access_key: access_key.to_owned(),
             secret_key: secret_key.to_owned(),
+            session_token: None,
             agent: agent(),
         }
+    }
+
+    /// The same client signing with temporary credentials (STS): `session_token` is
+    /// sent and signed as `x-amz-security-token`.
+    pub fn with_session_token(mut self, session_token: &str) -> Self {
+        self.session_token = Some(session_token.to_owned());
+        self
     }
 
     pub fn endpoint(&self) -> &str {
@@ -72,8 +82,16 @@ impl S3Client {
             .to_owned();
         let (amz_date, date) = amz_now();
         let payload_hash = hex(&Sha256::digest(body));
+        let (token_header, token_name) = match &self.session_token {
+            Some(token) => (
+                format!("x-amz-security-token:{token}\n"),
+                ";x-amz-security-token",
+            ),
+            None => (String::new(), ""),
+        };
+        let signed_headers = format!("host;x-amz-content-sha256;x-amz-date{token_name}");
         let canonical_request = format!(
-            "{method}\n{canonical_path}\n{canonical_query}\nhost:{host}\nx-amz-content-sha256:{payload_hash}\nx-amz-date:{amz_date}\n\nhost;x-amz-content-sha256;x-amz-date\n{payload_hash}"
+            "{method}\n{canonical_path}\n{canonical_query}\nhost:{host}\nx-amz-content-sha256:{payload_hash}\nx-amz-date:{amz_date}\n{token_header}\n{signed_headers}\n{payload_hash}"
         );
         let scope = format!("{date}/{}/s3/aws4_request", self.region);
         let string_to_sign = format!(
@@ -89,7 +107,7 @@ impl S3Client {
         }
         let signature = hex(&hmac(&key, string_to_sign.as_bytes()));
         let authorization = format!(
-            "AWS4-HMAC-SHA256 Credential={}/{scope}, SignedHeaders=host;x-amz-content-sha256;x-amz-date, Signature={signature}",
+            "AWS4-HMAC-SHA256 Credential={}/{scope}, SignedHeaders={signed_headers}, Signature={signature}",
             self.access_key
         );
         let mut url = format!("{}{canonical_path}", self.endpoint);
@@ -97,12 +115,16 @@ impl S3Client {
             url.push('?');
             url.push_str(&canonical_query);
         }
-        let request = ureq::http::Request::builder()
+        let mut request = ureq::http::Request::builder()
             .method(method)
             .uri(&url)
             .header("x-amz-date", &amz_date)
             .header("x-amz-content-sha256", &payload_hash)
-            .header("authorization", authorization)
+            .header("authorization", authorization);
+        if let Some(token) = &self.session_token {
+            request = request.header("x-amz-security-token", token);
+        }
+        let request = request
             .body(body.to_vec())
             .map_err(|e| format!("bad S3 request {method} {url}: {e}"))?;
         send(self.agent.run(request)).map_err(|e| format!("S3 {method} {url}: {e}"))

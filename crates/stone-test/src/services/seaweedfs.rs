@@ -47,12 +47,23 @@ impl SeaweedFs {
         let dir = ServiceProcess::temp_dir("seaweedfs");
         let access_key = format!("stone{}", random_hex(8));
         let secret_key = random_hex(20);
+        // The policy attached to the identity is what temporary credentials of its STS
+        // (`GetFederationToken`, the Iceberg catalog's vended credentials) are scoped
+        // down from: without one, SeaweedFS refuses every request they sign.
         let s3_config = serde_json::json!({
             "identities": [{
                 "name": "admin",
                 "credentials": [{ "accessKey": access_key, "secretKey": secret_key }],
                 "actions": ["Admin", "Read", "Write", "List", "Tagging"],
-            }]
+                "policyNames": ["stone-admin"],
+            }],
+            "policies": [{
+                "name": "stone-admin",
+                "content": serde_json::json!({
+                    "Version": "2012-10-17",
+                    "Statement": [{ "Effect": "Allow", "Action": ["s3:*"], "Resource": ["arn:aws:s3:::*"] }],
+                }).to_string(),
+            }],
         });
         std::fs::write(dir.path().join("s3.json"), s3_config.to_string())
             .expect("cannot write s3.json");
