@@ -34,6 +34,7 @@ pub mod jobs;
 pub mod listener;
 pub mod report;
 pub mod routes;
+mod sigv4;
 pub mod staging;
 pub mod state;
 pub mod vended;

@@ -12,13 +12,12 @@
 //! of the temporary credentials is refused. AWS: `GetFederationToken` needs an IAM
 //! user's keys (not a role's) and the STS endpoint `https://sts.amazonaws.com`.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
-use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 
 use crate::engines::blob::S3Settings;
+use crate::sigv4::{Request, SigV4};
 
 /// How long vended credentials live: the shortest `GetFederationToken` allows.
 pub const DURATION_SECONDS: u64 = 900;
@@ -218,49 +217,25 @@ fn sign_post(
     body: &str,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Vec<(&'static str, String)> {
-    fn hmac(key: &[u8], data: &str) -> Vec<u8> {
-        let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes any key length");
-        mac.update(data.as_bytes());
-        mac.finalize().into_bytes().to_vec()
-    }
     const CONTENT_TYPE: &str = "application/x-www-form-urlencoded; charset=utf-8";
-    let amz_date = now.format("%Y%m%dT%H%M%SZ").to_string();
-    let date = now.format("%Y%m%d").to_string();
-    let scope = format!("{date}/{region}/sts/aws4_request");
     let payload = hex::encode(Sha256::digest(body.as_bytes()));
-    let signed: BTreeMap<&str, &str> = [
-        ("content-type", CONTENT_TYPE),
-        ("host", host),
-        ("x-amz-content-sha256", payload.as_str()),
-        ("x-amz-date", amz_date.as_str()),
-    ]
-    .into();
-    let canonical_headers: String = signed
-        .iter()
-        .map(|(name, value)| format!("{name}:{value}\n"))
-        .collect();
-    let names = signed.keys().copied().collect::<Vec<_>>().join(";");
-    let canonical = format!("POST\n/\n\n{canonical_headers}\n{names}\n{payload}");
-    let to_sign = format!(
-        "AWS4-HMAC-SHA256\n{amz_date}\n{scope}\n{}",
-        hex::encode(Sha256::digest(canonical.as_bytes()))
-    );
-    let mut key = hmac(format!("AWS4{secret_access_key}").as_bytes(), &date);
-    for part in [region, "sts", "aws4_request"] {
-        key = hmac(&key, part);
-    }
-    let signature = hex::encode(hmac(&key, &to_sign));
-    vec![
-        (
-            "authorization",
-            format!(
-                "AWS4-HMAC-SHA256 Credential={access_key_id}/{scope}, SignedHeaders={names}, Signature={signature}"
-            ),
-        ),
-        ("content-type", CONTENT_TYPE.to_owned()),
-        ("x-amz-content-sha256", payload),
-        ("x-amz-date", amz_date),
-    ]
+    let keys = SigV4 {
+        access_key_id,
+        secret_access_key,
+        region,
+    };
+    let content_type = [("content-type".to_owned(), CONTENT_TYPE.to_owned())];
+    let request = Request {
+        service: "sts",
+        method: "POST",
+        host,
+        path: "/",
+        headers: &content_type,
+        payload_hash: &payload,
+    };
+    let mut headers = crate::sigv4::headers(&keys, &request, now);
+    headers.push(("content-type", CONTENT_TYPE.to_owned()));
+    headers
 }
 
 #[cfg(test)]

@@ -413,7 +413,7 @@ impl IcebergEngine {
             settings.region.as_str()
         };
         Ok(Some(s3::sigv4_read_headers(
-            &s3::SigV4 {
+            &crate::sigv4::SigV4 {
                 access_key_id: &settings.access_key_id,
                 secret_access_key: &settings.secret_access_key,
                 region,

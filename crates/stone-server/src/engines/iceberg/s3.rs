@@ -291,72 +291,31 @@ impl FileWrite for S3Write {
     }
 }
 
-/// Keys and region of an AWS Signature V4.
-pub(crate) struct SigV4<'a> {
-    pub access_key_id: &'a str,
-    pub secret_access_key: &'a str,
-    pub region: &'a str,
-}
-
 /// The Signature V4 headers of a bodiless request `method` to `path` (already a valid
 /// URI path, no query) on `host`, at `now`: `authorization`, `x-amz-date`,
 /// `x-amz-content-sha256` (`UNSIGNED-PAYLOAD`). Signed: `host`, those two, and the
 /// request's own `x-amz-*` headers `amz_headers` (S3 wants every `x-amz-*` header signed;
 /// botocore sends `x-amz-checksum-mode`).
 pub(crate) fn sigv4_read_headers(
-    keys: &SigV4<'_>,
+    keys: &crate::sigv4::SigV4<'_>,
     method: &str,
     host: &str,
     path: &str,
     amz_headers: &[(String, String)],
     now: chrono::DateTime<chrono::Utc>,
 ) -> Vec<(&'static str, String)> {
-    use std::collections::BTreeMap;
-
-    use hmac::{Hmac, Mac};
-    use sha2::{Digest, Sha256};
-    fn hmac(key: &[u8], data: &str) -> Vec<u8> {
-        let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes any key length");
-        mac.update(data.as_bytes());
-        mac.finalize().into_bytes().to_vec()
-    }
-    const PAYLOAD: &str = "UNSIGNED-PAYLOAD";
-    let amz_date = now.format("%Y%m%dT%H%M%SZ").to_string();
-    let date = now.format("%Y%m%d").to_string();
-    let scope = format!("{date}/{}/s3/aws4_request", keys.region);
-    let mut signed: BTreeMap<String, String> = amz_headers
-        .iter()
-        .map(|(name, value)| (name.to_ascii_lowercase(), value.trim().to_owned()))
-        .collect();
-    signed.insert("host".to_owned(), host.to_owned());
-    signed.insert("x-amz-content-sha256".to_owned(), PAYLOAD.to_owned());
-    signed.insert("x-amz-date".to_owned(), amz_date.clone());
-    let canonical_headers: String = signed
-        .iter()
-        .map(|(name, value)| format!("{name}:{value}\n"))
-        .collect();
-    let signed_names = signed.keys().cloned().collect::<Vec<_>>().join(";");
-    let canonical = format!("{method}\n{path}\n\n{canonical_headers}\n{signed_names}\n{PAYLOAD}");
-    let to_sign = format!(
-        "AWS4-HMAC-SHA256\n{amz_date}\n{scope}\n{}",
-        hex::encode(Sha256::digest(canonical.as_bytes()))
-    );
-    let mut key = hmac(format!("AWS4{}", keys.secret_access_key).as_bytes(), &date);
-    for part in [keys.region, "s3", "aws4_request"] {
-        key = hmac(&key, part);
-    }
-    let signature = hex::encode(hmac(&key, &to_sign));
-    vec![
-        (
-            "authorization",
-            format!(
-                "AWS4-HMAC-SHA256 Credential={}/{scope}, SignedHeaders={signed_names}, Signature={signature}",
-                keys.access_key_id
-            ),
-        ),
-        ("x-amz-date", amz_date),
-        ("x-amz-content-sha256", PAYLOAD.to_owned()),
-    ]
+    crate::sigv4::headers(
+        keys,
+        &crate::sigv4::Request {
+            service: "s3",
+            method,
+            host,
+            path,
+            headers: amz_headers,
+            payload_hash: "UNSIGNED-PAYLOAD",
+        },
+        now,
+    )
 }
 
 #[cfg(test)]
