@@ -45,14 +45,21 @@ pub struct CreatePush {
 /// ([`CreatePush::paged_files`]).
 pub const MAX_FILE_BATCH: usize = 10_000;
 
-/// Body of `POST /v1/pushes/{id}/files`: a batch of files of one dataset of a push created
-/// with `paged_files`. Sending a batch again is harmless (a file already recorded keeps its
-/// first declaration).
+/// Body of `POST /v1/pushes/{id}/files`: a batch of files of a push created with
+/// `paged_files`, at most [`MAX_FILE_BATCH`] files in all. Sending a batch again is
+/// harmless (a file already recorded keeps its first declaration).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileBatch {
+    /// Files by dataset (a dataset may come in several batches).
+    pub datasets: Vec<DatasetFiles>,
+}
+
+/// Files of one dataset in a [`FileBatch`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DatasetFiles {
     /// Name of the dataset (as in the manifest).
-    pub dataset: String,
-    /// At most [`MAX_FILE_BATCH`] files.
+    pub name: String,
+    /// Some of its files (at least one).
     pub files: Vec<ManifestFile>,
 }
 
@@ -672,8 +679,10 @@ pub(crate) mod tests {
 
     fn file_batch_json() -> Value {
         json!({
-            "dataset": "scans",
-            "files": [{"path": "a/0001.png", "sha256": sha('a'), "size": 128}],
+            "datasets": [{
+                "name": "scans",
+                "files": [{"path": "a/0001.png", "sha256": sha('a'), "size": 128}],
+            }],
         })
     }
 
@@ -696,7 +705,7 @@ pub(crate) mod tests {
     #[test]
     fn file_batches_exact_json() {
         let batch: FileBatch = serde_json::from_value(file_batch_json()).unwrap();
-        assert_eq!(batch.files.len(), 1);
+        assert_eq!(batch.datasets[0].files.len(), 1);
         roundtrip(&batch, file_batch_json());
         let accepted: FilesAccepted = serde_json::from_value(files_accepted_json()).unwrap();
         assert!(accepted.more_uploads);

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use stone_package::Label;
 
-use crate::push::{DatasetManifest, ManifestFile};
+use crate::push::{DatasetManifest, FileBatch, ManifestFile};
 use crate::{AssetKind, CreatePush, is_sha256};
 
 /// A field of the manifest that is not acceptable, and why.
@@ -181,33 +181,56 @@ pub fn validate_manifest_within(
     Ok(contents)
 }
 
-/// Checks a batch of files of `dataset` (`POST /v1/pushes/{id}/files`): at most
-/// [`MAX_FILE_BATCH`](crate::push::MAX_FILE_BATCH) files, each as in a manifest; returns
+/// Checks a batch of files (`POST /v1/pushes/{id}/files`) of the datasets of `manifest`:
+/// at most [`MAX_FILE_BATCH`](crate::push::MAX_FILE_BATCH) files in all, each dataset of
+/// the manifest at most once, with at least one file, each file as in a manifest. Returns
 /// the batch's distinct contents (sha256 → size). What the whole push declares is counted
 /// by the server across batches.
 pub fn validate_batch(
-    dataset: &DatasetManifest,
-    files: &[ManifestFile],
+    manifest: &CreatePush,
+    batch: &FileBatch,
     limits: &PushLimits,
 ) -> Result<BTreeMap<String, u64>, InvalidField> {
-    let field = format!("datasets[{}]", dataset.name);
-    if files.is_empty() {
-        return Err(InvalidField::new(&field, "the batch has no files"));
+    let total: usize = batch.datasets.iter().map(|d| d.files.len()).sum();
+    if total == 0 {
+        return Err(InvalidField::new("datasets", "the batch has no files"));
     }
-    if files.len() > crate::push::MAX_FILE_BATCH {
+    if total > crate::push::MAX_FILE_BATCH {
         return Err(InvalidField::of(
             Refusal::TooLarge,
-            &field,
+            "datasets",
             format!(
-                "the batch has {} files, more than the {} one batch may hold; send several",
-                files.len(),
+                "the batch has {total} files, more than the {} one batch may hold; send several",
                 crate::push::MAX_FILE_BATCH
             ),
         ));
     }
     let mut contents = BTreeMap::new();
     let mut bytes = 0;
-    check_files(dataset, files, limits, &mut contents, &mut bytes)?;
+    let mut names = BTreeSet::new();
+    for group in &batch.datasets {
+        let field = format!("datasets[{}]", group.name);
+        let dataset = manifest
+            .datasets
+            .iter()
+            .find(|d| d.name == group.name)
+            .ok_or_else(|| {
+                InvalidField::new(
+                    &field,
+                    format!("the push has no dataset {:?}", group.name),
+                )
+            })?;
+        if !names.insert(group.name.as_str()) || group.files.is_empty() {
+            return Err(InvalidField::new(
+                &field,
+                format!(
+                    "dataset {} comes twice in the batch, or without files",
+                    group.name
+                ),
+            ));
+        }
+        check_files(dataset, &group.files, limits, &mut contents, &mut bytes)?;
+    }
     Ok(contents)
 }
 

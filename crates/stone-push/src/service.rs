@@ -16,7 +16,8 @@ use reqwest::{Method, StatusCode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use stone_api::push::{
-    CommitAccepted, CreatePush, DatasetManifest, DatasetProgress, DatasetState, FileBatch,
+    CommitAccepted, CreatePush, DatasetFiles, DatasetManifest, DatasetProgress, DatasetState,
+    FileBatch,
     FilesAccepted, MAX_FILE_BATCH, ManifestFile, PushCreated, PushOptions as WireOptions,
     PushState, PushStatus, Upload,
 };
@@ -645,18 +646,34 @@ impl Session<'_> {
         local: &HashMap<&str, &Path>,
     ) -> Result<(u64, usize), PushError> {
         let url = format!("{}/pushes/{push_id}/files", self.api);
-        let batches = self.package.resources.iter().flat_map(|r| {
-            r.files.chunks(MAX_FILE_BATCH).map(move |chunk| FileBatch {
-                dataset: r.name.clone(),
-                files: chunk
-                    .iter()
-                    .map(|f| ManifestFile {
-                        path: f.path.clone(),
-                        sha256: f.sha256.clone(),
-                        size: f.size,
-                    })
-                    .collect(),
-            })
+        // Batches of MAX_FILE_BATCH files, resources after one another (a resource's
+        // files may span batches, a batch may hold many small resources).
+        let files = self
+            .package
+            .resources
+            .iter()
+            .flat_map(|r| r.files.iter().map(move |f| (r.name.as_str(), f)));
+        let mut files = files.peekable();
+        let batches = std::iter::from_fn(move || {
+            files.peek()?;
+            let mut batch = FileBatch {
+                datasets: Vec::new(),
+            };
+            for (dataset, file) in files.by_ref().take(MAX_FILE_BATCH) {
+                let file = ManifestFile {
+                    path: file.path.clone(),
+                    sha256: file.sha256.clone(),
+                    size: file.size,
+                };
+                match batch.datasets.last_mut() {
+                    Some(last) if last.name == dataset => last.files.push(file),
+                    _ => batch.datasets.push(DatasetFiles {
+                        name: dataset.to_owned(),
+                        files: vec![file],
+                    }),
+                }
+            }
+            Some(batch)
         });
         let post = |batch: FileBatch| {
             let url = url.clone();

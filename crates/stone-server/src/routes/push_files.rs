@@ -52,21 +52,9 @@ pub async fn add_files(
             "push {id} is not staging any more: post its manifest again (push_id) to resume it"
         )));
     }
-    let dataset = record
-        .manifest
-        .datasets
-        .iter()
-        .find(|d| d.name == batch.dataset)
-        .ok_or_else(|| {
-            ApiError::invalid(format!(
-                "push {id} has no dataset {:?}; batches name a dataset of the manifest",
-                batch.dataset
-            ))
-            .with("field", "dataset")
-        })?;
     let limits = app.settings.config.limits.push_limits();
-    let contents =
-        stone_api::validate::validate_batch(dataset, &batch.files, &limits).map_err(|invalid| {
+    let contents = stone_api::validate::validate_batch(&record.manifest, &batch, &limits)
+        .map_err(|invalid| {
             use stone_api::validate::Refusal;
             match invalid.kind {
                 Refusal::InvalidSize => ApiError::new(
@@ -88,7 +76,9 @@ pub async fn add_files(
     // The push's limits, over all its batches: files count as contents here (a file sent
     // twice with the same content counts once per path).
     let before = app.db.file_totals(&id).await?;
-    let batch_bytes = batch.files.iter().fold(0u64, |sum, f| sum.saturating_add(f.size));
+    let files = batch.datasets.iter().flat_map(|d| d.files.iter());
+    let batch_files = files.clone().count() as u64;
+    let batch_bytes = files.fold(0u64, |sum, f| sum.saturating_add(f.size));
     let too_large = |what: String| {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -98,7 +88,7 @@ pub async fn add_files(
         )
         .with("field", "files")
     };
-    if before.files.saturating_add(batch.files.len() as u64) > limits.max_contents as u64 {
+    if before.files.saturating_add(batch_files) > limits.max_contents as u64 {
         return Err(too_large(format!(
             "with this batch, push {id} would name more than {} files, the most this server takes in one push",
             limits.max_contents
@@ -110,7 +100,7 @@ pub async fn add_files(
             limits.max_push_bytes
         )));
     }
-    let Some(totals) = app.db.record_files(&id, &dataset.name, &batch.files).await? else {
+    let Some(totals) = app.db.record_files(&id, &batch.datasets).await? else {
         return Err(conflict(format!(
             "push {id} is being committed; poll it"
         )));
@@ -122,7 +112,7 @@ pub async fn add_files(
         already_staged,
         more_uploads,
     } = plan_uploads(&app, &principal, &contents, true).await?;
-    tracing::debug!(push = %id, dataset = %dataset.name, files = batch.files.len(), uploads = uploads.len(), total = totals.files, "file batch recorded");
+    tracing::debug!(push = %id, files = batch_files, uploads = uploads.len(), total = totals.files, "file batch recorded");
     Ok(Json(FilesAccepted {
         uploads,
         already_staged,

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use sqlx::Row;
-use stone_api::{CreatePush, ManifestFile};
+use stone_api::{CreatePush, DatasetFiles, ManifestFile};
 
 use super::{Result, StateDb, query_error};
 
@@ -21,15 +21,14 @@ pub struct FileTotals {
 }
 
 impl StateDb {
-    /// Records a batch of files of `dataset` for a push that is `staging`; a file already
+    /// Records a batch of files (by dataset) for a push that is `staging`; a file already
     /// recorded (same dataset and path) keeps its first declaration. Returns the push's
     /// totals after the batch, or `None` if the push is not `staging` any more. One
     /// transaction.
     pub async fn record_files(
         &self,
         push_id: &str,
-        dataset: &str,
-        files: &[ManifestFile],
+        batch: &[DatasetFiles],
     ) -> Result<Option<FileTotals>> {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         // Locks the push row for the transaction: a commit accepted in between is seen.
@@ -46,7 +45,11 @@ impl StateDb {
             return Ok(None);
         }
         let mut added = FileTotals::default();
-        for chunk in files.chunks(ROWS_PER_INSERT) {
+        let rows: Vec<(&str, &ManifestFile)> = batch
+            .iter()
+            .flat_map(|d| d.files.iter().map(move |f| (d.name.as_str(), f)))
+            .collect();
+        for chunk in rows.chunks(ROWS_PER_INSERT) {
             let mut sql = String::from(
                 "INSERT INTO push_files (push_id, dataset, path, sha256, size) VALUES ",
             );
@@ -66,10 +69,10 @@ impl StateDb {
             }
             sql.push_str(" ON CONFLICT (push_id, dataset, path) DO NOTHING RETURNING size");
             let mut query = sqlx::query(&sql);
-            for file in chunk {
+            for (dataset, file) in chunk {
                 query = query
                     .bind(push_id)
-                    .bind(dataset)
+                    .bind(*dataset)
                     .bind(&file.path)
                     .bind(&file.sha256)
                     .bind(i64::try_from(file.size).unwrap_or(i64::MAX));
