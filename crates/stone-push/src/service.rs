@@ -648,33 +648,7 @@ impl Session<'_> {
         let url = format!("{}/pushes/{push_id}/files", self.api);
         // Batches of MAX_FILE_BATCH files, resources after one another (a resource's
         // files may span batches, a batch may hold many small resources).
-        let files = self
-            .package
-            .resources
-            .iter()
-            .flat_map(|r| r.files.iter().map(move |f| (r.name.as_str(), f)));
-        let mut files = files.peekable();
-        let batches = std::iter::from_fn(move || {
-            files.peek()?;
-            let mut batch = FileBatch {
-                datasets: Vec::new(),
-            };
-            for (dataset, file) in files.by_ref().take(MAX_FILE_BATCH) {
-                let file = ManifestFile {
-                    path: file.path.clone(),
-                    sha256: file.sha256.clone(),
-                    size: file.size,
-                };
-                match batch.datasets.last_mut() {
-                    Some(last) if last.name == dataset => last.files.push(file),
-                    _ => batch.datasets.push(DatasetFiles {
-                        name: dataset.to_owned(),
-                        files: vec![file],
-                    }),
-                }
-            }
-            Some(batch)
-        });
+        let mut cursor = (0, 0);
         let post = |batch: FileBatch| {
             let url = url.clone();
             async move {
@@ -684,16 +658,15 @@ impl Session<'_> {
                 answer.map(|answer| (batch, answer))
             }
         };
-        let mut batches = batches;
         let (mut bytes, mut staged) = (0u64, 0usize);
-        let Some(first) = batches.next() else {
+        let Some(first) = self.next_batch(&mut cursor) else {
             return Ok((0, 0));
         };
         let mut current = post(first).await?;
         loop {
             let (batch, answer) = current;
             // The next batch goes while this one's uploads run.
-            let next = batches.next().map(&post);
+            let next = self.next_batch(&mut cursor).map(&post);
             let uploads = async {
                 let mut answer = answer;
                 let mut round = 0;
@@ -725,7 +698,10 @@ impl Session<'_> {
                         Err(UploadFailure::Failed(e)) => return Err(e),
                     }
                     // The same batch again: the rest of its uploads, or fresh URLs.
-                    answer = post(batch.clone()).await?.1;
+                    answer = match post(batch.clone()).await {
+                        Ok((_, answer)) => answer,
+                        Err(e) => return Err(e),
+                    };
                 }
             };
             let following = async {
@@ -743,15 +719,48 @@ impl Session<'_> {
         }
     }
 
+    /// The batch of files from `cursor` (resource, file) on, and the cursor moved past it.
+    fn next_batch(&self, cursor: &mut (usize, usize)) -> Option<FileBatch> {
+        let mut batch = FileBatch {
+            datasets: Vec::new(),
+        };
+        let mut count = 0;
+        while count < MAX_FILE_BATCH {
+            let Some(resource) = self.package.resources.get(cursor.0) else {
+                break;
+            };
+            let take = (resource.files.len().saturating_sub(cursor.1)).min(MAX_FILE_BATCH - count);
+            if take > 0 {
+                batch.datasets.push(DatasetFiles {
+                    name: resource.name.clone(),
+                    files: resource.files[cursor.1..cursor.1 + take]
+                        .iter()
+                        .map(|f| ManifestFile {
+                            path: f.path.clone(),
+                            sha256: f.sha256.clone(),
+                            size: f.size,
+                        })
+                        .collect(),
+                });
+                count += take;
+            }
+            cursor.1 += take;
+            if cursor.1 >= resource.files.len() {
+                *cursor = (cursor.0 + 1, 0);
+            }
+        }
+        (count > 0).then_some(batch)
+    }
+
     /// Uploads everything the server asked for, `jobs` requests at a time; returns the bytes.
     async fn upload_all(
         &self,
         push_id: &str,
-        uploads: &[Upload],
+        asked: &[Upload],
         local: &HashMap<&str, &Path>,
     ) -> Result<u64, UploadFailure> {
         let mut units = Vec::new();
-        for upload in uploads {
+        for upload in asked {
             let path = local.get(upload.sha256.as_str()).copied().ok_or_else(|| {
                 UploadFailure::Failed(PushError::Protocol {
                     phase: Phase::Upload,
@@ -797,7 +806,7 @@ impl Session<'_> {
             .buffer_unordered(jobs)
             .try_collect()
             .await?;
-        for upload in uploads.iter().filter(|u| u.parts.is_some()) {
+        for upload in asked.iter().filter(|u| u.parts.is_some()) {
             let url = format!(
                 "{}/pushes/{}/uploads/{}/complete",
                 self.api, push_id, upload.sha256
