@@ -105,13 +105,19 @@ pub async fn add_files(
             "push {id} is being committed; poll it"
         )));
     };
-    // A batch sent again (a retry, a resumed client) may name an upload of the caller's
-    // still to verify.
+    // In a resumed push (its manifest posted again: its change number moved), a batch may
+    // name a small upload of the caller's still to verify (S3); a first push asks for
+    // none of those checks (a request each on S3).
+    let resumed = app
+        .db
+        .push_summary(&id)
+        .await?
+        .is_some_and(|summary| summary.changes > 0);
     let Planned {
         uploads,
         already_staged,
         more_uploads,
-    } = plan_uploads(&app, &principal, &contents, true).await?;
+    } = plan_uploads(&app, &principal, &contents, resumed).await?;
     tracing::debug!(push = %id, files = batch_files, uploads = uploads.len(), total = totals.files, "file batch recorded");
     Ok(Json(FilesAccepted {
         uploads,
