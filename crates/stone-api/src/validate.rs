@@ -398,6 +398,30 @@ mod tests {
     }
 
     #[test]
+    fn a_paged_manifest_names_no_files_and_batches_name_its_datasets() {
+        let mut paged = manifest_with_path("a.bin");
+        let files = std::mem::take(&mut paged.datasets[0].files);
+        paged.paged_files = true;
+        validate_manifest(&paged).unwrap();
+        let mut inline = paged.clone();
+        inline.paged_files = false;
+        assert!(
+            validate_manifest(&inline).is_err(),
+            "a dataset without files is refused unless they follow in batches"
+        );
+        let batch = |name: &str| FileBatch {
+            datasets: vec![crate::push::DatasetFiles {
+                name: name.into(),
+                files: files.clone(),
+            }],
+        };
+        let limits = PushLimits::default();
+        assert_eq!(validate_batch(&paged, &batch("scans"), &limits).unwrap().len(), 1);
+        let unknown = validate_batch(&paged, &batch("other"), &limits).unwrap_err();
+        assert_eq!(unknown.field, "datasets[other]");
+    }
+
+    #[test]
     fn file_paths_follow_the_one_path_rule() {
         validate_manifest(&manifest_with_path("photos/a b.bin")).unwrap();
         for (path, segment) in [
