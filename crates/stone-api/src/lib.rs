@@ -37,7 +37,7 @@ pub use info::{
 };
 pub use problem::{PROBLEM_CONTENT_TYPE, Problem, Violation, codes};
 pub use push::{
-    CommitAccepted, CreatePush, DatasetDetail, DatasetManifest, DatasetProgress, DatasetState,
+    CommitAccepted, CreatePush, DatasetFiles, FileBatch, FilesAccepted, MAX_FILE_BATCH, DatasetDetail, DatasetManifest, DatasetProgress, DatasetState,
     DatasetStatus, ManifestFile, NodeStatus, PackageMetadata, PackageNodeProgress, PushCreated,
     PushOptions, PushResult, PushState, PushStatus, ResultCounts, SchemaField, TableSchema, Upload,
     UploadCompleted, UploadPart,

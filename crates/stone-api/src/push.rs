@@ -31,6 +31,52 @@ pub struct CreatePush {
     pub package: PackageMetadata,
     /// One dataset per resource, in package order.
     pub datasets: Vec<DatasetManifest>,
+    /// `true`: the datasets' `files` lists are empty here; their files follow in batches
+    /// of at most [`MAX_FILE_BATCH`] (`POST /v1/pushes/{id}/files`) before the commit.
+    /// How a package of more files than one batch is pushed: no request or answer grows
+    /// with the count of files. Resuming such a push (`push_id`) forgets the batches
+    /// recorded so far (they are sent again). Absent (false) otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub paged_files: bool,
+}
+
+/// The most files one `POST /v1/pushes/{id}/files` takes, and the most a client puts in
+/// the manifest itself: a package with more files pushes them in batches
+/// ([`CreatePush::paged_files`]).
+pub const MAX_FILE_BATCH: usize = 10_000;
+
+/// Body of `POST /v1/pushes/{id}/files`: a batch of files of a push created with
+/// `paged_files`, at most [`MAX_FILE_BATCH`] files in all. Sending a batch again is
+/// harmless (a file already recorded keeps its first declaration).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileBatch {
+    /// Files by dataset (a dataset may come in several batches).
+    pub datasets: Vec<DatasetFiles>,
+}
+
+/// Files of one dataset in a [`FileBatch`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DatasetFiles {
+    /// Name of the dataset (as in the manifest).
+    pub name: String,
+    /// Some of its files (at least one).
+    pub files: Vec<ManifestFile>,
+}
+
+/// Answer of `POST /v1/pushes/{id}/files` (200): what to upload for this batch, as
+/// [`PushCreated`] gives it for a whole manifest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FilesAccepted {
+    /// One entry per distinct sha256 of the batch the server does not have yet.
+    pub uploads: Vec<Upload>,
+    /// Distinct sha256 of the batch the server already holds.
+    pub already_staged: Vec<String>,
+    /// `true` when `uploads` holds only some of the batch's contents (a bounded number of
+    /// part URLs per answer): upload these, then send the same batch again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub more_uploads: bool,
+    /// Files of the push recorded so far, all batches together.
+    pub files: u64,
 }
 
 /// Push options, as given on the command line.
@@ -563,6 +609,7 @@ pub(crate) mod tests {
                     }],
                 },
             ],
+            paged_files: false,
         }
     }
 
@@ -614,7 +661,57 @@ pub(crate) mod tests {
                 "UploadCompleted",
                 json!({"sha256": sha('b'), "size": 100, "staged": true}),
             ),
+            ("FileBatch", file_batch_json()),
+            ("FilesAccepted", files_accepted_json()),
+            (
+                "CreatePush",
+                json!({
+                    "namespace": "demo",
+                    "branch": "main",
+                    "options": {"yes": false, "force": false, "replace": false, "manual": true},
+                    "package": {"public": false},
+                    "datasets": [{"name": "scans", "kind": "BLOB", "files": []}],
+                    "paged_files": true,
+                }),
+            ),
         ]
+    }
+
+    fn file_batch_json() -> Value {
+        json!({
+            "datasets": [{
+                "name": "scans",
+                "files": [{"path": "a/0001.png", "sha256": sha('a'), "size": 128}],
+            }],
+        })
+    }
+
+    fn files_accepted_json() -> Value {
+        json!({
+            "uploads": [{
+                "sha256": sha('a'),
+                "size": 128,
+                "method": "PUT",
+                "url": "http://127.0.0.1:1/v1/staging/aa?sig=x",
+                "headers": {},
+                "expires_at": "2026-01-02T03:04:05Z",
+            }],
+            "already_staged": [sha('b')],
+            "more_uploads": true,
+            "files": 20000,
+        })
+    }
+
+    #[test]
+    fn file_batches_exact_json() {
+        let batch: FileBatch = serde_json::from_value(file_batch_json()).unwrap();
+        assert_eq!(batch.datasets[0].files.len(), 1);
+        roundtrip(&batch, file_batch_json());
+        let accepted: FilesAccepted = serde_json::from_value(files_accepted_json()).unwrap();
+        assert!(accepted.more_uploads);
+        roundtrip(&accepted, files_accepted_json());
+        let paged: CreatePush = serde_json::from_value(samples()[8].1.clone()).unwrap();
+        assert!(paged.paged_files);
     }
 
     #[test]

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use stone_package::Label;
 
+use crate::push::{DatasetManifest, FileBatch, ManifestFile};
 use crate::{AssetKind, CreatePush, is_sha256};
 
 /// A field of the manifest that is not acceptable, and why.
@@ -107,8 +108,6 @@ pub fn validate_manifest_within(
     manifest: &CreatePush,
     limits: &PushLimits,
 ) -> Result<BTreeMap<String, u64>, InvalidField> {
-    // Never more than a database integer, whatever the configuration says.
-    let max_file_size = limits.max_file_size.min(i64::MAX as u64);
     Label::parse(&manifest.namespace).map_err(|why| {
         InvalidField::new(
             "namespace",
@@ -147,10 +146,19 @@ pub fn validate_manifest_within(
                 format!("dataset {} is listed twice", dataset.name),
             ));
         }
-        if dataset.files.is_empty() {
+        if dataset.files.is_empty() && !manifest.paged_files {
             return Err(InvalidField::new(
                 &field,
                 format!("dataset {} has no files", dataset.name),
+            ));
+        }
+        if manifest.paged_files && !dataset.files.is_empty() {
+            return Err(InvalidField::new(
+                &field,
+                format!(
+                    "dataset {} lists files in a manifest with paged_files: send them with POST /v1/pushes/{{id}}/files",
+                    dataset.name
+                ),
             ));
         }
         if dataset.schema.is_some() && dataset.kind != AssetKind::Tabular {
@@ -162,82 +170,157 @@ pub fn validate_manifest_within(
                 ),
             ));
         }
-        let mut paths = BTreeSet::new();
-        for file in &dataset.files {
-            check_path(&dataset.name, &file.path)?;
-            if !paths.insert(file.path.as_str()) {
-                return Err(InvalidField::new(
+        check_files(
+            dataset,
+            &dataset.files,
+            limits,
+            &mut contents,
+            &mut bytes,
+        )?;
+    }
+    Ok(contents)
+}
+
+/// Checks a batch of files (`POST /v1/pushes/{id}/files`) of the datasets of `manifest`:
+/// at most [`MAX_FILE_BATCH`](crate::push::MAX_FILE_BATCH) files in all, each dataset of
+/// the manifest at most once, with at least one file, each file as in a manifest. Returns
+/// the batch's distinct contents (sha256 → size). What the whole push declares is counted
+/// by the server across batches.
+pub fn validate_batch(
+    manifest: &CreatePush,
+    batch: &FileBatch,
+    limits: &PushLimits,
+) -> Result<BTreeMap<String, u64>, InvalidField> {
+    let total: usize = batch.datasets.iter().map(|d| d.files.len()).sum();
+    if total == 0 {
+        return Err(InvalidField::new("datasets", "the batch has no files"));
+    }
+    if total > crate::push::MAX_FILE_BATCH {
+        return Err(InvalidField::of(
+            Refusal::TooLarge,
+            "datasets",
+            format!(
+                "the batch has {total} files, more than the {} one batch may hold; send several",
+                crate::push::MAX_FILE_BATCH
+            ),
+        ));
+    }
+    let mut contents = BTreeMap::new();
+    let mut bytes = 0;
+    let mut names = BTreeSet::new();
+    for group in &batch.datasets {
+        let field = format!("datasets[{}]", group.name);
+        let dataset = manifest
+            .datasets
+            .iter()
+            .find(|d| d.name == group.name)
+            .ok_or_else(|| {
+                InvalidField::new(
                     &field,
-                    format!("{}: file {} is listed twice", dataset.name, file.path),
-                ));
-            }
-            if !is_sha256(&file.sha256) {
+                    format!("the push has no dataset {:?}", group.name),
+                )
+            })?;
+        if !names.insert(group.name.as_str()) || group.files.is_empty() {
+            return Err(InvalidField::new(
+                &field,
+                format!(
+                    "dataset {} comes twice in the batch, or without files",
+                    group.name
+                ),
+            ));
+        }
+        check_files(dataset, &group.files, limits, &mut contents, &mut bytes)?;
+    }
+    Ok(contents)
+}
+
+/// The checks of a dataset's files: paths (once each), digests, sizes, and the push's
+/// limits on distinct contents and bytes (`contents`, `bytes`: what was counted before).
+fn check_files(
+    dataset: &DatasetManifest,
+    files: &[ManifestFile],
+    limits: &PushLimits,
+    contents: &mut BTreeMap<String, u64>,
+    bytes: &mut u64,
+) -> Result<(), InvalidField> {
+    // Never more than a database integer, whatever the configuration says.
+    let max_file_size = limits.max_file_size.min(i64::MAX as u64);
+    let field = format!("datasets[{}]", dataset.name);
+    let mut paths = BTreeSet::new();
+    for file in files {
+        check_path(&dataset.name, &file.path)?;
+        if !paths.insert(file.path.as_str()) {
+            return Err(InvalidField::new(
+                &field,
+                format!("{}: file {} is listed twice", dataset.name, file.path),
+            ));
+        }
+        if !is_sha256(&file.sha256) {
+            return Err(InvalidField::new(
+                &field,
+                format!(
+                    "{}: {}: sha256 {:?} is not 64 lowercase hex digits",
+                    dataset.name, file.path, file.sha256
+                ),
+            ));
+        }
+        if dataset.kind == AssetKind::Graph && !is_rdf_path(&file.path) {
+            return Err(InvalidField::new(
+                &field,
+                format!(
+                    "{}: {}: a GRAPH file must be .ttl, .nt or .jsonld",
+                    dataset.name, file.path
+                ),
+            ));
+        }
+        if file.size > max_file_size {
+            return Err(InvalidField::of(
+                Refusal::InvalidSize,
+                &field,
+                format!(
+                    "{}: {}: declared size {} is more than the {max_file_size} bytes this server takes for one file",
+                    dataset.name, file.path, file.size
+                ),
+            ));
+        }
+        match contents.get(&file.sha256) {
+            Some(size) if *size != file.size => {
                 return Err(InvalidField::new(
                     &field,
                     format!(
-                        "{}: {}: sha256 {:?} is not 64 lowercase hex digits",
-                        dataset.name, file.path, file.sha256
+                        "sha256 {} is given with two sizes ({size} and {})",
+                        file.sha256, file.size
                     ),
                 ));
             }
-            if dataset.kind == AssetKind::Graph && !is_rdf_path(&file.path) {
-                return Err(InvalidField::new(
-                    &field,
-                    format!(
-                        "{}: {}: a GRAPH file must be .ttl, .nt or .jsonld",
-                        dataset.name, file.path
-                    ),
-                ));
-            }
-            if file.size > max_file_size {
-                return Err(InvalidField::of(
-                    Refusal::InvalidSize,
-                    &field,
-                    format!(
-                        "{}: {}: declared size {} is more than the {max_file_size} bytes this server takes for one file",
-                        dataset.name, file.path, file.size
-                    ),
-                ));
-            }
-            match contents.get(&file.sha256) {
-                Some(size) if *size != file.size => {
-                    return Err(InvalidField::new(
-                        &field,
+            Some(_) => {}
+            None => {
+                contents.insert(file.sha256.clone(), file.size);
+                *bytes = bytes.saturating_add(file.size);
+                if contents.len() > limits.max_contents {
+                    return Err(InvalidField::of(
+                        Refusal::TooLarge,
+                        "datasets",
                         format!(
-                            "sha256 {} is given with two sizes ({size} and {})",
-                            file.sha256, file.size
+                            "the push names more than {} distinct files, the most this server takes in one push; split the package",
+                            limits.max_contents
                         ),
                     ));
                 }
-                Some(_) => {}
-                None => {
-                    contents.insert(file.sha256.clone(), file.size);
-                    bytes = bytes.saturating_add(file.size);
-                    if contents.len() > limits.max_contents {
-                        return Err(InvalidField::of(
-                            Refusal::TooLarge,
-                            "datasets",
-                            format!(
-                                "the push names more than {} distinct files, the most this server takes in one push; split the package",
-                                limits.max_contents
-                            ),
-                        ));
-                    }
-                    if bytes > limits.max_push_bytes {
-                        return Err(InvalidField::of(
-                            Refusal::TooLarge,
-                            "datasets",
-                            format!(
-                                "the push declares more than {} bytes, the most this server takes in one push; split the package",
-                                limits.max_push_bytes
-                            ),
-                        ));
-                    }
+                if *bytes > limits.max_push_bytes {
+                    return Err(InvalidField::of(
+                        Refusal::TooLarge,
+                        "datasets",
+                        format!(
+                            "the push declares more than {} bytes, the most this server takes in one push; split the package",
+                            limits.max_push_bytes
+                        ),
+                    ));
                 }
             }
         }
     }
-    Ok(contents)
+    Ok(())
 }
 
 fn check_branch(branch: &str) -> Result<(), InvalidField> {
@@ -312,6 +395,30 @@ mod tests {
                           "files": [{"path": path, "sha256": "a".repeat(64), "size": 1}]}]
         }))
         .expect("a manifest")
+    }
+
+    #[test]
+    fn a_paged_manifest_names_no_files_and_batches_name_its_datasets() {
+        let mut paged = manifest_with_path("a.bin");
+        let files = std::mem::take(&mut paged.datasets[0].files);
+        paged.paged_files = true;
+        validate_manifest(&paged).unwrap();
+        let mut inline = paged.clone();
+        inline.paged_files = false;
+        assert!(
+            validate_manifest(&inline).is_err(),
+            "a dataset without files is refused unless they follow in batches"
+        );
+        let batch = |name: &str| FileBatch {
+            datasets: vec![crate::push::DatasetFiles {
+                name: name.into(),
+                files: files.clone(),
+            }],
+        };
+        let limits = PushLimits::default();
+        assert_eq!(validate_batch(&paged, &batch("scans"), &limits).unwrap().len(), 1);
+        let unknown = validate_batch(&paged, &batch("other"), &limits).unwrap_err();
+        assert_eq!(unknown.field, "datasets[other]");
     }
 
     #[test]

@@ -16,8 +16,10 @@ use reqwest::{Method, StatusCode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use stone_api::push::{
-    CommitAccepted, CreatePush, DatasetManifest, DatasetProgress, DatasetState, ManifestFile,
-    PushCreated, PushOptions as WireOptions, PushState, PushStatus, Upload,
+    CommitAccepted, CreatePush, DatasetFiles, DatasetManifest, DatasetProgress, DatasetState,
+    FileBatch,
+    FilesAccepted, MAX_FILE_BATCH, ManifestFile, PushCreated, PushOptions as WireOptions,
+    PushState, PushStatus, Upload,
 };
 use stone_api::{Problem, codes, redact_url};
 use stone_auth::{Secret, StepUpRequest};
@@ -193,6 +195,7 @@ impl Session<'_> {
             .collect();
 
         let mut uploaded_bytes = 0u64;
+        let mut already_staged = 0usize;
         let mut round = 0;
         let mut stepped_up = false;
         let created = loop {
@@ -225,6 +228,20 @@ impl Session<'_> {
                     api: self.api.clone(),
                 },
             )?;
+            if self.paged() {
+                if created.state == PushState::Staging {
+                    self.progress.event(ProgressEvent::Note(format!(
+                        "{} push {}: {} files, sent in batches of {MAX_FILE_BATCH}",
+                        if resumed { "resuming" } else { "new" },
+                        created.push_id,
+                        self.file_count()
+                    )));
+                    let (bytes, staged) = self.send_batches(&created.push_id, &local).await?;
+                    uploaded_bytes += bytes;
+                    already_staged += staged;
+                }
+                break created;
+            }
             self.progress.event(ProgressEvent::Created {
                 push_id: created.push_id.clone(),
                 resumed,
@@ -232,10 +249,11 @@ impl Session<'_> {
                 files: created.uploads.len(),
                 already_staged: created.already_staged.len(),
             });
+            already_staged = created.already_staged.len();
             if created.state != PushState::Staging || created.uploads.is_empty() {
                 break created;
             }
-            match self.upload_all(&created, &local).await {
+            match self.upload_all(&created.push_id, &created.uploads, &local).await {
                 Ok(bytes) if created.more_uploads => {
                     // The server hands out a bounded number of part URLs per answer: the
                     // manifest posted again (same push) gives the next ones. Progress was
@@ -320,7 +338,7 @@ impl Session<'_> {
                 detail: None,
             }),
             uploaded_bytes,
-            already_staged: created.already_staged.len(),
+            already_staged,
         })
     }
 
@@ -365,8 +383,21 @@ impl Session<'_> {
         self.token.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
+    /// Files of the package, all resources together.
+    fn file_count(&self) -> usize {
+        self.package.resources.iter().map(|r| r.files.len()).sum()
+    }
+
+    /// Whether the package has more files than one batch: its manifest then names the
+    /// datasets only, and their files follow in batches (`POST /pushes/{id}/files`).
+    fn paged(&self) -> bool {
+        self.file_count() > MAX_FILE_BATCH
+    }
+
     fn manifest(&self, push_id: Option<String>) -> CreatePush {
+        let paged = self.paged();
         CreatePush {
+            paged_files: paged,
             push_id,
             namespace: self.package.namespace.clone(),
             branch: self.options.branch.clone(),
@@ -389,6 +420,7 @@ impl Session<'_> {
                     files: r
                         .files
                         .iter()
+                        .filter(|_| !paged)
                         .map(|f| ManifestFile {
                             path: f.path.clone(),
                             sha256: f.sha256.clone(),
@@ -603,14 +635,132 @@ impl Session<'_> {
         }
     }
 
+    /// Sends the files of every resource in batches of [`MAX_FILE_BATCH`] and uploads what
+    /// each answer asks for; the next batch is sent while the uploads of the previous one
+    /// run. A batch is sent again for fresh URLs when they expired, and for the rest of its
+    /// uploads when the answer held only some (`more_uploads`). Returns the bytes uploaded
+    /// and the count of contents the server already had.
+    async fn send_batches(
+        &self,
+        push_id: &str,
+        local: &HashMap<&str, &Path>,
+    ) -> Result<(u64, usize), PushError> {
+        let url = format!("{}/pushes/{push_id}/files", self.api);
+        // Batches of MAX_FILE_BATCH files, resources after one another (a resource's
+        // files may span batches, a batch may hold many small resources).
+        let mut cursor = (0, 0);
+        let post = |batch: FileBatch| {
+            let url = url.clone();
+            async move {
+                let answer: Result<FilesAccepted, PushError> = self
+                    .request(Phase::Stage, Method::POST, &url, Some(&batch))
+                    .await;
+                answer.map(|answer| (batch, answer))
+            }
+        };
+        let (mut bytes, mut staged) = (0u64, 0usize);
+        let Some(first) = self.next_batch(&mut cursor) else {
+            return Ok((0, 0));
+        };
+        let mut current = post(first).await?;
+        loop {
+            let (batch, answer) = current;
+            // The next batch goes while this one's uploads run.
+            let next = self.next_batch(&mut cursor).map(&post);
+            let uploads = async {
+                let mut answer = answer;
+                let mut round = 0;
+                loop {
+                    round += 1;
+                    match self.upload_all(push_id, &answer.uploads, local).await {
+                        Ok(sent) if answer.more_uploads => {
+                            bytes += sent;
+                            round = 0;
+                        }
+                        Ok(sent) => {
+                            bytes += sent;
+                            staged += answer.already_staged.len();
+                            return Ok(());
+                        }
+                        Err(UploadFailure::Expired) if round < ROUNDS => {
+                            self.progress.event(ProgressEvent::Note(
+                                "staging URLs expired: asking for fresh ones".into(),
+                            ));
+                        }
+                        Err(UploadFailure::Expired) => {
+                            return Err(PushError::Unavailable {
+                                phase: Phase::Upload,
+                                url: self.api.clone(),
+                                message: "the staging URLs kept expiring before the uploads finished"
+                                    .into(),
+                            });
+                        }
+                        Err(UploadFailure::Failed(e)) => return Err(e),
+                    }
+                    // The same batch again: the rest of its uploads, or fresh URLs.
+                    answer = match post(batch.clone()).await {
+                        Ok((_, answer)) => answer,
+                        Err(e) => return Err(e),
+                    };
+                }
+            };
+            let following = async {
+                match next {
+                    Some(next) => next.await.map(Some),
+                    None => Ok(None),
+                }
+            };
+            let (uploaded, following) = tokio::join!(uploads, following);
+            uploaded?;
+            match following? {
+                Some(following) => current = following,
+                None => return Ok((bytes, staged)),
+            }
+        }
+    }
+
+    /// The batch of files from `cursor` (resource, file) on, and the cursor moved past it.
+    fn next_batch(&self, cursor: &mut (usize, usize)) -> Option<FileBatch> {
+        let mut batch = FileBatch {
+            datasets: Vec::new(),
+        };
+        let mut count = 0;
+        while count < MAX_FILE_BATCH {
+            let Some(resource) = self.package.resources.get(cursor.0) else {
+                break;
+            };
+            let take = (resource.files.len().saturating_sub(cursor.1)).min(MAX_FILE_BATCH - count);
+            if take > 0 {
+                batch.datasets.push(DatasetFiles {
+                    name: resource.name.clone(),
+                    files: resource.files[cursor.1..cursor.1 + take]
+                        .iter()
+                        .map(|f| ManifestFile {
+                            path: f.path.clone(),
+                            sha256: f.sha256.clone(),
+                            size: f.size,
+                        })
+                        .collect(),
+                });
+                count += take;
+            }
+            cursor.1 += take;
+            if cursor.1 >= resource.files.len() {
+                *cursor = (cursor.0 + 1, 0);
+            }
+        }
+        (count > 0).then_some(batch)
+    }
+
     /// Uploads everything the server asked for, `jobs` requests at a time; returns the bytes.
     async fn upload_all(
         &self,
-        created: &PushCreated,
+        push_id: &str,
+        asked: &[Upload],
         local: &HashMap<&str, &Path>,
     ) -> Result<u64, UploadFailure> {
         let mut units = Vec::new();
-        for upload in &created.uploads {
+        for upload in asked {
             let path = local.get(upload.sha256.as_str()).copied().ok_or_else(|| {
                 UploadFailure::Failed(PushError::Protocol {
                     phase: Phase::Upload,
@@ -656,10 +806,10 @@ impl Session<'_> {
             .buffer_unordered(jobs)
             .try_collect()
             .await?;
-        for upload in created.uploads.iter().filter(|u| u.parts.is_some()) {
+        for upload in asked.iter().filter(|u| u.parts.is_some()) {
             let url = format!(
                 "{}/pushes/{}/uploads/{}/complete",
-                self.api, created.push_id, upload.sha256
+                self.api, push_id, upload.sha256
             );
             let _: serde_json::Value = self
                 .request(Phase::Upload, Method::POST, &url, None::<&()>)

@@ -6,9 +6,11 @@ use super::*;
 impl JobRunner {
     /// Runs a push to its end. `Ok(false)`: parked for shutdown, or the lease was lost.
     pub(super) async fn commit(&self, id: &str, lost: &AtomicBool) -> anyhow::Result<bool> {
-        let Some(push) = self.db.push(id).await? else {
+        let Some(mut push) = self.db.push(id).await? else {
             return Ok(true);
         };
+        // Issue 27: the files of a paged push, recorded in batches.
+        self.db.fill_paged_files(id, &mut push.manifest).await?;
         let Some(crashes) = self.db.count_commit_start(id, &self.owner).await? else {
             // The lease went to another runner already.
             return Ok(false);

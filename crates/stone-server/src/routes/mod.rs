@@ -12,6 +12,7 @@ mod iceberg_rest;
 mod negotiate;
 mod origin;
 mod page;
+mod push_files;
 mod pushes;
 mod range;
 mod read;
@@ -82,6 +83,11 @@ fn table(body_read_timeout_seconds: u64) -> Table {
     .add(&["GET"], "/v1/openapi.yaml", get(read::openapi))
     .add(&["POST"], "/v1/pushes", post(pushes::create))
     .add(&["GET"], "/v1/pushes/{push_id}", get(pushes::status))
+    .add(
+        &["POST"],
+        "/v1/pushes/{push_id}/files",
+        post(push_files::add_files),
+    )
     .add(
         &["POST"],
         "/v1/pushes/{push_id}/commit",

@@ -111,7 +111,8 @@ pub async fn create(
     };
 
     let protected = app.guards.is_protected(&manifest.branch);
-    if protected && !manifest.options.force {
+    // A paged push names its files later: its guards run at commit, on all of them.
+    if protected && !manifest.options.force && !manifest.paged_files {
         let violations =
             force_violations(&manifest, &app.engines, &app.db, &app.settings.public_host).await?;
         if !violations.is_empty() {
@@ -145,21 +146,6 @@ pub async fn create(
         }
     }
 
-    // A package may name thousands of contents. Those the caller may reuse are checked
-    // together (one file check each, or a request each on S3, several at a time), while
-    // the push is stored; any other is asked for, staged or not (the answer never tells
-    // whether someone else has it), unless it is a multipart upload of the caller's whose
-    // parts are all there, to assemble. Answers keep the order. (A content found staged
-    // is touched below, after the push is stored, so that the garbage collection keeps
-    // it.)
-    let all: Vec<&str> = contents.keys().map(String::as_str).collect();
-    let reusable = may_reuse(&app, &principal, &all).await?;
-    let part_size = app.settings.config.staging.part_size;
-    let candidates: Vec<(&str, u64)> = contents
-        .iter()
-        .filter(|(sha256, _)| reusable.contains(*sha256))
-        .map(|(sha256, size)| (sha256.as_str(), *size))
-        .collect();
     let store = async {
         match existing {
             Some(record) => {
@@ -176,6 +162,8 @@ pub async fn create(
                         format!("push {} is being committed; poll it", record.id),
                     ));
                 };
+                // The batches of a paged push are sent again after its manifest.
+                app.db.forget_files(&record.id).await?;
                 Ok((record.id, StatusCode::OK, change))
             }
             None => {
@@ -188,22 +176,121 @@ pub async fn create(
             }
         }
     };
-    let (stored, reused) = tokio::join!(store, app.staging.staged_among(&candidates));
-    let (id, status, change) = stored?;
+    let (id, status, change) = store.await?;
+    tracing::info!(push = %id, namespace = %manifest.namespace, branch = %manifest.branch, datasets = manifest.datasets.len(), resumed = (status == StatusCode::OK), paged = manifest.paged_files, "push manifest accepted");
+
+    // In a resumed push, a small content may be the caller's upload still to verify (S3:
+    // the bucket took it, the server has not seen it).
+    let Planned {
+        uploads,
+        already_staged,
+        more_uploads,
+    } = plan_uploads(&app, &principal, &contents, status == StatusCode::OK).await?;
+
+    // The object-storage datasets whose contents are all there are prepared now, the
+    // others as their uploads arrive (or at commit): a manifest alone never makes the
+    // server write on disk in proportion to it.
+    // (A paged push's datasets are prepared at commit.)
+    let blobs: Vec<(String, Vec<BlobEntry>)> = manifest
+        .datasets
+        .iter()
+        .filter(|d| d.kind.engine() == Engine::ObjectStorage && !manifest.paged_files)
+        .map(|d| (d.name.clone(), blob_entries(&d.files)))
+        .collect();
+    let there: BTreeSet<&str> = already_staged.iter().map(String::as_str).collect();
+    app.engines.blob.prepare_when_staged(
+        &manifest.namespace,
+        &manifest.branch,
+        &holder,
+        &blobs,
+        |sha256| there.contains(sha256),
+    );
+
+    let record = app
+        .db
+        .push_summary(&id)
+        .await?
+        .ok_or_else(|| ApiError::push_not_found(&id))?;
+    // The rows just stored, as stored: every one pending (not read back: thousands).
+    let datasets: Vec<DatasetRecord> = rows
+        .iter()
+        .zip(0..)
+        .map(|(row, position)| DatasetRecord {
+            position,
+            name: row.name.clone(),
+            kind: row.kind,
+            operation: row.operation,
+            state: DatasetState::Pending,
+            status: None,
+            detail: None,
+            error: None,
+            checkpoint: None,
+        })
+        .collect();
+    let body = PushCreated {
+        push_id: id.clone(),
+        state: record.state,
+        uploads,
+        already_staged,
+        datasets: progress(&app, &record.namespace, &datasets),
+        changes: u64::try_from(change).ok(),
+        more_uploads,
+    };
+    let mut response = (status, Json(body)).into_response();
+    if let Ok(location) = HeaderValue::from_str(&format!("/v1/pushes/{id}")) {
+        response.headers_mut().insert(header::LOCATION, location);
+    }
+    Ok(response)
+}
+
+/// What a push (or a batch of its files) must upload.
+pub(super) struct Planned {
+    pub uploads: Vec<stone_api::Upload>,
+    pub already_staged: Vec<String>,
+    pub more_uploads: bool,
+}
+
+/// The uploads of `contents` (sha256 → size), for the manifest of a push or a batch of
+/// its files. A package may name thousands of contents. Those the caller may reuse are
+/// checked together (one file check each, or a request each on S3, several at a time);
+/// any other is asked for, staged or not (the answer never tells whether someone else
+/// has it), unless it is a multipart upload of the caller's whose parts are all there,
+/// to assemble, or (`resumed`, on a store that needs it) a small upload of the caller's
+/// still to verify. Contents found staged are touched, so that the garbage collection
+/// keeps them.
+pub(super) async fn plan_uploads(
+    app: &App,
+    principal: &Principal,
+    contents: &BTreeMap<String, u64>,
+    resumed: bool,
+) -> ApiResult<Planned> {
+    let holder = holder_key(&principal.user);
+    let all: Vec<&str> = contents.keys().map(String::as_str).collect();
+    let reusable = may_reuse(app, principal, &all).await?;
+    let part_size = app.settings.config.staging.part_size;
+    let candidates: Vec<(&str, u64)> = contents
+        .iter()
+        .filter(|(sha256, _)| reusable.contains(*sha256))
+        .map(|(sha256, size)| (sha256.as_str(), *size))
+        .collect();
     let reused: BTreeSet<&str> = candidates
         .iter()
-        .zip(reused.map_err(ApiError::internal)?)
+        .zip(
+            app.staging
+                .staged_among(&candidates)
+                .await
+                .map_err(ApiError::internal)?,
+        )
         .filter(|(_, staged)| *staged)
         .map(|((sha256, _), _)| *sha256)
         .collect();
-    tracing::info!(push = %id, namespace = %manifest.namespace, branch = %manifest.branch, datasets = manifest.datasets.len(), resumed = (status == StatusCode::OK), "push manifest accepted");
 
     let ttl = Duration::from_secs(app.settings.config.staging.url_ttl_seconds);
     let mut uploads = Vec::new();
     let mut already_staged = Vec::new();
     // An answer hands out at most `max_part_urls` part URLs (the first multipart content
     // always gets its own): the contents past that come with the next post of the
-    // manifest (`more_uploads`), so that a small manifest never gets a huge answer.
+    // manifest or batch (`more_uploads`), so that a small request never gets a huge answer.
     let mut part_urls = app.settings.config.limits.max_part_urls;
     let mut multipart_given = false;
     let mut more_uploads = false;
@@ -225,14 +312,11 @@ pub async fn create(
             true
         })
         .collect();
-    // In a resumed push, a small content may be the caller's upload still to verify (S3:
-    // the bucket took it, the server has not seen it).
-    let small_to_complete =
-        status == StatusCode::OK && app.staging.single_uploads_need_completion();
+    let small_to_complete = resumed && app.staging.single_uploads_need_completion();
     let checks: Vec<_> = listed
         .into_iter()
         .map(|(sha256, size)| {
-            let (app, holder) = (&app, holder.as_str());
+            let holder = holder.as_str();
             // Staged and reusable; otherwise a large one may be the caller's multipart
             // upload, to complete, and a small one is asked for (unless it may be the
             // caller's upload to complete, above).
@@ -273,67 +357,17 @@ pub async fn create(
         }
     }
     drop(checked);
-
-    // The object-storage datasets whose contents are all there are prepared now, the
-    // others as their uploads arrive (or at commit): a manifest alone never makes the
-    // server write on disk in proportion to it.
-    let blobs: Vec<(String, Vec<BlobEntry>)> = manifest
-        .datasets
-        .iter()
-        .filter(|d| d.kind.engine() == Engine::ObjectStorage)
-        .map(|d| (d.name.clone(), blob_entries(&d.files)))
-        .collect();
-    let there: BTreeSet<&str> = already_staged.iter().map(String::as_str).collect();
-    app.engines.blob.prepare_when_staged(
-        &manifest.namespace,
-        &manifest.branch,
-        &holder,
-        &blobs,
-        |sha256| there.contains(sha256),
-    );
-
     // Reused contents: the garbage collection keeps them for this push (a sweep that read
     // the live pushes before this one existed reads their age again before deleting).
     app.staging
         .touch(&already_staged)
         .await
         .map_err(ApiError::internal)?;
-
-    let record = app
-        .db
-        .push_summary(&id)
-        .await?
-        .ok_or_else(|| ApiError::push_not_found(&id))?;
-    // The rows just stored, as stored: every one pending (not read back: thousands).
-    let datasets: Vec<DatasetRecord> = rows
-        .iter()
-        .zip(0..)
-        .map(|(row, position)| DatasetRecord {
-            position,
-            name: row.name.clone(),
-            kind: row.kind,
-            operation: row.operation,
-            state: DatasetState::Pending,
-            status: None,
-            detail: None,
-            error: None,
-            checkpoint: None,
-        })
-        .collect();
-    let body = PushCreated {
-        push_id: id.clone(),
-        state: record.state,
+    Ok(Planned {
         uploads,
         already_staged,
-        datasets: progress(&app, &record.namespace, &datasets),
-        changes: u64::try_from(change).ok(),
         more_uploads,
-    };
-    let mut response = (status, Json(body)).into_response();
-    if let Ok(location) = HeaderValue::from_str(&format!("/v1/pushes/{id}")) {
-        response.headers_mut().insert(header::LOCATION, location);
-    }
-    Ok(response)
+    })
 }
 
 /// A blob dataset's files as the blob engine takes them.
@@ -658,7 +692,7 @@ pub async fn commit(
     caller: Caller,
     Path(id): Path<String>,
 ) -> ApiResult<Response> {
-    let (record, principal) = load(&app, caller, &id).await?;
+    let (mut record, principal) = load(&app, caller, &id).await?;
     let accepted = |state| {
         (
             StatusCode::ACCEPTED,
@@ -682,6 +716,33 @@ pub async fn commit(
         // with the token that was challenged.
         app.guards
             .check_identity(&record.branch, &record.manifest.options, &principal)?;
+    }
+    if record.manifest.paged_files {
+        app.db.fill_paged_files(&id, &mut record.manifest).await?;
+        if let Some(empty) = record.manifest.datasets.iter().find(|d| d.files.is_empty()) {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                codes::PUSH_INCOMPLETE,
+                "Content is missing",
+                format!(
+                    "dataset {} of push {id} has no files: send them (POST /v1/pushes/{id}/files) before the commit",
+                    empty.name
+                ),
+            )
+            .at(format!("/v1/pushes/{id}")));
+        }
+        if record.protected && !record.manifest.options.force {
+            let violations = force_violations(
+                &record.manifest,
+                &app.engines,
+                &app.db,
+                &app.settings.public_host,
+            )
+            .await?;
+            if !violations.is_empty() {
+                return Err(violations_problem(&record.branch, violations));
+            }
+        }
     }
     let mut contents: BTreeMap<&str, u64> = BTreeMap::new();
     for dataset in &record.manifest.datasets {
@@ -806,14 +867,19 @@ pub async fn complete_upload(
             format!("push {id} has no content {sha256} being uploaded"),
         )
     };
-    let size = record
+    let listed = record
         .manifest
         .datasets
         .iter()
         .flat_map(|d| d.files.iter())
         .find(|f| f.sha256 == sha256)
-        .map(|f| f.size)
-        .ok_or_else(unknown)?;
+        .map(|f| f.size);
+    let size = match listed {
+        Some(size) => Some(size),
+        None if record.manifest.paged_files => app.db.paged_file_size(&id, &sha256).await?,
+        None => None,
+    }
+    .ok_or_else(unknown)?;
     let staged = Json(UploadCompleted {
         sha256: sha256.clone(),
         size,

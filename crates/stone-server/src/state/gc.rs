@@ -37,6 +37,8 @@ impl StateDb {
                 contents.extend(dataset.files.into_iter().map(|f| f.sha256));
             }
         }
+        // Issue 27: and the files of paged pushes.
+        contents.extend(self.paged_live_contents().await?);
         Ok(contents)
     }
 

@@ -26,6 +26,8 @@ use stone_api::{
 mod datasets;
 mod gc;
 mod leases;
+// Issue 27: files of `paged_files` pushes, recorded in batches.
+mod push_files;
 mod pushes;
 mod quotas;
 mod staging;
@@ -34,6 +36,7 @@ mod tests;
 
 pub use gc::ago;
 pub use leases::EngineLock;
+pub use push_files::FileTotals;
 pub use quotas::{QuotaChange, QuotaFigures};
 
 /// Errors of the state database.

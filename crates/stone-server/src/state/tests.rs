@@ -9,6 +9,7 @@ fn manifest() -> CreatePush {
         options: PushOptions::default(),
         package: PackageMetadata::default(),
         datasets: vec![],
+        paged_files: false,
     }
 }
 

@@ -28,6 +28,7 @@ async fn batches_and_change_numbers(db: StateDb) {
         options: PushOptions::default(),
         package: PackageMetadata::default(),
         datasets: vec![],
+        paged_files: false,
     };
     let rows: Vec<NewDataset> = (0..COUNT)
         .map(|i| NewDataset {

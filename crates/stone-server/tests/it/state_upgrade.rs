@@ -48,6 +48,7 @@ fn manifest() -> CreatePush {
                 size: 5,
             }],
         }],
+        paged_files: false,
     }
 }
 

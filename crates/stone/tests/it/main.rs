@@ -14,6 +14,7 @@ mod hostile_paths;
 mod identity;
 mod import;
 mod man;
+mod many_files;
 mod plugins;
 mod push_dry_run;
 mod push_e2e;

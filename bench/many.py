@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Many-files benchmark (issue 27): a package whose size is its count of files.
+
+Two packages, small files of 128 bytes (distinct contents):
+  * folder: N files in one BLOB folder resource (one dataset; default 1,000,000, `--files`);
+  * resources: M one-file resources (M datasets; default 100,000, `--resources`).
+For each, against a fresh local stone-server (release builds):
+  * stone, first push (its hash cache warmed by a dry run before): wall time, client peak
+    RSS (`/usr/bin/time`), server peak RSS (VmHWM);
+  * stone, unchanged re-push to the same server (target < 10 s);
+  * stone `--dry-run` with a warm hash cache (target < 5 s), its peak RSS (target < 150 MB);
+  * curl: one `curl --parallel` process PUTting every file to the staging URLs a fresh
+    server handed out for the same files (upload only; the URLs are asked for beforehand,
+    untimed), the physical reference: curl/stone >= 0.9 is the target.
+`aws s3 sync` of the same folder to SeaweedFS is reported when `weed` and `aws` are
+installed (STONE_TOOLS_DIR); otherwise the line says why it was not measured.
+
+Usage: bench/many.py [--dir DIR] [--files N] [--resources M] [--jobs 8] [--bin-dir DIR]
+                     [--case folder|resources|all]
+"""
+import argparse, hashlib, json, os, shutil, subprocess, sys, tempfile, time, urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from push import Server as _Server, TRASH, empty_trash  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZE = 128
+BATCH = 10_000
+
+
+class Server(_Server):
+    """A stone-server whose limits take the package (more than 200,000 contents or 50,000
+    datasets in one push)."""
+
+    def __init__(self, binary, base: Path):
+        cfg = Path(tempfile.mkdtemp(prefix="stone-bench-cfg-", dir=base)) / "server.toml"
+        cfg.write_text("[limits]\nmax_contents = 10000000\nmax_datasets = 1000000\n")
+        os.environ["STONE_SERVER_CONFIG"] = str(cfg)
+        try:
+            super().__init__(binary, base)
+        finally:
+            del os.environ["STONE_SERVER_CONFIG"]
+
+    def peak_rss(self):
+        for line in open(f"/proc/{self.proc.pid}/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+        return 0
+
+
+def make_package(dir: Path, count: int, folder: bool):
+    """`count` files of SIZE bytes, distinct contents, written once (an hour in the past:
+    the hash cache holds from run to run)."""
+    marker = dir / f".made-{count}-{folder}"
+    files = dir / "files"
+    if not marker.exists():
+        shutil.rmtree(dir, ignore_errors=True)
+        files.mkdir(parents=True)
+        old = time.time() - 3600
+        pad = os.urandom(SIZE)
+        for i in range(count):
+            sub = files / f"{i // 1000:04d}"
+            if i % 1000 == 0:
+                sub.mkdir()
+            p = sub / f"f{i:07d}.bin"
+            p.write_bytes(i.to_bytes(8, "little") + pad[8:])
+            os.utime(p, (old, old))
+        lines = ['publish: {to: "stone:bench"}', "resources:"]
+        if folder:
+            lines.append("  - path: files\n    name: files\n    kind: BLOB")
+        else:
+            for i in range(count):
+                lines.append(f"  - path: files/{i // 1000:04d}/f{i:07d}.bin\n    name: r{i}\n    kind: BLOB")
+        (dir / "datasets.yaml").write_text("\n".join(lines) + "\n")
+        marker.touch()
+    return [files / f"{i // 1000:04d}" / f"f{i:07d}.bin" for i in range(count)]
+
+
+def env_for(base: Path, name: str):
+    return {"PATH": os.environ["PATH"], "HOME": str(base), "STONE_CONFIG": str(base / f"{name}.toml"),
+            "STONE_NO_PROGRESS": "1"}
+
+
+def add_env(stone, base, name, api):
+    env = env_for(base, name)
+    Path(env["STONE_CONFIG"]).unlink(missing_ok=True)
+    subprocess.run([stone, "env", "add", "local", "--host", "bench.localhost", "--api", api, "-q"], env=env, check=True)
+    return env
+
+
+def timed(cmd, env):
+    t = time.perf_counter()
+    p = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, env=env, capture_output=True, text=True)
+    elapsed = time.perf_counter() - t
+    if p.returncode != 0:
+        sys.exit(f"{' '.join(cmd[:3])} failed: {p.stderr[-3000:]}")
+    return elapsed, int(p.stderr.strip().splitlines()[-1]) * 1024, p.stdout
+
+
+def post(url, body):
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"content-type": "application/json"})
+    return json.load(urllib.request.urlopen(req))
+
+
+def curl_run(server, pkg: Path, paths, jobs, base: Path, folder):
+    """The staging URLs for every file (paged manifest, untimed), then one timed
+    `curl --parallel` over them all."""
+    digests = [(p, hashlib.sha256(p.read_bytes()).hexdigest()) for p in paths]
+    if folder:
+        datasets = [{"name": "files", "kind": "BLOB", "files": []}]
+    else:
+        datasets = [{"name": f"r{i}", "kind": "BLOB", "files": []} for i in range(len(paths))]
+    created = post(f"{server.url}/v1/pushes", {
+        "namespace": "bench", "branch": "bench", "options": {"yes": False, "force": False, "replace": False, "manual": True},
+        "package": {"public": False}, "datasets": datasets, "paged_files": True})
+    uploads = []
+    for at in range(0, len(digests), BATCH):
+        chunk = digests[at:at + BATCH]
+        if folder:
+            groups = [{"name": "files", "files": [{"path": str(p.relative_to(pkg / "files")), "sha256": d, "size": SIZE}
+                                                  for p, d in chunk]}]
+        else:
+            groups = [{"name": f"r{at + i}", "files": [{"path": p.name, "sha256": d, "size": SIZE}]}
+                      for i, (p, d) in enumerate(chunk)]
+        uploads += post(f"{server.url}/v1/pushes/{created['push_id']}/files", {"datasets": groups})["uploads"]
+    by_sha = {d: p for p, d in digests}
+    cfg = base / "curl.cfg"
+    with open(cfg, "w") as f:
+        for u in uploads:
+            f.write(f'url = "{u["url"]}"\nupload-file = "{by_sha[u["sha256"]]}"\noutput = "/dev/null"\n')
+            for k, v in u.get("headers", {}).items():
+                f.write(f'header = "{k}: {v}"\n')
+    t = time.perf_counter()
+    p = subprocess.run(["curl", "-sS", "--fail", "--no-progress-meter", "--parallel", "--parallel-max", str(jobs), "-K", str(cfg)],
+                       stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        sys.exit(f"curl failed: {p.stderr[-2000:]}")
+    return time.perf_counter() - t, len(uploads)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", default=os.environ.get("STONE_BENCH_DIR", "/tmp/stone-bench"))
+    ap.add_argument("--files", type=int, default=1_000_000)
+    ap.add_argument("--resources", type=int, default=100_000)
+    ap.add_argument("--jobs", type=int, default=8)
+    ap.add_argument("--bin-dir", default=None, help="folder with release stone and stone-server (default: build them)")
+    ap.add_argument("--case", choices=["folder", "resources", "all"], default="all")
+    args = ap.parse_args()
+    if shutil.which("curl") is None:
+        sys.exit("curl is needed: apt-get install curl")
+    if args.bin_dir:
+        bins = Path(args.bin_dir)
+    else:
+        target = Path(os.environ.get("CARGO_TARGET_DIR", Path.home() / ".cache/stone/target"))
+        subprocess.run(["cargo", "build", "--release", "-q", "--workspace", "--bins"], cwd=ROOT, check=True,
+                       env={**os.environ, "CARGO_TARGET_DIR": str(target)})
+        bins = target / "release"
+    stone, server_bin = str(bins / "stone"), str(bins / "stone-server")
+    base = Path(args.dir)
+    base.mkdir(parents=True, exist_ok=True)
+    cases = [("folder", f"{args.files:,} files x {SIZE} B, 1 folder resource", base / f"many-folder-{args.files}", args.files, True),
+             ("resources", f"{args.resources:,} resources x {SIZE} B", base / f"many-res-{args.resources}", args.resources, False)]
+    for key, name, pkg, count, folder in cases:
+        if args.case not in ("all", key):
+            continue
+        print(f"preparing {name} ...", file=sys.stderr)
+        t = time.perf_counter()
+        paths = make_package(pkg, count, folder)
+        print(f"  package ready in {time.perf_counter() - t:.1f} s", file=sys.stderr)
+        # Hash cache: a cold dry run fills it; the warm one is measured.
+        env = add_env(stone, base, "dry", "http://127.0.0.1:9/v1")
+        dry = ["package", "push", str(pkg), "--env", "local", "--branch", "bench", "--dry-run"]
+        cold, cold_rss, _ = timed([stone] + dry, env)
+        warm, warm_rss, _ = timed([stone] + dry, env)
+
+        subprocess.run(["sync"])
+        s = Server(server_bin, base)
+        try:
+            env = add_env(stone, base, "push", f"{s.url}/v1")
+            shutil.rmtree(pkg / ".stone" / "pushes", ignore_errors=True)
+            push = [stone, "package", "push", str(pkg), "--env", "local", "--branch", "bench", "--json", "--jobs", str(args.jobs)]
+            first, first_rss, out = timed(push, env)
+            uploaded = json.loads(out)["uploaded_bytes"]
+            again, again_rss, out = timed(push, env)
+            again_uploaded = json.loads(out)["uploaded_bytes"]
+            server_rss = s.peak_rss()
+        finally:
+            s.stop()
+        subprocess.run(["sync"])
+        s = Server(server_bin, base)
+        try:
+            tc, curl_uploads = curl_run(s, pkg, paths, args.jobs, base, folder)
+        finally:
+            s.stop()
+        print(f"\n{name}")
+        print(f"  dry-run cold / warm hash cache   {cold:8.2f} s / {warm:.2f} s  (target warm < 5 s)   RSS {cold_rss / 1e6:.0f} / {warm_rss / 1e6:.0f} MB")
+        print(f"  first push (stone)               {first:8.2f} s   {uploaded / 1e6:.1f} MB uploaded   client RSS {first_rss / 1e6:.0f} MB (target < 150)")
+        print(f"  curl --parallel {args.jobs} ({curl_uploads:,} PUTs)  {tc:8.2f} s   curl/stone {tc / first:.2f} (target >= 0.9)")
+        print(f"  unchanged re-push                {again:8.2f} s   {again_uploaded} bytes uploaded (target < 10 s, 0 bytes)   client RSS {again_rss / 1e6:.0f} MB")
+        print(f"  server peak RSS                  {server_rss / 1e6:8.0f} MB (target < 500)")
+        if folder:
+            print("  aws s3 sync                      not measured: the blob-store path (stone push to s3://) is not paged by this change")
+    empty_trash()
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    finally:
+        empty_trash()

@@ -1,0 +1,128 @@
+//! `POST /v1/pushes/{id}/files` (issue 27): a batch of files of a push created with
+//! `paged_files`. The server records the batch and answers what to upload for it, as
+//! `POST /v1/pushes` does for a whole manifest: no request or answer grows with the count
+//! of files of the package, and the push stays one push (its ID, its resume, its commit).
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use stone_api::{FileBatch, FilesAccepted, PushState, codes};
+
+use super::App;
+use super::pushes::{Planned, plan_uploads};
+use crate::auth::Caller;
+use crate::error::{ApiError, ApiResult};
+
+/// `POST /v1/pushes/{id}/files`.
+pub async fn add_files(
+    State(app): State<Arc<App>>,
+    caller: Caller,
+    Path(id): Path<String>,
+    body: Result<Json<FileBatch>, JsonRejection>,
+) -> ApiResult<Json<FilesAccepted>> {
+    let principal = caller.require()?;
+    let Json(batch) = body.map_err(|rejection| ApiError::invalid(rejection.body_text()))?;
+    let record = app
+        .db
+        .push(&id)
+        .await?
+        .filter(|record| record.principal == principal.user)
+        .ok_or_else(|| ApiError::push_not_found(&id))?;
+    if record.expired {
+        return Err(ApiError::push_expired(&id));
+    }
+    let conflict = |detail: String| {
+        ApiError::new(
+            StatusCode::CONFLICT,
+            codes::PUSH_CONFLICT,
+            "Push conflict",
+            detail,
+        )
+    };
+    if !record.manifest.paged_files {
+        return Err(conflict(format!(
+            "push {id} was created with its files in the manifest (no paged_files): it takes no batches"
+        )));
+    }
+    if record.state != PushState::Staging {
+        return Err(conflict(format!(
+            "push {id} is not staging any more: post its manifest again (push_id) to resume it"
+        )));
+    }
+    let limits = app.settings.config.limits.push_limits();
+    let contents = stone_api::validate::validate_batch(&record.manifest, &batch, &limits)
+        .map_err(|invalid| {
+            use stone_api::validate::Refusal;
+            match invalid.kind {
+                Refusal::InvalidSize => ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    codes::MANIFEST_INVALID_SIZE,
+                    "Invalid size",
+                    invalid.message,
+                ),
+                Refusal::TooLarge => ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    codes::PUSH_TOO_LARGE,
+                    "Push too large",
+                    invalid.message,
+                ),
+                _ => ApiError::invalid(invalid.message),
+            }
+            .with("field", &invalid.field)
+        })?;
+    // The push's limits, over all its batches: files count as contents here (a file sent
+    // twice with the same content counts once per path).
+    let before = app.db.file_totals(&id).await?;
+    let files = batch.datasets.iter().flat_map(|d| d.files.iter());
+    let batch_files = files.clone().count() as u64;
+    let batch_bytes = files.fold(0u64, |sum, f| sum.saturating_add(f.size));
+    let too_large = |what: String| {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            codes::PUSH_TOO_LARGE,
+            "Push too large",
+            format!("{what}; split the package"),
+        )
+        .with("field", "files")
+    };
+    if before.files.saturating_add(batch_files) > limits.max_contents as u64 {
+        return Err(too_large(format!(
+            "with this batch, push {id} would name more than {} files, the most this server takes in one push",
+            limits.max_contents
+        )));
+    }
+    if before.bytes.saturating_add(batch_bytes) > limits.max_push_bytes {
+        return Err(too_large(format!(
+            "with this batch, push {id} would declare more than {} bytes, the most this server takes in one push",
+            limits.max_push_bytes
+        )));
+    }
+    let Some(totals) = app.db.record_files(&id, &batch.datasets).await? else {
+        return Err(conflict(format!(
+            "push {id} is being committed; poll it"
+        )));
+    };
+    // In a resumed push (its manifest posted again: its change number moved), a batch may
+    // name a small upload of the caller's still to verify (S3); a first push asks for
+    // none of those checks (a request each on S3).
+    let resumed = app
+        .db
+        .push_summary(&id)
+        .await?
+        .is_some_and(|summary| summary.changes > 0);
+    let Planned {
+        uploads,
+        already_staged,
+        more_uploads,
+    } = plan_uploads(&app, &principal, &contents, resumed).await?;
+    tracing::debug!(push = %id, files = batch_files, uploads = uploads.len(), total = totals.files, "file batch recorded");
+    Ok(Json(FilesAccepted {
+        uploads,
+        already_staged,
+        more_uploads,
+        files: totals.files,
+    }))
+}

@@ -1,0 +1,194 @@
+//! Issue 27: the files of a push created with `paged_files`, recorded batch by batch
+//! (`push_files`), with what they declare all together (`push_file_totals`).
+
+use std::collections::BTreeSet;
+
+use sqlx::Row;
+use stone_api::{CreatePush, DatasetFiles, ManifestFile};
+
+use super::{Result, StateDb, query_error};
+
+/// Rows of one multi-row insert (5 parameters each: within SQLite's parameter limit).
+const ROWS_PER_INSERT: usize = 1_000;
+
+/// What a push's batches declared, all together.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FileTotals {
+    /// Files recorded (a file sent again counts once).
+    pub files: u64,
+    /// Their bytes.
+    pub bytes: u64,
+}
+
+impl StateDb {
+    /// Records a batch of files (by dataset) for a push that is `staging`; a file already
+    /// recorded (same dataset and path) keeps its first declaration. Returns the push's
+    /// totals after the batch, or `None` if the push is not `staging` any more. One
+    /// transaction.
+    pub async fn record_files(
+        &self,
+        push_id: &str,
+        batch: &[DatasetFiles],
+    ) -> Result<Option<FileTotals>> {
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        // Locks the push row for the transaction: a commit accepted in between is seen.
+        let staging = sqlx::query(
+            "UPDATE pushes SET updated_at = $1 WHERE id = $2 AND state = 'staging'",
+        )
+        .bind(super::now())
+        .bind(push_id)
+        .execute(&mut *tx)
+        .await
+        .map_err(query_error("recording files"))?
+        .rows_affected();
+        if staging == 0 {
+            return Ok(None);
+        }
+        let mut added = FileTotals::default();
+        let rows: Vec<(&str, &ManifestFile)> = batch
+            .iter()
+            .flat_map(|d| d.files.iter().map(move |f| (d.name.as_str(), f)))
+            .collect();
+        for chunk in rows.chunks(ROWS_PER_INSERT) {
+            let mut sql = String::from(
+                "INSERT INTO push_files (push_id, dataset, path, sha256, size) VALUES ",
+            );
+            for i in 0..chunk.len() {
+                let at = i * 5;
+                if i > 0 {
+                    sql.push(',');
+                }
+                sql.push_str(&format!(
+                    "(${}, ${}, ${}, ${}, ${})",
+                    at + 1,
+                    at + 2,
+                    at + 3,
+                    at + 4,
+                    at + 5
+                ));
+            }
+            sql.push_str(" ON CONFLICT (push_id, dataset, path) DO NOTHING RETURNING size");
+            let mut query = sqlx::query(&sql);
+            for (dataset, file) in chunk {
+                query = query
+                    .bind(push_id)
+                    .bind(*dataset)
+                    .bind(&file.path)
+                    .bind(&file.sha256)
+                    .bind(i64::try_from(file.size).unwrap_or(i64::MAX));
+            }
+            let inserted = query
+                .fetch_all(&mut *tx)
+                .await
+                .map_err(query_error("recording files"))?;
+            for row in inserted {
+                added.files += 1;
+                added.bytes = added
+                    .bytes
+                    .saturating_add(u64::try_from(row.get::<i64, _>("size")).unwrap_or(0));
+            }
+        }
+        let totals: (i64, i64) = sqlx::query_as(
+            "INSERT INTO push_file_totals (push_id, files, bytes) VALUES ($1, $2, $3)
+             ON CONFLICT (push_id) DO UPDATE
+                 SET files = push_file_totals.files + excluded.files,
+                     bytes = push_file_totals.bytes + excluded.bytes
+             RETURNING files, bytes",
+        )
+        .bind(push_id)
+        .bind(i64::try_from(added.files).unwrap_or(i64::MAX))
+        .bind(i64::try_from(added.bytes).unwrap_or(i64::MAX))
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(query_error("counting files"))?;
+        tx.commit().await.map_err(query_error("commit"))?;
+        Ok(Some(FileTotals {
+            files: u64::try_from(totals.0).unwrap_or(0),
+            bytes: u64::try_from(totals.1).unwrap_or(0),
+        }))
+    }
+
+    /// The size a batch of a push gave `sha256`, if one named it.
+    pub async fn paged_file_size(&self, push_id: &str, sha256: &str) -> Result<Option<u64>> {
+        let size: Option<i64> = sqlx::query_scalar(
+            "SELECT size FROM push_files WHERE push_id = $1 AND sha256 = $2 LIMIT 1",
+        )
+        .bind(push_id)
+        .bind(sha256)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(query_error("reading files"))?;
+        Ok(size.map(|size| u64::try_from(size).unwrap_or(0)))
+    }
+
+    /// What the batches of a push declared so far.
+    pub async fn file_totals(&self, push_id: &str) -> Result<FileTotals> {
+        let totals: Option<(i64, i64)> =
+            sqlx::query_as("SELECT files, bytes FROM push_file_totals WHERE push_id = $1")
+                .bind(push_id)
+                .fetch_optional(&self.pool)
+                .await
+                .map_err(query_error("counting files"))?;
+        let (files, bytes) = totals.unwrap_or_default();
+        Ok(FileTotals {
+            files: u64::try_from(files).unwrap_or(0),
+            bytes: u64::try_from(bytes).unwrap_or(0),
+        })
+    }
+
+    /// Forgets the batches of a push (its manifest was posted again: they are sent again).
+    pub async fn forget_files(&self, push_id: &str) -> Result<()> {
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        for table in ["push_files", "push_file_totals"] {
+            sqlx::query(&format!("DELETE FROM {table} WHERE push_id = $1"))
+                .bind(push_id)
+                .execute(&mut *tx)
+                .await
+                .map_err(query_error("forgetting files"))?;
+        }
+        tx.commit().await.map_err(query_error("commit"))?;
+        Ok(())
+    }
+
+    /// Puts the files recorded in batches into the datasets of a `paged_files` manifest
+    /// (in path order), for what reads a push's files: the commit and its runner. A
+    /// manifest without `paged_files` is left as it is.
+    pub async fn fill_paged_files(&self, push_id: &str, manifest: &mut CreatePush) -> Result<()> {
+        if !manifest.paged_files {
+            return Ok(());
+        }
+        for dataset in &mut manifest.datasets {
+            let rows = sqlx::query(
+                "SELECT path, sha256, size FROM push_files
+                 WHERE push_id = $1 AND dataset = $2 ORDER BY path",
+            )
+            .bind(push_id)
+            .bind(&dataset.name)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(query_error("reading files"))?;
+            dataset.files = rows
+                .iter()
+                .map(|row| ManifestFile {
+                    path: row.get("path"),
+                    sha256: row.get("sha256"),
+                    size: u64::try_from(row.get::<i64, _>("size")).unwrap_or(0),
+                })
+                .collect();
+        }
+        Ok(())
+    }
+
+    /// The contents named by the batches of live pushes (`staging`, `committing`,
+    /// `failed`): the garbage collection keeps them.
+    pub async fn paged_live_contents(&self) -> Result<BTreeSet<String>> {
+        let contents: Vec<String> = sqlx::query_scalar(
+            "SELECT DISTINCT f.sha256 FROM push_files f JOIN pushes p ON p.id = f.push_id
+             WHERE p.state IN ('staging', 'committing', 'failed')",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(query_error("reading live files"))?;
+        Ok(contents.into_iter().collect())
+    }
+}

@@ -1,0 +1,114 @@
+//! Issue 27: a package whose size is its count of files. One BLOB folder resource of
+//! 200,000 files goes to the real `stone-server` in batches (`paged_files`), is SIGKILLed at
+//! a random point of its uploads and resumed (one push, exactly once), and an unchanged
+//! re-push uploads nothing.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::push_e2e::{push, staged, with_server_config};
+
+/// Files of the folder; contents repeat every [`DISTINCT`] files (the paging is about
+/// files, the uploads about contents: 25,000 uploads keep the test near a minute here).
+const FILES: usize = 200_000;
+const DISTINCT: usize = 25_000;
+
+fn folder_package(root: &Path) -> std::path::PathBuf {
+    let dir = root.join("many");
+    let files = dir.join("scans");
+    for shard in 0..FILES / 1000 {
+        std::fs::create_dir_all(files.join(format!("{shard:03}"))).unwrap();
+    }
+    for i in 0..FILES {
+        let content = format!("scan {:06} {}\n", i % DISTINCT, "x".repeat(100));
+        std::fs::write(
+            files.join(format!("{:03}/{i:06}.txt", i / 1000)),
+            content,
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        dir.join("datasets.yaml"),
+        "publish: {to: \"stone:many\"}\nresources:\n  - path: scans\n    name: scans\n    kind: BLOB\n",
+    )
+    .unwrap();
+    dir
+}
+
+/// The push's one dataset, from a `--json` result: (status, files after the write).
+fn scans(result: &Value) -> (String, u64) {
+    let dataset = &result["datasets"][0];
+    (
+        dataset["status"].as_str().unwrap_or("?").to_owned(),
+        dataset["detail"]["files"].as_u64().unwrap_or(0),
+    )
+}
+
+#[test]
+fn a_push_of_200k_files_resumes_after_sigkill_and_an_unchanged_repush_uploads_nothing() {
+    let (ctx, server, data) = with_server_config("[limits]\nmax_contents = 1000000\n");
+    let dir = folder_package(ctx.root());
+
+    // Killed at a random point of its uploads (between 1 and 60 % of the contents).
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos() as usize;
+    let kill_at = 1 + seed % (DISTINCT * 6 / 10);
+    let mut child = ctx
+        .stone()
+        .args(["package", "push", "--env", "local", "--branch", "many", "--quiet"])
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while staged(data.path()) < kill_at {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the push ended before {kill_at} contents were staged:\n{}",
+            server.log_tail(30)
+        );
+        assert!(
+            std::time::Instant::now() < deadline,
+            "uploads did not reach {kill_at} contents:\n{}",
+            server.log_tail(30)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before = staged(data.path());
+    assert!(before < DISTINCT, "the kill came before every upload ({before} staged)");
+    let saved: Value = serde_json::from_slice(
+        &std::fs::read(dir.join(".stone/pushes/local/many.json"))
+            .expect("the push ID was saved before the uploads"),
+    )
+    .unwrap();
+
+    // The rerun resumes the same push and uploads only what is missing.
+    let result = push(&ctx, &dir, &["--branch", "many"]);
+    assert_eq!(
+        result["push_id"], saved["push_id"],
+        "the rerun resumed the saved push (one push, exactly once): {result}"
+    );
+    assert_eq!(scans(&result), ("created".into(), FILES as u64), "{result}");
+    let content_size = format!("scan {:06} {}\n", 0, "x".repeat(100)).len();
+    let uploaded = result["uploaded_bytes"].as_u64().unwrap();
+    assert!(
+        uploaded <= ((DISTINCT - before) * content_size) as u64,
+        "only the missing contents went up again: {uploaded} bytes, {before} of {DISTINCT} were staged"
+    );
+    assert!(
+        !dir.join(".stone/pushes/local/many.json").exists(),
+        "a finished push leaves no resume state"
+    );
+
+    // Unchanged: nothing goes up, the dataset stays as it is.
+    let again = push(&ctx, &dir, &["--branch", "many"]);
+    assert_eq!(again["uploaded_bytes"], 0, "{again}");
+    assert_eq!(scans(&again).0, "unchanged", "{again}");
+    assert_ne!(again["push_id"], result["push_id"], "a new push: {again}");
+}
