@@ -61,6 +61,7 @@
 mod content;
 mod embedded;
 mod error;
+mod journal;
 mod parse;
 mod remote;
 mod spool;
@@ -344,6 +345,14 @@ impl GraphEngine {
             .iter()
             .map(|f| (f.path.to_path_buf(), f.format))
             .collect();
+        let remote = match &self.backend {
+            Backend::Embedded(e) => {
+                // Streams the files into the store: nothing holds the graph in memory.
+                let keep = keep.map(parse::graph_name).transpose()?;
+                return e.load_files(graph, owned, self.limits, replace, keep).await;
+            }
+            Backend::Remote(r) => r,
+        };
         let base = graph.as_str().to_owned();
         let limits = self.limits;
         let mut new =
@@ -353,8 +362,8 @@ impl GraphEngine {
         if let Some(keep) = keep
             && self.count(keep).await? > 0
         {
-            let snapshot = self.triples(&parse::graph_name(keep)?).await?;
-            let current = self.triples(&graph).await?;
+            let snapshot = Self::remote_triples(remote, &parse::graph_name(keep)?).await?;
+            let current = Self::remote_triples(remote, &graph).await?;
             let (same, given) = tokio::task::spawn_blocking(move || {
                 // What the graph holds after the load: the new content (replace), or the
                 // current content plus what the new one adds.
@@ -380,10 +389,7 @@ impl GraphEngine {
             }
             new = given;
         }
-        match &self.backend {
-            Backend::Embedded(e) => e.load(graph, new, replace).await,
-            Backend::Remote(r) => r.load(graph, new, replace).await,
-        }
+        remote.load(graph, new, replace).await
     }
 
     /// The number of triples in the named graph (0 when it does not exist).
@@ -413,15 +419,12 @@ impl GraphEngine {
         }
     }
 
-    /// The triples of a graph, blank nodes as stored.
-    async fn triples(
-        &self,
+    /// The triples of a remote graph, blank nodes as stored.
+    async fn remote_triples(
+        remote: &RemoteGraphs,
         graph: &oxigraph::model::NamedNode,
     ) -> Result<Vec<oxigraph::model::Triple>, GraphError> {
-        match &self.backend {
-            Backend::Embedded(e) => e.triples(graph.clone()).await,
-            Backend::Remote(r) => r.triples(graph).await,
-        }
+        remote.triples(graph).await
     }
 
     /// Whether two graphs hold the same content: the same triples, blank nodes compared up
@@ -429,7 +432,14 @@ impl GraphEngine {
     /// ambiguous to canonicalize makes the graphs differ).
     pub async fn same_content(&self, a_iri: &str, b_iri: &str) -> Result<bool, GraphError> {
         let (a, b) = (parse::graph_name(a_iri)?, parse::graph_name(b_iri)?);
-        let (a, b) = (self.triples(&a).await?, self.triples(&b).await?);
+        let remote = match &self.backend {
+            Backend::Embedded(e) => return e.same_content(a, b).await,
+            Backend::Remote(r) => r,
+        };
+        let (a, b) = (
+            Self::remote_triples(remote, &a).await?,
+            Self::remote_triples(remote, &b).await?,
+        );
         tokio::task::spawn_blocking(move || {
             content::Content::stored(a)
                 .plan(&content::Content::collapsed(b), true)
@@ -452,6 +462,11 @@ impl GraphEngine {
             parse::graph_name(source_iri)?,
             parse::graph_name(target_iri)?,
         );
+        let remote = match &self.backend {
+            // A copy in the store (RocksDB cannot share triples between graphs).
+            Backend::Embedded(e) => return e.snapshot(source, target, force).await,
+            Backend::Remote(r) => r,
+        };
         if !force
             && self.count(target_iri).await? > 0
             && !self.same_content(source_iri, target_iri).await?
@@ -460,14 +475,11 @@ impl GraphEngine {
                 graph: target.into_string(),
             });
         }
-        let triples = self.triples(&source).await?;
+        let triples = Self::remote_triples(remote, &source).await?;
         let new = tokio::task::spawn_blocking(move || content::Content::collapsed(triples))
             .await
             .map_err(GraphError::task)?;
-        match &self.backend {
-            Backend::Embedded(e) => e.load(target, new, true).await,
-            Backend::Remote(r) => r.load(target, new, true).await,
-        }
+        remote.load(target, new, true).await
     }
 
     /// The IRIs of the named graphs that start with `prefix`, sorted (the embedded store
