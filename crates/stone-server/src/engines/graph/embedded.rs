@@ -242,7 +242,7 @@ impl Inner {
         for (entry, step) in self.journal.pending()? {
             tracing::warn!(?step, "finishing a graph change a crash interrupted");
             self.run(&entry, step)?;
-            self.journal.finish(entry)?;
+            self.finish(entry)?;
         }
         Ok(())
     }
@@ -308,6 +308,8 @@ impl Inner {
                 continue;
             };
             self.migrate_legacy_file(&path, hash)?;
+            // In the store for good before the file goes.
+            self.store.flush()?;
             std::fs::remove_file(&path).map_err(GraphError::persist(&path))?;
             sync_dir(&legacy)?;
         }
@@ -352,6 +354,13 @@ impl Inner {
         loader.commit()?;
         let total = self.sparql_count(&graph)?;
         self.set_count(&graph, total)
+    }
+
+    /// Makes what was written durable (RocksDB's writes reach its log without an fsync:
+    /// a flush writes and syncs them as table files), then removes the journal entry.
+    fn finish(&self, entry: Entry) -> Result<(), GraphError> {
+        self.store.flush()?;
+        self.journal.finish(entry)
     }
 
     fn loader(&self) -> BulkLoader<'_> {
@@ -520,10 +529,7 @@ impl Inner {
         })?;
         let abandon = |entry: Entry, error: GraphError| {
             // Undo now what the journal would undo at the next start.
-            match self
-                .clear(&target)
-                .and_then(|()| self.journal.finish(entry))
-            {
+            match self.clear(&target).and_then(|()| self.finish(entry)) {
                 Ok(()) => error,
                 Err(cleanup) => {
                     tracing::error!(error = %cleanup, "cannot remove an abandoned graph load; it is removed at the next start");
@@ -557,11 +563,11 @@ impl Inner {
             if total == 0 {
                 // An empty file into an empty graph: nothing to keep.
                 self.clear(&target)?;
-                self.journal.finish(entry)?;
+                self.finish(entry)?;
                 return Ok(unchanged(0));
             }
             self.set_count(graph, total)?;
-            self.journal.finish(entry)?;
+            self.finish(entry)?;
             return Ok(GraphOutcome {
                 triples_added: total,
                 triples_removed: 0,
@@ -586,7 +592,7 @@ impl Inner {
         };
         if added == 0 && removed == 0 {
             self.clear(&target)?;
-            self.journal.finish(entry)?;
+            self.finish(entry)?;
             return Ok(unchanged(before));
         }
         // From here on the replace happens: a crash finishes it.
@@ -598,7 +604,7 @@ impl Inner {
         };
         self.journal.set(&entry, &step)?;
         self.run(&entry, step)?;
-        self.journal.finish(entry)?;
+        self.finish(entry)?;
         Ok(GraphOutcome {
             triples_added: added,
             triples_removed: removed,
@@ -724,6 +730,8 @@ impl Inner {
                 }
                 set_count_in(&mut transaction, graph, before + added)?;
                 transaction.commit()?;
+                // Durable before the push records it.
+                self.store.flush()?;
                 return Ok(GraphOutcome {
                     triples_added: added,
                     triples_removed: 0,
@@ -756,7 +764,7 @@ impl Inner {
             };
             self.journal.set(&entry, &step)?;
             self.run(&entry, step)?;
-            self.journal.finish(entry)?;
+            self.finish(entry)?;
             Ok(GraphOutcome {
                 triples_added: added,
                 triples_removed: 0,
@@ -768,10 +776,7 @@ impl Inner {
             && let Some((staging, entry, loader)) = staged
         {
             drop(loader);
-            if let Err(cleanup) = self
-                .clear(&staging)
-                .and_then(|()| self.journal.finish(entry))
-            {
+            if let Err(cleanup) = self.clear(&staging).and_then(|()| self.finish(entry)) {
                 tracing::error!(error = %cleanup, "cannot remove an abandoned graph load; it is removed at the next start");
             }
         }
@@ -871,7 +876,7 @@ impl Inner {
         };
         let entry = self.journal.begin(&step)?;
         self.run(&entry, step)?;
-        self.journal.finish(entry)?;
+        self.finish(entry)?;
         Ok(GraphOutcome {
             triples_added: total,
             triples_removed: existing,
@@ -891,7 +896,7 @@ impl Inner {
         };
         let entry = self.journal.begin(&step)?;
         self.run(&entry, step)?;
-        self.journal.finish(entry)?;
+        self.finish(entry)?;
         Ok(true)
     }
 
