@@ -385,7 +385,9 @@ pub async fn graph_behaviour(target: &Target) {
     assert_eq!(target.independent_count(scratch), 0);
     assert!(!engine.drop_graph(scratch).await.unwrap());
 
-    // A new engine on the same data sees the same graphs.
+    // A new engine on the same data sees the same graphs (embedded: one engine at a
+    // time opens the store).
+    drop(engine);
     let reopened = target.engine().await;
     assert_eq!(reopened.count(DEV).await.unwrap(), 3);
     assert_eq!(reopened.count(MAIN).await.unwrap(), 0);
@@ -462,7 +464,8 @@ pub async fn graph_snapshots(target: &Target) {
         [V1, V2]
     );
 
-    // Reopened (embedded: from its files), the snapshots are still there.
+    // Reopened (embedded: from its store), the snapshots are still there.
+    drop(engine);
     let engine = target.engine().await;
     assert_eq!(engine.count(V1).await.unwrap(), 11);
     let turtle = engine.export(V1, RdfFormat::Turtle).await.unwrap();

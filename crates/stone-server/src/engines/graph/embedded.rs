@@ -537,10 +537,9 @@ impl Inner {
                 }
             }
         };
-        let new_blank = match self.bulk_load_files(&target, graph, files, limits) {
-            Ok(blank) => blank,
-            Err(error) => return Err(abandon(entry, error)),
-        };
+        if let Err(error) = self.bulk_load_files(&target, graph, files, limits) {
+            return Err(abandon(entry, error));
+        }
         let total = match self.sparql_count(&target) {
             Ok(total) => total,
             Err(error) => return Err(abandon(entry, error)),
@@ -576,16 +575,7 @@ impl Inner {
             });
         }
         // A replace: what changes, as the comparison of contents sees it.
-        let diff = (|| {
-            let added = self.ground_missing(&target, graph)?;
-            let removed = self.ground_missing(graph, &target)?;
-            let stored = Content::stored(self.blank_triples(graph)?);
-            let plan = stored.plan(&new_blank, true);
-            Ok::<_, GraphError>((
-                added + plan.insert.len() as u64,
-                removed + plan.remove.len() as u64,
-            ))
-        })();
+        let diff = self.diff(&target, graph);
         let (added, removed) = match diff {
             Ok(diff) => diff,
             Err(error) => return Err(abandon(entry, error)),
@@ -614,15 +604,15 @@ impl Inner {
     }
 
     /// Streams the files into `target` through the bulk loader (blank-node components
-    /// collapsed first: they are held until the end) and commits; returns the files'
-    /// blank-node content. `graph` is the IRI relative IRIs resolve against.
+    /// collapsed first: they are held until the end) and commits. `graph` is the IRI
+    /// relative IRIs resolve against.
     fn bulk_load_files(
         &self,
         target: &NamedNode,
         graph: &NamedNode,
         files: &[(PathBuf, RdfFormat)],
         limits: GraphLimits,
-    ) -> Result<Content, GraphError> {
+    ) -> Result<(), GraphError> {
         let mut blank = Vec::new();
         let mut loader = self.loader();
         let ground =
@@ -644,7 +634,7 @@ impl Inner {
         )?;
         // Without commit the bulk loader drops everything it was given.
         loader.commit()?;
-        Ok(blank)
+        Ok(())
     }
 
     /// How many ground triples of `a` are not in `b` (reads `a`).
@@ -834,16 +824,23 @@ impl Inner {
             .is_empty())
     }
 
+    /// What turns `old` into `new`: (triples added, triples removed), blank-node
+    /// components compared as loads compare them (reads both graphs).
+    fn diff(&self, new: &NamedNode, old: &NamedNode) -> Result<(u64, u64), GraphError> {
+        let added = self.ground_missing(new, old)?;
+        let removed = self.ground_missing(old, new)?;
+        let plan = Content::stored(self.blank_triples(old)?)
+            .plan(&Content::collapsed(self.blank_triples(new)?), true);
+        Ok((
+            added + plan.insert.len() as u64,
+            removed + plan.remove.len() as u64,
+        ))
+    }
+
     /// Whether `a` and `b` hold the same content: the same ground triples, and blank-node
     /// components compared as loads compare them.
     fn same_content(&self, a: &NamedNode, b: &NamedNode) -> Result<bool, GraphError> {
-        if self.ground_missing(a, b)? > 0 || self.ground_missing(b, a)? > 0 {
-            return Ok(false);
-        }
-        let (a, b) = (self.blank_triples(a)?, self.blank_triples(b)?);
-        Ok(Content::stored(a)
-            .plan(&Content::collapsed(b), true)
-            .is_empty())
+        Ok(self.diff(b, a)? == (0, 0))
     }
 
     fn snapshot(
@@ -853,8 +850,10 @@ impl Inner {
         force: bool,
     ) -> Result<GraphOutcome, GraphError> {
         let existing = self.count(target)?;
-        if existing > 0 {
-            if self.same_content(source, target)? {
+        let total = self.count(source)?;
+        let (added, removed) = if existing > 0 {
+            let diff = self.diff(source, target)?;
+            if diff == (0, 0) {
                 return Ok(unchanged(existing));
             }
             if !force {
@@ -862,11 +861,12 @@ impl Inner {
                     graph: target.as_str().to_owned(),
                 });
             }
-        }
-        let total = self.count(source)?;
-        if total == 0 && existing == 0 {
+            diff
+        } else if total == 0 {
             return Ok(unchanged(0));
-        }
+        } else {
+            (total, 0)
+        };
         // The copy happens once it is journaled: a crash finishes it.
         let step = Step::Copy {
             from: source.as_str().to_owned(),
@@ -878,8 +878,8 @@ impl Inner {
         self.run(&entry, step)?;
         self.finish(entry)?;
         Ok(GraphOutcome {
-            triples_added: total,
-            triples_removed: existing,
+            triples_added: added,
+            triples_removed: removed,
             total_triples: total,
             unchanged: false,
         })
