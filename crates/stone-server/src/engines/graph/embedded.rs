@@ -639,16 +639,23 @@ impl Inner {
 
     /// How many ground triples of `a` are not in `b` (reads `a`).
     fn ground_missing(&self, a: &NamedNode, b: &NamedNode) -> Result<u64, GraphError> {
+        Ok(self.compare(a, b)?.0)
+    }
+
+    /// One read of `a`: how many of its ground triples are not in `b`, and its triples
+    /// that name blank nodes.
+    fn compare(&self, a: &NamedNode, b: &NamedNode) -> Result<(u64, Vec<Triple>), GraphError> {
         let mut missing = 0;
+        let mut blank = Vec::new();
         for triple in self.graph_triples(a) {
             let triple = triple?;
-            if !has_blank_node(&triple)
-                && !self.store.contains(triple.as_ref().in_graph(b.as_ref()))?
-            {
+            if has_blank_node(&triple) {
+                blank.push(triple);
+            } else if !self.store.contains(triple.as_ref().in_graph(b.as_ref()))? {
                 missing += 1;
             }
         }
-        Ok(missing)
+        Ok((missing, blank))
     }
 
     /// Adds the files to a graph that is not empty: only the triples it lacks are
@@ -827,10 +834,9 @@ impl Inner {
     /// What turns `old` into `new`: (triples added, triples removed), blank-node
     /// components compared as loads compare them (reads both graphs).
     fn diff(&self, new: &NamedNode, old: &NamedNode) -> Result<(u64, u64), GraphError> {
-        let added = self.ground_missing(new, old)?;
-        let removed = self.ground_missing(old, new)?;
-        let plan = Content::stored(self.blank_triples(old)?)
-            .plan(&Content::collapsed(self.blank_triples(new)?), true);
+        let (added, new_blank) = self.compare(new, old)?;
+        let (removed, old_blank) = self.compare(old, new)?;
+        let plan = Content::stored(old_blank).plan(&Content::collapsed(new_blank), true);
         Ok((
             added + plan.insert.len() as u64,
             removed + plan.remove.len() as u64,
