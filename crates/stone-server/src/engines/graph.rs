@@ -2,14 +2,13 @@
 //!
 //! Two implementations behind one type, [`GraphEngine`]:
 //!
-//! - **embedded** ([`GraphEngine::embedded`]): an in-process Oxigraph store (in memory:
-//!   the `oxigraph` crate is built without RocksDB) made durable by this module. Every
-//!   named graph is one N-Quads file `<dir>/graphs/<sha256(graph IRI)>.nq`, rewritten as a
-//!   whole on each change (temporary file, fsync, rename, fsync of the directory) *before*
-//!   the change is committed in memory, and loaded again when the engine opens. A crash
-//!   mid-write leaves the previous file in place; leftover temporary files are removed
-//!   on open. One engine per directory (nothing locks it against a second one). The
-//!   whole store lives in memory: size the server for the graphs it holds.
+//! - **embedded** ([`GraphEngine::embedded`]): Oxigraph's own on-disk store (RocksDB)
+//!   under `<dir>/store`, opened by one engine at a time (RocksDB locks it). Loads stream
+//!   the parsed files into the store (the bulk loader for a new or replaced graph, one
+//!   transaction for an append), so memory follows the loader's batches, not the graph;
+//!   a change too large for one transaction is made in steps recorded first in a journal,
+//!   and the store finishes or undoes it when it opens after a crash. See `embedded.rs`
+//!   for what each change costs.
 //! - **remote** ([`GraphEngine::remote`]): any server speaking the SPARQL 1.1 Graph Store
 //!   Protocol (`GET/PUT/POST/DELETE <store>?graph=<iri>`) and the SPARQL 1.1 Protocol
 //!   for queries (`POST <query>`), e.g. `oxigraph serve` (`/store`, `/query`).
@@ -32,10 +31,12 @@
 //! the graph). The outcome counts triples as the comparison saw them; `total_triples` is
 //! the graph's size afterwards, as the store reports it.
 //!
-//! Cost: a load reads the whole current graph (remote: one `GET`) and holds it and the
-//! new content in memory, so it takes time and memory in proportion to the graph, not
-//! only to the file.
-//!
+//! Cost: remote, a load reads the whole current graph (one `GET`) and holds it and the
+//! new content in memory. Embedded, an append costs lookups of the file's triples (plus
+//! a read of the graph's blank-node triples when the file has blank nodes), a load into
+//! an empty graph a bulk load of the file, a replace about two bulk loads and a read of
+//! the old graph.
+
 //! ## Graph IRIs
 //!
 //! The engine takes absolute IRIs (RFC 3987) and attaches no meaning to them: the caller
@@ -52,8 +53,11 @@
 //!
 //! [`GraphEngine::snapshot`] makes a second graph hold exactly the content of the first
 //! (the caller names the snapshot graph; the server uses one per dataset, branch and
-//! version). It is a load with `replace` of the source's content: nothing is written when
-//! the snapshot already holds it, and a crash leaves the previous snapshot. A snapshot
+//! version): nothing is written when the snapshot already holds it. Remote, it is a load
+//! with `replace` of the source's content, and a crash leaves the previous snapshot;
+//! embedded, it is a copy through the bulk loader (RocksDB cannot share triples between
+//! graphs: a version costs the graph's size on disk), and a crash once the copy began
+//! is finished when the store opens. A snapshot
 //! that holds other content is replaced only with `force`. [`GraphEngine::load_files_keeping`]
 //! refuses, before writing, a load that would leave the graph with other content than a
 //! given snapshot (a version recorded without force must not be left behind).
@@ -61,6 +65,7 @@
 mod content;
 mod embedded;
 mod error;
+mod journal;
 mod parse;
 mod remote;
 mod spool;
@@ -252,8 +257,9 @@ impl RemoteGraphSettings {
 }
 
 impl GraphEngine {
-    /// Opens (or creates) the embedded store persisted under `dir`: loads every graph file,
-    /// removes temporary files left by an interrupted write.
+    /// Opens (or creates) the embedded store under `dir`: finishes or undoes what a crash
+    /// interrupted, and loads the N-Quads files of the former in-memory engine
+    /// (`<dir>/graphs/`) once.
     pub async fn embedded(dir: &Path) -> Result<Self, GraphError> {
         Ok(Self::with_backend(Backend::Embedded(
             EmbeddedGraphs::open(dir).await?,
@@ -344,6 +350,14 @@ impl GraphEngine {
             .iter()
             .map(|f| (f.path.to_path_buf(), f.format))
             .collect();
+        let remote = match &self.backend {
+            Backend::Embedded(e) => {
+                // Streams the files into the store: nothing holds the graph in memory.
+                let keep = keep.map(parse::graph_name).transpose()?;
+                return e.load_files(graph, owned, self.limits, replace, keep).await;
+            }
+            Backend::Remote(r) => r,
+        };
         let base = graph.as_str().to_owned();
         let limits = self.limits;
         let mut new =
@@ -353,8 +367,8 @@ impl GraphEngine {
         if let Some(keep) = keep
             && self.count(keep).await? > 0
         {
-            let snapshot = self.triples(&parse::graph_name(keep)?).await?;
-            let current = self.triples(&graph).await?;
+            let snapshot = Self::remote_triples(remote, &parse::graph_name(keep)?).await?;
+            let current = Self::remote_triples(remote, &graph).await?;
             let (same, given) = tokio::task::spawn_blocking(move || {
                 // What the graph holds after the load: the new content (replace), or the
                 // current content plus what the new one adds.
@@ -380,10 +394,7 @@ impl GraphEngine {
             }
             new = given;
         }
-        match &self.backend {
-            Backend::Embedded(e) => e.load(graph, new, replace).await,
-            Backend::Remote(r) => r.load(graph, new, replace).await,
-        }
+        remote.load(graph, new, replace).await
     }
 
     /// The number of triples in the named graph (0 when it does not exist).
@@ -413,15 +424,12 @@ impl GraphEngine {
         }
     }
 
-    /// The triples of a graph, blank nodes as stored.
-    async fn triples(
-        &self,
+    /// The triples of a remote graph, blank nodes as stored.
+    async fn remote_triples(
+        remote: &RemoteGraphs,
         graph: &oxigraph::model::NamedNode,
     ) -> Result<Vec<oxigraph::model::Triple>, GraphError> {
-        match &self.backend {
-            Backend::Embedded(e) => e.triples(graph.clone()).await,
-            Backend::Remote(r) => r.triples(graph).await,
-        }
+        remote.triples(graph).await
     }
 
     /// Whether two graphs hold the same content: the same triples, blank nodes compared up
@@ -429,7 +437,14 @@ impl GraphEngine {
     /// ambiguous to canonicalize makes the graphs differ).
     pub async fn same_content(&self, a_iri: &str, b_iri: &str) -> Result<bool, GraphError> {
         let (a, b) = (parse::graph_name(a_iri)?, parse::graph_name(b_iri)?);
-        let (a, b) = (self.triples(&a).await?, self.triples(&b).await?);
+        let remote = match &self.backend {
+            Backend::Embedded(e) => return e.same_content(a, b).await,
+            Backend::Remote(r) => r,
+        };
+        let (a, b) = (
+            Self::remote_triples(remote, &a).await?,
+            Self::remote_triples(remote, &b).await?,
+        );
         tokio::task::spawn_blocking(move || {
             content::Content::stored(a)
                 .plan(&content::Content::collapsed(b), true)
@@ -452,6 +467,11 @@ impl GraphEngine {
             parse::graph_name(source_iri)?,
             parse::graph_name(target_iri)?,
         );
+        let remote = match &self.backend {
+            // A copy in the store (RocksDB cannot share triples between graphs).
+            Backend::Embedded(e) => return e.snapshot(source, target, force).await,
+            Backend::Remote(r) => r,
+        };
         if !force
             && self.count(target_iri).await? > 0
             && !self.same_content(source_iri, target_iri).await?
@@ -460,14 +480,11 @@ impl GraphEngine {
                 graph: target.into_string(),
             });
         }
-        let triples = self.triples(&source).await?;
+        let triples = Self::remote_triples(remote, &source).await?;
         let new = tokio::task::spawn_blocking(move || content::Content::collapsed(triples))
             .await
             .map_err(GraphError::task)?;
-        match &self.backend {
-            Backend::Embedded(e) => e.load(target, new, true).await,
-            Backend::Remote(r) => r.load(target, new, true).await,
-        }
+        remote.load(target, new, true).await
     }
 
     /// The IRIs of the named graphs that start with `prefix`, sorted (the embedded store

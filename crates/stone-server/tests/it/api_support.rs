@@ -683,26 +683,18 @@ pub fn legacy_tag(server_data: &Path, namespace: &str, table: &str, branch: &str
 }
 
 /// Number of triples in a named graph of the embedded store, read from the server's
-/// persisted N-Quads files by pyoxigraph (not through the server).
+/// RocksDB store (`graph/store`) by pyoxigraph opening it read-only (not through the
+/// server).
 pub fn graph_count_on_disk(server_data: &Path, graph: &str) -> u64 {
-    let dir = server_data.join("graph/graphs");
-    let mut args: Vec<String> = Vec::new();
-    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "nq") {
-            args.push("--data".into());
-            args.push(path.display().to_string());
-        }
-    }
-    if args.is_empty() {
+    let store = server_data.join("graph/store");
+    if !store.exists() {
         return 0;
     }
-    args.push("--query".into());
-    args.push(format!(
-        "SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }}"
-    ));
-    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-    let result = stone_test::tools::run_python_json("sparql.py", &refs);
+    let query = format!("SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }}");
+    let result = stone_test::tools::run_python_json(
+        "sparql.py",
+        &["--store", store.to_str().unwrap(), "--query", &query],
+    );
     sparql_count(&result)
 }
 

@@ -3,7 +3,7 @@
 //! Oxigraph store and against a real `oxigraph serve` (Graph Store Protocol).
 //!
 //! Every count is also checked by a reader that does not go through the engine:
-//! - embedded: pyoxigraph (`sparql.py --data`) over the engine's persisted N-Quads files,
+//! - embedded: pyoxigraph (`sparql.py --store`) opening the engine's RocksDB store read-only,
 //!   and the engine reopened from its directory;
 //! - remote: SPARQL queries sent straight to the Oxigraph server (stone-test's own HTTP
 //!   client).
@@ -121,42 +121,46 @@ impl Target {
     fn independent_query(&self, sparql: &str) -> Value {
         match self {
             Self::Remote { server } => server.query(sparql),
-            Self::Embedded { dir } => {
-                let files = graph_files(dir.path());
-                if files.is_empty() {
-                    // No file, no triple; let pyoxigraph answer on an empty store anyway.
-                    let empty = dir.path().join("empty.nt");
-                    std::fs::write(&empty, "").unwrap();
-                    return tools::run_python_json(
-                        "sparql.py",
-                        &["--data", empty.to_str().unwrap(), "--query", sparql],
-                    );
-                }
-                let mut args = Vec::new();
-                for file in &files {
-                    args.push("--data");
-                    args.push(file.to_str().unwrap());
-                }
-                args.extend(["--query", sparql]);
-                tools::run_python_json("sparql.py", &args)
-            }
+            Self::Embedded { dir } => independent_store_query(dir.path(), sparql),
         }
     }
 }
 
-/// The persisted graph files of an embedded store (temporary files excluded).
-pub fn graph_files(dir: &Path) -> Vec<PathBuf> {
-    let graphs = dir.join("graphs");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&graphs)
-        .map(|entries| {
-            entries
-                .map(|e| e.unwrap().path())
-                .filter(|p| p.extension().is_some_and(|e| e == "nq"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    files
+/// A query over an embedded store's RocksDB directory (`<dir>/store`), read by pyoxigraph
+/// opening it read-only (`sparql.py --store`), not through the engine.
+pub fn independent_store_query(dir: &Path, sparql: &str) -> Value {
+    let store = dir.join("store");
+    if !store.exists() {
+        // No store, no triple; let pyoxigraph answer on an empty store anyway.
+        let empty = dir.join("empty.nt");
+        std::fs::write(&empty, "").unwrap();
+        return tools::run_python_json(
+            "sparql.py",
+            &["--data", empty.to_str().unwrap(), "--query", sparql],
+        );
+    }
+    tools::run_python_json(
+        "sparql.py",
+        &["--store", store.to_str().unwrap(), "--query", sparql],
+    )
+}
+
+/// The named graphs of an embedded store holding triples (bookkeeping and staging graphs
+/// excluded), read by pyoxigraph.
+pub fn stored_graphs(dir: &Path) -> Vec<String> {
+    let results = independent_store_query(
+        dir,
+        "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } } ORDER BY ?g",
+    );
+    let mut graphs: Vec<String> = results["results"]["bindings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|b| b["g"]["value"].as_str().map(str::to_owned))
+        .filter(|g| !g.starts_with("urn:stone:graph-store:"))
+        .collect();
+    graphs.sort();
+    graphs
 }
 
 /// Writes `text` to a file named `name` in a new temporary directory.
@@ -381,7 +385,9 @@ pub async fn graph_behaviour(target: &Target) {
     assert_eq!(target.independent_count(scratch), 0);
     assert!(!engine.drop_graph(scratch).await.unwrap());
 
-    // A new engine on the same data sees the same graphs.
+    // A new engine on the same data sees the same graphs (embedded: one engine at a
+    // time opens the store).
+    drop(engine);
     let reopened = target.engine().await;
     assert_eq!(reopened.count(DEV).await.unwrap(), 3);
     assert_eq!(reopened.count(MAIN).await.unwrap(), 0);
@@ -458,7 +464,8 @@ pub async fn graph_snapshots(target: &Target) {
         [V1, V2]
     );
 
-    // Reopened (embedded: from its files), the snapshots are still there.
+    // Reopened (embedded: from its store), the snapshots are still there.
+    drop(engine);
     let engine = target.engine().await;
     assert_eq!(engine.count(V1).await.unwrap(), 11);
     let turtle = engine.export(V1, RdfFormat::Turtle).await.unwrap();
@@ -491,8 +498,15 @@ async fn embedded_graph_behaviour() {
     let Target::Embedded { dir } = &target else {
         unreachable!()
     };
-    // DEV is the only graph left, in one file.
-    assert_eq!(graph_files(dir.path()).len(), 1);
+    // DEV is the only graph left in the store; no staging graph stays behind.
+    assert_eq!(stored_graphs(dir.path()), [DEV]);
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("journal"))
+            .unwrap()
+            .count(),
+        0,
+        "no change left unfinished"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

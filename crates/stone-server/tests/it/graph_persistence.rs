@@ -1,18 +1,71 @@
-//! The embedded graph store's own durability: interrupted writes, corrupt files, restart;
-//! and the engines' refusals (remote JSON-LD contexts, unreachable servers).
+//! The embedded graph store's own durability: the former engine's files loaded once,
+//! corrupt files, restart, one engine per directory; and the engines' refusals (remote
+//! JSON-LD contexts, unreachable servers). Crashes mid-change: graph_scale.rs.
 
 use sha2::{Digest, Sha256};
 use stone_server::engines::graph::{GraphEngine, GraphError, RdfFormat};
 use stone_test::services::free_port;
 
-use crate::graph_behaviour::{DEV, MAIN, PEOPLE_TTL, Staged, Target, graph_files};
+use crate::graph_behaviour::{DEV, MAIN, PEOPLE_TTL, Staged, Target, stored_graphs};
 
 fn graph_file_stem(graph: &str) -> String {
     hex::encode(Sha256::digest(graph.as_bytes()))
 }
 
+/// One N-Quads line of `graph`, as the former in-memory engine wrote its files.
+fn legacy_line(graph: &str, n: usize) -> String {
+    format!("<http://example.org/s{n}> <http://example.org/p> \"legacy {n}\" <{graph}> .\n")
+}
+
+/// A data directory of the former in-memory engine (one N-Quads file per graph, and the
+/// leftovers of an interrupted write) is loaded into the store once, when it opens.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn leftovers_of_an_interrupted_write_do_not_change_the_graph() {
+async fn graph_files_of_the_former_in_memory_engine_are_loaded_once() {
+    let target = Target::embedded();
+    let Target::Embedded { dir } = &target else {
+        unreachable!()
+    };
+    let graphs = dir.path().join("graphs");
+    std::fs::create_dir_all(&graphs).unwrap();
+    let main: String = (0..5).map(|n| legacy_line(MAIN, n)).collect();
+    std::fs::write(graphs.join(format!("{}.nq", graph_file_stem(MAIN))), &main).unwrap();
+    // A crash mid-write of the former engine: a half-written temporary file next to the
+    // graph's file, and one for a graph that was never committed.
+    std::fs::write(
+        graphs.join(format!("{}.nq.tmp-0123456789abcdef", graph_file_stem(MAIN))),
+        &main[..main.len() / 2],
+    )
+    .unwrap();
+    std::fs::write(
+        graphs.join(format!("{}.nq.tmp-fedcba9876543210", graph_file_stem(DEV))),
+        legacy_line(DEV, 9),
+    )
+    .unwrap();
+
+    let engine = target.engine().await;
+    assert_eq!(engine.count(MAIN).await.unwrap(), 5);
+    assert_eq!(engine.count(DEV).await.unwrap(), 0);
+    // The files are gone: loaded, or never committed.
+    assert!(!graphs.exists(), "the former engine's folder is removed");
+    drop(engine);
+    assert_eq!(target.independent_count(MAIN), 5);
+    assert_eq!(target.independent_count(DEV), 0);
+
+    // Opened again: loaded once, not twice; writing goes on as before.
+    let engine = target.engine().await;
+    assert_eq!(engine.count(MAIN).await.unwrap(), 5);
+    let staged = Staged::new();
+    let people = staged.file("people.ttl", PEOPLE_TTL);
+    let outcome = engine
+        .load(MAIN, &people, RdfFormat::Turtle, false)
+        .await
+        .unwrap();
+    assert_eq!(outcome.triples_added, 11);
+    assert_eq!(outcome.total_triples, 16);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_change_is_in_the_store_when_it_returns() {
     let target = Target::embedded();
     let Target::Embedded { dir } = &target else {
         unreachable!()
@@ -25,121 +78,48 @@ async fn leftovers_of_an_interrupted_write_do_not_change_the_graph() {
             .load(MAIN, &people, RdfFormat::Turtle, false)
             .await
             .unwrap();
-    }
-    let graphs = dir.path().join("graphs");
-    let committed = std::fs::read(graphs.join(format!("{}.nq", graph_file_stem(MAIN)))).unwrap();
-
-    // A crash mid-write: a half-written temporary file next to the graph's file (cut in
-    // the middle of a line), and one for a graph that was never committed.
-    let half = &committed[..committed.len() / 2];
-    std::fs::write(
-        graphs.join(format!("{}.nq.tmp-0123456789abcdef", graph_file_stem(MAIN))),
-        half,
-    )
-    .unwrap();
-    std::fs::write(
-        graphs.join(format!("{}.nq.tmp-fedcba9876543210", graph_file_stem(DEV))),
-        b"<http://example.org/a> <http://example.org/b> \"never committed\" <https://data.example.org/demo/people/dev> .\n",
-    )
-    .unwrap();
-
-    let engine = target.engine().await;
-    assert_eq!(engine.count(MAIN).await.unwrap(), 11);
-    assert_eq!(engine.count(DEV).await.unwrap(), 0);
-    assert_eq!(target.independent_count(MAIN), 11);
-    assert_eq!(target.independent_count(DEV), 0);
-    // The leftovers are gone, the committed file is untouched.
-    let names: Vec<String> = std::fs::read_dir(&graphs)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(names, [format!("{}.nq", graph_file_stem(MAIN))]);
-    assert_eq!(
-        std::fs::read(graphs.join(format!("{}.nq", graph_file_stem(MAIN)))).unwrap(),
-        committed
-    );
-    // And writing goes on as before.
-    let outcome = engine
-        .load(MAIN, &people, RdfFormat::Turtle, false)
-        .await
-        .unwrap();
-    assert!(outcome.unchanged);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_change_is_on_disk_before_it_is_visible() {
-    let target = Target::embedded();
-    let Target::Embedded { dir } = &target else {
-        unreachable!()
-    };
-    let staged = Staged::new();
-    let people = staged.file("people.ttl", PEOPLE_TTL);
-    let engine = target.engine().await;
-    engine
-        .load(MAIN, &people, RdfFormat::Turtle, false)
-        .await
-        .unwrap();
-    engine
-        .load(DEV, &people, RdfFormat::Turtle, false)
-        .await
-        .unwrap();
-    // No temporary file is left; each graph is one file, readable by pyoxigraph.
-    assert_eq!(graph_files(dir.path()).len(), 2);
-    let all = std::fs::read_dir(dir.path().join("graphs"))
-        .unwrap()
-        .count();
-    assert_eq!(all, 2);
-    assert_eq!(target.independent_count(MAIN), 11);
-    assert_eq!(target.independent_count(DEV), 11);
-
-    // An unchanged load does not rewrite the file.
-    let file = dir
-        .path()
-        .join("graphs")
-        .join(format!("{}.nq", graph_file_stem(MAIN)));
-    let before = std::fs::metadata(&file).unwrap().modified().unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(20));
-    assert!(
         engine
-            .load(MAIN, &people, RdfFormat::Turtle, false)
+            .load(DEV, &people, RdfFormat::Turtle, false)
             .await
-            .unwrap()
-            .unchanged
-    );
+            .unwrap();
+        assert!(
+            engine
+                .load(MAIN, &people, RdfFormat::Turtle, false)
+                .await
+                .unwrap()
+                .unchanged
+        );
+        assert!(engine.drop_graph(DEV).await.unwrap());
+        assert!(!engine.drop_graph(DEV).await.unwrap());
+    }
+    // Read without the engine, then by a new one: MAIN only, no change left unfinished.
+    assert_eq!(stored_graphs(dir.path()), [MAIN]);
+    assert_eq!(target.independent_count(MAIN), 11);
     assert_eq!(
-        std::fs::metadata(&file).unwrap().modified().unwrap(),
-        before
+        std::fs::read_dir(dir.path().join("journal"))
+            .unwrap()
+            .count(),
+        0
     );
-
-    // Dropping removes the file.
-    assert!(engine.drop_graph(DEV).await.unwrap());
-    assert_eq!(graph_files(dir.path()).len(), 1);
-    drop(engine);
     let reopened = target.engine().await;
     assert_eq!(reopened.count(MAIN).await.unwrap(), 11);
     assert_eq!(reopened.count(DEV).await.unwrap(), 0);
+    // One engine per directory: the store is locked while one is open.
+    let error = GraphEngine::embedded(dir.path()).await.unwrap_err();
+    assert!(matches!(error, GraphError::Store(_)), "{error:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_corrupt_graph_file_stops_the_store_from_opening() {
+async fn a_corrupt_graph_file_of_the_former_engine_stops_the_store_from_opening() {
     let target = Target::embedded();
     let Target::Embedded { dir } = &target else {
         unreachable!()
     };
-    let staged = Staged::new();
-    let people = staged.file("people.ttl", PEOPLE_TTL);
-    target
-        .engine()
-        .await
-        .load(MAIN, &people, RdfFormat::Turtle, false)
-        .await
-        .unwrap();
     let graphs = dir.path().join("graphs");
-    let file = graphs.join(format!("{}.nq", graph_file_stem(MAIN)));
-
+    std::fs::create_dir_all(&graphs).unwrap();
     // A file under another graph's name.
     let moved = graphs.join(format!("{}.nq", graph_file_stem(DEV)));
-    std::fs::rename(&file, &moved).unwrap();
+    std::fs::write(&moved, legacy_line(MAIN, 1)).unwrap();
     let error = GraphEngine::embedded(dir.path()).await.unwrap_err();
     assert!(
         matches!(&error, GraphError::CorruptStore { path, .. } if *path == moved),
@@ -148,6 +128,14 @@ async fn a_corrupt_graph_file_stops_the_store_from_opening() {
 
     // Garbage.
     std::fs::write(&moved, b"this is not N-Quads\n").unwrap();
+    let error = GraphEngine::embedded(dir.path()).await.unwrap_err();
+    assert!(
+        matches!(error, GraphError::CorruptStore { .. }),
+        "{error:?}"
+    );
+    // A garbled journal entry too: the store does not open on a state it cannot read.
+    std::fs::remove_file(&moved).unwrap();
+    std::fs::write(dir.path().join("journal/0.json"), b"{").unwrap();
     let error = GraphEngine::embedded(dir.path()).await.unwrap_err();
     assert!(
         matches!(error, GraphError::CorruptStore { .. }),

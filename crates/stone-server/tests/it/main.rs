@@ -42,6 +42,7 @@ mod blob_crash;
 
 mod graph_behaviour;
 mod graph_persistence;
+mod graph_scale;
 
 mod iceberg_append;
 mod iceberg_branch;

@@ -130,18 +130,13 @@ fn read_table(data: &Path, table: &str, branch: &str) -> Value {
 }
 
 fn count_triples(data: &Path, graph: &str) -> u64 {
-    let files: Vec<PathBuf> = std::fs::read_dir(data.join("graph/graphs"))
-        .map(|d| {
-            d.map(|e| e.unwrap().path())
-                .filter(|p| p.extension().is_some_and(|e| e == "nq"))
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut cmd = std::process::Command::new(python());
-    cmd.arg(asset("sparql.py"));
-    for f in &files {
-        cmd.arg("--data").arg(f);
+    // The server's embedded graph store (RocksDB), opened read-only by pyoxigraph.
+    let store = data.join("graph/store");
+    if !store.exists() {
+        return 0;
     }
+    let mut cmd = std::process::Command::new(python());
+    cmd.arg(asset("sparql.py")).arg("--store").arg(&store);
     let out = cmd
         .args([
             "--query",

@@ -140,6 +140,11 @@ impl Content {
     }
 }
 
+/// Whether the triple names a blank node (such triples are compared as components).
+pub(super) fn has_blank_node(triple: &Triple) -> bool {
+    blank_nodes(triple).next().is_some()
+}
+
 fn blank_nodes(triple: &Triple) -> impl Iterator<Item = &BlankNode> {
     let subject = match &triple.subject {
         NamedOrBlankNode::BlankNode(b) => Some(b),

@@ -1,39 +1,82 @@
-//! The embedded graph store: Oxigraph in memory, one N-Quads file per named graph.
+//! The embedded graph store: Oxigraph on its RocksDB store, on disk.
 //!
 //! Layout under the engine's directory:
 //!
 //! ```text
-//! <dir>/graphs/<sha256(graph IRI) as hex>.nq          the graph's triples, as N-Quads
-//! <dir>/graphs/<sha256>.nq.tmp-<uuid>                 a write in progress (removed on open)
+//! <dir>/store/             the Oxigraph (RocksDB) store: every named graph, and the graph
+//!                          `urn:stone:graph-store:meta` holding each graph's triple count
+//! <dir>/journal/<id>.json  a multi-step change in progress (see journal.rs)
+//! <dir>/graphs/<sha256>.nq N-Quads files of the former in-memory engine: loaded into the
+//!                          store once when it opens, then removed
 //! ```
 //!
-//! A change is written to a temporary file, fsynced, renamed over the graph's file and
-//! the directory fsynced, all inside an open Oxigraph transaction that is committed only
-//! then: what readers see in memory is always on disk, and a crash at any point leaves
-//! either the old or the new file. An emptied graph has no file.
+//! What a change costs follows the change, not the graph:
+//!
+//! - a load into an empty graph streams the parsed files into the bulk loader (never one
+//!   in-memory set of the triples: the loader's batches are bounded), which writes sorted
+//!   files that RocksDB takes in at commit;
+//! - an append to a graph looks up each parsed triple in the store and writes those it
+//!   lacks in one transaction (up to [`MAX_TRANSACTION_TRIPLES`]); a larger append is
+//!   bulk-loaded into a staging graph, then copied in;
+//! - a replace bulk-loads the new content into a staging graph, compares it with the
+//!   graph (reading both), and when they differ clears the graph and copies the staging
+//!   graph in: it costs about twice a load of the new content plus a read of the old;
+//! - a snapshot (named version) is a copy of the graph: RocksDB cannot share the triples
+//!   of two graphs, so a version costs one bulk load of the graph's size on disk and in
+//!   time.
+//!
+//! Blank nodes: triples that name blank nodes are held in memory while a load runs, to
+//! compare their components with the graph's (the graph's are read only when the files
+//! have some): a graph of mostly blank nodes costs memory in proportion to them.
+//!
+//! Crash safety: a change that fits one transaction commits atomically. A larger one is
+//! made in steps recorded in the journal first, so that after a crash the store, when it
+//! opens, removes a load that did not finish or finishes a copy that had begun: each
+//! graph is seen with its old or its new content, never a mix. Readers (queries, exports)
+//! running *while* a large change is in progress may see it half done (a graph being
+//! loaded or copied); the outcome is only reported once the change is complete.
 
+use std::collections::HashSet;
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use oxigraph::io::{RdfFormat as OxFormat, RdfParser, RdfSerializer};
+use oxigraph::io::{RdfFormat as OxFormat, RdfParser};
 use oxigraph::model::{
-    GraphName, GraphNameRef, NamedNode, NamedOrBlankNode, Quad, QuadRef, Triple,
+    GraphName, GraphNameRef, Literal, NamedNode, NamedOrBlankNode, Quad, Term, Triple,
 };
 use oxigraph::sparql::results::{QueryResultsFormat, QueryResultsSerializer};
 use oxigraph::sparql::{CancellationToken, QueryEvaluationError, QueryResults, SparqlEvaluator};
-use oxigraph::store::Store;
+use oxigraph::store::{BulkLoader, Store};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use super::content::Content;
+use super::content::{Content, has_blank_node};
+use super::journal::{Entry, Journal, Step, sync_dir};
+use super::parse;
 use super::spool::{Exported, spool_triples};
-use super::{GraphError, GraphOutcome, QueryLimits, QueryScope, RdfFormat};
+use super::{GraphError, GraphLimits, GraphOutcome, QueryLimits, QueryScope, RdfFormat};
 
-const GRAPHS_DIR: &str = "graphs";
-const GRAPH_FILE_EXTENSION: &str = "nq";
-const TEMP_MARKER: &str = ".tmp-";
+const STORE_DIR: &str = "store";
+const JOURNAL_DIR: &str = "journal";
+/// The former in-memory engine's N-Quads files.
+const LEGACY_DIR: &str = "graphs";
+const LEGACY_EXTENSION: &str = "nq";
+const LEGACY_TEMP_MARKER: &str = ".tmp-";
+/// The graph of the store's own bookkeeping: `<graph> <TRIPLES_PREDICATE> count`.
+const META_GRAPH: &str = "urn:stone:graph-store:meta";
+const TRIPLES_PREDICATE: &str = "urn:stone:graph-store:triples";
+/// Staging graphs are named `<STAGING_PREFIX><uuid>`.
+const STAGING_PREFIX: &str = "urn:stone:graph-store:staging:";
+/// The most new triples an append writes in one transaction (held in memory until it
+/// commits, ~1 KB each with the lookup set); a larger append goes through a staging graph.
+pub(super) const MAX_TRANSACTION_TRIPLES: usize = 100_000;
+/// What the bulk loader's batches may hold (its own estimate, in MB, over all threads):
+/// the loader's default is 2 GB per thread.
+const BULK_LOAD_MEMORY_MB: usize = 400;
+/// Quads removed per transaction when a graph is cleared.
+const CLEAR_BATCH: usize = 20_000;
 
 pub(super) struct EmbeddedGraphs {
     inner: Arc<Inner>,
@@ -42,22 +85,23 @@ pub(super) struct EmbeddedGraphs {
 
 struct Inner {
     store: Store,
-    /// `<dir>/graphs`.
-    graphs_dir: PathBuf,
+    journal: Journal,
+    /// The engine's directory.
+    dir: PathBuf,
 }
 
 impl std::fmt::Debug for EmbeddedGraphs {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EmbeddedGraphs")
-            .field("graphs_dir", &self.inner.graphs_dir)
+            .field("dir", &self.inner.dir)
             .finish_non_exhaustive()
     }
 }
 
 impl EmbeddedGraphs {
     pub async fn open(dir: &Path) -> Result<Self, GraphError> {
-        let graphs_dir = dir.join(GRAPHS_DIR);
-        let inner = tokio::task::spawn_blocking(move || Inner::open(graphs_dir))
+        let dir = dir.to_path_buf();
+        let inner = tokio::task::spawn_blocking(move || Inner::open(dir))
             .await
             .map_err(GraphError::task)??;
         Ok(Self {
@@ -77,15 +121,20 @@ impl EmbeddedGraphs {
             .map_err(GraphError::task)?
     }
 
-    pub async fn load(
+    /// Parses the files as a stream into the graph (see the module documentation); with
+    /// `keep`, refuses ([`GraphError::VersionExists`]) a load that would leave the graph
+    /// with other content than that snapshot graph holds, when it holds any.
+    pub async fn load_files(
         &self,
         graph: NamedNode,
-        new: Content,
+        files: Vec<(PathBuf, RdfFormat)>,
+        limits: GraphLimits,
         replace: bool,
+        keep: Option<NamedNode>,
     ) -> Result<GraphOutcome, GraphError> {
         let lock = self.locks.get(graph.as_str());
         let _guard = lock.lock().await;
-        self.blocking(move |inner| inner.load(&graph, &new, replace))
+        self.blocking(move |inner| inner.load_files(&graph, &files, limits, replace, keep.as_ref()))
             .await
     }
 
@@ -105,6 +154,24 @@ impl EmbeddedGraphs {
         format: RdfFormat,
     ) -> Result<Exported, GraphError> {
         self.blocking(move |inner| inner.export(&graph, format))
+            .await
+    }
+
+    /// Whether two graphs hold the same content (as `GraphEngine::same_content`).
+    pub async fn same_content(&self, a: NamedNode, b: NamedNode) -> Result<bool, GraphError> {
+        self.blocking(move |inner| inner.same_content(&a, &b)).await
+    }
+
+    /// Makes `target` a copy of `source` (as `GraphEngine::snapshot`).
+    pub async fn snapshot(
+        &self,
+        source: NamedNode,
+        target: NamedNode,
+        force: bool,
+    ) -> Result<GraphOutcome, GraphError> {
+        let lock = self.locks.get(target.as_str());
+        let _guard = lock.lock().await;
+        self.blocking(move |inner| inner.snapshot(&source, &target, force))
             .await
     }
 
@@ -134,12 +201,6 @@ impl EmbeddedGraphs {
         }
     }
 
-    /// Every triple of the graph, blank nodes as stored.
-    pub async fn triples(&self, graph: NamedNode) -> Result<Vec<Triple>, GraphError> {
-        self.blocking(move |inner| inner.graph_triples(&graph).collect())
-            .await
-    }
-
     /// The IRIs of the named graphs that start with `prefix`, sorted.
     pub async fn graphs_with_prefix(&self, prefix: &str) -> Result<Vec<String>, GraphError> {
         let prefix = prefix.to_owned();
@@ -148,6 +209,8 @@ impl EmbeddedGraphs {
             for graph in inner.store.named_graphs() {
                 if let NamedOrBlankNode::NamedNode(graph) = graph?
                     && graph.as_str().starts_with(&prefix)
+                    && !graph.as_str().starts_with(STAGING_PREFIX)
+                    && graph.as_str() != META_GRAPH
                 {
                     found.push(graph.into_string());
                 }
@@ -160,47 +223,150 @@ impl EmbeddedGraphs {
 }
 
 impl Inner {
-    fn open(graphs_dir: PathBuf) -> Result<Self, GraphError> {
-        std::fs::create_dir_all(&graphs_dir).map_err(GraphError::persist(&graphs_dir))?;
-        let store = Store::new()?;
-        let mut loader = store.bulk_loader();
-        let entries = std::fs::read_dir(&graphs_dir).map_err(GraphError::persist(&graphs_dir))?;
+    fn open(dir: PathBuf) -> Result<Self, GraphError> {
+        std::fs::create_dir_all(&dir).map_err(GraphError::persist(&dir))?;
+        let store = Store::open(dir.join(STORE_DIR))?;
+        let journal = Journal::open(dir.join(JOURNAL_DIR))?;
+        let inner = Self {
+            store,
+            journal,
+            dir,
+        };
+        inner.recover()?;
+        inner.migrate_legacy_files()?;
+        Ok(inner)
+    }
+
+    /// Finishes (or undoes) what a crash interrupted.
+    fn recover(&self) -> Result<(), GraphError> {
+        for (entry, step) in self.journal.pending()? {
+            tracing::warn!(?step, "finishing a graph change a crash interrupted");
+            self.run(&entry, step)?;
+            self.finish(entry)?;
+        }
+        Ok(())
+    }
+
+    /// Runs a journal step to its end (also when it ran in part before).
+    fn run(&self, entry: &Entry, step: Step) -> Result<(), GraphError> {
+        match step {
+            Step::Discard { graphs } => {
+                for graph in graphs {
+                    self.clear(&node(&graph)?)?;
+                }
+            }
+            Step::Drop { graph } => self.clear(&node(&graph)?)?,
+            Step::Copy {
+                from,
+                to,
+                replace,
+                then_discard,
+            } => {
+                let (from, to) = (node(&from)?, node(&to)?);
+                if replace {
+                    self.clear(&to)?;
+                }
+                self.bulk_copy(&from, &to)?;
+                let total = self.sparql_count(&to)?;
+                self.set_count(&to, total)?;
+                if then_discard {
+                    let discard = Step::Discard {
+                        graphs: vec![from.as_str().to_owned()],
+                    };
+                    self.journal.set(entry, &discard)?;
+                    self.clear(&from)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Loads the N-Quads files of the former in-memory engine, each in one bulk load, and
+    /// removes each once it is in the store (a crash in between loads it again).
+    fn migrate_legacy_files(&self) -> Result<(), GraphError> {
+        let legacy = self.dir.join(LEGACY_DIR);
+        if !legacy.is_dir() {
+            return Ok(());
+        }
+        let mut names = Vec::new();
+        let entries = std::fs::read_dir(&legacy).map_err(GraphError::persist(&legacy))?;
         for entry in entries {
-            let entry = entry.map_err(GraphError::persist(&graphs_dir))?;
-            let path = entry.path();
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.contains(TEMP_MARKER) {
-                // An interrupted write: the graph's file is still the previous version.
+            let entry = entry.map_err(GraphError::persist(&legacy))?;
+            names.push(entry.file_name().to_string_lossy().into_owned());
+        }
+        names.sort();
+        for name in names {
+            let path = legacy.join(&name);
+            if name.contains(LEGACY_TEMP_MARKER) {
+                // An interrupted write of the former engine: its graph file is intact.
                 tracing::warn!(path = %path.display(), "removing an unfinished graph write");
                 std::fs::remove_file(&path).map_err(GraphError::persist(&path))?;
                 continue;
             }
-            let Some(hash) = name.strip_suffix(&format!(".{GRAPH_FILE_EXTENSION}")) else {
+            let Some(hash) = name.strip_suffix(&format!(".{LEGACY_EXTENSION}")) else {
                 tracing::warn!(path = %path.display(), "ignoring a foreign file in the graph store");
                 continue;
             };
-            let hash = hash.to_owned();
-            let file = File::open(&path).map_err(GraphError::persist(&path))?;
-            let quads = RdfParser::from_format(OxFormat::NQuads)
-                .for_reader(BufReader::with_capacity(1 << 16, file))
-                .map(|quad| {
-                    let quad = quad.map_err(|e| GraphError::CorruptStore {
-                        path: path.clone(),
-                        message: e.to_string(),
-                    })?;
-                    match &quad.graph_name {
-                        GraphName::NamedNode(g) if file_stem(g) == hash => Ok(quad),
-                        other => Err(GraphError::CorruptStore {
-                            path: path.clone(),
-                            message: format!("holds a triple of the graph {other}"),
-                        }),
-                    }
-                });
-            loader.load_ok_quads::<GraphError, GraphError>(quads)?;
+            self.migrate_legacy_file(&path, hash)?;
+            // In the store for good before the file goes.
+            self.store.flush()?;
+            std::fs::remove_file(&path).map_err(GraphError::persist(&path))?;
+            sync_dir(&legacy)?;
         }
+        if std::fs::remove_dir(&legacy).is_ok() {
+            sync_dir(&self.dir)?;
+        }
+        Ok(())
+    }
+
+    fn migrate_legacy_file(&self, path: &Path, hash: &str) -> Result<(), GraphError> {
+        let corrupt = |message: String| GraphError::CorruptStore {
+            path: path.to_path_buf(),
+            message,
+        };
+        let file = File::open(path).map_err(GraphError::persist(path))?;
+        let mut quads = RdfParser::from_format(OxFormat::NQuads)
+            .for_reader(BufReader::with_capacity(1 << 16, file))
+            .map(|quad| quad.map_err(|e| corrupt(e.to_string())));
+        let Some(first) = quads.next().transpose()? else {
+            return Ok(());
+        };
+        let graph = match &first.graph_name {
+            GraphName::NamedNode(g) if file_stem(g) == hash => g.clone(),
+            other => return Err(corrupt(format!("holds a triple of the graph {other}"))),
+        };
+        tracing::info!(graph = %graph, path = %path.display(), "loading a graph file of the former in-memory store");
+        // What an interrupted migration left of it.
+        self.clear(&graph)?;
+        let rest = quads.map(|quad| {
+            let quad = quad?;
+            if quad.graph_name != GraphName::NamedNode(graph.clone()) {
+                return Err(corrupt(format!(
+                    "holds a triple of the graph {}",
+                    quad.graph_name
+                )));
+            }
+            Ok(quad)
+        });
+        let mut loader = self.loader();
+        loader.load_ok_quads::<GraphError, GraphError>(std::iter::once(Ok(first)).chain(rest))?;
         // Without commit the bulk loader drops everything it was given.
         loader.commit()?;
-        Ok(Self { store, graphs_dir })
+        let total = self.sparql_count(&graph)?;
+        self.set_count(&graph, total)
+    }
+
+    /// Makes what was written durable (RocksDB's writes reach its log without an fsync:
+    /// a flush writes and syncs them as table files), then removes the journal entry.
+    fn finish(&self, entry: Entry) -> Result<(), GraphError> {
+        self.store.flush()?;
+        self.journal.finish(entry)
+    }
+
+    fn loader(&self) -> BulkLoader<'_> {
+        self.store
+            .bulk_loader()
+            .with_max_memory_size_in_megabytes(BULK_LOAD_MEMORY_MB)
     }
 
     fn graph_triples(&self, graph: &NamedNode) -> impl Iterator<Item = Result<Triple, GraphError>> {
@@ -209,54 +375,518 @@ impl Inner {
             .map(|q| q.map(Triple::from).map_err(GraphError::from))
     }
 
-    fn count(&self, graph: &NamedNode) -> Result<u64, GraphError> {
-        let mut n = 0;
+    /// The graph's triples that name blank nodes (reads the whole graph).
+    fn blank_triples(&self, graph: &NamedNode) -> Result<Vec<Triple>, GraphError> {
+        let mut blank = Vec::new();
         for triple in self.graph_triples(graph) {
-            triple?;
-            n += 1;
+            let triple = triple?;
+            if has_blank_node(&triple) {
+                blank.push(triple);
+            }
         }
-        Ok(n)
+        Ok(blank)
     }
 
-    fn load(
+    /// The graph's size: its recorded count, or counted (an empty graph has none).
+    fn count(&self, graph: &NamedNode) -> Result<u64, GraphError> {
+        match self.recorded_count(graph)? {
+            Some(n) => Ok(n),
+            None => self.sparql_count(graph),
+        }
+    }
+
+    fn recorded_count(&self, graph: &NamedNode) -> Result<Option<u64>, GraphError> {
+        let (meta, predicate) = meta_nodes();
+        for quad in self.store.quads_for_pattern(
+            Some(graph.as_ref().into()),
+            Some(predicate.as_ref()),
+            None,
+            Some(meta.as_ref().into()),
+        ) {
+            if let Term::Literal(literal) = quad?.object
+                && let Ok(n) = literal.value().parse()
+            {
+                return Ok(Some(n));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Counts the graph's triples in the store's own encoding (no term is decoded).
+    fn sparql_count(&self, graph: &NamedNode) -> Result<u64, GraphError> {
+        let query = format!(
+            "SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{}> {{ ?s ?p ?o }} }}",
+            graph.as_str()
+        );
+        let failed = |message: String| GraphError::Query { message };
+        let results = SparqlEvaluator::new()
+            .parse_query(&query)
+            .map_err(|e| failed(e.to_string()))?
+            .on_store(&self.store)
+            .execute()
+            .map_err(|e| failed(e.to_string()))?;
+        if let QueryResults::Solutions(mut solutions) = results
+            && let Some(solution) = solutions.next()
+            && let Some(Term::Literal(n)) = solution.map_err(|e| failed(e.to_string()))?.get("n")
+            && let Ok(n) = n.value().parse()
+        {
+            return Ok(n);
+        }
+        Err(failed(format!("no count for the graph {graph}")))
+    }
+
+    /// Records the graph's size (none when empty) in its own transaction.
+    fn set_count(&self, graph: &NamedNode, total: u64) -> Result<(), GraphError> {
+        let mut transaction = self.store.start_transaction()?;
+        set_count_in(&mut transaction, graph, total)?;
+        transaction.commit()?;
+        Ok(())
+    }
+
+    /// Removes every triple of the graph, a batch per transaction, then the graph itself
+    /// and its count. Only the journal makes this look atomic.
+    fn clear(&self, graph: &NamedNode) -> Result<(), GraphError> {
+        let mut batch = Vec::with_capacity(CLEAR_BATCH);
+        // The iterator reads a snapshot: the removals do not disturb it.
+        for quad in self
+            .store
+            .quads_for_pattern(None, None, None, Some(graph.as_ref().into()))
+        {
+            batch.push(quad?);
+            if batch.len() >= CLEAR_BATCH {
+                self.remove_all(&batch)?;
+                batch.clear();
+            }
+        }
+        self.remove_all(&batch)?;
+        let mut transaction = self.store.start_transaction()?;
+        set_count_in(&mut transaction, graph, 0)?;
+        transaction.remove_named_graph(NamedOrBlankNode::from(graph.clone()).as_ref())?;
+        transaction.commit()?;
+        Ok(())
+    }
+
+    fn remove_all(&self, quads: &[Quad]) -> Result<(), GraphError> {
+        if quads.is_empty() {
+            return Ok(());
+        }
+        let mut transaction = self.store.start_transaction()?;
+        for quad in quads {
+            transaction.remove(quad);
+        }
+        transaction.commit()?;
+        Ok(())
+    }
+
+    /// Adds the triples of `from` to `to` through the bulk loader.
+    fn bulk_copy(&self, from: &NamedNode, to: &NamedNode) -> Result<(), GraphError> {
+        let mut loader = self.loader();
+        loader.load_ok_quads::<GraphError, GraphError>(
+            self.graph_triples(from)
+                .map(|t| t.map(|t| t.in_graph(to.clone()))),
+        )?;
+        loader.commit()?;
+        Ok(())
+    }
+
+    fn load_files(
         &self,
         graph: &NamedNode,
-        new: &Content,
+        files: &[(PathBuf, RdfFormat)],
+        limits: GraphLimits,
         replace: bool,
+        keep: Option<&NamedNode>,
     ) -> Result<GraphOutcome, GraphError> {
-        let stored = Content::stored(self.graph_triples(graph).collect::<Result<Vec<_>, _>>()?);
-        let plan = stored.plan(new, replace);
-        let before = stored.len();
-        drop(stored);
-        if plan.is_empty() {
+        let before = self.count(graph)?;
+        let keep = match keep {
+            Some(keep) if self.count(keep)? > 0 => Some(keep),
+            _ => None,
+        };
+        if replace || before == 0 {
+            self.load_whole(graph, files, limits, before, keep)
+        } else {
+            self.append(graph, files, limits, before, keep)
+        }
+    }
+
+    /// A load that makes the files the graph's content: the graph is empty (`before` is
+    /// 0) and they go straight into it, or they replace it through a staging graph.
+    fn load_whole(
+        &self,
+        graph: &NamedNode,
+        files: &[(PathBuf, RdfFormat)],
+        limits: GraphLimits,
+        before: u64,
+        keep: Option<&NamedNode>,
+    ) -> Result<GraphOutcome, GraphError> {
+        let target = if before == 0 {
+            graph.clone()
+        } else {
+            staging_graph()
+        };
+        let entry = self.journal.begin(&Step::Discard {
+            graphs: vec![target.as_str().to_owned()],
+        })?;
+        let abandon = |entry: Entry, error: GraphError| {
+            // Undo now what the journal would undo at the next start.
+            match self.clear(&target).and_then(|()| self.finish(entry)) {
+                Ok(()) => error,
+                Err(cleanup) => {
+                    tracing::error!(error = %cleanup, "cannot remove an abandoned graph load; it is removed at the next start");
+                    error
+                }
+            }
+        };
+        if let Err(error) = self.bulk_load_files(&target, graph, files, limits) {
+            return Err(abandon(entry, error));
+        }
+        let total = match self.sparql_count(&target) {
+            Ok(total) => total,
+            Err(error) => return Err(abandon(entry, error)),
+        };
+        if let Some(keep) = keep {
+            match self.same_content(&target, keep) {
+                Ok(true) => {}
+                Ok(false) => {
+                    return Err(abandon(
+                        entry,
+                        GraphError::VersionExists {
+                            graph: keep.as_str().to_owned(),
+                        },
+                    ));
+                }
+                Err(error) => return Err(abandon(entry, error)),
+            }
+        }
+        if before == 0 {
+            if total == 0 {
+                // An empty file into an empty graph: nothing to keep.
+                self.clear(&target)?;
+                self.finish(entry)?;
+                return Ok(unchanged(0));
+            }
+            self.set_count(graph, total)?;
+            self.finish(entry)?;
             return Ok(GraphOutcome {
-                triples_added: 0,
+                triples_added: total,
                 triples_removed: 0,
-                total_triples: before,
-                unchanged: true,
+                total_triples: total,
+                unchanged: false,
             });
         }
-        let graph_name = GraphNameRef::NamedNode(graph.as_ref());
-        let mut transaction = self.store.start_transaction()?;
-        for triple in &plan.remove {
-            transaction.remove(triple.as_ref().in_graph(graph_name));
+        // A replace: what changes, as the comparison of contents sees it.
+        let diff = self.diff(&target, graph);
+        let (added, removed) = match diff {
+            Ok(diff) => diff,
+            Err(error) => return Err(abandon(entry, error)),
+        };
+        if added == 0 && removed == 0 {
+            self.clear(&target)?;
+            self.finish(entry)?;
+            return Ok(unchanged(before));
         }
-        for triple in &plan.insert {
-            transaction.insert(triple.as_ref().in_graph(graph_name));
-        }
-        let quads: Vec<Quad> = transaction
-            .quads_for_pattern(None, None, None, Some(graph_name))
-            .collect::<Result<_, _>>()?;
-        if quads.is_empty() {
-            transaction.remove_named_graph(NamedOrBlankNode::from(graph.clone()).as_ref())?;
-        }
-        // On disk first: a failure here rolls the transaction back (it is dropped).
-        self.write_graph_file(graph, &quads)?;
-        transaction.commit()?;
+        // From here on the replace happens: a crash finishes it.
+        let step = Step::Copy {
+            from: target.as_str().to_owned(),
+            to: graph.as_str().to_owned(),
+            replace: true,
+            then_discard: true,
+        };
+        self.journal.set(&entry, &step)?;
+        self.run(&entry, step)?;
+        self.finish(entry)?;
         Ok(GraphOutcome {
-            triples_added: plan.insert.len() as u64,
-            triples_removed: plan.remove.len() as u64,
-            total_triples: quads.len() as u64,
+            triples_added: added,
+            triples_removed: removed,
+            total_triples: total,
+            unchanged: false,
+        })
+    }
+
+    /// Streams the files into `target` through the bulk loader (blank-node components
+    /// collapsed first: they are held until the end) and commits. `graph` is the IRI
+    /// relative IRIs resolve against.
+    fn bulk_load_files(
+        &self,
+        target: &NamedNode,
+        graph: &NamedNode,
+        files: &[(PathBuf, RdfFormat)],
+        limits: GraphLimits,
+    ) -> Result<(), GraphError> {
+        let mut blank = Vec::new();
+        let mut loader = self.loader();
+        let ground =
+            parse::stream_files(files, graph.as_str(), limits)?.filter_map(|triple| match triple {
+                Ok(triple) if has_blank_node(&triple) => {
+                    blank.push(triple);
+                    None
+                }
+                Ok(triple) => Some(Ok(triple.in_graph(target.clone()))),
+                Err(error) => Some(Err(error)),
+            });
+        loader.load_ok_quads::<GraphError, GraphError>(ground)?;
+        let blank = Content::collapsed(blank);
+        loader.load_quads(
+            blank
+                .triples()
+                .into_iter()
+                .map(|t| t.in_graph(target.clone())),
+        )?;
+        // Without commit the bulk loader drops everything it was given.
+        loader.commit()?;
+        Ok(())
+    }
+
+    /// How many ground triples of `a` are not in `b` (reads `a`).
+    fn ground_missing(&self, a: &NamedNode, b: &NamedNode) -> Result<u64, GraphError> {
+        Ok(self.compare(a, b)?.0)
+    }
+
+    /// One read of `a`: how many of its ground triples are not in `b`, and its triples
+    /// that name blank nodes.
+    fn compare(&self, a: &NamedNode, b: &NamedNode) -> Result<(u64, Vec<Triple>), GraphError> {
+        let mut missing = 0;
+        let mut blank = Vec::new();
+        for triple in self.graph_triples(a) {
+            let triple = triple?;
+            if has_blank_node(&triple) {
+                blank.push(triple);
+            } else if !self.store.contains(triple.as_ref().in_graph(b.as_ref()))? {
+                missing += 1;
+            }
+        }
+        Ok((missing, blank))
+    }
+
+    /// Adds the files to a graph that is not empty: only the triples it lacks are
+    /// written, in one transaction, or through a staging graph when they are many.
+    fn append(
+        &self,
+        graph: &NamedNode,
+        files: &[(PathBuf, RdfFormat)],
+        limits: GraphLimits,
+        before: u64,
+        keep: Option<&NamedNode>,
+    ) -> Result<GraphOutcome, GraphError> {
+        let mut new: HashSet<Triple> = HashSet::new();
+        let mut blank = Vec::new();
+        // A large append: (staging graph, its journal entry, its loader).
+        let mut staged: Option<(NamedNode, Entry, BulkLoader<'_>)> = None;
+        let outcome = (|| {
+            for triple in parse::stream_files(files, graph.as_str(), limits)? {
+                let triple = triple?;
+                if has_blank_node(&triple) {
+                    blank.push(triple);
+                    continue;
+                }
+                if new.contains(&triple)
+                    || self
+                        .store
+                        .contains(triple.as_ref().in_graph(graph.as_ref()))?
+                {
+                    continue;
+                }
+                new.insert(triple);
+                if new.len() >= MAX_TRANSACTION_TRIPLES {
+                    if staged.is_none() {
+                        let staging = staging_graph();
+                        let entry = self.journal.begin(&Step::Discard {
+                            graphs: vec![staging.as_str().to_owned()],
+                        })?;
+                        staged = Some((staging, entry, self.loader()));
+                    }
+                    if let Some((staging, _, loader)) = &mut staged {
+                        loader.load_quads(new.drain().map(|t| t.in_graph(staging.clone())))?;
+                    }
+                }
+            }
+            // Blank-node components the graph does not already hold.
+            let mut inserted_blank = Vec::new();
+            if !blank.is_empty() {
+                let stored = Content::stored(self.blank_triples(graph)?);
+                inserted_blank = stored
+                    .plan(&Content::collapsed(std::mem::take(&mut blank)), false)
+                    .insert;
+            }
+            if let Some(keep) = keep {
+                let staging = staged.as_ref().map(|(s, _, _)| s);
+                if !self.append_keeps(graph, staging, &new, &inserted_blank, keep)? {
+                    return Err(GraphError::VersionExists {
+                        graph: keep.as_str().to_owned(),
+                    });
+                }
+            }
+            let Some((staging, entry, mut loader)) = staged.take() else {
+                if new.is_empty() && inserted_blank.is_empty() {
+                    return Ok(unchanged(before));
+                }
+                let added = (new.len() + inserted_blank.len()) as u64;
+                let mut transaction = self.store.start_transaction()?;
+                for triple in new.iter().chain(&inserted_blank) {
+                    transaction.insert(triple.as_ref().in_graph(graph.as_ref()));
+                }
+                set_count_in(&mut transaction, graph, before + added)?;
+                transaction.commit()?;
+                // Durable before the push records it.
+                self.store.flush()?;
+                return Ok(GraphOutcome {
+                    triples_added: added,
+                    triples_removed: 0,
+                    total_triples: before + added,
+                    unchanged: false,
+                });
+            };
+            let quads = new
+                .drain()
+                .chain(inserted_blank)
+                .map(|t| t.in_graph(staging.clone()));
+            let loaded = loader
+                .load_quads(quads)
+                .and_then(|()| loader.commit())
+                .map_err(GraphError::from)
+                .and_then(|()| self.sparql_count(&staging));
+            let added = match loaded {
+                Ok(added) => added,
+                Err(error) => {
+                    staged = Some((staging, entry, self.loader()));
+                    return Err(error);
+                }
+            };
+            // From here on the append happens: a crash finishes it.
+            let step = Step::Copy {
+                from: staging.as_str().to_owned(),
+                to: graph.as_str().to_owned(),
+                replace: false,
+                then_discard: true,
+            };
+            self.journal.set(&entry, &step)?;
+            self.run(&entry, step)?;
+            self.finish(entry)?;
+            Ok(GraphOutcome {
+                triples_added: added,
+                triples_removed: 0,
+                total_triples: self.count(graph)?,
+                unchanged: false,
+            })
+        })();
+        if outcome.is_err()
+            && let Some((staging, entry, loader)) = staged
+        {
+            drop(loader);
+            if let Err(cleanup) = self.clear(&staging).and_then(|()| self.finish(entry)) {
+                tracing::error!(error = %cleanup, "cannot remove an abandoned graph load; it is removed at the next start");
+            }
+        }
+        outcome
+    }
+
+    /// Whether the graph plus what an append adds (ground triples in `staging` and
+    /// `new`, and blank-node triples `blank`) has the same content as `keep`.
+    fn append_keeps(
+        &self,
+        graph: &NamedNode,
+        staging: Option<&NamedNode>,
+        new: &HashSet<Triple>,
+        blank: &[Triple],
+        keep: &NamedNode,
+    ) -> Result<bool, GraphError> {
+        // Everything of the result is in `keep`…
+        for triple in new {
+            if !self
+                .store
+                .contains(triple.as_ref().in_graph(keep.as_ref()))?
+            {
+                return Ok(false);
+            }
+        }
+        if self.ground_missing(graph, keep)? > 0 {
+            return Ok(false);
+        }
+        if let Some(staging) = staging
+            && self.ground_missing(staging, keep)? > 0
+        {
+            return Ok(false);
+        }
+        // … and everything of `keep` is in the result.
+        for triple in self.graph_triples(keep) {
+            let triple = triple?;
+            if has_blank_node(&triple) || new.contains(&triple) {
+                continue;
+            }
+            let in_graph = self
+                .store
+                .contains(triple.as_ref().in_graph(graph.as_ref()))?;
+            let in_staging = match staging {
+                Some(s) => self.store.contains(triple.as_ref().in_graph(s.as_ref()))?,
+                None => false,
+            };
+            if !in_graph && !in_staging {
+                return Ok(false);
+            }
+        }
+        let mut after = self.blank_triples(graph)?;
+        after.extend(blank.iter().cloned());
+        Ok(Content::stored(self.blank_triples(keep)?)
+            .plan(&Content::collapsed(after), true)
+            .is_empty())
+    }
+
+    /// What turns `old` into `new`: (triples added, triples removed), blank-node
+    /// components compared as loads compare them (reads both graphs).
+    fn diff(&self, new: &NamedNode, old: &NamedNode) -> Result<(u64, u64), GraphError> {
+        let (added, new_blank) = self.compare(new, old)?;
+        let (removed, old_blank) = self.compare(old, new)?;
+        let plan = Content::stored(old_blank).plan(&Content::collapsed(new_blank), true);
+        Ok((
+            added + plan.insert.len() as u64,
+            removed + plan.remove.len() as u64,
+        ))
+    }
+
+    /// Whether `a` and `b` hold the same content: the same ground triples, and blank-node
+    /// components compared as loads compare them.
+    fn same_content(&self, a: &NamedNode, b: &NamedNode) -> Result<bool, GraphError> {
+        Ok(self.diff(b, a)? == (0, 0))
+    }
+
+    fn snapshot(
+        &self,
+        source: &NamedNode,
+        target: &NamedNode,
+        force: bool,
+    ) -> Result<GraphOutcome, GraphError> {
+        let existing = self.count(target)?;
+        let total = self.count(source)?;
+        let (added, removed) = if existing > 0 {
+            let diff = self.diff(source, target)?;
+            if diff == (0, 0) {
+                return Ok(unchanged(existing));
+            }
+            if !force {
+                return Err(GraphError::VersionExists {
+                    graph: target.as_str().to_owned(),
+                });
+            }
+            diff
+        } else if total == 0 {
+            return Ok(unchanged(0));
+        } else {
+            (total, 0)
+        };
+        // The copy happens once it is journaled: a crash finishes it.
+        let step = Step::Copy {
+            from: source.as_str().to_owned(),
+            to: target.as_str().to_owned(),
+            replace: true,
+            then_discard: false,
+        };
+        let entry = self.journal.begin(&step)?;
+        self.run(&entry, step)?;
+        self.finish(entry)?;
+        Ok(GraphOutcome {
+            triples_added: added,
+            triples_removed: removed,
+            total_triples: total,
             unchanged: false,
         })
     }
@@ -264,47 +894,16 @@ impl Inner {
     fn drop_graph(&self, graph: &NamedNode) -> Result<bool, GraphError> {
         let node = NamedOrBlankNode::from(graph.clone());
         let existed = self.store.contains_named_graph(node.as_ref())? || self.count(graph)? > 0;
-        self.write_graph_file(graph, &[])?;
-        self.store.remove_named_graph(node.as_ref())?;
-        Ok(existed)
-    }
-
-    /// Replaces the graph's file by `quads` atomically (no file when empty).
-    fn write_graph_file(&self, graph: &NamedNode, quads: &[Quad]) -> Result<(), GraphError> {
-        let target = self
-            .graphs_dir
-            .join(format!("{}.{GRAPH_FILE_EXTENSION}", file_stem(graph)));
-        if quads.is_empty() {
-            match std::fs::remove_file(&target) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-                Err(e) => return Err(GraphError::persist(&target)(e)),
-            }
-            return sync_dir(&self.graphs_dir);
+        if !existed {
+            return Ok(false);
         }
-        let temp = self.graphs_dir.join(format!(
-            "{}.{GRAPH_FILE_EXTENSION}{TEMP_MARKER}{}",
-            file_stem(graph),
-            uuid::Uuid::new_v4().simple()
-        ));
-        let written = (|| {
-            let file = File::create(&temp)?;
-            let mut serializer = RdfSerializer::from_format(OxFormat::NQuads)
-                .for_writer(BufWriter::with_capacity(1 << 16, file));
-            for quad in quads {
-                serializer.serialize_quad(QuadRef::from(quad))?;
-            }
-            let mut writer = serializer.finish()?;
-            writer.flush()?;
-            let file = writer.into_inner().map_err(|e| e.into_error())?;
-            file.sync_all()?;
-            std::fs::rename(&temp, &target)
-        })();
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&temp);
-            return Err(GraphError::persist(&target)(e));
-        }
-        sync_dir(&self.graphs_dir)
+        let step = Step::Drop {
+            graph: graph.as_str().to_owned(),
+        };
+        let entry = self.journal.begin(&step)?;
+        self.run(&entry, step)?;
+        self.finish(entry)?;
+        Ok(true)
     }
 
     fn export(&self, graph: &NamedNode, format: RdfFormat) -> Result<Exported, GraphError> {
@@ -476,15 +1075,66 @@ impl Drop for CancelOnDrop {
     }
 }
 
-/// The file name of a graph: the sha256 of its IRI, so any IRI makes a safe name.
+/// The file name of a graph in the former in-memory engine: the sha256 of its IRI.
 fn file_stem(graph: &NamedNode) -> String {
     hex::encode(Sha256::digest(graph.as_str().as_bytes()))
 }
 
-fn sync_dir(dir: &Path) -> Result<(), GraphError> {
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(GraphError::persist(dir))
+fn node(iri: &str) -> Result<NamedNode, GraphError> {
+    NamedNode::new(iri).map_err(|e| GraphError::InvalidGraphIri {
+        iri: iri.to_owned(),
+        reason: e.to_string(),
+    })
+}
+
+fn meta_nodes() -> (NamedNode, NamedNode) {
+    (
+        NamedNode::new_unchecked(META_GRAPH),
+        NamedNode::new_unchecked(TRIPLES_PREDICATE),
+    )
+}
+
+/// A fresh staging graph's name.
+fn staging_graph() -> NamedNode {
+    NamedNode::new_unchecked(format!("{STAGING_PREFIX}{}", uuid::Uuid::new_v4().simple()))
+}
+
+fn unchanged(total: u64) -> GraphOutcome {
+    GraphOutcome {
+        triples_added: 0,
+        triples_removed: 0,
+        total_triples: total,
+        unchanged: true,
+    }
+}
+
+/// Records the graph's size (nothing when 0) inside `transaction`.
+fn set_count_in(
+    transaction: &mut oxigraph::store::Transaction<'_>,
+    graph: &NamedNode,
+    total: u64,
+) -> Result<(), GraphError> {
+    let (meta, predicate) = meta_nodes();
+    let old: Vec<Quad> = transaction
+        .quads_for_pattern(
+            Some(graph.as_ref().into()),
+            Some(predicate.as_ref()),
+            None,
+            Some(GraphNameRef::NamedNode(meta.as_ref())),
+        )
+        .collect::<Result<_, _>>()?;
+    for quad in &old {
+        transaction.remove(quad);
+    }
+    if total > 0 {
+        transaction.insert(&Quad::new(
+            graph.clone(),
+            predicate,
+            Literal::from(total),
+            meta,
+        ));
+    }
+    Ok(())
 }
 
 /// One async mutex per graph IRI: writes to a graph through one engine are serialized.

@@ -126,7 +126,7 @@ pub enum GraphError {
         message: String,
     },
 
-    /// The in-memory Oxigraph store failed.
+    /// The embedded Oxigraph (RocksDB) store failed, or is opened by another engine.
     #[error("the Oxigraph store failed")]
     Store(#[source] oxigraph::store::StorageError),
 

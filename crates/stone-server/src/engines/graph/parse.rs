@@ -28,32 +28,42 @@ pub(super) fn parse_files(
     base: &str,
     limits: GraphLimits,
 ) -> Result<Content, GraphError> {
-    for (path, _) in files {
-        check_file_size(path, limits)?;
-    }
     let mut failure = None;
-    let triples = files
-        .iter()
-        .flat_map(
-            |(path, format)| -> Box<dyn Iterator<Item = Result<Triple, GraphError>>> {
-                match file_triples(path, *format, base, limits) {
-                    Ok(triples) => Box::new(triples),
-                    Err(error) => Box::new(std::iter::once(Err(error))),
-                }
-            },
-        )
-        .map_while(|triple| match triple {
-            Ok(triple) => Some(triple),
-            Err(error) => {
-                failure = Some(error);
-                None
-            }
-        });
+    let triples = stream_files(files, base, limits)?.map_while(|triple| match triple {
+        Ok(triple) => Some(triple),
+        Err(error) => {
+            failure = Some(error);
+            None
+        }
+    });
     let content = Content::collapsed(triples);
     match failure {
         Some(error) => Err(error),
         None => Ok(content),
     }
+}
+
+/// The triples of every file, one after the other, as the parser reads them (nothing is
+/// collected); every file's size is checked before any is parsed. The first error ends
+/// the load: callers stop at it.
+pub(super) fn stream_files(
+    files: &[(PathBuf, RdfFormat)],
+    base: &str,
+    limits: GraphLimits,
+) -> Result<impl Iterator<Item = Result<Triple, GraphError>> + use<>, GraphError> {
+    for (path, _) in files {
+        check_file_size(path, limits)?;
+    }
+    let files = files.to_vec();
+    let base = base.to_owned();
+    Ok(files.into_iter().flat_map(
+        move |(path, format)| -> Box<dyn Iterator<Item = Result<Triple, GraphError>>> {
+            match file_triples(&path, format, &base, limits) {
+                Ok(triples) => Box::new(triples),
+                Err(error) => Box::new(std::iter::once(Err(error))),
+            }
+        },
+    ))
 }
 
 fn check_file_size(path: &Path, limits: GraphLimits) -> Result<(), GraphError> {

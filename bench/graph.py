@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Graph benchmark (issue 24): a large N-Triples file pushed with stone into the embedded
+graph store of a fresh stone-server, next to `oxigraph load` (PyPI `oxigraph`, the same
+RocksDB store and bulk loader) loading the same file, in one run.
+
+The file is generated (deterministic): `--lines` N-Triples lines (default 2,000,000, about
+190 MB; 20 % of the lines repeat an earlier one, as in the issue's file). For each run:
+  * stone: `stone package push` of a package holding the file (GRAPH dataset), to a fresh
+    server: the whole push (upload, commit, the graph load), wall time; the server's peak
+    RSS during it (VmHWM of the fresh process);
+  * oxigraph: `oxigraph load --location <new dir> --file <file>`, wall time and peak RSS;
+  * append: a push of a one-triple file to the same dataset (an append), end to end;
+  * restart: the server stopped (SIGTERM) and started again on its data directory, time
+    until it prints that it listens;
+  * the graph's triple count read back through SPARQL (`/v1/sparql`), checked against
+    what `oxigraph load` counts.
+Prints medians; ratios are what to compare (the machine is shared): push throughput
+ratio = oxigraph's time / stone's time (target >= 0.9); append < 1 s; server peak RSS
+< 1 GB and flat from 2 M to 20 M lines; restart < 2 s.
+
+Usage: bench/graph.py [--lines 2000000] [--runs 3] [--bin-dir DIR] [--dir DIR]
+  --lines 20000000 for the 20 M case (about 1.9 GB of N-Triples; raises the server's
+  [graph] max_file_bytes for it).
+"""
+import argparse, json, os, shutil, signal, statistics, subprocess, sys, tempfile, time, urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+E = "http://example.org/bench/"
+XSD_INTEGER = "http://www.w3.org/2001/XMLSchema#integer"
+
+
+def line(j, subjects):
+    s, k = divmod(j, 5)
+    if k == 0:
+        return f"<{E}r{s}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <{E}Class{s % 97}> .\n"
+    if k == 1:
+        return f'<{E}r{s}> <{E}label> "Resource number {s} of the generated benchmark graph"@en .\n'
+    if k == 2:
+        return f'<{E}r{s}> <{E}value> "{(s * 2654435761) % 1000003}"^^<{XSD_INTEGER}> .\n'
+    if k == 3:
+        return f"<{E}r{s}> <{E}link> <{E}r{(s * 48271) % subjects}> .\n"
+    return f'<{E}r{s}> <{E}comment> "a literal of the benchmark {s:x}" .\n'
+
+
+def make_file(path: Path, lines: int):
+    """`lines` lines; the last fifth repeat earlier lines (distinct triples: 0.8 x lines)."""
+    if path.exists() and path.stat().st_size > 0 and path.with_suffix(".done").exists():
+        return
+    distinct = lines * 4 // 5
+    subjects = max(1, distinct // 5)
+    with open(path, "w") as f:
+        buf = []
+        for i in range(lines):
+            j = i if i < distinct else (i * 7919) % distinct
+            buf.append(line(j, subjects))
+            if len(buf) >= 100_000:
+                f.write("".join(buf))
+                buf.clear()
+        f.write("".join(buf))
+    path.with_suffix(".done").write_text("")
+
+
+def tools_bin(name):
+    tools = Path(os.environ.get("STONE_TOOLS_DIR", ROOT / ".tools"))
+    found = tools / "venv/bin" / name
+    if not found.exists():
+        sys.exit(f"no {name} at {found}: run scripts/install-tools (or set STONE_TOOLS_DIR)")
+    return str(found)
+
+
+class Server:
+    def __init__(self, binary, data: Path, config: Path):
+        self.binary, self.data, self.config = binary, data, config
+        self.start()
+
+    def start(self):
+        self.out = open(self.data / "server.out", "a+")
+        t = time.perf_counter()
+        self.proc = subprocess.Popen([self.binary, "--data-dir", str(self.data / "d"), "--listen", "127.0.0.1:0",
+                                      "--config", str(self.config)],
+                                     stdout=self.out, stderr=open(self.data / "server.err", "a"))
+        while time.perf_counter() - t < 120:
+            self.out.seek(0)
+            for l in reversed(self.out.read().splitlines()):
+                if l.startswith("stone-server listening on "):
+                    self.url = l.split("listening on ", 1)[1].strip()
+                    self.started = time.perf_counter() - t
+                    self.out.truncate(0)
+                    return
+            if self.proc.poll() is not None:
+                sys.exit(f"stone-server exited: {(self.data / 'server.err').read_text()[-2000:]}")
+            time.sleep(0.01)
+        sys.exit("stone-server did not start")
+
+    def peak_rss(self):
+        for l in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if l.startswith("VmHWM:"):
+                return int(l.split()[1]) * 1024
+        return 0
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    def count(self, graph):
+        body = f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }}"
+        req = urllib.request.Request(f"{self.url}/v1/sparql", data=body.encode(),
+                                     headers={"content-type": "application/sparql-query",
+                                              "accept": "application/sparql-results+json"})
+        answer = json.load(urllib.request.urlopen(req, timeout=600))
+        return int(answer["results"]["bindings"][0]["n"]["value"])
+
+
+def push(stone, server: Server, pkg: Path, base: Path):
+    cfg = base / "stone.toml"
+    env = {"PATH": os.environ["PATH"], "HOME": str(base), "STONE_CONFIG": str(cfg), "STONE_NO_PROGRESS": "1"}
+    cfg.unlink(missing_ok=True)
+    subprocess.run([stone, "env", "add", "local", "--host", "bench.localhost", "--api", f"{server.url}/v1", "-q"],
+                   env=env, check=True)
+    shutil.rmtree(pkg / ".stone", ignore_errors=True)
+    t = time.perf_counter()
+    p = subprocess.run([stone, "package", "push", str(pkg), "--env", "local", "--branch", "bench", "--json"],
+                       env=env, capture_output=True, text=True)
+    elapsed = time.perf_counter() - t
+    if p.returncode != 0:
+        sys.exit(f"stone push failed: {p.stderr[-3000:]}")
+    return elapsed, p.stdout
+
+
+def package(dir: Path, source: Path, name="graph"):
+    dir.mkdir(parents=True, exist_ok=True)
+    target = dir / "graph.nt"
+    if not target.exists():
+        os.link(source, target) if source.stat().st_dev == dir.stat().st_dev else shutil.copy(source, target)
+    (dir / "datasets.yaml").write_text(
+        f'publish: {{to: "stone:bench"}}\nresources:\n  - path: graph.nt\n    name: {name}\n    kind: GRAPH\n')
+    return dir
+
+
+def oxigraph_load(oxigraph, file: Path, base: Path):
+    location = Path(tempfile.mkdtemp(prefix="oxigraph-", dir=base))
+    t = time.perf_counter()
+    p = subprocess.run(["/usr/bin/time", "-f", "%M", oxigraph, "load", "--location", str(location), "--file", str(file)],
+                       capture_output=True, text=True)
+    elapsed = time.perf_counter() - t
+    if p.returncode != 0:
+        sys.exit(f"oxigraph load failed: {p.stderr[-2000:]}")
+    rss = int(p.stderr.strip().splitlines()[-1]) * 1024
+    q = subprocess.run([oxigraph, "query", "--location", str(location), "--query", "SELECT (COUNT(*) AS ?n) { ?s ?p ?o }",
+                        "--results-format", "tsv"], capture_output=True, text=True)
+    count = int(q.stdout.strip().splitlines()[-1].split("^^")[0].strip('"')) if q.returncode == 0 else -1
+    shutil.rmtree(location, ignore_errors=True)
+    return elapsed, rss, count
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", default=os.environ.get("STONE_BENCH_DIR", "/tmp/stone-bench"))
+    ap.add_argument("--lines", type=int, default=2_000_000)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--bin-dir", default=None, help="folder with release stone and stone-server (default: build them)")
+    args = ap.parse_args()
+    if args.bin_dir:
+        bins = Path(args.bin_dir)
+    else:
+        target = Path(os.environ.get("CARGO_TARGET_DIR", Path.home() / ".cache/stone/target"))
+        subprocess.run(["cargo", "build", "--release", "-q", "--workspace"], cwd=ROOT, check=True,
+                       env={**os.environ, "CARGO_TARGET_DIR": str(target)})
+        bins = target / "release"
+    stone, server_bin = str(bins / "stone"), str(bins / "stone-server")
+    oxigraph = tools_bin("oxigraph")
+    base = Path(args.dir) / "graph"
+    base.mkdir(parents=True, exist_ok=True)
+    source = base / f"bench-{args.lines}.nt"
+    print(f"generating {args.lines:,} lines ...", file=sys.stderr)
+    make_file(source, args.lines)
+    size = source.stat().st_size
+    pkg = package(base / f"pkg-{args.lines}", source)
+    one = base / "one"
+    one.mkdir(exist_ok=True)
+    (one / "graph.nt").write_text(f"<{E}appended> <{E}label> \"one more triple\" .\n")
+    (one / "datasets.yaml").write_text(
+        'publish: {to: "stone:bench"}\nresources:\n  - path: graph.nt\n    name: graph\n    kind: GRAPH\n')
+    config = base / "server.toml"
+    config.write_text(f"[graph]\nmax_file_bytes = {max(size * 2, 1 << 30)}\n")
+    graph_iri = "https://localhost/bench/graph/branch/bench"  # the default public_host
+    rows = {k: [] for k in ("stone", "oxigraph", "stone_rss", "oxigraph_rss", "append", "restart")}
+    counts = set()
+    for run in range(args.runs):
+        subprocess.run(["sync"])
+        t, rss, ox_count = oxigraph_load(oxigraph, source, base)
+        rows["oxigraph"].append(t)
+        rows["oxigraph_rss"].append(rss)
+        subprocess.run(["sync"])
+        data = Path(tempfile.mkdtemp(prefix="stone-bench-graph-", dir=base))
+        server = Server(server_bin, data, config)
+        try:
+            t, _ = push(stone, server, pkg, base)
+            rows["stone"].append(t)
+            rows["stone_rss"].append(server.peak_rss())
+            n = server.count(graph_iri)
+            t, _ = push(stone, server, one, base)
+            rows["append"].append(t)
+            after = server.count(graph_iri)
+            server.stop()
+            server.start()
+            rows["restart"].append(server.started)
+            again = server.count(graph_iri)
+            counts.add((ox_count, n, after, again))
+            if not (n == ox_count and after == n + 1 and again == after):
+                sys.exit(f"counts disagree: oxigraph {ox_count}, stone {n}, after the append {after}, after restart {again}")
+        finally:
+            server.stop()
+            shutil.rmtree(data, ignore_errors=True)
+        print(f"run {run + 1}: stone {rows['stone'][-1]:.2f} s, oxigraph {rows['oxigraph'][-1]:.2f} s, "
+              f"append {rows['append'][-1]:.2f} s, restart {rows['restart'][-1]:.2f} s", file=sys.stderr)
+    med = {k: statistics.median(v) for k, v in rows.items()}
+    print(f"file: {args.lines:,} lines, {size / 1e6:.0f} MB, {sorted(counts)[0][0]:,} distinct triples (read back by SPARQL)")
+    print(f"{'':<28} {'stone':>10} {'oxigraph load':>14}")
+    print(f"{'push / load s':<28} {med['stone']:10.2f} {med['oxigraph']:14.2f}")
+    print(f"{'throughput MB/s':<28} {size / 1e6 / med['stone']:10.1f} {size / 1e6 / med['oxigraph']:14.1f}")
+    print(f"{'peak RSS MB':<28} {med['stone_rss'] / 1e6:10.0f} {med['oxigraph_rss'] / 1e6:14.0f}")
+    print(f"{'append one triple s':<28} {med['append']:10.3f}")
+    print(f"{'restart to listening s':<28} {med['restart']:10.3f}")
+    print(f"\npush throughput ratio (oxigraph time / stone time): {med['oxigraph'] / med['stone']:.2f}  (target >= 0.9)")
+    print("targets: append < 1 s, server peak RSS < 1 GB (flat from 2 M to 20 M), restart < 2 s")
+
+
+if __name__ == "__main__":
+    main()
