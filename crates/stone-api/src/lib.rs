@@ -37,10 +37,11 @@ pub use info::{
 };
 pub use problem::{PROBLEM_CONTENT_TYPE, Problem, Violation, codes};
 pub use push::{
-    CommitAccepted, CreatePush, DatasetFiles, FileBatch, FilesAccepted, MAX_FILE_BATCH, DatasetDetail, DatasetManifest, DatasetProgress, DatasetState,
-    DatasetStatus, ManifestFile, NodeStatus, PackageMetadata, PackageNodeProgress, PushCreated,
-    PushOptions, PushResult, PushState, PushStatus, ResultCounts, SchemaField, TableSchema, Upload,
-    UploadCompleted, UploadPart,
+    CommitAccepted, CreatePush, DatasetDetail, DatasetFiles, DatasetManifest, DatasetProgress,
+    DatasetState, DatasetStatus, FileBatch, FilesAccepted, MAX_FILE_BATCH, ManifestFile,
+    NodeStatus, PackageMetadata, PackageNodeProgress, PushCreated, PushOptions, PushResult,
+    PushState, PushStatus, ResultCounts, SchemaField, TableSchema, Upload, UploadCompleted,
+    UploadPart,
 };
 pub use read::{ColumnInfo, DatasetInfo, FileInfo, PackageNode, PackageResource};
 pub use redact::redact_url;

@@ -170,13 +170,7 @@ pub fn validate_manifest_within(
                 ),
             ));
         }
-        check_files(
-            dataset,
-            &dataset.files,
-            limits,
-            &mut contents,
-            &mut bytes,
-        )?;
+        check_files(dataset, &dataset.files, limits, &mut contents, &mut bytes)?;
     }
     Ok(contents)
 }
@@ -215,10 +209,7 @@ pub fn validate_batch(
             .iter()
             .find(|d| d.name == group.name)
             .ok_or_else(|| {
-                InvalidField::new(
-                    &field,
-                    format!("the push has no dataset {:?}", group.name),
-                )
+                InvalidField::new(&field, format!("the push has no dataset {:?}", group.name))
             })?;
         if !names.insert(group.name.as_str()) || group.files.is_empty() {
             return Err(InvalidField::new(
@@ -416,7 +407,12 @@ mod tests {
             }],
         };
         let limits = PushLimits::default();
-        assert_eq!(validate_batch(&paged, &batch("scans"), &limits).unwrap().len(), 1);
+        assert_eq!(
+            validate_batch(&paged, &batch("scans"), &limits)
+                .unwrap()
+                .len(),
+            1
+        );
         let unknown = validate_batch(&paged, &batch("other"), &limits).unwrap_err();
         assert_eq!(unknown.field, "datasets[other]");
     }

@@ -17,9 +17,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use stone_api::push::{
     CommitAccepted, CreatePush, DatasetFiles, DatasetManifest, DatasetProgress, DatasetState,
-    FileBatch,
-    FilesAccepted, MAX_FILE_BATCH, ManifestFile, PushCreated, PushOptions as WireOptions,
-    PushState, PushStatus, Upload,
+    FileBatch, FilesAccepted, MAX_FILE_BATCH, ManifestFile, PushCreated,
+    PushOptions as WireOptions, PushState, PushStatus, Upload,
 };
 use stone_api::{Problem, codes, redact_url};
 use stone_auth::{Secret, StepUpRequest};
@@ -253,7 +252,10 @@ impl Session<'_> {
             if created.state != PushState::Staging || created.uploads.is_empty() {
                 break created;
             }
-            match self.upload_all(&created.push_id, &created.uploads, &local).await {
+            match self
+                .upload_all(&created.push_id, &created.uploads, &local)
+                .await
+            {
                 Ok(bytes) if created.more_uploads => {
                     // The server hands out a bounded number of part URLs per answer: the
                     // manifest posted again (same push) gives the next ones. Progress was
@@ -691,8 +693,9 @@ impl Session<'_> {
                             return Err(PushError::Unavailable {
                                 phase: Phase::Upload,
                                 url: self.api.clone(),
-                                message: "the staging URLs kept expiring before the uploads finished"
-                                    .into(),
+                                message:
+                                    "the staging URLs kept expiring before the uploads finished"
+                                        .into(),
                             });
                         }
                         Err(UploadFailure::Failed(e)) => return Err(e),

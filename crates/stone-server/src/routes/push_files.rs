@@ -53,8 +53,8 @@ pub async fn add_files(
         )));
     }
     let limits = app.settings.config.limits.push_limits();
-    let contents = stone_api::validate::validate_batch(&record.manifest, &batch, &limits)
-        .map_err(|invalid| {
+    let contents = stone_api::validate::validate_batch(&record.manifest, &batch, &limits).map_err(
+        |invalid| {
             use stone_api::validate::Refusal;
             match invalid.kind {
                 Refusal::InvalidSize => ApiError::new(
@@ -72,7 +72,8 @@ pub async fn add_files(
                 _ => ApiError::invalid(invalid.message),
             }
             .with("field", &invalid.field)
-        })?;
+        },
+    )?;
     // The push's limits, over all its batches: files count as contents here (a file sent
     // twice with the same content counts once per path).
     let before = app.db.file_totals(&id).await?;
@@ -101,9 +102,7 @@ pub async fn add_files(
         )));
     }
     let Some(totals) = app.db.record_files(&id, &batch.datasets).await? else {
-        return Err(conflict(format!(
-            "push {id} is being committed; poll it"
-        )));
+        return Err(conflict(format!("push {id} is being committed; poll it")));
     };
     // In a resumed push (its manifest posted again: its change number moved), a batch may
     // name a small upload of the caller's still to verify (S3); a first push asks for

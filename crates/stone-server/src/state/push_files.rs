@@ -32,15 +32,14 @@ impl StateDb {
     ) -> Result<Option<FileTotals>> {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         // Locks the push row for the transaction: a commit accepted in between is seen.
-        let staging = sqlx::query(
-            "UPDATE pushes SET updated_at = $1 WHERE id = $2 AND state = 'staging'",
-        )
-        .bind(super::now())
-        .bind(push_id)
-        .execute(&mut *tx)
-        .await
-        .map_err(query_error("recording files"))?
-        .rows_affected();
+        let staging =
+            sqlx::query("UPDATE pushes SET updated_at = $1 WHERE id = $2 AND state = 'staging'")
+                .bind(super::now())
+                .bind(push_id)
+                .execute(&mut *tx)
+                .await
+                .map_err(query_error("recording files"))?
+                .rows_affected();
         if staging == 0 {
             return Ok(None);
         }

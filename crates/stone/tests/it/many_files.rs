@@ -22,11 +22,7 @@ fn folder_package(root: &Path) -> std::path::PathBuf {
     }
     for i in 0..FILES {
         let content = format!("scan {:06} {}\n", i % DISTINCT, "x".repeat(100));
-        std::fs::write(
-            files.join(format!("{:03}/{i:06}.txt", i / 1000)),
-            content,
-        )
-        .unwrap();
+        std::fs::write(files.join(format!("{:03}/{i:06}.txt", i / 1000)), content).unwrap();
     }
     std::fs::write(
         dir.join("datasets.yaml"),
@@ -58,7 +54,9 @@ fn a_push_of_200k_files_resumes_after_sigkill_and_an_unchanged_repush_uploads_no
     let kill_at = 1 + seed % (DISTINCT * 6 / 10);
     let mut child = ctx
         .stone()
-        .args(["package", "push", "--env", "local", "--branch", "many", "--quiet"])
+        .args([
+            "package", "push", "--env", "local", "--branch", "many", "--quiet",
+        ])
         .arg(&dir)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -81,7 +79,10 @@ fn a_push_of_200k_files_resumes_after_sigkill_and_an_unchanged_repush_uploads_no
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     let before = staged(data.path());
-    assert!(before < DISTINCT, "the kill came before every upload ({before} staged)");
+    assert!(
+        before < DISTINCT,
+        "the kill came before every upload ({before} staged)"
+    );
     let saved: Value = serde_json::from_slice(
         &std::fs::read(dir.join(".stone/pushes/local/many.json"))
             .expect("the push ID was saved before the uploads"),
