@@ -103,6 +103,7 @@ const ALL_401: &str = "401 401 401 401 | 401 401 401 401";
 const ALL_403: &str = "403 403 403 403 | 403 403 403 403";
 const ALL_400: &str = "400 400 400 400 | 400 400 400 400";
 const ALL_404: &str = "404 404 404 404 | 404 404 404 404";
+const ALL_409: &str = "409 409 409 409 | 409 409 409 409";
 const ALL_201: &str = "201 201 201 201 | 201 201 201 201";
 /// Unprotected only: protected refs refuse (403), `dev` takes it.
 const DEV_ONLY_201: &str = "403 403 201 201 | 403 403 201 201";
@@ -169,6 +170,14 @@ const TABLE: &[Row] = &[
         path: "/v1/pushes/{push_id}/commit",
         variant: "",
         answers: [ALL_401, ALL_404, ALL_404, DEV_ONLY_202, ALL_404, ALL_404],
+    },
+    // A batch of files for the owner's push: only the owner gets past authorization, to
+    // 409 `push.conflict` (the push was made with its files in the manifest).
+    Row {
+        method: "POST",
+        path: "/v1/pushes/{push_id}/files",
+        variant: "",
+        answers: [ALL_401, ALL_404, ALL_404, ALL_409, ALL_404, ALL_404],
     },
     Row {
         method: "POST",
@@ -585,6 +594,12 @@ async fn answer(world: &World, row: &Row, caller: Caller, place: Place) -> Strin
             let id = owners_push(world, place).await;
             let path = format!("/v1/pushes/{id}/commit");
             status(send(server, "POST", &path, token, None).await)
+        }
+        ("POST", "/v1/pushes/{push_id}/files", _) => {
+            let id = owners_push(world, place).await;
+            let path = format!("/v1/pushes/{id}/files");
+            let batch = json!({ "datasets": [{ "name": "notes", "files": [notes().manifest()] }] });
+            status(send(server, "POST", &path, token, Some(&batch)).await)
         }
         ("POST", "/v1/pushes/{push_id}/uploads/{sha256}/complete", _) => {
             let id = owners_push(world, place).await;
