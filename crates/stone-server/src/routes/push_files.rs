@@ -12,7 +12,7 @@ use axum::http::StatusCode;
 use stone_api::{FileBatch, FilesAccepted, PushState, codes};
 
 use super::App;
-use super::pushes::{Planned, plan_uploads};
+use super::pushes::{Planned, plan_uploads, refusal};
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 
@@ -53,27 +53,8 @@ pub async fn add_files(
         )));
     }
     let limits = app.settings.config.limits.push_limits();
-    let contents = stone_api::validate::validate_batch(&record.manifest, &batch, &limits).map_err(
-        |invalid| {
-            use stone_api::validate::Refusal;
-            match invalid.kind {
-                Refusal::InvalidSize => ApiError::new(
-                    StatusCode::BAD_REQUEST,
-                    codes::MANIFEST_INVALID_SIZE,
-                    "Invalid size",
-                    invalid.message,
-                ),
-                Refusal::TooLarge => ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    codes::PUSH_TOO_LARGE,
-                    "Push too large",
-                    invalid.message,
-                ),
-                _ => ApiError::invalid(invalid.message),
-            }
-            .with("field", &invalid.field)
-        },
-    )?;
+    let contents =
+        stone_api::validate::validate_batch(&record.manifest, &batch, &limits).map_err(refusal)?;
     // The push's limits, over all its batches: files count as contents here (a file sent
     // twice with the same content counts once per path).
     let before = app.db.file_totals(&id).await?;

@@ -513,26 +513,30 @@ async fn reserve(
 /// returns its distinct contents (sha256 → size). The checks live in
 /// `stone_api::validate`, where the fuzz target `push_manifest` reaches them.
 fn validate(app: &App, manifest: &CreatePush) -> ApiResult<BTreeMap<String, u64>> {
-    use stone_api::validate::Refusal;
     let limits = app.settings.config.limits.push_limits();
-    stone_api::validate::validate_manifest_within(manifest, &limits).map_err(|invalid| {
-        match invalid.kind {
-            Refusal::InvalidSize => ApiError::new(
-                StatusCode::BAD_REQUEST,
-                codes::MANIFEST_INVALID_SIZE,
-                "Invalid size",
-                invalid.message,
-            ),
-            Refusal::TooLarge => ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                codes::PUSH_TOO_LARGE,
-                "Push too large",
-                invalid.message,
-            ),
-            _ => ApiError::invalid(invalid.message),
-        }
-        .with("field", &invalid.field)
-    })
+    stone_api::validate::validate_manifest_within(manifest, &limits).map_err(refusal)
+}
+
+/// A manifest or a batch of files the push API does not take, as its problem: each rule
+/// ([`stone_api::validate::Refusal`]) with its status and code, naming the field.
+pub(super) fn refusal(invalid: stone_api::validate::InvalidField) -> ApiError {
+    use stone_api::validate::Refusal;
+    match invalid.kind {
+        Refusal::InvalidSize => ApiError::new(
+            StatusCode::BAD_REQUEST,
+            codes::MANIFEST_INVALID_SIZE,
+            "Invalid size",
+            invalid.message,
+        ),
+        Refusal::TooLarge => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            codes::PUSH_TOO_LARGE,
+            "Push too large",
+            invalid.message,
+        ),
+        _ => ApiError::invalid(invalid.message),
+    }
+    .with("field", &invalid.field)
 }
 
 fn state_text(state: PushState) -> &'static str {
