@@ -415,6 +415,18 @@ mod tests {
         );
         let unknown = validate_batch(&paged, &batch("other"), &limits).unwrap_err();
         assert_eq!(unknown.field, "datasets[other]");
+        // A batch's paths follow the one path rule, as a manifest's do.
+        for path in [
+            "../x.bin",
+            "photos/ ../ ../x.bin",
+            "C:/x.bin",
+            "a/\u{202e}b.bin",
+        ] {
+            let mut hostile = batch("scans");
+            hostile.datasets[0].files[0].path = path.into();
+            let e = validate_batch(&paged, &hostile, &limits).unwrap_err();
+            assert_eq!(e.field, "datasets[scans]", "{path:?}");
+        }
     }
 
     #[test]
