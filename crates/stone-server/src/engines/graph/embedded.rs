@@ -247,6 +247,27 @@ impl Inner {
         Ok(())
     }
 
+    /// The last step of a change that went through a staging graph: copies `from` into
+    /// `to` (replacing `to`'s triples with `replace`) and drops `from`, recorded in the
+    /// journal first so that a crash from here on finishes the copy; then closes `entry`.
+    fn copy_and_finish(
+        &self,
+        entry: Entry,
+        from: &str,
+        to: &str,
+        replace: bool,
+    ) -> Result<(), GraphError> {
+        let step = Step::Copy {
+            from: from.to_owned(),
+            to: to.to_owned(),
+            replace,
+            then_discard: true,
+        };
+        self.journal.set(&entry, &step)?;
+        self.run(&entry, step)?;
+        self.finish(entry)
+    }
+
     /// Runs a journal step to its end (also when it ran in part before).
     fn run(&self, entry: &Entry, step: Step) -> Result<(), GraphError> {
         match step {
@@ -586,15 +607,7 @@ impl Inner {
             return Ok(unchanged(before));
         }
         // From here on the replace happens: a crash finishes it.
-        let step = Step::Copy {
-            from: target.as_str().to_owned(),
-            to: graph.as_str().to_owned(),
-            replace: true,
-            then_discard: true,
-        };
-        self.journal.set(&entry, &step)?;
-        self.run(&entry, step)?;
-        self.finish(entry)?;
+        self.copy_and_finish(entry, target.as_str(), graph.as_str(), true)?;
         Ok(GraphOutcome {
             triples_added: added,
             triples_removed: removed,
@@ -753,15 +766,7 @@ impl Inner {
                 }
             };
             // From here on the append happens: a crash finishes it.
-            let step = Step::Copy {
-                from: staging.as_str().to_owned(),
-                to: graph.as_str().to_owned(),
-                replace: false,
-                then_discard: true,
-            };
-            self.journal.set(&entry, &step)?;
-            self.run(&entry, step)?;
-            self.finish(entry)?;
+            self.copy_and_finish(entry, staging.as_str(), graph.as_str(), false)?;
             Ok(GraphOutcome {
                 triples_added: added,
                 triples_removed: 0,
