@@ -195,7 +195,12 @@ fn footer_length(tail: &[u8; 8], size: u64) -> Result<u64, FooterError> {
     Ok(length)
 }
 
-/// The nesting depth and leaf column count of the footer's schema, walked with a loop.
+/// The nesting depth and leaf column count of the footer's schema, walked with a loop;
+/// the rest of the footer (row groups, key-values, column orders) is walked to its end
+/// too, so that every count it declares is backed by that many elements
+/// ([`Compact::list_header`]): the parquet crate reserves a list's declared length before
+/// it reads the elements, and a 200-byte footer declaring 260 million row groups made it
+/// ask for 25 GB and abort (found by `scripts/fuzz parquet_footer`).
 fn schema_shape(footer: &[u8], limits: &ParquetLimits) -> Result<(usize, usize), FooterError> {
     let mut input = Compact {
         buf: footer,
@@ -203,15 +208,15 @@ fn schema_shape(footer: &[u8], limits: &ParquetLimits) -> Result<(usize, usize),
     };
     // FileMetaData: field 2 is `list<SchemaElement> schema`.
     let mut id = 0i16;
-    loop {
-        let Some((field, kind)) = input.field_header(&mut id)? else {
-            return Err(FooterError::Malformed("the footer has no schema".into()));
-        };
-        if field == 2 && kind == LIST {
-            return schema_list(&mut input, limits);
+    let mut shape = None;
+    while let Some((field, kind)) = input.field_header(&mut id)? {
+        if field == 2 && kind == LIST && shape.is_none() {
+            shape = Some(schema_list(&mut input, limits)?);
+        } else {
+            input.skip(kind, 0)?;
         }
-        input.skip(kind, 0)?;
     }
+    shape.ok_or_else(|| FooterError::Malformed("the footer has no schema".into()))
 }
 
 fn schema_list(input: &mut Compact, limits: &ParquetLimits) -> Result<(usize, usize), FooterError> {
@@ -354,13 +359,30 @@ impl Compact<'_> {
         Ok(Some((id, kind)))
     }
 
+    /// A list's (or set's) length and element type. Every element takes at least a byte
+    /// and a struct in a list at least three (each struct of the Parquet footer has a
+    /// required field): a length the bytes left cannot hold is refused here, before
+    /// anything reserves room for it.
     fn list_header(&mut self) -> Result<(u64, u8), FooterError> {
         let b = self.byte()?;
         let size = match b >> 4 {
             15 => self.varint()?,
             n => u64::from(n),
         };
-        Ok((size, b & 0x0f))
+        let kind = b & 0x0f;
+        self.holds(size, if kind == STRUCT { 3 } else { 1 })?;
+        Ok((size, kind))
+    }
+
+    /// Whether the bytes left can hold `count` elements of at least `each` bytes.
+    fn holds(&self, count: u64, each: u64) -> Result<(), FooterError> {
+        let left = (self.buf.len() - self.pos) as u64;
+        if count.saturating_mul(each) > left {
+            return Err(FooterError::Malformed(format!(
+                "the footer declares {count} elements where {left} bytes are left"
+            )));
+        }
+        Ok(())
     }
 
     /// Skips a value of type `kind` (a field's: booleans carry their value in the type).
@@ -388,7 +410,6 @@ impl Compact<'_> {
             }
             LIST | SET => {
                 let (count, element) = self.list_header()?;
-                // Every element takes at least a byte: a count past the input ends there.
                 for _ in 0..count {
                     self.skip_value(element, depth + 1)?;
                 }
@@ -399,6 +420,7 @@ impl Compact<'_> {
                 if count == 0 {
                     return Ok(());
                 }
+                self.holds(count, 2)?;
                 let kinds = self.byte()?;
                 for _ in 0..count {
                     self.skip_value(kinds >> 4, depth + 1)?;

@@ -40,6 +40,77 @@ fn a_parquet_footer_within_the_limits_is_read() {
     assert_eq!(columns.len(), 1, "{columns:?}");
 }
 
+/// A Parquet file of `footer` (a thrift `FileMetaData`) framed by the magic and its length.
+fn framed(footer: &[u8]) -> Vec<u8> {
+    let mut file = b"PAR1".to_vec();
+    file.extend_from_slice(footer);
+    file.extend_from_slice(&(footer.len() as u32).to_le_bytes());
+    file.extend_from_slice(b"PAR1");
+    file
+}
+
+/// A thrift compact list header of `count` elements of type `kind`.
+fn list_header(count: u64, kind: u8) -> Vec<u8> {
+    let mut out = vec![0xf0 | kind];
+    let mut v = count;
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(byte);
+            return out;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+#[test]
+fn a_footer_declaring_more_elements_than_it_holds_is_refused_before_the_parquet_crate_reserves_them()
+ {
+    // FileMetaData { 1: version = 1, 2: schema = [{ 4: name = "s" }], 3: num_rows = 0,
+    // 4: row_groups = <count> structs, none of them there }. Found by the fuzzer: the
+    // parquet crate reserved room for the declared row groups (25 GB) and aborted.
+    let schema = [
+        &[0x15, 0x02, 0x19][..],
+        &list_header(1, 12),
+        &[0x48, 0x01, b's', 0x00],
+    ]
+    .concat();
+    for (list, name) in [
+        (list_header(263_891_602, 12), "row groups"),
+        (list_header(1 << 40, 5), "a list of i32"),
+        (vec![0x1b, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x55], "a map"),
+    ] {
+        let footer = [&schema[..], &[0x16, 0x00], &[0x19][..], &list, &[0x00]].concat();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("claims.parquet");
+        fs::write(&path, framed(&footer)).unwrap();
+        let err = check_parquet_footer(&path, &ParquetLimits::default()).unwrap_err();
+        assert_eq!(err.code(), "format.parquet", "{name}: {err}");
+        assert!(
+            err.to_string().contains("declares") && err.to_string().contains("claims.parquet"),
+            "{name}: {err}"
+        );
+        let err = stone_formats::parquet_columns(&path).unwrap_err();
+        assert_eq!(err.code(), "format.parquet", "{name}: {err}");
+    }
+    // The same footer with its one row group there is read past the check.
+    let footer = [
+        &schema[..],
+        &[0x16, 0x00],
+        &[0x19][..],
+        &list_header(1, 12),
+        &[0x19, 0x0c, 0x16, 0x00, 0x16, 0x00, 0x00],
+        &[0x00],
+    ]
+    .concat();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("one.parquet");
+    fs::write(&path, framed(&footer)).unwrap();
+    let shape = check_parquet_footer(&path, &ParquetLimits::default()).unwrap();
+    assert_eq!(shape.columns, 0);
+}
+
 #[test]
 fn parquet_footer_size_depth_and_columns_each_have_a_limit() {
     let dir = tempfile::tempdir().unwrap();
