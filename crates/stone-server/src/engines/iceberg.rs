@@ -261,6 +261,8 @@ pub struct IcebergEngine {
     /// goes first), an expiry holds it alone, because an append may reuse a data file
     /// (files are content-addressed) that the expiry would otherwise delete.
     writers: crate::engines::locks::KeyedLocks<tokio::sync::RwLock<()>>,
+    /// [`IcebergEngine::readable_files`]' sets, per metadata file and readable branches.
+    readable_files: std::sync::Mutex<HashMap<(String, Vec<String>), Arc<HashSet<String>>>>,
 }
 
 impl IcebergEngine {
@@ -330,6 +332,7 @@ impl IcebergEngine {
             parquet_limits: settings.parquet_limits,
             s3,
             writers: Default::default(),
+            readable_files: Default::default(),
         })
     }
 

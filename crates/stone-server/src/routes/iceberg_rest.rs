@@ -452,7 +452,9 @@ fn sign_refused(detail: String) -> RestError {
 /// `POST /iceberg/v1/namespaces/{namespace}/tables/{table}/sign`: the S3 signer of a
 /// table of an S3 warehouse. Signs only reads (`GET`, `HEAD`) of objects under the
 /// table's location, except its metadata files (they list every ref; readers get the
-/// metadata from `loadTable`), for a caller who may read the table; the answer is the
+/// metadata from `loadTable`), for a caller who may read the table, and for a caller who
+/// may read only some of its branches, only the files of those branches' snapshots
+/// ([`crate::engines::iceberg::TableView::readable_files`]); the answer is the
 /// request's `uri` and the Signature V4 headers of that one request (S3 refuses them
 /// after 15 minutes).
 pub async fn sign(
@@ -462,7 +464,7 @@ pub async fn sign(
     body: String,
 ) -> RestResult<Json<Value>> {
     let caller = caller?;
-    let (view, _) = readable_table(&app, &caller, &namespace, &table).await?;
+    let (view, readable) = readable_table(&app, &caller, &namespace, &table).await?;
     let Some(s3) = app.engines.iceberg.s3_settings() else {
         return Err(RestError(ApiError::invalid(
             "the warehouse is on the server's disk, not S3: there is nothing to sign (read the files by path)",
@@ -506,6 +508,22 @@ pub async fn sign(
         return Err(sign_refused(format!(
             "{location} is not a data or manifest file of {namespace}.{table}"
         )));
+    }
+    // A caller who may not read every branch gets only the files of the snapshots its
+    // `loadTable` shows: a file of a branch it may not read is not signed, even named
+    // by its exact key (content-addressed names are guessable from the content).
+    if readable.len() < view.branches.len() {
+        let files = app
+            .engines
+            .iceberg
+            .readable_files(&view, &readable)
+            .await
+            .map_err(ApiError::internal)?;
+        if !files.contains(&location) {
+            return Err(sign_refused(format!(
+                "{location} is not a file of the branches of {namespace}.{table} you may read"
+            )));
+        }
     }
     // Every `x-amz-*` header of the request is signed (S3 requires it); the ones this
     // answer sets are replaced, and no other may change what a read does.

@@ -771,26 +771,11 @@ async fn duckdb_reads_an_s3_warehouse_with_vended_credentials_of_one_table() {
         &[people(&[2])],
     )
     .await;
-    push_public(
-        &server,
-        &admin,
-        "mixed",
-        "main",
-        true,
-        None,
-        &[people(&[3])],
-    )
-    .await;
-    push_public(
-        &server,
-        &admin,
-        "mixed",
-        "dev",
-        false,
-        None,
-        &[people(&[7])],
-    )
-    .await;
+    let (mixed_main, mixed_dev) = (people(&[3]), people(&[7]));
+    let main_file = mixed_main.files[0].sha256();
+    let dev_file = mixed_dev.files[0].sha256();
+    push_public(&server, &admin, "mixed", "main", true, None, &[mixed_main]).await;
+    push_public(&server, &admin, "mixed", "dev", false, None, &[mixed_dev]).await;
 
     // The credentials: temporary ones (not the warehouse's keys), for the table's prefix.
     let (status, loaded) = load_vended(&server, "shop.people", None).await;
@@ -876,6 +861,68 @@ async fn duckdb_reads_an_s3_warehouse_with_vended_credentials_of_one_table() {
     );
     assert!(mixed.get("storage-credentials").is_none(), "{mixed:#}");
     assert_eq!(mixed["config"]["s3.remote-signing-enabled"], "true");
+    // Its signer signs main's files for anyone, and the private dev branch's files (its
+    // data file, named by its content hash, and its manifest list) only for a reader of
+    // dev: knowing a key is not reading the branch.
+    let (_, full) = load_vended(&server, "mixed.people", Some(&reader)).await;
+    let mixed_key = full["metadata"]["location"]
+        .as_str()
+        .unwrap()
+        .strip_prefix(&format!("s3://{bucket}/"))
+        .unwrap()
+        .to_owned();
+    let dev_head = full["metadata"]["refs"]["dev"]["snapshot-id"].clone();
+    let dev_list = full["metadata"]["snapshots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["snapshot-id"] == dev_head)
+        .and_then(|s| s["manifest-list"].as_str())
+        .unwrap_or_else(|| panic!("no manifest list of dev's head: {full:#}"))
+        .strip_prefix(&format!("s3://{bucket}/"))
+        .unwrap()
+        .to_owned();
+    let object = |key: &str| format!("{}/{bucket}/{key}", seaweed.endpoint());
+    for (token, key, expected) in [
+        (None, format!("{mixed_key}/data/{main_file}.parquet"), 200),
+        (None, format!("{mixed_key}/data/{dev_file}.parquet"), 403),
+        (None, dev_list.clone(), 403),
+        (
+            Some(&reader),
+            format!("{mixed_key}/data/{dev_file}.parquet"),
+            200,
+        ),
+        (Some(&reader), dev_list.clone(), 200),
+    ] {
+        let answer = send(
+            &server,
+            "POST",
+            "/iceberg/v1/namespaces/mixed/tables/people/sign",
+            token.map(String::as_str),
+            Some(&json!({"method": "GET", "uri": object(&key), "region": seaweed.region(), "headers": {}})),
+        )
+        .await;
+        assert_eq!(
+            answer.status,
+            expected,
+            "signing {key} for {}: {:#}",
+            if token.is_some() {
+                "the reader"
+            } else {
+                "anyone"
+            },
+            answer.body
+        );
+        if expected == 200 {
+            let mut request = client().get(object(&key));
+            for (name, values) in answer.body["headers"].as_object().unwrap() {
+                request = request.header(name.as_str(), values[0].as_str().unwrap());
+            }
+            assert_eq!(request.send().await.unwrap().status(), 200, "{key}");
+        } else {
+            assert_eq!(answer.body["error"]["stone_code"], "iceberg.read_only");
+        }
+    }
     // A private table: nothing without a token.
     let (status, closed) = load_vended(&server, "closed.people", None).await;
     assert_eq!(status, 401, "{closed:#}");

@@ -16,28 +16,18 @@ pub struct TableView {
     refs: snapshot::Refs,
     /// The branches of the table (stone branches), sorted.
     pub branches: Vec<String>,
+    /// The loaded table, to read its manifests ([`Self::readable_files`]).
+    table: Table,
 }
 
 impl TableView {
-    /// The table metadata (Iceberg spec JSON) as a reader of `readable` branches sees it:
-    /// only those branches, the versions of those branches (tags `<branch>@<version>`, and
-    /// legacy bare tags in a readable branch's history: see `version.rs`), and only the
-    /// snapshots reachable from what is kept; `current-snapshot-id` is `main`'s head when
-    /// `main` is kept, absent otherwise; the metadata log (older metadata files, which
-    /// list every ref) is left out.
-    pub fn metadata_for(
+    /// What a reader of `readable` branches sees: the refs kept (name → snapshot) and
+    /// the snapshots reachable from them.
+    fn kept(
         &self,
         readable: &std::collections::BTreeSet<String>,
-    ) -> Result<serde_json::Value, IcebergError> {
+    ) -> (HashMap<&String, i64>, HashSet<i64>) {
         let metadata = &*self.metadata;
-        let mut json = serde_json::to_value(metadata).map_err(|error| {
-            IcebergError::iceberg(
-                &self.name,
-                "serializing metadata",
-                ::iceberg::Error::new(ErrorKind::Unexpected, "cannot serialize table metadata")
-                    .with_source(error),
-            )
-        })?;
         let versions: Vec<_> = readable
             .iter()
             .map(|branch| version::versions(metadata, &self.refs, branch))
@@ -71,6 +61,46 @@ impl TableView {
                     .and_then(|s| s.parent_snapshot_id());
             }
         }
+        (kept, reachable)
+    }
+
+    /// The files a reader of `readable` branches may read: the manifest lists and
+    /// manifests of the snapshots [`Self::metadata_for`] keeps, and the data and delete
+    /// files live in them. Reads every manifest of those snapshots (once each).
+    pub async fn readable_files(
+        &self,
+        readable: &std::collections::BTreeSet<String>,
+    ) -> Result<HashSet<String>, IcebergError> {
+        let (_, reachable) = self.kept(readable);
+        let snapshots = reachable
+            .iter()
+            .filter_map(|id| self.metadata.snapshot_by_id(*id));
+        let files = expire::referenced_files(&self.table, snapshots, true)
+            .await
+            .map_err(|error| IcebergError::iceberg(&self.name, "reading manifests", error))?;
+        Ok(files.into_keys().collect())
+    }
+
+    /// The table metadata (Iceberg spec JSON) as a reader of `readable` branches sees it:
+    /// only those branches, the versions of those branches (tags `<branch>@<version>`, and
+    /// legacy bare tags in a readable branch's history: see `version.rs`), and only the
+    /// snapshots reachable from what is kept; `current-snapshot-id` is `main`'s head when
+    /// `main` is kept, absent otherwise; the metadata log (older metadata files, which
+    /// list every ref) is left out.
+    pub fn metadata_for(
+        &self,
+        readable: &std::collections::BTreeSet<String>,
+    ) -> Result<serde_json::Value, IcebergError> {
+        let metadata = &*self.metadata;
+        let mut json = serde_json::to_value(metadata).map_err(|error| {
+            IcebergError::iceberg(
+                &self.name,
+                "serializing metadata",
+                ::iceberg::Error::new(ErrorKind::Unexpected, "cannot serialize table metadata")
+                    .with_source(error),
+            )
+        })?;
+        let (kept, reachable) = self.kept(readable);
         let Some(object) = json.as_object_mut() else {
             return Ok(json);
         };
@@ -426,6 +456,43 @@ impl IcebergEngine {
         )))
     }
 
+    /// [`TableView::readable_files`], kept per metadata file and set of branches: the
+    /// S3 signer asks once per object a reader fetches, and a commit writes a new
+    /// metadata file, so a kept set is never stale. At most 64 sets are kept (all are
+    /// dropped when one more comes).
+    pub async fn readable_files(
+        &self,
+        view: &TableView,
+        readable: &std::collections::BTreeSet<String>,
+    ) -> Result<Arc<HashSet<String>>, IcebergError> {
+        const KEPT: usize = 64;
+        let key = view
+            .metadata_location
+            .clone()
+            .map(|location| (location, readable.iter().cloned().collect::<Vec<_>>()));
+        if let Some(key) = &key {
+            let kept = self
+                .readable_files
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if let Some(found) = kept.get(key) {
+                return Ok(Arc::clone(found));
+            }
+        }
+        let files = Arc::new(view.readable_files(readable).await?);
+        if let Some(key) = key {
+            let mut kept = self
+                .readable_files
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if kept.len() >= KEPT {
+                kept.clear();
+            }
+            kept.insert(key, Arc::clone(&files));
+        }
+        Ok(files)
+    }
+
     /// The table's current metadata and where it is written; `None` if there is no table.
     pub async fn table_view(
         &self,
@@ -452,6 +519,7 @@ impl IcebergEngine {
             metadata: loaded.metadata_ref(),
             refs,
             branches,
+            table: loaded,
         }))
     }
 }
