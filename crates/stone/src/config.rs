@@ -296,6 +296,43 @@ pub struct Environment {
     pub options: EnvironmentOptions,
 }
 
+/// The environment a push runs in: the one `--env` names in the config file, or, for a
+/// push outside the platform, only its name (there it decides no more than the prod guard).
+#[derive(Debug, Clone)]
+pub struct ResolvedEnvironment {
+    pub environment: Environment,
+    /// Whether `--env` named an environment the config file does not have.
+    pub unconfigured: bool,
+}
+
+impl ResolvedEnvironment {
+    /// An environment of the config file.
+    pub fn configured(environment: Environment) -> Self {
+        ResolvedEnvironment {
+            environment,
+            unconfigured: false,
+        }
+    }
+
+    /// An environment named by `--env` but not in the config: enough for a push outside
+    /// the platform, where it only decides which guard applies.
+    pub fn unconfigured(name: &str) -> Self {
+        ResolvedEnvironment {
+            environment: Environment {
+                name: name.to_owned(),
+                options: EnvironmentOptions {
+                    host: String::new(),
+                    api: String::new(),
+                    issuer: None,
+                    client_id: None,
+                    step_up: None,
+                },
+            },
+            unconfigured: true,
+        }
+    }
+}
+
 /// Checks an environment's settings; the error says what is wrong and what is expected.
 pub fn validate(name: &str, env: &EnvironmentOptions) -> Result<(), String> {
     Label::parse(name).map_err(|why| format!("the name `{name}` {why}"))?;

@@ -16,6 +16,7 @@ use crate::codes;
 use crate::config::Config;
 use crate::diagnostics::CliError;
 use crate::env_vars;
+use crate::printer::Printer;
 
 /// The handler chosen for a destination, and why.
 #[derive(Debug, Clone, Serialize)]
@@ -220,14 +221,8 @@ pub fn pushes_outside_platform(name: &str) -> bool {
 }
 
 /// Tells the user about every plugin that was skipped.
-pub fn warn_skipped(handlers: &Handlers, quiet: bool) {
-    if quiet {
-        return;
-    }
+pub fn warn_skipped(handlers: &Handlers, printer: Printer) {
     for (_, e) in &handlers.skipped {
-        eprintln!(
-            "warning: {}; skipping it",
-            crate::diagnostics::terminal_safe(&e.to_string())
-        );
+        printer.relay(&format!("warning: {e}; skipping it"));
     }
 }

@@ -11,15 +11,16 @@ pub mod identity;
 pub mod import;
 pub mod plan;
 pub mod prepare;
+pub mod printer;
 pub mod rdf_build;
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 
-use crate::cli::{Cli, Command, DataCommand, PackageCommand, PluginCommand};
+use crate::cli::{Cli, Command, DataCommand, PackageCommand};
 use crate::diagnostics::ExitStatus;
+use crate::printer::Printer;
 
 /// Runs the CLI and returns the exit code.
 pub fn main() -> ExitCode {
@@ -40,21 +41,11 @@ pub fn main() -> ExitCode {
     if cli.global.verbose {
         init_diagnostics();
     }
-    let json = match &cli.command {
-        Command::Package(PackageCommand::Push(args)) => args.json,
-        Command::Whoami(args) => args.json,
-        Command::Plugin(PluginCommand::List(args)) => args.json.json,
-        Command::Data(DataCommand::Import(args)) => args.json,
-        _ => false,
-    };
     match run(&cli) {
         Ok(()) => ExitStatus::Success.into(),
         Err(error) => {
             let report = diagnostics::report(&error);
-            if json {
-                println!("{}", diagnostics::render_json(&report));
-            }
-            let _ = std::io::stderr().write_all(diagnostics::render(&report).as_bytes());
+            Printer::of(&cli).error(&report);
             report.status.into()
         }
     }

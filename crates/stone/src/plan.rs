@@ -13,7 +13,7 @@ use stone_package::{
 };
 
 use crate::codes;
-use crate::config::Environment;
+use crate::config::{Environment, ResolvedEnvironment};
 use crate::diagnostics::CliError;
 use crate::handler::HandlerChoice;
 
@@ -118,7 +118,7 @@ pub fn build_plan(
     to: &Destination,
     namespace: Option<Label>,
     handler: HandlerChoice,
-    (environment, environment_unconfigured): (Environment, bool),
+    environment: ResolvedEnvironment,
     branch: Branch,
     options: PlanOptions,
     jobs: usize,
@@ -132,6 +132,10 @@ pub fn build_plan(
     let (digests, hashing) = hash_files(&package.root, &files, jobs, true, progress)
         .with_context(|| format!("cannot hash the files of {}", package.root.display()))?;
     let mut digests = digests.into_iter();
+    let ResolvedEnvironment {
+        environment,
+        unconfigured: environment_unconfigured,
+    } = environment;
     let host = environment.options.host.clone();
     // On the platform: `stone:<ns>/<slug>` and its IRI; elsewhere: the URL of the resource.
     let place = |slug: &Label, path: &str| match &namespace {

@@ -1,0 +1,218 @@
+//! What `stone package push` prints for people: the plan (`--dry-run`) and the result.
+
+use std::fmt::Write as _;
+
+use indicatif::HumanBytes;
+use stone_push::PushResult;
+
+use crate::config::DEFAULT_ENV;
+use crate::handler;
+use crate::plan::PushPlan;
+
+/// `--dry-run --json`: the plan, marked as a dry run.
+#[derive(serde::Serialize)]
+pub(super) struct DryRun<'a> {
+    dry_run: bool,
+    plan: &'a PushPlan,
+}
+
+impl<'a> DryRun<'a> {
+    pub(super) fn of(plan: &'a PushPlan) -> Self {
+        DryRun {
+            dry_run: true,
+            plan,
+        }
+    }
+}
+
+/// The result as a person reads it.
+pub(super) fn render_result(result: &PushResult) -> String {
+    let mut out = String::new();
+    let rows: Vec<[String; 5]> = result
+        .datasets
+        .iter()
+        .map(|d| {
+            [
+                d.url.clone(),
+                d.kind.map(|k| k.to_string()).unwrap_or_default(),
+                d.engine.map(|e| e.to_string()).unwrap_or_default(),
+                d.status.clone(),
+                d.iri.clone(),
+            ]
+        })
+        .collect();
+    out.push_str(&table(
+        ["DATASET", "KIND", "ENGINE", "STATUS", "IRI"],
+        &rows,
+    ));
+    let expiries: Vec<&serde_json::Value> = result
+        .datasets
+        .iter()
+        .filter_map(|d| d.detail.as_ref())
+        .filter(|detail| detail.get("expired_snapshots").is_some())
+        .collect();
+    if !expiries.is_empty() {
+        let sum = |field: &str| -> u64 {
+            expiries
+                .iter()
+                .filter_map(|detail| detail.get(field).and_then(serde_json::Value::as_u64))
+                .sum()
+        };
+        let _ = writeln!(
+            out,
+            "\nSnapshot expiry: {} snapshots of {} tables expired, {} files deleted ({}).",
+            sum("expired_snapshots"),
+            expiries.len(),
+            sum("expired_files"),
+            HumanBytes(sum("expired_bytes"))
+        );
+    }
+    if let Some(node) = &result.package_node {
+        let _ = writeln!(
+            out,
+            "\nPackage node: {} -> {} ({})",
+            node.url, node.iri, node.status
+        );
+    }
+    let _ = writeln!(
+        out,
+        "Push {} done: uploaded {}, {} contents already on the server.",
+        result.push_id,
+        HumanBytes(result.uploaded_bytes),
+        result.already_staged
+    );
+    out
+}
+
+/// Left-aligned columns, two spaces apart, indented by two.
+fn table<const N: usize>(header: [&str; N], rows: &[[String; N]]) -> String {
+    let header = header.map(String::from);
+    let mut widths = header.clone().map(|h| h.chars().count());
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in std::iter::once(&header).chain(rows) {
+        let line: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        let _ = writeln!(out, "  {}", line.join("  ").trim_end());
+    }
+    out
+}
+
+
+/// The plan as a person reads it.
+pub(super) fn render_plan(plan: &PushPlan) -> String {
+    let mut out = String::new();
+    let name = plan
+        .package
+        .title
+        .as_deref()
+        .or(plan.package.name.as_deref())
+        .unwrap_or("(unnamed)");
+    let _ = writeln!(out, "Package:     {name} ({})", plan.package.root);
+    let _ = writeln!(out, "Destination: {}", plan.destination);
+    if plan.environment_unconfigured {
+        let _ = writeln!(
+            out,
+            "Environment: {} (not configured: outside the platform it only decides the prod guard)",
+            plan.environment.name
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "Environment: {} ({}, API {})",
+            plan.environment.name, plan.environment.options.host, plan.environment.options.api
+        );
+    }
+    let branch_source = plan.branch.source.describe();
+    if plan.branch.source == stone_package::branch::BranchSource::Unused {
+        let _ = writeln!(out, "Branch:      none (the destination has no branches)");
+    } else if plan.branch.given == plan.branch.name {
+        let _ = writeln!(
+            out,
+            "Branch:      {} (from {branch_source})",
+            plan.branch.name
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "Branch:      {} (from {branch_source}: `{}`, normalized)",
+            plan.branch.name, plan.branch.given
+        );
+    }
+    let _ = writeln!(
+        out,
+        "Handler:     {} ({})",
+        plan.handler.name, plan.handler.reason
+    );
+    if handler::pushes_outside_platform(&plan.handler.name) && plan.environment.name == DEFAULT_ENV
+    {
+        let _ = writeln!(
+            out,
+            "Guard:       {DEFAULT_ENV}: a push outside the platform needs --yes and an authentication step-up (checked before any upload)"
+        );
+    }
+    let mut flags: Vec<&str> = Vec::new();
+    for (on, flag) in [
+        (plan.options.yes, "--yes"),
+        (plan.options.force, "--force"),
+        (plan.options.replace, "--replace"),
+    ] {
+        if on {
+            flags.push(flag);
+        }
+    }
+    if !flags.is_empty() {
+        let _ = writeln!(out, "Options:     {}", flags.join(" "));
+    }
+    let _ = writeln!(out);
+
+    let rows: Vec<[String; 7]> = plan
+        .datasets
+        .iter()
+        .map(|d| {
+            let path = if d.files.len() > 1 || d.files.first().is_some_and(|f| f.path != d.path) {
+                format!("{}/ ({} files)", d.path, d.files.len())
+            } else {
+                d.path.clone()
+            };
+            [
+                d.url.clone(),
+                d.kind.to_string(),
+                d.engine.to_string(),
+                HumanBytes(d.size).to_string(),
+                d.sha256[..12].to_owned(),
+                path,
+                d.iri.clone(),
+            ]
+        })
+        .collect();
+    out.push_str(&table(
+        ["DATASET", "KIND", "ENGINE", "SIZE", "SHA256", "PATH", "IRI"],
+        &rows,
+    ));
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "Package node: {} -> {}",
+        plan.package_node.url, plan.package_node.iri
+    );
+    let _ = writeln!(
+        out,
+        "{} datasets, {} files, {} (hashed {}, {} files from cache)",
+        plan.totals.datasets,
+        plan.totals.files,
+        HumanBytes(plan.totals.bytes),
+        HumanBytes(plan.hashing.hashed_bytes),
+        plan.hashing.cached_files
+    );
+    let _ = writeln!(out, "Dry run: nothing was uploaded.");
+    out
+}
+
