@@ -3,13 +3,18 @@
 //! implements (bundled ones in-process, external plugins through an adapter), the
 //! [`Registry`] that picks one for a destination, and the bundled service handler that talks
 //! to the platform's push API; external plugins ([`external`]) and the built-in blob-store
-//! and HTTP handlers ([`blob_store`]).
+//! and HTTP handlers ([`blob_store`]). Before a handler runs: the [`plan`] (what each
+//! resource becomes, where, through which handler) and [`prepare`] (tables converted to
+//! Parquet and checked, graphs validated), for the [`environment`] the push goes to.
 
 pub mod blob_store;
+pub mod environment;
 pub mod error;
 pub mod external;
 pub mod handler;
 pub mod identity;
+pub mod plan;
+pub mod prepare;
 pub mod record;
 pub mod resume;
 pub mod retry;

@@ -10,6 +10,7 @@ use stone_auth::AuthError;
 use stone_formats::FormatError;
 use stone_package::{BranchError, DescriptorError, DigestError, PackageError};
 use stone_push::PushError;
+use stone_push::plan::NoDestination;
 
 pub use crate::codes::ExitStatus;
 use crate::codes::{self, Code};
@@ -106,6 +107,11 @@ pub fn report(error: &anyhow::Error) -> Report {
                     "give a shorter branch name with `--branch NAME`".into()
                 }
             });
+        } else if cause.downcast_ref::<NoDestination>().is_some() {
+            (report.code, report.status) = from(codes::PACKAGE_NO_DESTINATION);
+            report.hint = Some(
+                "add `publish: {to: \"stone:<namespace>\"}` to datasets.yaml, or pass --to".into(),
+            );
         } else if let Some(e) = cause.downcast_ref::<PushError>() {
             report.code = e.code().into();
             report.status = push_status(e);

@@ -6,24 +6,16 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde::Serialize;
 use stone_push::external::{
     self, ExternalHandler, ExternalPlugin, PluginError, PluginSpec, entry_points,
 };
+use stone_push::plan::HandlerChoice;
 use stone_push::{BlobStoreHandler, HttpHandler, Registry, ServiceHandler, ServiceTarget};
 
-use crate::codes;
 use crate::config::Config;
-use crate::diagnostics::CliError;
 use crate::env_vars;
 use crate::printer::Printer;
-
-/// The handler chosen for a destination, and why.
-#[derive(Debug, Clone, Serialize)]
-pub struct HandlerChoice {
-    pub name: String,
-    pub reason: String,
-}
+use crate::settings;
 
 /// Handler names of the built-ins that push outside the platform.
 pub const BLOB_STORE: &str = "blob-store";
@@ -52,29 +44,6 @@ impl Handlers {
             .iter()
             .map(|p| p.as_ref())
             .find(|p| p.spec.name == name)
-    }
-}
-
-/// How long a plugin has to answer (`STONE_PLUGIN_TIMEOUT`, seconds).
-pub fn plugin_timeout() -> anyhow::Result<Duration> {
-    match std::env::var(env_vars::STONE_PLUGIN_TIMEOUT) {
-        Err(_) => Ok(external::DEFAULT_TIMEOUT),
-        Ok(v) => v
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|s| s.is_finite() && *s > 0.0 && *s <= 86_400.0)
-            .map(Duration::from_secs_f64)
-            .ok_or_else(|| {
-                CliError::new(
-                    codes::USAGE_INVALID_ENV,
-                    format!(
-                        "${} must be a number of seconds between 0 and 86400, not `{v}`",
-                        env_vars::STONE_PLUGIN_TIMEOUT
-                    ),
-                )
-                .into()
-            }),
     }
 }
 
@@ -121,7 +90,7 @@ pub async fn probe(
 /// Every handler, in priority order, with the plugins asked about `destination` up front.
 /// A plugin that fails to start or answer is skipped (see [`Handlers::skipped`]).
 pub async fn registry(config: &Config, destination: Option<&str>) -> anyhow::Result<Handlers> {
-    let timeout = plugin_timeout()?;
+    let timeout = settings::plugin_timeout()?;
     let specs = tokio::task::block_in_place(|| plugin_specs(config, timeout));
     let probes = futures::future::join_all(
         specs

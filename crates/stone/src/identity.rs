@@ -11,10 +11,10 @@ use stone_auth::{
     AuthError, Identity, Interaction, Secret, StepUpRequest, TokenClaims, TokenStore,
 };
 use stone_push::handler::BoxFuture;
+use stone_push::environment::Environment;
 use stone_push::{Phase, PushError, TokenSource};
 
 use crate::codes;
-use crate::config::Environment;
 use crate::diagnostics::CliError;
 use crate::env_vars;
 

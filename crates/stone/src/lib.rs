@@ -9,10 +9,9 @@ pub mod env_vars;
 pub mod handler;
 pub mod identity;
 pub mod import;
-pub mod plan;
-pub mod prepare;
 pub mod printer;
 pub mod rdf_build;
+pub mod settings;
 
 use std::process::ExitCode;
 

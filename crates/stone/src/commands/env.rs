@@ -3,7 +3,9 @@
 use std::fmt::Write as _;
 
 use crate::cli::{EnvAddArgs, EnvCommand, GlobalArgs};
-use crate::config::{Config, EnvironmentOptions, StepUpOptions, config_path};
+use stone_push::environment::{EnvironmentOptions, StepUpOptions};
+
+use crate::config::{Config, config_path};
 
 pub fn run(command: &EnvCommand, global: &GlobalArgs) -> anyhow::Result<()> {
     let mut config = Config::load(config_path(global.config.as_deref())?)?;

@@ -5,10 +5,11 @@ use std::fmt::Write as _;
 use anyhow::Context as _;
 use serde::Serialize;
 use stone_auth::{Identity, TokenClaims, now};
+use stone_push::environment::Environment;
 
 use crate::cli::{GlobalArgs, LoginArgs, LogoutArgs, WhoamiArgs};
 use crate::codes;
-use crate::config::{Config, Environment, config_path};
+use crate::config::{Config, config_path};
 use crate::diagnostics::CliError;
 use crate::env_vars;
 use crate::identity::{fetch_info, identity_of, in_ci, interaction, static_token};

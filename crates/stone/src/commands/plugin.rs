@@ -5,12 +5,13 @@ use std::fmt::Write as _;
 use anyhow::Context as _;
 use serde::Serialize;
 use stone_package::Destination;
+use stone_push::plan::HandlerChoice;
 
 use crate::cli::{GlobalArgs, PluginCommand};
 use crate::codes;
 use crate::config::{Config, config_path};
 use crate::diagnostics::CliError;
-use crate::handler::{self, HandlerChoice};
+use crate::handler;
 
 /// One plugin, as listed.
 #[derive(Debug, Serialize)]

@@ -1,10 +1,11 @@
 //! What `stone data import SOURCE` can name, and how each is reached.
 
 use stone_package::{Label, StoneUrl};
+use stone_push::environment::Environment;
 use url::Url;
 
 use crate::codes;
-use crate::config::{Config, Environment, is_loopback};
+use crate::config::{Config, is_loopback};
 use crate::diagnostics::CliError;
 
 /// A parsed SOURCE.

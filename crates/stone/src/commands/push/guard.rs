@@ -7,12 +7,13 @@ use anyhow::Context as _;
 use stone_api::ServerInfo;
 use stone_package::branch::protecting_pattern;
 
+use stone_push::environment::ResolvedEnvironment;
+
 use crate::codes;
-use crate::config::{DEFAULT_ENV, ResolvedEnvironment};
+use crate::config::DEFAULT_ENV;
 use crate::diagnostics::CliError;
 use crate::identity;
-
-use super::http_retries;
+use crate::settings::http_retries;
 
 /// A manual push (not in CI) to a ref the server protects needs `--yes`.
 pub(super) fn confirm_protected_ref(

@@ -9,18 +9,19 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use stone_package::{Destination, resolve_branch};
+use stone_push::environment::ResolvedEnvironment;
+use stone_push::plan::{PlanOptions, build_plan, load_for_push};
+use stone_push::prepare::{Preparation, PrepareOptions, prepare};
 use stone_push::{PushOptions, PushProgress, TokenSource as _};
 
 use crate::cli::{GlobalArgs, PushArgs};
 use crate::codes;
-use crate::config::{Config, ResolvedEnvironment, config_path};
+use crate::config::{Config, config_path};
 use crate::diagnostics::CliError;
-use crate::env_vars;
 use crate::handler;
 use crate::identity;
-use crate::plan::{PlanOptions, build_plan, load_for_push};
-use crate::prepare::{Preparation, prepare};
 use crate::printer::Printer;
+use crate::settings::{self, http_retries};
 
 use progress::{HashBar, Lines, PushLines};
 
@@ -45,7 +46,7 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         |name| std::env::var(name).ok(),
         &args.path,
     );
-    let jobs = args.jobs.map(usize::from).unwrap_or_else(default_jobs);
+    let jobs = settings::jobs(args.jobs.map(usize::from));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -182,7 +183,11 @@ fn push_with(
     } else {
         Preparation::Converted
     };
-    let push_package = prepare(&plan, package, preparation, &lines)?;
+    let options = PrepareOptions {
+        preparation,
+        max_record_bytes: settings::csv_max_record_bytes()?,
+    };
+    let push_package = prepare(&plan, package, options, &lines)?;
     if let Some(e) = info_error {
         return Err(e.into());
     }
@@ -252,27 +257,3 @@ fn namespace_of(url: &str) -> anyhow::Result<stone_package::Label> {
         .into()),
     }
 }
-
-fn http_retries() -> anyhow::Result<u32> {
-    match std::env::var(env_vars::STONE_HTTP_RETRIES) {
-        Err(_) => Ok(stone_push::record::DEFAULT_RETRIES),
-        Ok(v) => v.trim().parse().map_err(|_| {
-            CliError::new(
-                codes::USAGE_INVALID_ENV,
-                format!(
-                    "${} must be a whole number, not `{v}`",
-                    env_vars::STONE_HTTP_RETRIES
-                ),
-            )
-            .into()
-        }),
-    }
-}
-
-
-pub fn default_jobs() -> usize {
-    std::thread::available_parallelism()
-        .map(usize::from)
-        .unwrap_or(1)
-}
-

@@ -6,10 +6,10 @@ use std::sync::Mutex;
 
 use indicatif::{HumanBytes, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use stone_package::digest::HashProgress;
+use stone_push::prepare::PrepareProgress;
 use stone_push::{ProgressEvent, PushProgress};
 
 use crate::diagnostics::terminal_safe;
-use crate::prepare::PrepareProgress;
 use crate::printer::{Printer, on_terminal};
 
 /// Conversion lines on stderr.

@@ -4,10 +4,10 @@ use std::fmt::Write as _;
 
 use indicatif::HumanBytes;
 use stone_push::PushResult;
+use stone_push::plan::PushPlan;
 
 use crate::config::DEFAULT_ENV;
 use crate::handler;
-use crate::plan::PushPlan;
 
 /// `--dry-run --json`: the plan, marked as a dry run.
 #[derive(serde::Serialize)]

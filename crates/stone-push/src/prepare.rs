@@ -13,12 +13,9 @@ use stone_formats::{ColumnInfo, CsvOptions, FormatError};
 use stone_package::digest::{FileDigest, ensure_state_dir, sha256_file};
 use stone_package::package::STATE_DIR;
 use stone_package::{AssetKind, Format, Package, Resource};
-use stone_push::{PushFile, PushPackage, PushResource};
 
-use crate::codes;
-use crate::diagnostics::CliError;
-use crate::env_vars;
 use crate::plan::PushPlan;
+use crate::record::{PushFile, PushPackage, PushResource};
 
 /// Bump when the conversion's output changes, so cached conversions are redone.
 const CONVERTER_VERSION: u32 = 2;
@@ -36,6 +33,15 @@ pub trait PrepareProgress {
     fn converting(&self, resource: &str, bytes: u64);
 }
 
+/// How resources are handed to the handler, and the limits of a conversion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PrepareOptions {
+    pub preparation: Preparation,
+    /// The longest CSV/TSV record read, in bytes (default
+    /// [`stone_formats::csv::MAX_RECORD_BYTES`]).
+    pub max_record_bytes: usize,
+}
+
 /// How resources are handed to the handler.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Preparation {
@@ -45,19 +51,30 @@ pub enum Preparation {
     AsIs,
 }
 
+/// The package as the handler takes it, after converting and checking what `options` ask.
 pub fn prepare(
     plan: &PushPlan,
     package: &Package,
-    preparation: Preparation,
+    options: PrepareOptions,
     progress: &dyn PrepareProgress,
 ) -> anyhow::Result<PushPackage> {
+    let PrepareOptions {
+        preparation,
+        max_record_bytes,
+    } = options;
     let mut resources = Vec::with_capacity(package.resources.len());
     for (resource, planned) in package.resources.iter().zip(&plan.datasets) {
         let (files, schema) = match resource.kind {
             _ if preparation == Preparation::AsIs => {
                 (as_pushed(package, resource, &planned.files), None)
             }
-            AssetKind::Tabular => tabular(package, resource, &planned.files, progress)?,
+            AssetKind::Tabular => tabular(
+                package,
+                resource,
+                &planned.files,
+                max_record_bytes,
+                progress,
+            )?,
             AssetKind::Graph => (graph(package, resource, &planned.files)?, None),
             _ => (as_pushed(package, resource, &planned.files), None),
         };
@@ -159,6 +176,7 @@ fn tabular(
     package: &Package,
     resource: &Resource,
     digests: &[FileDigest],
+    max_record_bytes: usize,
     progress: &dyn PrepareProgress,
 ) -> anyhow::Result<(Vec<PushFile>, Option<WireSchema>)> {
     let mut files = Vec::with_capacity(digests.len());
@@ -177,7 +195,8 @@ fn tabular(
                 (source, d.sha256.clone(), d.size, cols)
             }
             Some(format @ (Format::Csv | Format::Tsv)) => {
-                let (path, converted) = convert(package, resource, format, &source, d, progress)
+                let (path, converted) =
+                    convert(package, resource, format, &source, d, max_record_bytes, progress)
                     .with_context(|| {
                         format!("cannot convert the table `{}` to Parquet", resource.slug)
                     })?;
@@ -204,26 +223,6 @@ fn tabular(
     Ok((files, columns.and_then(|c| wire_schema(&c))))
 }
 
-/// The longest CSV/TSV record read (`STONE_CSV_MAX_RECORD_BYTES`, bytes).
-fn csv_max_record_bytes() -> anyhow::Result<usize> {
-    let name = env_vars::STONE_CSV_MAX_RECORD_BYTES;
-    match std::env::var(name) {
-        Err(_) => Ok(stone_formats::csv::MAX_RECORD_BYTES),
-        Ok(v) => v
-            .trim()
-            .parse::<usize>()
-            .ok()
-            .filter(|n| *n > 0)
-            .ok_or_else(|| {
-                CliError::new(
-                    codes::USAGE_INVALID_ENV,
-                    format!("${name} must be a positive whole number of bytes, not `{v}`"),
-                )
-                .into()
-            }),
-    }
-}
-
 /// Converts (or finds the cached conversion of) one CSV/TSV file.
 fn convert(
     package: &Package,
@@ -231,10 +230,11 @@ fn convert(
     format: Format,
     source: &Path,
     digest: &FileDigest,
+    max_record_bytes: usize,
     progress: &dyn PrepareProgress,
 ) -> Result<(PathBuf, Converted), anyhow::Error> {
     let mut options = CsvOptions::new(source, format, resource.dialect.as_ref())?;
-    options.max_record_bytes = csv_max_record_bytes()?;
+    options.max_record_bytes = max_record_bytes;
     // The key: the source's content and everything that shapes the output.
     let settings = serde_json::json!({
         "v": CONVERTER_VERSION,

@@ -1,5 +1,5 @@
-//! The push plan: what each resource becomes, where, and through which handler. `--dry-run`
-//! prints it; the push carries it out.
+//! The push plan: what each resource becomes, where, and through which handler. A dry run
+//! shows it; the push carries it out ([`crate::prepare`], then the handler).
 
 use std::path::Path;
 
@@ -12,10 +12,22 @@ use stone_package::{
     StoneUrl, hash_files, load_package,
 };
 
-use crate::codes;
-use crate::config::{Environment, ResolvedEnvironment};
-use crate::diagnostics::CliError;
-use crate::handler::HandlerChoice;
+use crate::environment::{Environment, ResolvedEnvironment};
+
+/// The handler chosen for a destination, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct HandlerChoice {
+    pub name: String,
+    pub reason: String,
+}
+
+/// The package names no destination: neither `publish.to` in datasets.yaml nor one given
+/// (`at`: the descriptor, with the line and column of `publish` when there is one).
+#[derive(Debug, thiserror::Error)]
+#[error("{at}: the package has no `publish.to`: nowhere to push it")]
+pub struct NoDestination {
+    pub at: String,
+}
 
 /// Everything a push will do.
 #[derive(Debug, Serialize)]
@@ -86,7 +98,8 @@ pub struct Totals {
     pub bytes: u64,
 }
 
-/// Loads the package and checks what the push needs before any file is read.
+/// Loads the package and checks what the push needs before any file is read: the
+/// destination is `to` when given, else the package's `publish.to`.
 pub fn load_for_push(
     path: &Path,
     to: Option<&Destination>,
@@ -102,11 +115,7 @@ pub fn load_for_push(
                 Some(l) => format!("{}:{}:{}", package.descriptor.display(), l.line, l.column),
                 None => package.descriptor.display().to_string(),
             };
-            CliError::new(
-                codes::PACKAGE_NO_DESTINATION,
-                format!("{at}: the package has no `publish.to`: nowhere to push it"),
-            )
-            .hint("add `publish: {to: \"stone:<namespace>\"}` to datasets.yaml, or pass --to")
+            NoDestination { at }
         })?;
     Ok((package, to))
 }
@@ -177,7 +186,7 @@ pub fn build_plan(
             }
         }
         None => {
-            let url = format!("{to}/{}", stone_push::blob_store::DESCRIPTOR);
+            let url = format!("{to}/{}", crate::blob_store::DESCRIPTOR);
             PackageNode {
                 url: url.clone(),
                 iri: url,
