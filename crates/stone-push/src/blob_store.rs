@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::io::AsyncReadExt;
 
+use crate::environment::is_loopback;
 use crate::handler::BoxFuture;
 use crate::{
     DatasetOutcome, PackagePushHandler, ProgressEvent, PushError, PushFile, PushOptions,
@@ -80,15 +81,6 @@ pub fn store_from_url(url: &str) -> Result<(Arc<dyn ObjectStore>, StorePath), ob
     }
     let (store, prefix) = object_store::parse_url_opts(&parsed, options)?;
     Ok((Arc::from(store), prefix))
-}
-
-fn is_loopback(url: &url::Url) -> bool {
-    match url.host() {
-        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-        None => false,
-    }
 }
 
 /// The built-in blob-store push: claims every blob-store scheme this build knows.

@@ -3,6 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The environment `--env` selects when it is not given.
+pub const DEFAULT_ENV: &str = "prod";
+
 /// One environment, as written in the config file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -74,3 +77,21 @@ impl ResolvedEnvironment {
     }
 }
 
+/// The environments a command may name (the user's config file), as the library sees them.
+pub trait Environments {
+    /// The name and options of every environment.
+    fn list(&self) -> Vec<(&str, &EnvironmentOptions)>;
+    /// The environment `name`, or an error that says how to add it.
+    fn select(&self, name: &str) -> anyhow::Result<Environment>;
+}
+
+/// Whether a URL's host is this machine (127.0.0.0/8, ::1, localhost): the one place plain
+/// http is allowed.
+pub fn is_loopback(url: &url::Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
+}

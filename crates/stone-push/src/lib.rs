@@ -5,7 +5,9 @@
 //! to the platform's push API; external plugins ([`external`]) and the built-in blob-store
 //! and HTTP handlers ([`blob_store`]). Before a handler runs: the [`plan`] (what each
 //! resource becomes, where, through which handler) and [`prepare`] (tables converted to
-//! Parquet and checked, graphs validated), for the [`environment`] the push goes to.
+//! Parquet and checked, graphs validated), for the [`environment`] the push goes to. And
+//! the other way, [`import`]: data from a dataset, a URL or an object store into a
+//! package's `ext/` zone (`stone data import`).
 
 pub mod blob_store;
 pub mod environment;
@@ -13,6 +15,7 @@ pub mod error;
 pub mod external;
 pub mod handler;
 pub mod identity;
+pub mod import;
 pub mod plan;
 pub mod prepare;
 pub mod record;

@@ -195,11 +195,18 @@ fn tabular(
                 (source, d.sha256.clone(), d.size, cols)
             }
             Some(format @ (Format::Csv | Format::Tsv)) => {
-                let (path, converted) =
-                    convert(package, resource, format, &source, d, max_record_bytes, progress)
-                    .with_context(|| {
-                        format!("cannot convert the table `{}` to Parquet", resource.slug)
-                    })?;
+                let (path, converted) = convert(
+                    package,
+                    resource,
+                    format,
+                    &source,
+                    d,
+                    max_record_bytes,
+                    progress,
+                )
+                .with_context(|| {
+                    format!("cannot convert the table `{}` to Parquet", resource.slug)
+                })?;
                 (path, converted.sha256, converted.size, converted.columns)
             }
             _ => anyhow::bail!(

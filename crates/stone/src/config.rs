@@ -4,17 +4,13 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::io;
-use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use stone_package::Label;
-use stone_push::environment::{Environment, EnvironmentOptions};
+use stone_push::environment::{Environment, EnvironmentOptions, Environments, is_loopback};
 
 use crate::env_vars;
-
-/// The environment `--env` selects when it is not given.
-pub const DEFAULT_ENV: &str = "prod";
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -263,6 +259,19 @@ impl Config {
     }
 }
 
+impl Environments for Config {
+    fn list(&self) -> Vec<(&str, &EnvironmentOptions)> {
+        self.environments
+            .iter()
+            .map(|(name, options)| (name.as_str(), options))
+            .collect()
+    }
+
+    fn select(&self, name: &str) -> anyhow::Result<Environment> {
+        Ok(self.environment(name)?)
+    }
+}
+
 /// Checks an environment's settings; the error says what is wrong and what is expected.
 pub fn validate(name: &str, env: &EnvironmentOptions) -> Result<(), String> {
     Label::parse(name).map_err(|why| format!("the name `{name}` {why}"))?;
@@ -311,16 +320,6 @@ fn validate_service_url(key: &str, value: &str) -> Result<(), String> {
         other => Err(format!(
             "`{key}` must be an https URL, not {other}: `{value}`"
         )),
-    }
-}
-
-/// Whether a URL's host is this machine (127.0.0.0/8, ::1, localhost).
-pub fn is_loopback(url: &url::Url) -> bool {
-    match url.host() {
-        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
-        Some(url::Host::Ipv4(ip)) => IpAddr::V4(ip).is_loopback(),
-        Some(url::Host::Ipv6(ip)) => IpAddr::V6(ip).is_loopback(),
-        None => false,
     }
 }
 

@@ -10,6 +10,7 @@ use stone_auth::AuthError;
 use stone_formats::FormatError;
 use stone_package::{BranchError, DescriptorError, DigestError, PackageError};
 use stone_push::PushError;
+use stone_push::import::{ImportError, ImportErrorKind};
 use stone_push::plan::NoDestination;
 
 pub use crate::codes::ExitStatus;
@@ -107,6 +108,9 @@ pub fn report(error: &anyhow::Error) -> Report {
                     "give a shorter branch name with `--branch NAME`".into()
                 }
             });
+        } else if let Some(e) = cause.downcast_ref::<ImportError>() {
+            (report.code, report.status) = from(import_code(e.kind));
+            report.hint = e.hint.clone();
         } else if cause.downcast_ref::<NoDestination>().is_some() {
             (report.code, report.status) = from(codes::PACKAGE_NO_DESTINATION);
             report.hint = Some(
@@ -131,6 +135,25 @@ pub fn report(error: &anyhow::Error) -> Report {
         break;
     }
     report
+}
+
+/// The code of an import error of each kind.
+fn import_code(kind: ImportErrorKind) -> Code {
+    match kind {
+        ImportErrorKind::DigestMismatch => codes::IMPORT_DIGEST_MISMATCH,
+        ImportErrorKind::Failed => codes::IMPORT_FAILED,
+        ImportErrorKind::Format => codes::IMPORT_FORMAT,
+        ImportErrorKind::InvalidFile => codes::IMPORT_INVALID_FILE,
+        ImportErrorKind::InvalidName => codes::IMPORT_INVALID_NAME,
+        ImportErrorKind::InvalidOption => codes::IMPORT_INVALID_OPTION,
+        ImportErrorKind::InvalidSource => codes::IMPORT_INVALID_SOURCE,
+        ImportErrorKind::LockInvalid => codes::IMPORT_LOCK_INVALID,
+        ImportErrorKind::NoPackage => codes::IMPORT_NO_PACKAGE,
+        ImportErrorKind::NotFound => codes::IMPORT_NOT_FOUND,
+        ImportErrorKind::SizeMismatch => codes::IMPORT_SIZE_MISMATCH,
+        ImportErrorKind::Unauthorized => codes::IMPORT_UNAUTHORIZED,
+        ImportErrorKind::Unavailable => codes::IMPORT_UNAVAILABLE,
+    }
 }
 
 /// A code and its status, as a report holds them.

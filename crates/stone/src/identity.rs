@@ -10,8 +10,8 @@ use stone_api::{AuthMode, ServerInfo};
 use stone_auth::{
     AuthError, Identity, Interaction, Secret, StepUpRequest, TokenClaims, TokenStore,
 };
-use stone_push::handler::BoxFuture;
 use stone_push::environment::Environment;
+use stone_push::handler::BoxFuture;
 use stone_push::{Phase, PushError, TokenSource};
 
 use crate::codes;

@@ -8,7 +8,6 @@ pub mod diagnostics;
 pub mod env_vars;
 pub mod handler;
 pub mod identity;
-pub mod import;
 pub mod printer;
 pub mod rdf_build;
 pub mod settings;

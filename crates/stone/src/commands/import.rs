@@ -7,7 +7,9 @@ use crate::codes;
 use crate::config::{Config, config_path};
 use crate::diagnostics::CliError;
 use crate::identity;
-use crate::import::{ImportRequest, ImportStatus, Source, Wanted, import, parse_source, slug_for};
+use stone_push::import::{
+    ImportRequest, ImportStatus, Source, Wanted, import, parse_source, slug_for,
+};
 
 /// The token of the stored login (`stone login --env ENV`) for a dataset of an environment
 /// whose server wants tokens: refreshed silently when it expired; `None` without a login

@@ -7,10 +7,9 @@ use anyhow::Context as _;
 use stone_api::ServerInfo;
 use stone_package::branch::protecting_pattern;
 
-use stone_push::environment::ResolvedEnvironment;
+use stone_push::environment::{DEFAULT_ENV, ResolvedEnvironment};
 
 use crate::codes;
-use crate::config::DEFAULT_ENV;
 use crate::diagnostics::CliError;
 use crate::identity;
 use crate::settings::http_retries;
@@ -175,4 +174,3 @@ fn ensure_prod_identity(
     }
     Ok(())
 }
-

@@ -4,9 +4,9 @@ use std::fmt::Write as _;
 
 use indicatif::HumanBytes;
 use stone_push::PushResult;
+use stone_push::environment::DEFAULT_ENV;
 use stone_push::plan::PushPlan;
 
-use crate::config::DEFAULT_ENV;
 use crate::handler;
 
 /// `--dry-run --json`: the plan, marked as a dry run.
@@ -104,7 +104,6 @@ fn table<const N: usize>(header: [&str; N], rows: &[[String; N]]) -> String {
     }
     out
 }
-
 
 /// The plan as a person reads it.
 pub(super) fn render_plan(plan: &PushPlan) -> String {
@@ -215,4 +214,3 @@ pub(super) fn render_plan(plan: &PushPlan) -> String {
     let _ = writeln!(out, "Dry run: nothing was uploaded.");
     out
 }
-

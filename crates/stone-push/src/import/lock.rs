@@ -8,8 +8,7 @@ use anyhow::Context as _;
 pub use stone_package::lock::{LOCK_FILE, LockEntry, LockFile, LockedFile};
 
 use super::confined::Confined;
-use crate::codes;
-use crate::diagnostics::CliError;
+use super::error::{ImportError, ImportErrorKind as Kind};
 
 /// Loads the lock file of `ext`; a missing one is empty.
 pub fn load(ext: &Confined) -> anyhow::Result<LockFile> {
@@ -25,8 +24,8 @@ pub fn load(ext: &Confined) -> anyhow::Result<LockFile> {
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", shown.display())),
     }
     LockFile::parse(&text).map_err(|e| {
-        CliError::new(
-            codes::IMPORT_LOCK_INVALID,
+        ImportError::new(
+            Kind::LockInvalid,
             format!("{} is refused: {e}", shown.display()),
         )
         .hint("fix it, or remove it to import everything again")

@@ -1,12 +1,10 @@
 //! What `stone data import SOURCE` can name, and how each is reached.
 
 use stone_package::{Label, StoneUrl};
-use stone_push::environment::Environment;
 use url::Url;
 
-use crate::codes;
-use crate::config::{Config, is_loopback};
-use crate::diagnostics::CliError;
+use super::error::{ImportError, ImportErrorKind as Kind};
+use crate::environment::{DEFAULT_ENV, Environment, Environments, is_loopback};
 
 /// A parsed SOURCE.
 #[derive(Debug, Clone)]
@@ -53,13 +51,17 @@ pub fn last_segment(url: &Url) -> Option<String> {
     .filter(|s: &String| !s.is_empty() && s != "." && s != "..")
 }
 
-fn usage(message: String) -> CliError {
-    CliError::new(codes::IMPORT_INVALID_SOURCE, message)
+fn usage(message: String) -> ImportError {
+    ImportError::new(Kind::InvalidSource, message)
 }
 
 /// Parses SOURCE. `env` is `--env` when given: a `stone:` source reads from it (default
 /// `prod`); an https IRI on a configured host reads from the environment of that host.
-pub fn parse_source(text: &str, config: &Config, env: Option<&str>) -> anyhow::Result<Source> {
+pub fn parse_source(
+    text: &str,
+    config: &dyn Environments,
+    env: Option<&str>,
+) -> anyhow::Result<Source> {
     if text.starts_with(stone_package::name::SCHEME) {
         let url: StoneUrl = text.parse().map_err(usage)?;
         let Some(name) = url.name else {
@@ -69,7 +71,7 @@ pub fn parse_source(text: &str, config: &Config, env: Option<&str>) -> anyhow::R
             ))
             .into());
         };
-        let environment = config.environment(env.unwrap_or(crate::config::DEFAULT_ENV))?;
+        let environment = config.select(env.unwrap_or(DEFAULT_ENV))?;
         return Ok(Source::Service {
             environment,
             namespace: url.namespace,
@@ -113,7 +115,11 @@ pub fn parse_source(text: &str, config: &Config, env: Option<&str>) -> anyhow::R
 }
 
 /// An https IRI `https://{host}/{ns}/{name}` on the host of a configured environment.
-fn service_iri(url: &Url, config: &Config, env: Option<&str>) -> anyhow::Result<Option<Source>> {
+fn service_iri(
+    url: &Url,
+    config: &dyn Environments,
+    env: Option<&str>,
+) -> anyhow::Result<Option<Source>> {
     let Some(host) = url.host_str() else {
         return Ok(None);
     };
@@ -121,9 +127,9 @@ fn service_iri(url: &Url, config: &Config, env: Option<&str>) -> anyhow::Result<
         Some(port) => format!("{host}:{port}"),
         None => host.to_owned(),
     };
-    let mut matching: Vec<&String> = config
-        .environments()
-        .iter()
+    let mut matching: Vec<&str> = config
+        .list()
+        .into_iter()
         .filter(|(_, options)| options.host.eq_ignore_ascii_case(&authority))
         .map(|(name, _)| name)
         .collect();
@@ -146,7 +152,7 @@ fn service_iri(url: &Url, config: &Config, env: Option<&str>) -> anyhow::Result<
     let label =
         |text: &str| Label::parse(text).map_err(|why| usage(format!("`{url}`: `{text}` {why}")));
     Ok(Some(Source::Service {
-        environment: config.environment(env_name)?,
+        environment: config.select(env_name)?,
         namespace: label(namespace)?,
         name: label(name)?,
     }))

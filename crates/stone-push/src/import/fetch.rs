@@ -10,10 +10,9 @@ use reqwest::header::{self, HeaderMap, HeaderValue};
 use stone_api::{AssetKind, DatasetInfo, Engine, FileInfo};
 use url::Url;
 
+use super::error::{ImportError, ImportErrorKind as Kind};
 use super::source::{Source, last_segment};
-use crate::codes::{self, Code};
-use crate::config::is_loopback;
-use crate::diagnostics::CliError;
+use crate::environment::is_loopback;
 
 /// What the lock file recorded of the previous import of this source.
 #[derive(Debug, Clone, Default)]
@@ -136,8 +135,8 @@ pub async fn fetch(
     }
 }
 
-fn failure(code: Code, message: String) -> CliError {
-    CliError::new(code, message)
+fn failure(kind: Kind, message: String) -> ImportError {
+    ImportError::new(kind, message)
 }
 
 /// An https (or loopback http) client; redirects stay on https (or loopback) and never
@@ -197,7 +196,7 @@ async fn refused(what: &str, response: reqwest::Response, token_sent: bool) -> a
     let message = format!("{what} answered {status}: {detail}");
     let error = match status {
         StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => {
-            let error = failure(codes::IMPORT_UNAUTHORIZED, message);
+            let error = failure(Kind::Unauthorized, message);
             if token_sent {
                 error.hint("the token (of `stone login`, or $STONE_TOKEN) may not read this dataset: log in as a user who may")
             } else {
@@ -206,20 +205,21 @@ async fn refused(what: &str, response: reqwest::Response, token_sent: bool) -> a
                 )
             }
         }
-        StatusCode::NOT_FOUND => failure(codes::IMPORT_NOT_FOUND, message),
-        StatusCode::NOT_ACCEPTABLE => failure(codes::IMPORT_FORMAT, message)
-            .hint("pick another --format (see the dataset's formats)"),
-        s if s.is_server_error() || s == StatusCode::TOO_MANY_REQUESTS => {
-            failure(codes::IMPORT_UNAVAILABLE, message).hint("run the same command again")
+        StatusCode::NOT_FOUND => failure(Kind::NotFound, message),
+        StatusCode::NOT_ACCEPTABLE => {
+            failure(Kind::Format, message).hint("pick another --format (see the dataset's formats)")
         }
-        _ => failure(codes::IMPORT_FAILED, message),
+        s if s.is_server_error() || s == StatusCode::TOO_MANY_REQUESTS => {
+            failure(Kind::Unavailable, message).hint("run the same command again")
+        }
+        _ => failure(Kind::Failed, message),
     };
     error.into()
 }
 
 fn unreachable(what: &str, error: reqwest::Error) -> anyhow::Error {
     anyhow::Error::new(error).context(
-        failure(codes::IMPORT_UNAVAILABLE, format!("cannot reach {what}"))
+        failure(Kind::Unavailable, format!("cannot reach {what}"))
             .hint("check the network and the URL, then run the same command again"),
     )
 }
@@ -289,13 +289,13 @@ async fn service(
         Ok(body) => body,
         Err(stone_http::Capped::Failed(e)) => {
             return Err(anyhow::Error::new(e).context(failure(
-                codes::IMPORT_UNAVAILABLE,
+                Kind::Unavailable,
                 format!("{what} did not finish sending the dataset metadata"),
             )));
         }
         Err(stone_http::Capped::TooLarge) => {
             return Err(failure(
-                codes::IMPORT_FAILED,
+                Kind::Failed,
                 format!(
                     "{what} sent dataset metadata larger than {}, stone's limit: refused unread",
                     stone_http::size_in_words(stone_http::MAX_ANSWER)
@@ -309,7 +309,7 @@ async fn service(
     })?;
     if !info.exists {
         return Err(failure(
-            codes::IMPORT_NOT_FOUND,
+            Kind::NotFound,
             format!("stone:{namespace}/{name} has no content on branch {branch}"),
         )
         .into());
@@ -324,7 +324,7 @@ async fn service(
     };
     if !info.formats.is_empty() && !info.formats.contains(&format) {
         return Err(failure(
-            codes::IMPORT_FORMAT,
+            Kind::Format,
             format!(
                 "stone:{namespace}/{name} is {} and is served as {}, not {format}",
                 info.kind,
@@ -406,7 +406,7 @@ async fn service(
 fn no_options(source: &str, wanted: &Wanted) -> anyhow::Result<()> {
     if wanted.branch.is_some() || wanted.version.is_some() || wanted.format.is_some() {
         return Err(failure(
-            codes::IMPORT_INVALID_OPTION,
+            Kind::InvalidOption,
             format!("--branch, --version and --format apply to stone datasets, not to {source}"),
         )
         .into());
@@ -480,13 +480,13 @@ async fn object(url: &Url, wanted: &Wanted, previous: Option<&Previous>) -> anyh
     {
         let local = url.to_file_path().map_err(|()| {
             failure(
-                codes::IMPORT_INVALID_SOURCE,
+                Kind::InvalidSource,
                 format!("`{url}` is not a local file path"),
             )
         })?;
         let path = object_store::path::Path::from_filesystem_path(&local).map_err(|e| {
             anyhow::Error::new(e).context(failure(
-                codes::IMPORT_NOT_FOUND,
+                Kind::NotFound,
                 format!("cannot read {}", local.display()),
             ))
         })?;
@@ -494,17 +494,17 @@ async fn object(url: &Url, wanted: &Wanted, previous: Option<&Previous>) -> anyh
     } else {
         object_store::parse_url_opts(url, cloud_options()).map_err(|e| {
             anyhow::Error::new(e).context(failure(
-                codes::IMPORT_INVALID_SOURCE,
+                Kind::InvalidSource,
                 format!("cannot open the object store of {resolved}"),
             ))
         })?
     };
     let store_error = |e: object_store::Error| -> anyhow::Error {
         let code = match &e {
-            object_store::Error::NotFound { .. } => codes::IMPORT_NOT_FOUND,
+            object_store::Error::NotFound { .. } => Kind::NotFound,
             object_store::Error::PermissionDenied { .. }
-            | object_store::Error::Unauthenticated { .. } => codes::IMPORT_UNAUTHORIZED,
-            _ => codes::IMPORT_UNAVAILABLE,
+            | object_store::Error::Unauthenticated { .. } => Kind::Unauthorized,
+            _ => Kind::Unavailable,
         };
         anyhow::Error::new(e).context(failure(code, format!("cannot read {resolved}")))
     };

@@ -14,6 +14,7 @@
 //! `ext/`, which then replaces `ext/<slug>/`.
 
 pub mod confined;
+pub mod error;
 pub mod fetch;
 pub mod lock;
 pub mod source;
@@ -28,12 +29,12 @@ use stone_package::{DESCRIPTOR_FILE, Label, RelativePath, check_file_name, check
 use tokio::io::AsyncWriteExt;
 
 pub use confined::Confined;
+pub use error::{ImportError, ImportErrorKind};
 pub use fetch::{Fetch, Previous, RemoteFiles, Wanted};
 pub use lock::{LOCK_FILE, LockEntry, LockFile, LockedFile};
 pub use source::{Source, parse_source};
 
-use crate::codes;
-use crate::diagnostics::CliError;
+use error::ImportErrorKind as Kind;
 
 /// The zone imports write (the package model refuses it in pushes).
 pub const EXT_DIR: &str = stone_package::package::EXT_ZONE;
@@ -81,8 +82,8 @@ pub struct ImportOutcome {
 /// The slug of `--as NAME`, or of the source's name, by the package model's rules.
 pub fn slug_for(name: &str) -> anyhow::Result<Label> {
     stone_package::sanitize_slug(name).ok_or_else(|| {
-        CliError::new(
-            codes::IMPORT_INVALID_NAME,
+        ImportError::new(
+            Kind::InvalidName,
             format!("`{name}` leaves no name once reduced to a-z, 0-9 and `-`"),
         )
         .hint("name the import with --as NAME")
@@ -222,8 +223,8 @@ async fn stream_to_file(
 pub async fn import(request: &ImportRequest) -> anyhow::Result<ImportOutcome> {
     let package = &request.package;
     if !package.join(DESCRIPTOR_FILE).is_file() {
-        return Err(CliError::new(
-            codes::IMPORT_NO_PACKAGE,
+        return Err(ImportError::new(
+            Kind::NoPackage,
             format!("{} has no {DESCRIPTOR_FILE}", package.display()),
         )
         .hint("run stone data import in a package directory, or pass its path")
@@ -306,8 +307,8 @@ pub async fn import(request: &ImportRequest) -> anyhow::Result<ImportOutcome> {
         .with_context(|| format!("cannot create {}", shown.display()))?;
     let (sha256, size) = stream_to_file(remote.body, file, &shown, &remote.resolved).await?;
     if let Some(expected) = remote.size.filter(|expected| *expected != size) {
-        return Err(CliError::new(
-            codes::IMPORT_SIZE_MISMATCH,
+        return Err(ImportError::new(
+            Kind::SizeMismatch,
             format!(
                 "{} stated {expected} bytes but sent {size}",
                 remote.resolved
@@ -317,8 +318,8 @@ pub async fn import(request: &ImportRequest) -> anyhow::Result<ImportOutcome> {
         .into());
     }
     if let Some(expected) = remote.sha256.as_ref().filter(|e| **e != sha256) {
-        return Err(CliError::new(
-            codes::IMPORT_DIGEST_MISMATCH,
+        return Err(ImportError::new(
+            Kind::DigestMismatch,
             format!(
                 "{} stated sha256 {expected} but the bytes received have sha256 {sha256}",
                 remote.resolved
@@ -445,7 +446,7 @@ impl Drop for PartDir<'_> {
 }
 
 fn bad_file(message: String) -> anyhow::Error {
-    CliError::new(codes::IMPORT_INVALID_FILE, message)
+    ImportError::new(Kind::InvalidFile, message)
         .hint("the source's file list is not usable; report it to the platform")
         .into()
 }
@@ -465,8 +466,8 @@ async fn download_file(
         .with_context(|| format!("cannot create {}", shown.display()))?;
     let (sha256, size) = stream_to_file(body, created, &shown, &file.path).await?;
     if size != file.size {
-        return Err(CliError::new(
-            codes::IMPORT_SIZE_MISMATCH,
+        return Err(ImportError::new(
+            Kind::SizeMismatch,
             format!(
                 "{} stated {} bytes for {} but sent {size}",
                 remote.resolved, file.size, file.path
@@ -476,8 +477,8 @@ async fn download_file(
         .into());
     }
     if sha256 != file.sha256 {
-        return Err(CliError::new(
-            codes::IMPORT_DIGEST_MISMATCH,
+        return Err(ImportError::new(
+            Kind::DigestMismatch,
             format!(
                 "{} stated sha256 {} for {} but the bytes received have sha256 {sha256}",
                 remote.resolved, file.sha256, file.path
