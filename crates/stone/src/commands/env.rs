@@ -2,17 +2,19 @@
 
 use std::fmt::Write as _;
 
-use crate::cli::{EnvAddArgs, EnvCommand, GlobalArgs};
 use stone_push::environment::{EnvironmentOptions, StepUpOptions};
 
+use crate::cli::{EnvAddArgs, EnvCommand, GlobalArgs};
 use crate::config::{Config, config_path};
+use crate::printer::Printer;
 
 pub fn run(command: &EnvCommand, global: &GlobalArgs) -> anyhow::Result<()> {
     let mut config = Config::load(config_path(global.config.as_deref())?)?;
     match command {
         EnvCommand::List(args) => {
-            if args.json {
-                println!("{}", serde_json::to_string_pretty(config.environments())?);
+            let printer = Printer::new(global, args.json);
+            if printer.json() {
+                printer.result(config.environments(), String::new)?;
             } else if config.environments().is_empty() {
                 eprintln!(
                     "No environments are configured in {}.",
@@ -29,32 +31,25 @@ pub fn run(command: &EnvCommand, global: &GlobalArgs) -> anyhow::Result<()> {
         }
         EnvCommand::Show(args) => {
             let env = config.environment(&args.name)?;
-            if args.json.json {
-                println!("{}", serde_json::to_string_pretty(&env)?);
-            } else {
-                print!("{}", describe(&env.name, &env.options));
-            }
+            Printer::new(global, args.json.json)
+                .result(&env, || describe(&env.name, &env.options))?;
         }
         EnvCommand::Add(args) => {
             let options = options_from(args);
             config.add(&args.name, options, args.replace)?;
-            if !global.quiet {
-                eprintln!(
-                    "Saved environment `{}` in {}.",
-                    args.name,
-                    config.path.display()
-                );
-            }
+            Printer::new(global, false).note(format_args!(
+                "Saved environment `{}` in {}.",
+                args.name,
+                config.path.display()
+            ));
         }
         EnvCommand::Remove(args) => {
             config.remove(&args.name)?;
-            if !global.quiet {
-                eprintln!(
-                    "Removed environment `{}` from {}.",
-                    args.name,
-                    config.path.display()
-                );
-            }
+            Printer::new(global, false).note(format_args!(
+                "Removed environment `{}` from {}.",
+                args.name,
+                config.path.display()
+            ));
         }
     }
     Ok(())

@@ -7,8 +7,9 @@ use crate::codes;
 use crate::config::{Config, config_path};
 use crate::diagnostics::CliError;
 use crate::identity;
+use crate::printer::Printer;
 use stone_push::import::{
-    ImportRequest, ImportStatus, Source, Wanted, import, parse_source, slug_for,
+    ImportOutcome, ImportRequest, ImportStatus, Source, Wanted, import, parse_source, slug_for,
 };
 
 /// The token of the stored login (`stone login --env ENV`) for a dataset of an environment
@@ -75,24 +76,29 @@ pub fn run(args: &ImportArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         )
         .into());
     };
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&outcome)?);
-    } else if !global.quiet || outcome.status != ImportStatus::Unchanged {
-        let what = match outcome.status {
-            ImportStatus::Imported => "imported",
-            ImportStatus::Updated => "updated",
-            ImportStatus::Unchanged => "unchanged",
-        };
-        let files = match outcome.entry.files.len() {
-            0 => String::new(),
-            n => format!("{n} files, "),
-        };
-        println!(
-            "{what} {} → {} ({files}{} bytes, sha256 {})",
-            args.source, outcome.entry.path, outcome.entry.size, outcome.entry.sha256
-        );
+    let printer = Printer::new(global, args.json);
+    // The line for people says what changed: under --quiet, only when something did.
+    if printer.json() || !printer.quiet() || outcome.status != ImportStatus::Unchanged {
+        printer.result(&outcome, || import_line(&args.source, &outcome))?;
     }
     Ok(())
+}
+
+/// What an import did, in one line.
+fn import_line(source: &str, outcome: &ImportOutcome) -> String {
+    let what = match outcome.status {
+        ImportStatus::Imported => "imported",
+        ImportStatus::Updated => "updated",
+        ImportStatus::Unchanged => "unchanged",
+    };
+    let files = match outcome.entry.files.len() {
+        0 => String::new(),
+        n => format!("{n} files, "),
+    };
+    format!(
+        "{what} {source} → {} ({files}{} bytes, sha256 {})\n",
+        outcome.entry.path, outcome.entry.size, outcome.entry.sha256
+    )
 }
 
 async fn interrupted() {

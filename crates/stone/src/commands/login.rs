@@ -13,6 +13,7 @@ use crate::config::{Config, config_path};
 use crate::diagnostics::CliError;
 use crate::env_vars;
 use crate::identity::{fetch_info, identity_of, in_ci, interaction, static_token};
+use crate::printer::Printer;
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread()
@@ -74,19 +75,17 @@ pub fn login(args: &LoginArgs, global: &GlobalArgs) -> anyhow::Result<()> {
             )
         })?;
     let claims = TokenClaims::of(&stored.access_token, &identity.roles_claim);
-    if !global.quiet {
-        eprintln!(
-            "Logged in to `{}` as {}{}. The login is stored in {}.",
-            environment.name,
-            claims.subject.as_deref().unwrap_or("(unknown subject)"),
-            if claims.roles.is_empty() {
-                String::new()
-            } else {
-                format!(" (roles: {})", claims.roles.join(", "))
-            },
-            identity.store.location(&identity.env, &identity.issuer)
-        );
-    }
+    Printer::new(global, false).note(format_args!(
+        "Logged in to `{}` as {}{}. The login is stored in {}.",
+        environment.name,
+        claims.subject.as_deref().unwrap_or("(unknown subject)"),
+        if claims.roles.is_empty() {
+            String::new()
+        } else {
+            format!(" (roles: {})", claims.roles.join(", "))
+        },
+        identity.store.location(&identity.env, &identity.issuer)
+    ));
     Ok(())
 }
 
@@ -97,15 +96,14 @@ pub fn logout(args: &LogoutArgs, global: &GlobalArgs) -> anyhow::Result<()> {
     let removed = store
         .remove(&environment.name)
         .with_context(|| format!("cannot remove the login of `{}`", environment.name))?;
-    if !global.quiet {
-        if removed.is_empty() {
-            eprintln!(
-                "Not logged in to `{}`: nothing to remove.",
-                environment.name
-            );
-        } else {
-            eprintln!("Logged out of `{}`.", environment.name);
-        }
+    let printer = Printer::new(global, false);
+    if removed.is_empty() {
+        printer.note(format_args!(
+            "Not logged in to `{}`: nothing to remove.",
+            environment.name
+        ));
+    } else {
+        printer.note(format_args!("Logged out of `{}`.", environment.name));
     }
     Ok(())
 }
@@ -144,12 +142,7 @@ pub fn whoami(args: &WhoamiArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         expired: claims.expires_at.is_some_and(|at| at <= now()),
         claims,
     };
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&shown)?);
-    } else {
-        print!("{}", render(&shown));
-    }
-    Ok(())
+    Printer::new(global, args.json).result(&shown, || render(&shown))
 }
 
 fn render(who: &Whoami) -> String {

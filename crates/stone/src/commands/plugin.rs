@@ -12,6 +12,7 @@ use crate::codes;
 use crate::config::{Config, config_path};
 use crate::diagnostics::CliError;
 use crate::handler;
+use crate::printer::Printer;
 
 /// One plugin, as listed.
 #[derive(Debug, Serialize)]
@@ -96,12 +97,7 @@ pub fn run(command: &PluginCommand, global: &GlobalArgs) -> anyhow::Result<()> {
         plugins,
     };
     runtime.block_on(handlers.shutdown());
-    if args.json.json {
-        println!("{}", serde_json::to_string_pretty(&listing)?);
-    } else {
-        print!("{}", render(&listing));
-    }
-    Ok(())
+    Printer::new(global, args.json.json).result(&listing, || render(&listing))
 }
 
 fn render(listing: &Listing) -> String {
