@@ -18,7 +18,7 @@ use crate::api_support::{
 const GC: &str = "[gc]\ninterval_seconds = 1\npush_expiry_seconds = 6\nstaged_content_seconds = 1\nmultipart_seconds = 1\n";
 
 /// Polls `check` for up to 30 s.
-async fn eventually(what: &str, server: &Server, mut check: impl AsyncFnMut() -> bool) {
+pub(crate) async fn eventually(what: &str, server: &Server, mut check: impl AsyncFnMut() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(30);
     while !check().await {
         assert!(
@@ -403,6 +403,7 @@ async fn on_postgresql_one_replica_sweeps_at_a_time_and_pushes_expire() {
         push_expiry_seconds: 1,
         staged_content_seconds: 1,
         multipart_seconds: 1,
+        ..GcOptions::default()
     };
     let report = sweeper_of(quick).sweep().await.unwrap();
     assert_eq!(report.expired, vec!["old-push".to_owned()]);

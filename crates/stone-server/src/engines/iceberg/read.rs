@@ -21,6 +21,11 @@ pub struct TableView {
 }
 
 impl TableView {
+    /// Whether the table still has the snapshot `id` (not expired).
+    pub fn has_snapshot(&self, id: i64) -> bool {
+        self.metadata.snapshot_by_id(id).is_some()
+    }
+
     /// What a reader of `readable` branches sees: the refs kept (name → snapshot) and
     /// the snapshots reachable from them.
     fn kept(
