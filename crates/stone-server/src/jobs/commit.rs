@@ -508,7 +508,7 @@ impl JobRunner {
     ) -> Result<Value, Problem> {
         let failed = |error: anyhow::Error| {
             Problem::new(503, codes::ENGINE_FAILED, "Engine failed")
-                .with_detail(format!("{error:#}"))
+                .with_detail(crate::error::engine_detail(503, &*error))
                 .with("dataset", name)
         };
         Ok(match kind.engine() {
@@ -569,7 +569,7 @@ impl JobRunner {
                 let iri = graph_iri(host, ns, name, branch);
                 let lock = self.db.lock(&format!("graph/{iri}")).await.map_err(|e| {
                     Problem::new(503, codes::ENGINE_FAILED, "Graph engine failed")
-                        .with_detail(error_chain(&e))
+                        .with_detail(crate::error::engine_detail(503, &e))
                         .with("dataset", name)
                 })?;
                 let problem = |e: GraphError| graph_problem(name, &e);
