@@ -405,9 +405,27 @@ async fn on_postgresql_one_replica_sweeps_at_a_time_and_pushes_expire() {
         multipart_seconds: 1,
         ..GcOptions::default()
     };
-    let report = sweeper_of(quick).sweep().await.unwrap();
+    let report = sweeper_of(quick.clone()).sweep().await.unwrap();
     assert_eq!(report.expired, vec!["old-push".to_owned()]);
     assert!(first.push("old-push").await.unwrap().unwrap().expired);
     assert!(first.live_contents().await.unwrap().is_empty());
     assert_eq!(first.start_commit("old-push").await.unwrap(), None);
+
+    // A content the sweep deletes takes its holders with it (possession is proved again
+    // by the next upload).
+    let gone = "ab".repeat(32);
+    std::fs::write(dir.path().join("staging/contents").join(&gone), b"x").unwrap();
+    first.record_holder(&gone, "holder").await.unwrap();
+    assert_eq!(first.held_among("holder", &[&gone]).await.unwrap().len(), 1);
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    let report = sweeper_of(quick).sweep().await.unwrap();
+    assert!(report.swept.contents >= 1, "{report:?}");
+    assert!(!dir.path().join("staging/contents").join(&gone).exists());
+    assert!(
+        first
+            .held_among("holder", &[&gone])
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
