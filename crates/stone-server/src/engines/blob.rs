@@ -7,6 +7,8 @@
 //! {prefix}/{ns}/{dataset}/{branch}/objects/{sha256}   one object per distinct content
 //! {prefix}/{ns}/{dataset}/{branch}/head.json          the file list (see HeadDocument)
 //! {prefix}/{ns}/{dataset}/{branch}/versions/{V}.json  the file list of named version V
+//! {prefix}/{ns}/{dataset}/{branch}/retired/{ms}-{id}.json  objects a head change stopped
+//!                                                      listing (with `[retention]` only)
 //! ```
 //!
 //! The head document lists `path → (sha256, size)` for every file of the dataset on the
@@ -50,6 +52,7 @@ mod error;
 mod layout;
 mod local;
 mod read;
+mod retire;
 mod upload;
 mod versions;
 
@@ -76,6 +79,7 @@ use object_store::{
 use serde::{Deserialize, Serialize};
 
 pub use error::BlobError;
+pub use retire::RetiredExpiry;
 
 use layout::{
     DatasetLocation, HEAD_FORMAT, HeadDocument, VERSION_EXTENSION, check_path, check_sha256,
