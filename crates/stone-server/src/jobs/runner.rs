@@ -139,7 +139,12 @@ impl JobRunner {
         renewal.abort();
         match result {
             Ok(true) => {}
-            Ok(false) if lost.load(Ordering::SeqCst) => {}
+            Ok(false) if lost.load(Ordering::SeqCst) => {
+                // Not a crash: this runner stalled and another took over.
+                if let Err(error) = self.db.give_back_start(id).await {
+                    tracing::warn!(push = %id, error = ?error, "cannot give back the start of a lost lease; it may count as a crash");
+                }
+            }
             Ok(false) => {
                 tracing::info!(push = %id, "commit parked; it resumes at the next start");
                 let _ = self.db.release(id, &self.owner).await;
