@@ -24,7 +24,7 @@
 //!    written;
 //! 3. uploads each missing object from its staged file (an object that exists with the
 //!    right size is skipped), checking size and sha256 while reading: one PUT below
-//!    [`BlobOptions::multipart_threshold`], a multipart upload above it; a mismatch
+//!    [`BlobTuning::multipart_threshold`], a multipart upload above it; a mismatch
 //!    aborts the upload before the object is visible;
 //! 4. writes the head last, in one atomic object write. On S3 the write is conditional
 //!    (`If-None-Match: *` for a new head, `If-Match: <etag>` otherwise) and retried from
@@ -161,7 +161,7 @@ impl S3Settings {
 
 /// Tuning of uploads.
 #[derive(Debug, Clone)]
-pub struct BlobOptions {
+pub struct BlobTuning {
     /// Files of at least this many bytes go up in a multipart upload (default 16 MiB).
     pub multipart_threshold: u64,
     /// Part size of multipart uploads (default 16 MiB; S3 wants at least 5 MiB).
@@ -172,7 +172,7 @@ pub struct BlobOptions {
     pub file_concurrency: usize,
 }
 
-impl Default for BlobOptions {
+impl Default for BlobTuning {
     fn default() -> Self {
         Self {
             multipart_threshold: 16 << 20,
@@ -286,7 +286,7 @@ pub struct BlobEngine {
     local_dir: Option<PathBuf>,
     /// Whether head writes are compare-and-swap (S3; switched off if the server refuses).
     conditional: AtomicBool,
-    options: BlobOptions,
+    options: BlobTuning,
     locks: DatasetLocks,
     fault: Mutex<Option<BlobFault>>,
     /// Datasets of pushes to prepare once their contents are staged (local store).
@@ -343,7 +343,7 @@ impl BlobEngine {
             description,
             local_dir: None,
             conditional: AtomicBool::new(conditional),
-            options: BlobOptions::default(),
+            options: BlobTuning::default(),
             locks: DatasetLocks::default(),
             fault: Mutex::new(None),
             waiting: Mutex::new(Waiting::default()),
@@ -351,7 +351,7 @@ impl BlobEngine {
     }
 
     /// Replaces the upload tuning.
-    pub fn with_options(mut self, options: BlobOptions) -> Self {
+    pub fn with_options(mut self, options: BlobTuning) -> Self {
         self.options = options;
         self
     }

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 use stone_server::engines::blob::{
-    BlobEngine, BlobEntry, BlobError, BlobFile, BlobOptions, BlobPut, BlobStatus, S3Settings,
+    BlobEngine, BlobEntry, BlobError, BlobFile, BlobPut, BlobStatus, BlobTuning, S3Settings,
     VersionStatus,
 };
 use stone_test::services::SeaweedFs;
@@ -21,8 +21,8 @@ pub const NS: &str = "demo";
 pub const DATASET: &str = "scenes";
 
 /// Small files so that tests go quickly; multipart from 5 MiB (the S3 minimum part).
-pub fn test_options() -> BlobOptions {
-    BlobOptions {
+pub fn test_options() -> BlobTuning {
+    BlobTuning {
         multipart_threshold: 5 << 20,
         part_size: 5 << 20,
         part_concurrency: 2,
