@@ -243,6 +243,9 @@ pub struct RefInfo {
     pub snapshot_id: i64,
 }
 
+/// A table's metadata file and the branches a caller may read.
+type ReadableKey = (String, Vec<String>);
+
 /// The Iceberg engine. Cheap to share behind an `Arc`; every method is safe to call
 /// concurrently, from this and other processes (commits are compare-and-swaps).
 #[derive(Debug)]
@@ -262,7 +265,7 @@ pub struct IcebergEngine {
     /// (files are content-addressed) that the expiry would otherwise delete.
     writers: crate::engines::locks::KeyedLocks<tokio::sync::RwLock<()>>,
     /// [`IcebergEngine::readable_files`]' sets, per metadata file and readable branches.
-    readable_files: std::sync::Mutex<HashMap<(String, Vec<String>), Arc<HashSet<String>>>>,
+    readable_files: std::sync::Mutex<HashMap<ReadableKey, Arc<HashSet<String>>>>,
 }
 
 impl IcebergEngine {
