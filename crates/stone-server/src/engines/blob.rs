@@ -288,6 +288,7 @@ pub struct BlobEngine {
     conditional: AtomicBool,
     options: BlobTuning,
     locks: DatasetLocks,
+    #[cfg(feature = "test-hooks")]
     fault: Mutex<Option<BlobFault>>,
     /// Datasets of pushes to prepare once their contents are staged (local store).
     waiting: Mutex<Waiting>,
@@ -345,6 +346,7 @@ impl BlobEngine {
             conditional: AtomicBool::new(conditional),
             options: BlobTuning::default(),
             locks: DatasetLocks::default(),
+            #[cfg(feature = "test-hooks")]
             fault: Mutex::new(None),
             waiting: Mutex::new(Waiting::default()),
         }
@@ -370,7 +372,8 @@ impl BlobEngine {
         }
     }
 
-    #[doc(hidden)]
+    /// Test hook (feature `test-hooks`): the next put fails with `fault`.
+    #[cfg(feature = "test-hooks")]
     pub fn inject_fault(&self, fault: Option<BlobFault>) {
         *self.fault.lock().unwrap_or_else(|e| e.into_inner()) = fault;
     }
@@ -462,6 +465,7 @@ impl BlobEngine {
             uploaded_files += files;
             uploaded_bytes += bytes;
 
+            #[cfg(feature = "test-hooks")]
             if let Some(fault) = self.fault.lock().unwrap_or_else(|e| e.into_inner()).take() {
                 return Err(BlobError::InjectedFault {
                     fault: match fault {
@@ -499,11 +503,14 @@ impl BlobEngine {
     /// The local store's directory when a put of `files` can take [`put_local`]: every
     /// file verified by staging, no fault injected.
     fn local_fast_path(&self, files: &BTreeMap<String, BlobFile>) -> Option<PathBuf> {
+        #[cfg(feature = "test-hooks")]
         let fault = self
             .fault
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .is_some();
+        #[cfg(not(feature = "test-hooks"))]
+        let fault = false;
         let verified = files.values().all(|f| f.verified);
         self.local_dir.clone().filter(|_| verified && !fault)
     }

@@ -161,8 +161,8 @@ pub struct AppendOptions {
     /// bucket: the data file is copied there server-side instead of uploaded. A failed
     /// copy falls back to the upload.
     pub copy_sources: HashMap<String, String>,
-    /// Test hooks; not part of the API.
-    #[doc(hidden)]
+    /// Test hooks (feature `test-hooks`); not part of the API.
+    #[cfg(feature = "test-hooks")]
     pub hooks: AppendHooks,
 }
 
@@ -652,15 +652,18 @@ impl IcebergEngine {
         let (current_location, new_location) =
             write_next_metadata(table, name, &new_metadata).await?;
 
-        if options.hooks.fail_before_commit {
-            return Err(IcebergError::InjectedFault {
-                table: name.to_owned(),
-            });
-        }
-        if attempt == 1
-            && let Some(barrier) = &options.hooks.before_first_commit
+        #[cfg(feature = "test-hooks")]
         {
-            barrier.wait().await;
+            if options.hooks.fail_before_commit {
+                return Err(IcebergError::InjectedFault {
+                    table: name.to_owned(),
+                });
+            }
+            if attempt == 1
+                && let Some(barrier) = &options.hooks.before_first_commit
+            {
+                barrier.wait().await;
+            }
         }
         let swapped = self
             .swap_metadata(ident, name, current_location, &new_location, "committing")

@@ -303,6 +303,8 @@ impl JobRunner {
                 } else {
                     HashMap::new()
                 };
+                // (The update fills the test hooks of a build with `test-hooks`.)
+                #[allow(clippy::needless_update)]
                 let append = AppendOptions {
                     replace,
                     force,
