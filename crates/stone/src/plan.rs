@@ -127,7 +127,7 @@ pub fn build_plan(
     let files: Vec<_> = package
         .resources
         .iter()
-        .flat_map(|r| r.files.iter().cloned())
+        .flat_map(|r| &r.files)
         .collect();
     let (digests, hashing) = hash_files(&package.root, &files, jobs, true, progress)
         .with_context(|| format!("cannot hash the files of {}", package.root.display()))?;
