@@ -652,6 +652,8 @@ fn collect_files(
         return Err(fail(format!("the directory `{rel}` holds no files")));
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
+    // Kept for the whole push: without the room the vector grew into.
+    files.shrink_to_fit();
     Ok(files)
 }
 

@@ -804,11 +804,21 @@ impl<'a> Session<'a> {
             })?;
         }
         let jobs = self.options.jobs.max(1);
-        let uploads: Vec<_> = units.iter().map(|u| self.upload_unit(u)).collect();
-        let bytes: Vec<u64> = futures::stream::iter(uploads)
-            .buffer_unordered(jobs)
-            .try_collect()
-            .await?;
+        // Each upload's future is made when its turn comes: `jobs` of them at a time, not
+        // one per file of the batch (a future that sends a request is kilobytes).
+        let mut running = futures::stream::FuturesUnordered::new();
+        let mut waiting = units.iter();
+        let mut bytes = 0u64;
+        loop {
+            while running.len() < jobs {
+                let Some(unit) = waiting.next() else { break };
+                running.push(self.upload_unit(unit));
+            }
+            match running.next().await {
+                Some(sent) => bytes += sent?,
+                None => break,
+            }
+        }
         for upload in asked.iter().filter(|u| u.parts.is_some()) {
             let url = format!(
                 "{}/pushes/{}/uploads/{}/complete",
@@ -819,7 +829,7 @@ impl<'a> Session<'a> {
                 .await
                 .map_err(UploadFailure::Failed)?;
         }
-        Ok(bytes.iter().sum())
+        Ok(bytes)
     }
 
     /// One PUT of a byte range of a file to a staging URL, streamed from disk, retried.
