@@ -119,7 +119,9 @@ struct CacheReader {
 impl CacheReader {
     fn open(path: &Path) -> CacheReader {
         let mut reader = CacheReader {
-            lines: File::open(path).ok().map(|f| BufReader::with_capacity(1 << 16, f)),
+            lines: File::open(path)
+                .ok()
+                .map(|f| BufReader::with_capacity(1 << 16, f)),
             line: String::new(),
             current: None,
         };
@@ -145,9 +147,7 @@ impl CacheReader {
         let lines = self.lines.as_mut()?;
         self.line.clear();
         match lines.read_line(&mut self.line) {
-            Ok(n) if n > 0 && self.line.ends_with('\n') => {
-                Some(self.line.trim_end_matches('\n'))
-            }
+            Ok(n) if n > 0 && self.line.ends_with('\n') => Some(self.line.trim_end_matches('\n')),
             _ => None,
         }
     }
@@ -171,7 +171,11 @@ impl CacheReader {
 
     /// The entry of `path`; paths are asked for in sorted order.
     fn find(&mut self, path: &str) -> Option<&CacheEntry> {
-        while self.current.as_ref().is_some_and(|e| e.path.as_str() < path) {
+        while self
+            .current
+            .as_ref()
+            .is_some_and(|e| e.path.as_str() < path)
+        {
             self.advance();
         }
         self.current.as_ref().filter(|e| e.path == path)
@@ -512,7 +516,10 @@ mod tests {
         age(dir.path(), &["a.bin", "b.bin", "c.bin"]);
         let (first, stats) = hash_files(dir.path(), &all_files(dir.path()), 2, true, &()).unwrap();
         assert_eq!(stats.cached_files, 0);
-        assert_eq!(first[0].path, "c.bin", "digests come in the order of the files");
+        assert_eq!(
+            first[0].path, "c.bin",
+            "digests come in the order of the files"
+        );
         let text = fs::read_to_string(dir.path().join(STATE_DIR).join(HASH_CACHE_FILE)).unwrap();
         let paths: Vec<&str> = text
             .lines()
@@ -520,8 +527,7 @@ mod tests {
             .map(|l| l.rsplit(' ').next().unwrap())
             .collect();
         assert_eq!(paths, ["a.bin", "b.bin", "c.bin"], "{text}");
-        let (second, stats) =
-            hash_files(dir.path(), &all_files(dir.path()), 2, true, &()).unwrap();
+        let (second, stats) = hash_files(dir.path(), &all_files(dir.path()), 2, true, &()).unwrap();
         assert_eq!((stats.cached_files, stats.hashed_bytes), (3, 0));
         assert_eq!(first, second);
     }
@@ -543,7 +549,10 @@ mod tests {
         .unwrap();
         let (digests, stats) =
             hash_files(dir.path(), &all_files(dir.path()), 1, true, &()).unwrap();
-        assert_eq!(digests, good, "b was hashed again, not taken from the bad line");
+        assert_eq!(
+            digests, good,
+            "b was hashed again, not taken from the bad line"
+        );
         assert_eq!(stats.cached_files, 2, "a and c came from the cache");
         // A line cut short (no end of line) and a line of garbage are not used either.
         fs::write(&cache, format!("{}\nnot a line\n{}", lines[0], lines[1])).unwrap();

@@ -26,9 +26,7 @@ use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
 use crate::handler::{BoxFuture, PackagePushHandler, ProgressEvent, PushProgress};
 use crate::identity::TokenSource;
-use crate::record::{
-    DatasetOutcome, PushFile, PushOptions, PushPackage, PushResult, status_name,
-};
+use crate::record::{DatasetOutcome, PushFile, PushOptions, PushPackage, PushResult, status_name};
 use crate::resume::{self, ResumeState};
 use crate::retry::{backoff, retry_after, retryable_status};
 use crate::{Phase, PushError};
