@@ -382,7 +382,9 @@ fn write_cache<'a>(
             out.write_all(&hex)?;
             writeln!(out, " {} {} {} {}", f.size, f.modified_ns, f.inode, f.path)?;
         }
-        out.into_inner().map_err(|e| e.into_error())?.sync_all()
+        // Not synced: after a crash, a line cut short or lost ends the cache at that
+        // point (every line checks itself), and the files after it are hashed again.
+        out.flush()
     })();
     if let Err(e) = written {
         let _ = fs::remove_file(&tmp);
