@@ -177,7 +177,7 @@ fn push_with(
         !(quiet || args.json),
         package.resources.iter().map(|r| r.size()).sum(),
     );
-    let plan = build_plan(
+    let mut plan = build_plan(
         package,
         to,
         namespace,
@@ -224,6 +224,8 @@ fn push_with(
         Preparation::Converted
     };
     let push_package = prepare(&plan, package, preparation, &lines)?;
+    // Each file is in the package to push now: its digest in the plan goes (issue 27).
+    plan.datasets.iter_mut().for_each(|d| d.files = Vec::new());
     if let Some(e) = info_error {
         return Err(e.into());
     }
