@@ -195,25 +195,35 @@ fn footer_length(tail: &[u8; 8], size: u64) -> Result<u64, FooterError> {
     Ok(length)
 }
 
-/// The nesting depth and leaf column count of the footer's schema, walked with a loop;
-/// the rest of the footer (row groups, key-values, column orders) is walked to its end
-/// too, so that every count it declares is backed by that many elements
-/// ([`Compact::list_header`]): the parquet crate reserves a list's declared length before
-/// it reads the elements, and a 200-byte footer declaring 260 million row groups made it
-/// ask for 25 GB and abort (found by `scripts/fuzz parquet_footer`).
+/// The nesting depth and leaf column count of the footer's schema, walked with a loop,
+/// and the whole footer walked as the parquet crate will read it ([`FILE_META_DATA`]).
+///
+/// The parquet crate (58) reads a field by its id whatever type the wire gives it, and
+/// reserves a list's declared length before it reads the elements: a 200-byte footer whose
+/// `row_groups` field was written as a double read as a list of 260 million row groups,
+/// and the crate asked for 25 GB and aborted (found by `scripts/fuzz parquet_footer`;
+/// fixed upstream in parquet 60, apache/arrow-rs#10979). So this walk follows the same
+/// path through the bytes: every field the crate reads must carry the type the crate
+/// reads it as (else the footer is refused), unknown fields are skipped by their wire
+/// type as the crate skips them, and every list, set and map length is checked against
+/// the bytes left ([`Compact::list_header`]) before anything reserves room for it.
 fn schema_shape(footer: &[u8], limits: &ParquetLimits) -> Result<(usize, usize), FooterError> {
     let mut input = Compact {
         buf: footer,
         pos: 0,
     };
-    // FileMetaData: field 2 is `list<SchemaElement> schema`.
     let mut id = 0i16;
     let mut shape = None;
     while let Some((field, kind)) = input.field_header(&mut id)? {
-        if field == 2 && kind == LIST && shape.is_none() {
+        if field == 2 {
+            if kind != LIST || shape.is_some() {
+                return Err(FooterError::Malformed(
+                    "the footer's schema is not one list of elements".into(),
+                ));
+            }
             shape = Some(schema_list(&mut input, limits)?);
         } else {
-            input.skip(kind, 0)?;
+            input.field(FILE_META_DATA, "FileMetaData", field, kind, 0)?;
         }
     }
     shape.ok_or_else(|| FooterError::Malformed("the footer has no schema".into()))
@@ -221,7 +231,7 @@ fn schema_shape(footer: &[u8], limits: &ParquetLimits) -> Result<(usize, usize),
 
 fn schema_list(input: &mut Compact, limits: &ParquetLimits) -> Result<(usize, usize), FooterError> {
     let (count, element) = input.list_header()?;
-    if element != STRUCT {
+    if element != STRUCT && count > 0 {
         return Err(FooterError::Malformed(
             "the footer's schema is not a list of elements".into(),
         ));
@@ -269,14 +279,259 @@ fn schema_element(input: &mut Compact) -> Result<Option<i32>, FooterError> {
     let mut children = None;
     let mut id = 0i16;
     while let Some((field, kind)) = input.field_header(&mut id)? {
-        if field == 5 && kind == I32 {
+        if field == 5 && matches!(kind, I16 | I32 | I64) {
             children = Some(input.zigzag_i32()?);
         } else {
-            input.skip(kind, 1)?;
+            input.field(SCHEMA_ELEMENT, "SchemaElement", field, kind, 1)?;
         }
     }
     Ok(children)
 }
+
+/// What the parquet crate reads a value as.
+#[derive(Debug, Clone, Copy)]
+enum Expect {
+    /// A varint (i16, i32, i64 and enums: the same bytes whichever the wire says).
+    Int,
+    /// One byte (thrift `byte`, the crate's `i8`).
+    Byte,
+    /// A bool (in a field, its value is the wire type).
+    Bool,
+    Double,
+    /// A string or binary.
+    Binary,
+    /// A list of elements, at most `max` of them.
+    List(&'static Expect, u64),
+    /// A struct (or union) with these fields; other ids are skipped.
+    Struct(&'static str, &'static [(i16, Expect)]),
+}
+
+impl Expect {
+    /// Whether a value of wire type `kind` is read over the same bytes as this.
+    fn matches(self, kind: u8) -> bool {
+        match self {
+            Expect::Int => matches!(kind, I16 | I32 | I64),
+            Expect::Byte => kind == BYTE,
+            Expect::Bool => matches!(kind, BOOL_TRUE | BOOL_FALSE),
+            Expect::Double => kind == DOUBLE,
+            Expect::Binary => kind == BINARY,
+            Expect::List(..) => kind == LIST,
+            Expect::Struct(..) => kind == STRUCT,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Expect::Int => "an integer",
+            Expect::Byte => "a byte",
+            Expect::Bool => "a bool",
+            Expect::Double => "a double",
+            Expect::Binary => "a string",
+            Expect::List(..) => "a list",
+            Expect::Struct(name, _) => name,
+        }
+    }
+}
+
+const NO_MAX: u64 = u64::MAX;
+const EMPTY: Expect = Expect::Struct("an empty struct", &[]);
+const KEY_VALUE: Expect = Expect::Struct("KeyValue", &[(1, Expect::Binary), (2, Expect::Binary)]);
+const TIME_UNIT: Expect = Expect::Struct("TimeUnit", &[(1, EMPTY), (2, EMPTY), (3, EMPTY)]);
+const TIME_TYPE: Expect = Expect::Struct("TimeType", &[(1, Expect::Bool), (2, TIME_UNIT)]);
+const LOGICAL_TYPE: Expect = Expect::Struct(
+    "LogicalType",
+    &[
+        (1, EMPTY),
+        (2, EMPTY),
+        (3, EMPTY),
+        (4, EMPTY),
+        (
+            5,
+            Expect::Struct("DecimalType", &[(1, Expect::Int), (2, Expect::Int)]),
+        ),
+        (6, EMPTY),
+        (7, TIME_TYPE),
+        (8, TIME_TYPE),
+        (
+            10,
+            Expect::Struct("IntType", &[(1, Expect::Byte), (2, Expect::Bool)]),
+        ),
+        (11, EMPTY),
+        (12, EMPTY),
+        (13, EMPTY),
+        (14, EMPTY),
+        (15, EMPTY),
+        (16, Expect::Struct("VariantType", &[(1, Expect::Byte)])),
+        (17, Expect::Struct("GeometryType", &[(1, Expect::Binary)])),
+        (
+            18,
+            Expect::Struct("GeographyType", &[(1, Expect::Binary), (2, Expect::Int)]),
+        ),
+    ],
+);
+/// `SchemaElement`, but for `num_children` (field 5), which [`schema_element`] reads.
+const SCHEMA_ELEMENT: &[(i16, Expect)] = &[
+    (1, Expect::Int),
+    (2, Expect::Int),
+    (3, Expect::Int),
+    (4, Expect::Binary),
+    (6, Expect::Int),
+    (7, Expect::Int),
+    (8, Expect::Int),
+    (9, Expect::Int),
+    (10, LOGICAL_TYPE),
+];
+const STATISTICS: Expect = Expect::Struct(
+    "Statistics",
+    &[
+        (1, Expect::Binary),
+        (2, Expect::Binary),
+        (3, Expect::Int),
+        (4, Expect::Int),
+        (5, Expect::Binary),
+        (6, Expect::Binary),
+        (7, Expect::Bool),
+        (8, Expect::Bool),
+    ],
+);
+const COLUMN_META_DATA: Expect = Expect::Struct(
+    "ColumnMetaData",
+    &[
+        (1, Expect::Int),
+        (2, Expect::List(&Expect::Int, NO_MAX)),
+        (4, Expect::Int),
+        (5, Expect::Int),
+        (6, Expect::Int),
+        (7, Expect::Int),
+        (9, Expect::Int),
+        (10, Expect::Int),
+        (11, Expect::Int),
+        (12, STATISTICS),
+        (
+            13,
+            Expect::List(
+                &Expect::Struct(
+                    "PageEncodingStats",
+                    &[(1, Expect::Int), (2, Expect::Int), (3, Expect::Int)],
+                ),
+                NO_MAX,
+            ),
+        ),
+        (14, Expect::Int),
+        (15, Expect::Int),
+        (
+            16,
+            Expect::Struct(
+                "SizeStatistics",
+                &[
+                    (1, Expect::Int),
+                    (2, Expect::List(&Expect::Int, NO_MAX)),
+                    (3, Expect::List(&Expect::Int, NO_MAX)),
+                ],
+            ),
+        ),
+        (
+            17,
+            Expect::Struct(
+                "GeospatialStatistics",
+                &[
+                    (
+                        1,
+                        Expect::Struct(
+                            "BoundingBox",
+                            &[
+                                (1, Expect::Double),
+                                (2, Expect::Double),
+                                (3, Expect::Double),
+                                (4, Expect::Double),
+                                (5, Expect::Double),
+                                (6, Expect::Double),
+                                (7, Expect::Double),
+                                (8, Expect::Double),
+                            ],
+                        ),
+                    ),
+                    (2, Expect::List(&Expect::Int, NO_MAX)),
+                ],
+            ),
+        ),
+    ],
+);
+const COLUMN_CHUNK: Expect = Expect::Struct(
+    "ColumnChunk",
+    &[
+        (1, Expect::Binary),
+        (2, Expect::Int),
+        (3, COLUMN_META_DATA),
+        (4, Expect::Int),
+        (5, Expect::Int),
+        (6, Expect::Int),
+        (7, Expect::Int),
+        (
+            8,
+            Expect::Struct(
+                "ColumnCryptoMetaData",
+                &[
+                    (1, EMPTY),
+                    (
+                        2,
+                        Expect::Struct(
+                            "EncryptionWithColumnKey",
+                            &[
+                                (1, Expect::List(&Expect::Binary, NO_MAX)),
+                                (2, Expect::Binary),
+                            ],
+                        ),
+                    ),
+                ],
+            ),
+        ),
+        (9, Expect::Binary),
+    ],
+);
+/// The parquet crate numbers row groups with an i16: it reads no more than this.
+const MAX_ROW_GROUPS: u64 = 1 << 15;
+const ROW_GROUP: Expect = Expect::Struct(
+    "RowGroup",
+    &[
+        (1, Expect::List(&COLUMN_CHUNK, NO_MAX)),
+        (2, Expect::Int),
+        (3, Expect::Int),
+        (
+            4,
+            Expect::List(
+                &Expect::Struct(
+                    "SortingColumn",
+                    &[(1, Expect::Int), (2, Expect::Bool), (3, Expect::Bool)],
+                ),
+                NO_MAX,
+            ),
+        ),
+        (5, Expect::Int),
+        (7, Expect::Int),
+    ],
+);
+const AES_GCM: Expect = Expect::Struct(
+    "AesGcm",
+    &[(1, Expect::Binary), (2, Expect::Binary), (3, Expect::Bool)],
+);
+/// `FileMetaData`, but for the schema (field 2), which [`schema_list`] reads.
+const FILE_META_DATA: &[(i16, Expect)] = &[
+    (1, Expect::Int),
+    (3, Expect::Int),
+    (4, Expect::List(&ROW_GROUP, MAX_ROW_GROUPS)),
+    (5, Expect::List(&KEY_VALUE, NO_MAX)),
+    (6, Expect::Binary),
+    (
+        7,
+        Expect::List(&Expect::Struct("ColumnOrder", &[(1, EMPTY)]), NO_MAX),
+    ),
+    (
+        8,
+        Expect::Struct("EncryptionAlgorithm", &[(1, AES_GCM), (2, AES_GCM)]),
+    ),
+    (9, Expect::Binary),
+];
 
 const BOOL_TRUE: u8 = 1;
 const BOOL_FALSE: u8 = 2;
@@ -383,6 +638,76 @@ impl Compact<'_> {
             )));
         }
         Ok(())
+    }
+
+    /// A field `field` of wire type `kind` in a struct called `name` with `fields`: read
+    /// as the parquet crate reads it when it knows the id, skipped by its wire type
+    /// otherwise.
+    fn field(
+        &mut self,
+        fields: &[(i16, Expect)],
+        name: &str,
+        field: i16,
+        kind: u8,
+        depth: usize,
+    ) -> Result<(), FooterError> {
+        match fields.iter().find(|(id, _)| *id == field) {
+            Some(&(_, expect)) if expect.matches(kind) => self.expect(expect, depth),
+            Some(&(_, expect)) => Err(FooterError::Malformed(format!(
+                "field {field} of the footer's {name} has thrift type {kind} where Parquet has {}",
+                expect.name()
+            ))),
+            None => self.skip(kind, depth),
+        }
+    }
+
+    /// A value read as the parquet crate reads `expect` (its wire type already matched;
+    /// a field's bool has no bytes).
+    fn expect(&mut self, expect: Expect, depth: usize) -> Result<(), FooterError> {
+        if depth > MAX_THRIFT_DEPTH {
+            return Err(FooterError::Malformed(format!(
+                "the footer nests structures more than {MAX_THRIFT_DEPTH} deep"
+            )));
+        }
+        match expect {
+            Expect::Bool => Ok(()),
+            Expect::Int => self.varint().map(drop),
+            Expect::Byte => self.advance(1),
+            Expect::Double => self.advance(8),
+            Expect::Binary => {
+                let n = self.varint()?;
+                self.advance(n)
+            }
+            Expect::List(element, max) => {
+                let (count, kind) = self.list_header()?;
+                if count == 0 {
+                    return Ok(());
+                }
+                if count > max {
+                    return Err(FooterError::Malformed(format!(
+                        "the footer declares a list of {count} {}, more than Parquet reads ({max})",
+                        element.name()
+                    )));
+                }
+                if !element.matches(kind) {
+                    return Err(FooterError::Malformed(format!(
+                        "a list of the footer holds thrift type {kind} where Parquet has {}",
+                        element.name()
+                    )));
+                }
+                for _ in 0..count {
+                    self.expect(*element, depth + 1)?;
+                }
+                Ok(())
+            }
+            Expect::Struct(name, fields) => {
+                let mut id = 0i16;
+                while let Some((field, kind)) = self.field_header(&mut id)? {
+                    self.field(fields, name, field, kind, depth + 1)?;
+                }
+                Ok(())
+            }
+        }
     }
 
     /// Skips a value of type `kind` (a field's: booleans carry their value in the type).

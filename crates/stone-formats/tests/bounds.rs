@@ -76,19 +76,43 @@ fn a_footer_declaring_more_elements_than_it_holds_is_refused_before_the_parquet_
         &[0x48, 0x01, b's', 0x00],
     ]
     .concat();
-    for (list, name) in [
-        (list_header(263_891_602, 12), "row groups"),
-        (list_header(1 << 40, 5), "a list of i32"),
-        (vec![0x1b, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x55], "a map"),
+    for (fields, name, says) in [
+        (
+            [&[0x19][..], &list_header(263_891_602, 12)].concat(),
+            "row groups",
+            "declares",
+        ),
+        (
+            [&[0x09, 0x28][..], &list_header(1 << 40, 5)].concat(),
+            "a list of i32 in an unknown field 20",
+            "declares",
+        ),
+        (
+            vec![0x0b, 0x28, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x55],
+            "a map in an unknown field 20",
+            "declares",
+        ),
+        // What the fuzzer wrote: field 4 (row groups) as a double, whose bytes the
+        // parquet crate reads as a list header of 260 million row groups.
+        (
+            vec![0x17, 0xfc, 0x92, 0xd5, 0xea, 0xfd, 0x00, 0x32, 0x00],
+            "row groups written as a double",
+            "where Parquet has a list",
+        ),
+        (
+            [&[0x19][..], &list_header(2, 5), &[0x02, 0x04]].concat(),
+            "row groups written as a list of i32",
+            "where Parquet has RowGroup",
+        ),
     ] {
-        let footer = [&schema[..], &[0x16, 0x00], &[0x19][..], &list, &[0x00]].concat();
+        let footer = [&schema[..], &[0x16, 0x00], &fields, &[0x00]].concat();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("claims.parquet");
         fs::write(&path, framed(&footer)).unwrap();
         let err = check_parquet_footer(&path, &ParquetLimits::default()).unwrap_err();
         assert_eq!(err.code(), "format.parquet", "{name}: {err}");
         assert!(
-            err.to_string().contains("declares") && err.to_string().contains("claims.parquet"),
+            err.to_string().contains(says) && err.to_string().contains("claims.parquet"),
             "{name}: {err}"
         );
         let err = stone_formats::parquet_columns(&path).unwrap_err();

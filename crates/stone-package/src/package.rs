@@ -196,14 +196,20 @@ impl Resource {
 pub struct PackageFile {
     /// Relative to the package directory, `/`-separated.
     pub path: String,
-    #[serde(skip)]
-    pub absolute: PathBuf,
     pub size: u64,
     /// Modification time in nanoseconds since the epoch, and inode: the hash cache key.
     #[serde(skip)]
     pub modified_ns: i128,
     #[serde(skip)]
     pub inode: u64,
+}
+
+impl PackageFile {
+    /// Where the file is: `root` (the package directory) joined with its path. Not kept
+    /// with each file: a package of a million files would hold every path twice.
+    pub fn absolute(&self, root: &Path) -> PathBuf {
+        root.join(&self.path)
+    }
 }
 
 /// Loads the package in `dir`: reads and checks `datasets.yaml`, resolves every resource.
@@ -582,7 +588,7 @@ fn collect_files(
         meta
     };
     if target.is_file() {
-        return Ok(vec![package_file(rel.to_owned(), absolute, &target)]);
+        return Ok(vec![package_file(rel.to_owned(), &target)]);
     }
     if !target.is_dir() {
         return Err(fail(format!("`{rel}` is neither a file nor a directory"))
@@ -628,14 +634,14 @@ fn collect_files(
                     return Err(fail(format!("`{child_rel}` is a link to a directory; links to directories inside a resource are not followed"))
                         .with_code(codes::PATH_REFUSED));
                 }
-                files.push(package_file(child_rel, child_abs, &meta));
+                files.push(package_file(child_rel, &meta));
             } else if kind.is_dir() {
                 pending.push((child_abs, child_rel));
             } else if kind.is_file() {
                 let meta = entry
                     .metadata()
                     .map_err(|e| fail(format!("cannot read `{child_rel}`: {e}")))?;
-                files.push(package_file(child_rel, child_abs, &meta));
+                files.push(package_file(child_rel, &meta));
             } else {
                 return Err(fail(format!("`{child_rel}` is not a regular file"))
                     .with_code(codes::PATH_REFUSED));
@@ -646,6 +652,8 @@ fn collect_files(
         return Err(fail(format!("the directory `{rel}` holds no files")));
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
+    // Kept for the whole push: without the room the vector grew into.
+    files.shrink_to_fit();
     Ok(files)
 }
 
@@ -693,11 +701,10 @@ fn confined_by_parent(
     relative_inside(root_canonical, &canonical_parent.join(name), rel)
 }
 
-fn package_file(path: String, absolute: PathBuf, meta: &fs::Metadata) -> PackageFile {
+fn package_file(path: String, meta: &fs::Metadata) -> PackageFile {
     let (modified_ns, inode) = file_identity(meta);
     PackageFile {
         path,
-        absolute,
         size: meta.len(),
         modified_ns,
         inode,

@@ -133,11 +133,7 @@ pub fn build_plan(
     jobs: usize,
     progress: &dyn HashProgress,
 ) -> anyhow::Result<PushPlan> {
-    let files: Vec<_> = package
-        .resources
-        .iter()
-        .flat_map(|r| r.files.iter().cloned())
-        .collect();
+    let files: Vec<_> = package.resources.iter().flat_map(|r| &r.files).collect();
     let (digests, hashing) = hash_files(&package.root, &files, jobs, true, progress)
         .with_context(|| format!("cannot hash the files of {}", package.root.display()))?;
     let mut digests = digests.into_iter();

@@ -26,7 +26,7 @@ use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
 use crate::handler::{BoxFuture, PackagePushHandler, ProgressEvent, PushProgress};
 use crate::identity::TokenSource;
-use crate::record::{DatasetOutcome, PushOptions, PushPackage, PushResult, status_name};
+use crate::record::{DatasetOutcome, PushFile, PushOptions, PushPackage, PushResult, status_name};
 use crate::resume::{self, ResumeState};
 use crate::retry::{backoff, retry_after, retryable_status};
 use crate::{Phase, PushError};
@@ -177,28 +177,25 @@ enum UploadFailure {
     Failed(PushError),
 }
 
-impl Session<'_> {
+impl<'a> Session<'a> {
     async fn run(&self) -> Result<PushResult, PushError> {
         let state_path =
             resume::state_path(&self.package.root, &self.options.env, &self.options.branch);
         let mut push_id = resume::load(&state_path, &self.api).map(|s| s.push_id);
-        let local: HashMap<&str, &Path> = self
-            .package
-            .resources
-            .iter()
-            .flat_map(|r| {
-                r.files
-                    .iter()
-                    .map(|f| (f.sha256.as_str(), f.local.as_path()))
-            })
-            .collect();
+        // Where each content is on disk, for the uploads the server asks for: the whole
+        // package when its manifest lists every file (at most one batch of them), each
+        // batch's files when they go in batches (see send_batches).
+        let local = if self.paged() {
+            HashMap::new()
+        } else {
+            local_files(self.package.resources.iter().flat_map(|r| &r.files))
+        };
 
         let mut uploaded_bytes = 0u64;
         let mut already_staged = 0usize;
-        let mut round = 0;
+        let mut rounds = 0;
         let mut stepped_up = false;
         let created = loop {
-            round += 1;
             let resumed = push_id.is_some();
             let created = match self.create(push_id.clone()).await {
                 Err(PushError::Refused { problem, .. }) if resumed && is_stale_push(&problem) => {
@@ -235,7 +232,7 @@ impl Session<'_> {
                         created.push_id,
                         self.file_count()
                     )));
-                    let (bytes, staged) = self.send_batches(&created.push_id, &local).await?;
+                    let (bytes, staged) = self.send_batches(&created.push_id).await?;
                     uploaded_bytes += bytes;
                     already_staged += staged;
                 }
@@ -252,35 +249,18 @@ impl Session<'_> {
             if created.state != PushState::Staging || created.uploads.is_empty() {
                 break created;
             }
-            match self
+            // The server hands out a bounded number of part URLs per answer: the manifest
+            // posted again (same push) gives the next ones, or fresh URLs for expired ones.
+            let outcome = self
                 .upload_all(&created.push_id, &created.uploads, &local)
-                .await
-            {
-                Ok(bytes) if created.more_uploads => {
-                    // The server hands out a bounded number of part URLs per answer: the
-                    // manifest posted again (same push) gives the next ones. Progress was
-                    // made: the rounds allowed for expired URLs count afresh.
-                    uploaded_bytes += bytes;
-                    round = 0;
-                }
-                Ok(bytes) => {
-                    uploaded_bytes += bytes;
-                    break created;
-                }
-                Err(UploadFailure::Expired) if round < ROUNDS => {
-                    self.progress.event(ProgressEvent::Note(
-                        "staging URLs expired: asking for fresh ones".into(),
-                    ));
-                }
-                Err(UploadFailure::Expired) => {
-                    return Err(PushError::Unavailable {
-                        phase: Phase::Upload,
-                        url: self.api.clone(),
-                        message: "the staging URLs kept expiring before the uploads finished"
-                            .into(),
-                    });
-                }
-                Err(UploadFailure::Failed(e)) => return Err(e),
+                .await;
+            if !self.ask_again(
+                outcome,
+                created.more_uploads,
+                &mut rounds,
+                &mut uploaded_bytes,
+            )? {
+                break created;
             }
         };
 
@@ -642,11 +622,7 @@ impl Session<'_> {
     /// run. A batch is sent again for fresh URLs when they expired, and for the rest of its
     /// uploads when the answer held only some (`more_uploads`). Returns the bytes uploaded
     /// and the count of contents the server already had.
-    async fn send_batches(
-        &self,
-        push_id: &str,
-        local: &HashMap<&str, &Path>,
-    ) -> Result<(u64, usize), PushError> {
+    async fn send_batches(&self, push_id: &str) -> Result<(u64, usize), PushError> {
         let url = format!("{}/pushes/{push_id}/files", self.api);
         // Batches of MAX_FILE_BATCH files, resources after one another (a resource's
         // files may span batches, a batch may hold many small resources).
@@ -661,50 +637,28 @@ impl Session<'_> {
             }
         };
         let (mut bytes, mut staged) = (0u64, 0usize);
-        let Some(first) = self.next_batch(&mut cursor) else {
+        let Some((first, mut local)) = self.next_batch(&mut cursor) else {
             return Ok((0, 0));
         };
         let mut current = post(first).await?;
         loop {
             let (batch, answer) = current;
             // The next batch goes while this one's uploads run.
-            let next = self.next_batch(&mut cursor).map(&post);
+            let (next, next_local) = match self.next_batch(&mut cursor) {
+                Some((next, next_local)) => (Some(post(next)), Some(next_local)),
+                None => (None, None),
+            };
             let uploads = async {
                 let mut answer = answer;
-                let mut round = 0;
+                let mut rounds = 0;
                 loop {
-                    round += 1;
-                    match self.upload_all(push_id, &answer.uploads, local).await {
-                        Ok(sent) if answer.more_uploads => {
-                            bytes += sent;
-                            round = 0;
-                        }
-                        Ok(sent) => {
-                            bytes += sent;
-                            staged += answer.already_staged.len();
-                            return Ok(());
-                        }
-                        Err(UploadFailure::Expired) if round < ROUNDS => {
-                            self.progress.event(ProgressEvent::Note(
-                                "staging URLs expired: asking for fresh ones".into(),
-                            ));
-                        }
-                        Err(UploadFailure::Expired) => {
-                            return Err(PushError::Unavailable {
-                                phase: Phase::Upload,
-                                url: self.api.clone(),
-                                message:
-                                    "the staging URLs kept expiring before the uploads finished"
-                                        .into(),
-                            });
-                        }
-                        Err(UploadFailure::Failed(e)) => return Err(e),
+                    let outcome = self.upload_all(push_id, &answer.uploads, &local).await;
+                    if !self.ask_again(outcome, answer.more_uploads, &mut rounds, &mut bytes)? {
+                        staged += answer.already_staged.len();
+                        return Ok::<_, PushError>(());
                     }
                     // The same batch again: the rest of its uploads, or fresh URLs.
-                    answer = match post(batch.clone()).await {
-                        Ok((_, answer)) => answer,
-                        Err(e) => return Err(e),
-                    };
+                    answer = post(batch.clone()).await?.1;
                 }
             };
             let following = async {
@@ -715,28 +669,72 @@ impl Session<'_> {
             };
             let (uploaded, following) = tokio::join!(uploads, following);
             uploaded?;
-            match following? {
-                Some(following) => current = following,
-                None => return Ok((bytes, staged)),
+            match (following?, next_local) {
+                (Some(following), Some(next_local)) => {
+                    current = following;
+                    local = next_local;
+                }
+                _ => return Ok((bytes, staged)),
             }
         }
     }
 
-    /// The batch of files from `cursor` (resource, file) on, and the cursor moved past it.
-    fn next_batch(&self, cursor: &mut (usize, usize)) -> Option<FileBatch> {
+    /// After a round of uploads (`outcome`) of an answer: whether to ask the server again,
+    /// for the rest of the uploads (`more`: the answer held only some; progress was made,
+    /// so the rounds allowed for expired URLs count afresh) or for fresh URLs (they
+    /// expired: at most [`ROUNDS`] rounds in a row). Counts the bytes sent in `bytes`.
+    fn ask_again(
+        &self,
+        outcome: Result<u64, UploadFailure>,
+        more: bool,
+        rounds: &mut usize,
+        bytes: &mut u64,
+    ) -> Result<bool, PushError> {
+        match outcome {
+            Ok(sent) => {
+                *bytes += sent;
+                *rounds = 0;
+                Ok(more)
+            }
+            Err(UploadFailure::Expired) => {
+                *rounds += 1;
+                if *rounds >= ROUNDS {
+                    return Err(PushError::Unavailable {
+                        phase: Phase::Upload,
+                        url: self.api.clone(),
+                        message: "the staging URLs kept expiring before the uploads finished"
+                            .into(),
+                    });
+                }
+                self.progress.event(ProgressEvent::Note(
+                    "staging URLs expired: asking for fresh ones".into(),
+                ));
+                Ok(true)
+            }
+            Err(UploadFailure::Failed(e)) => Err(e),
+        }
+    }
+
+    /// The batch of files from `cursor` (resource, file) on, where its contents are on
+    /// disk, and the cursor moved past it.
+    fn next_batch(&self, cursor: &mut (usize, usize)) -> Option<(FileBatch, LocalFiles<'a>)> {
+        let package: &'a PushPackage = self.package;
         let mut batch = FileBatch {
             datasets: Vec::new(),
         };
+        let mut local = HashMap::new();
         let mut count = 0;
         while count < MAX_FILE_BATCH {
-            let Some(resource) = self.package.resources.get(cursor.0) else {
+            let Some(resource) = package.resources.get(cursor.0) else {
                 break;
             };
             let take = (resource.files.len().saturating_sub(cursor.1)).min(MAX_FILE_BATCH - count);
             if take > 0 {
+                let files = &resource.files[cursor.1..cursor.1 + take];
+                local.extend(local_files(files));
                 batch.datasets.push(DatasetFiles {
                     name: resource.name.clone(),
-                    files: resource.files[cursor.1..cursor.1 + take]
+                    files: files
                         .iter()
                         .map(|f| ManifestFile {
                             path: f.path.clone(),
@@ -752,7 +750,7 @@ impl Session<'_> {
                 *cursor = (cursor.0 + 1, 0);
             }
         }
-        (count > 0).then_some(batch)
+        (count > 0).then_some((batch, local))
     }
 
     /// Uploads everything the server asked for, `jobs` requests at a time; returns the bytes.
@@ -760,7 +758,7 @@ impl Session<'_> {
         &self,
         push_id: &str,
         asked: &[Upload],
-        local: &HashMap<&str, &Path>,
+        local: &LocalFiles<'_>,
     ) -> Result<u64, UploadFailure> {
         let mut units = Vec::new();
         for upload in asked {
@@ -804,11 +802,21 @@ impl Session<'_> {
             })?;
         }
         let jobs = self.options.jobs.max(1);
-        let uploads: Vec<_> = units.iter().map(|u| self.upload_unit(u)).collect();
-        let bytes: Vec<u64> = futures::stream::iter(uploads)
-            .buffer_unordered(jobs)
-            .try_collect()
-            .await?;
+        // Each upload's future is made when its turn comes: `jobs` of them at a time, not
+        // one per file of the batch (a future that sends a request is kilobytes).
+        let mut running = futures::stream::FuturesUnordered::new();
+        let mut waiting = units.iter();
+        let mut bytes = 0u64;
+        loop {
+            while running.len() < jobs {
+                let Some(unit) = waiting.next() else { break };
+                running.push(self.upload_unit(unit));
+            }
+            match running.next().await {
+                Some(sent) => bytes += sent?,
+                None => break,
+            }
+        }
         for upload in asked.iter().filter(|u| u.parts.is_some()) {
             let url = format!(
                 "{}/pushes/{}/uploads/{}/complete",
@@ -819,7 +827,7 @@ impl Session<'_> {
                 .await
                 .map_err(UploadFailure::Failed)?;
         }
-        Ok(bytes.iter().sum())
+        Ok(bytes)
     }
 
     /// One PUT of a byte range of a file to a staging URL, streamed from disk, retried.
@@ -975,6 +983,16 @@ impl<'a> Unit<'a> {
             headers: &upload.headers,
         }
     }
+}
+
+/// Where the contents of some files are on disk, by sha256.
+type LocalFiles<'a> = HashMap<&'a str, &'a Path>;
+
+fn local_files<'a>(files: impl IntoIterator<Item = &'a PushFile>) -> LocalFiles<'a> {
+    files
+        .into_iter()
+        .map(|f| (f.sha256.as_str(), f.local.as_path()))
+        .collect()
 }
 
 /// A saved push the server no longer resumes: unknown, expired by its garbage

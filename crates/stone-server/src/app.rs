@@ -32,6 +32,8 @@ pub struct App {
     /// Checks bearer tokens (`oidc` mode); `None` in `local` mode.
     pub verifier: Option<Arc<crate::auth::Verifier>>,
     pub runner: Arc<JobRunner>,
+    /// The tables' Parquet answers ([`crate::content_cache`]).
+    pub content_cache: crate::content_cache::ContentCache,
 }
 
 /// Who called ([`Caller`]), as one axum extractor for every route.

@@ -196,6 +196,56 @@ pub type ApiResult<T> = Result<T, ApiError>;
 
 // Engine and staging failures as the problems a push reports.
 
+/// The detail of a push problem caused by `error` (the one rule for what of an engine or
+/// staging error a client sees): a failure of the server's own (`status` 5xx) gets a
+/// short sentence and an incident id, and the whole chain goes to the log under that id;
+/// a failure the input caused (4xx) gets the chain, with the server's own locations
+/// (absolute paths, URLs of its stores) cut to their last segment, which is the file or
+/// object the client knows (a staged file is named by its sha256).
+pub(crate) fn engine_detail(status: u16, error: &dyn std::error::Error) -> String {
+    let chain = error_chain(error);
+    if status < 500 {
+        return shorten_locations(&chain);
+    }
+    let incident = &uuid::Uuid::new_v4().simple().to_string()[..12];
+    tracing::warn!(incident, error = %chain, "an engine failed; the client gets the incident id");
+    format!(
+        "the server failed (incident {incident}); its operator finds the cause in the server's log under that id"
+    )
+}
+
+/// `text` with every absolute path (`/a/b`) and URL (`scheme://…`) cut to its last
+/// segment (without a query), the surrounding quotes and punctuation kept.
+fn shorten_locations(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for piece in text.split_inclusive(char::is_whitespace) {
+        let word = piece.trim_end_matches(char::is_whitespace);
+        let space = &piece[word.len()..];
+        let edge = |c: char| {
+            matches!(
+                c,
+                '"' | '\'' | '`' | '(' | ')' | '[' | ']' | '<' | '>' | ',' | ';' | ':' | '.'
+            )
+        };
+        let core = word.trim_start_matches(edge);
+        let lead = &word[..word.len() - core.len()];
+        let core = core.trim_end_matches(edge);
+        let tail = &word[lead.len() + core.len()..];
+        let location = (core.starts_with('/') && core[1..].contains('/')) || core.contains("://");
+        if location {
+            let path = core.split(['?', '#']).next().unwrap_or(core);
+            let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+            out.push_str(lead);
+            out.push_str(if last.is_empty() { "…" } else { last });
+            out.push_str(tail);
+        } else {
+            out.push_str(word);
+        }
+        out.push_str(space);
+    }
+    out
+}
+
 /// A dataset failure from staging.
 pub fn staging_problem(dataset: &str, error: StagingError) -> Problem {
     match error {
@@ -215,7 +265,7 @@ pub fn staging_problem(dataset: &str, error: StagingError) -> Problem {
                 .with("missing", [sha256])
         }
         other => Problem::new(503, codes::ENGINE_FAILED, "Staging failed")
-            .with_detail(error_chain(&other))
+            .with_detail(engine_detail(503, &other))
             .with("dataset", dataset),
     }
 }
@@ -256,9 +306,8 @@ pub(crate) fn iceberg_problem(dataset: &str, error: &IcebergError) -> Problem {
         }
         _ => Problem::new(503, codes::ENGINE_FAILED, "Iceberg engine failed"),
     };
-    problem
-        .with_detail(error_chain(error))
-        .with("dataset", dataset)
+    let detail = engine_detail(problem.status, error);
+    problem.with_detail(detail).with("dataset", dataset)
 }
 
 pub(crate) fn graph_problem(dataset: &str, error: &GraphError) -> Problem {
@@ -272,9 +321,8 @@ pub(crate) fn graph_problem(dataset: &str, error: &GraphError) -> Problem {
         GraphError::TooLarge { .. } => Problem::new(413, codes::GRAPH_TOO_LARGE, "Graph too large"),
         _ => Problem::new(503, codes::ENGINE_FAILED, "Graph engine failed"),
     };
-    problem
-        .with_detail(error_chain(error))
-        .with("dataset", dataset)
+    let detail = engine_detail(problem.status, error);
+    problem.with_detail(detail).with("dataset", dataset)
 }
 
 pub(crate) fn blob_problem(dataset: &str, error: &BlobError) -> Problem {
@@ -292,7 +340,36 @@ pub(crate) fn blob_problem(dataset: &str, error: &BlobError) -> Problem {
         }
         _ => Problem::new(503, codes::ENGINE_FAILED, "Object storage failed"),
     };
-    problem
-        .with_detail(error_chain(error))
-        .with("dataset", dataset)
+    let detail = engine_detail(problem.status, error);
+    problem.with_detail(detail).with("dataset", dataset)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shorten_locations;
+
+    #[test]
+    fn server_locations_are_cut_to_their_last_segment() {
+        assert_eq!(
+            shorten_locations(
+                "staged file /var/lib/stone/staging/contents/ab/abcd.parquet is not a readable Parquet file"
+            ),
+            "staged file abcd.parquet is not a readable Parquet file"
+        );
+        assert_eq!(
+            shorten_locations(
+                "cannot write data file s3://bucket/warehouse/ns/t-1/data/x.parquet: denied"
+            ),
+            "cannot write data file x.parquet: denied"
+        );
+        assert_eq!(
+            shorten_locations("(\"http://10.0.0.5:8333/b/k?X-Amz-Signature=s\"), line 3"),
+            "(\"k\"), line 3"
+        );
+        // Not locations: a relative path, a lone slash, a column name.
+        assert_eq!(
+            shorten_locations("column \"a/b\" of data/x.csv: 1 / 2"),
+            "column \"a/b\" of data/x.csv: 1 / 2"
+        );
+    }
 }

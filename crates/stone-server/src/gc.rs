@@ -25,6 +25,9 @@
 //! instant between that last check and the deletion; a push that loses its content there
 //! fails with `push.incomplete` at commit and its rerun uploads the content again.
 //!
+//! 5. (every replica, outside the lock) sweeps its cache of tables' Parquet answers:
+//!    see [`crate::content_cache`].
+//!
 //! Several replicas: every replica runs the timer; a sweep runs only under the
 //! cross-replica lock `gc` (PostgreSQL `pg_try_advisory_lock`), so one sweeps at a time
 //! and the others skip that round.
@@ -68,6 +71,7 @@ pub struct Sweeper {
     staging: Arc<dyn StagingStore>,
     options: GcOptions,
     engines: Option<Arc<Engines>>,
+    content_cache: Option<crate::content_cache::ContentCache>,
 }
 
 impl Sweeper {
@@ -77,12 +81,21 @@ impl Sweeper {
             staging,
             options,
             engines: None,
+            content_cache: None,
         }
     }
 
     /// Also removes what expired pushes prepared in the object store (step 4 above).
     pub fn with_engines(mut self, engines: Arc<Engines>) -> Self {
         self.engines = Some(engines);
+        self
+    }
+
+    /// Also sweeps this replica's cache of Parquet answers ([`crate::content_cache`]) at
+    /// every tick, whichever replica sweeps staging (each replica has its own cache); needs
+    /// [`Self::with_engines`].
+    pub fn with_content_cache(mut self, cache: crate::content_cache::ContentCache) -> Self {
+        self.content_cache = Some(cache);
         self
     }
 
@@ -104,6 +117,17 @@ impl Sweeper {
             }
             if *shutdown.borrow() {
                 return;
+            }
+            if let (Some(cache), Some(engines)) = (&self.content_cache, &self.engines) {
+                let swept = cache.sweep(&engines.iceberg).await;
+                if swept.files > 0 {
+                    tracing::info!(
+                        files = swept.files,
+                        bytes = swept.bytes,
+                        kept_bytes = swept.kept_bytes,
+                        "gc: content cache swept"
+                    );
+                }
             }
             match self.sweep().await {
                 Ok(report) if report.skipped => {

@@ -10,6 +10,7 @@
 //! - [`report`]: an error and its causes, as one line;
 //! - [`iri`]: the `stone:` names and https IRIs of datasets, namespaces and graphs;
 //! - [`gc`]: the periodic sweep of staging (expired pushes, unused contents, old uploads);
+//! - [`content_cache`]: tables' Parquet answers on the server's disk, and their sweep;
 //! - [`guards`]: protected refs, roles, what needs `force`;
 //! - [`authz`]: namespace permissions (who may read, write, administer a namespace);
 //! - [`engines`]: Iceberg (TABULAR), named graphs (GRAPH), object storage (the rest);
@@ -24,6 +25,7 @@ pub mod app;
 pub mod auth;
 pub mod authz;
 pub mod config;
+pub mod content_cache;
 pub mod engines;
 pub mod error;
 mod fs_at;

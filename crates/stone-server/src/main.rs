@@ -223,6 +223,10 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
             Authorizer::allow_all()
         }
     };
+    let content_cache = stone_server::content_cache::ContentCache::new(
+        &settings.data_dir,
+        settings.config.gc.content_cache_bytes,
+    );
     let app = Arc::new(App {
         guards,
         authz,
@@ -240,6 +244,7 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         local_staging,
         engines: engines.clone(),
         runner: runner.clone(),
+        content_cache: content_cache.clone(),
     });
     let jobs = tokio::spawn(runner.clone().run(SHUTDOWN_GRACE));
     let sweeper = Sweeper::new(
@@ -247,7 +252,8 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         app.staging.clone(),
         settings.config.gc.clone(),
     )
-    .with_engines(engines.clone());
+    .with_engines(engines.clone())
+    .with_content_cache(content_cache);
     let gc = tokio::spawn(sweeper.run(stop.subscribe()));
 
     match &verifier {

@@ -18,6 +18,7 @@ and {"triples": [[s, p, o], …]} (N-Triples terms) for CONSTRUCT/DESCRIBE.
 import argparse
 import json
 import sys
+import time
 import urllib.parse
 import urllib.request
 
@@ -68,7 +69,20 @@ def query_local(args):
     import pyoxigraph as ox
 
     if args.store:
-        store = ox.Store.read_only(args.store)
+        # The server's store is live: a read-only open lists the SST files of the moment,
+        # and a compaction that ends meanwhile deletes some of them ("No such file or
+        # directory"). Such a race is tried again; any other error is the test's failure.
+        for attempt in range(20):
+            try:
+                store = ox.Store.read_only(args.store)
+                result = store.query(args.query, use_default_graph_as_union=args.union_default_graph)
+                return render(ox, result)
+            except SyntaxError as e:
+                fail(f"bad query: {e}")
+            except (OSError, RuntimeError) as e:
+                if "No such file or directory" not in str(e) or attempt == 19:
+                    raise
+                time.sleep(0.25)
     else:
         store = ox.Store()
         graph = ox.NamedNode(args.graph) if args.graph else ox.DefaultGraph()
@@ -81,6 +95,10 @@ def query_local(args):
         result = store.query(args.query, use_default_graph_as_union=args.union_default_graph)
     except SyntaxError as e:
         fail(f"bad query: {e}")
+    return render(ox, result)
+
+
+def render(ox, result):
     if isinstance(result, (bool, getattr(ox, "QueryBoolean", bool))):
         return {"head": {}, "boolean": bool(result)}
     if isinstance(result, ox.QuerySolutions):

@@ -157,6 +157,10 @@ pub struct GcOptions {
     /// An unfinished multipart upload started this long ago is aborted.
     #[serde(default = "default_day")]
     pub multipart_seconds: u64,
+    /// The most bytes the cache of tables' Parquet answers keeps (`<data>/cache/content`);
+    /// the oldest files go first.
+    #[serde(default = "default_content_cache_bytes")]
+    pub content_cache_bytes: u64,
 }
 
 impl Default for GcOptions {
@@ -166,8 +170,13 @@ impl Default for GcOptions {
             push_expiry_seconds: default_push_expiry(),
             staged_content_seconds: default_day(),
             multipart_seconds: default_day(),
+            content_cache_bytes: default_content_cache_bytes(),
         }
     }
+}
+
+fn default_content_cache_bytes() -> u64 {
+    16 << 30
 }
 
 fn default_gc_interval() -> u64 {

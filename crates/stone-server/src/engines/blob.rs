@@ -7,6 +7,8 @@
 //! {prefix}/{ns}/{dataset}/{branch}/objects/{sha256}   one object per distinct content
 //! {prefix}/{ns}/{dataset}/{branch}/head.json          the file list (see HeadDocument)
 //! {prefix}/{ns}/{dataset}/{branch}/versions/{V}.json  the file list of named version V
+//! {prefix}/{ns}/{dataset}/{branch}/retired/{ms}-{id}.json  objects a head change stopped
+//!                                                      listing (with `[retention]` only)
 //! ```
 //!
 //! The head document lists `path → (sha256, size)` for every file of the dataset on the
@@ -22,7 +24,7 @@
 //!    written;
 //! 3. uploads each missing object from its staged file (an object that exists with the
 //!    right size is skipped), checking size and sha256 while reading: one PUT below
-//!    [`BlobOptions::multipart_threshold`], a multipart upload above it; a mismatch
+//!    [`BlobTuning::multipart_threshold`], a multipart upload above it; a mismatch
 //!    aborts the upload before the object is visible;
 //! 4. writes the head last, in one atomic object write. On S3 the write is conditional
 //!    (`If-None-Match: *` for a new head, `If-Match: <etag>` otherwise) and retried from
@@ -50,6 +52,7 @@ mod error;
 mod layout;
 mod local;
 mod read;
+mod retire;
 mod upload;
 mod versions;
 
@@ -76,6 +79,7 @@ use object_store::{
 use serde::{Deserialize, Serialize};
 
 pub use error::BlobError;
+pub use retire::RetiredExpiry;
 
 use layout::{
     DatasetLocation, HEAD_FORMAT, HeadDocument, VERSION_EXTENSION, check_path, check_sha256,
@@ -157,7 +161,7 @@ impl S3Settings {
 
 /// Tuning of uploads.
 #[derive(Debug, Clone)]
-pub struct BlobOptions {
+pub struct BlobTuning {
     /// Files of at least this many bytes go up in a multipart upload (default 16 MiB).
     pub multipart_threshold: u64,
     /// Part size of multipart uploads (default 16 MiB; S3 wants at least 5 MiB).
@@ -168,7 +172,7 @@ pub struct BlobOptions {
     pub file_concurrency: usize,
 }
 
-impl Default for BlobOptions {
+impl Default for BlobTuning {
     fn default() -> Self {
         Self {
             multipart_threshold: 16 << 20,
@@ -282,8 +286,9 @@ pub struct BlobEngine {
     local_dir: Option<PathBuf>,
     /// Whether head writes are compare-and-swap (S3; switched off if the server refuses).
     conditional: AtomicBool,
-    options: BlobOptions,
+    options: BlobTuning,
     locks: DatasetLocks,
+    #[cfg(feature = "test-hooks")]
     fault: Mutex<Option<BlobFault>>,
     /// Datasets of pushes to prepare once their contents are staged (local store).
     waiting: Mutex<Waiting>,
@@ -339,15 +344,16 @@ impl BlobEngine {
             description,
             local_dir: None,
             conditional: AtomicBool::new(conditional),
-            options: BlobOptions::default(),
+            options: BlobTuning::default(),
             locks: DatasetLocks::default(),
+            #[cfg(feature = "test-hooks")]
             fault: Mutex::new(None),
             waiting: Mutex::new(Waiting::default()),
         }
     }
 
     /// Replaces the upload tuning.
-    pub fn with_options(mut self, options: BlobOptions) -> Self {
+    pub fn with_options(mut self, options: BlobTuning) -> Self {
         self.options = options;
         self
     }
@@ -366,7 +372,8 @@ impl BlobEngine {
         }
     }
 
-    #[doc(hidden)]
+    /// Test hook (feature `test-hooks`): the next put fails with `fault`.
+    #[cfg(feature = "test-hooks")]
     pub fn inject_fault(&self, fault: Option<BlobFault>) {
         *self.fault.lock().unwrap_or_else(|e| e.into_inner()) = fault;
     }
@@ -458,6 +465,7 @@ impl BlobEngine {
             uploaded_files += files;
             uploaded_bytes += bytes;
 
+            #[cfg(feature = "test-hooks")]
             if let Some(fault) = self.fault.lock().unwrap_or_else(|e| e.into_inner()).take() {
                 return Err(BlobError::InjectedFault {
                     fault: match fault {
@@ -495,11 +503,14 @@ impl BlobEngine {
     /// The local store's directory when a put of `files` can take [`put_local`]: every
     /// file verified by staging, no fault injected.
     fn local_fast_path(&self, files: &BTreeMap<String, BlobFile>) -> Option<PathBuf> {
+        #[cfg(feature = "test-hooks")]
         let fault = self
             .fault
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .is_some();
+        #[cfg(not(feature = "test-hooks"))]
+        let fault = false;
         let verified = files.values().all(|f| f.verified);
         self.local_dir.clone().filter(|_| verified && !fault)
     }

@@ -161,8 +161,8 @@ pub struct AppendOptions {
     /// bucket: the data file is copied there server-side instead of uploaded. A failed
     /// copy falls back to the upload.
     pub copy_sources: HashMap<String, String>,
-    /// Test hooks; not part of the API.
-    #[doc(hidden)]
+    /// Test hooks (feature `test-hooks`); not part of the API.
+    #[cfg(feature = "test-hooks")]
     pub hooks: AppendHooks,
 }
 
@@ -243,6 +243,9 @@ pub struct RefInfo {
     pub snapshot_id: i64,
 }
 
+/// A table's metadata file and the branches a caller may read.
+type ReadableKey = (String, Vec<String>);
+
 /// The Iceberg engine. Cheap to share behind an `Arc`; every method is safe to call
 /// concurrently, from this and other processes (commits are compare-and-swaps).
 #[derive(Debug)]
@@ -262,7 +265,7 @@ pub struct IcebergEngine {
     /// (files are content-addressed) that the expiry would otherwise delete.
     writers: crate::engines::locks::KeyedLocks<tokio::sync::RwLock<()>>,
     /// [`IcebergEngine::readable_files`]' sets, per metadata file and readable branches.
-    readable_files: std::sync::Mutex<HashMap<(String, Vec<String>), Arc<HashSet<String>>>>,
+    readable_files: std::sync::Mutex<HashMap<ReadableKey, Arc<HashSet<String>>>>,
 }
 
 impl IcebergEngine {
@@ -649,15 +652,18 @@ impl IcebergEngine {
         let (current_location, new_location) =
             write_next_metadata(table, name, &new_metadata).await?;
 
-        if options.hooks.fail_before_commit {
-            return Err(IcebergError::InjectedFault {
-                table: name.to_owned(),
-            });
-        }
-        if attempt == 1
-            && let Some(barrier) = &options.hooks.before_first_commit
+        #[cfg(feature = "test-hooks")]
         {
-            barrier.wait().await;
+            if options.hooks.fail_before_commit {
+                return Err(IcebergError::InjectedFault {
+                    table: name.to_owned(),
+                });
+            }
+            if attempt == 1
+                && let Some(barrier) = &options.hooks.before_first_commit
+            {
+                barrier.wait().await;
+            }
         }
         let swapped = self
             .swap_metadata(ident, name, current_location, &new_location, "committing")

@@ -44,7 +44,9 @@ impl JobRunner {
         // With local staging, a run of object-storage batches is pipelined: the file work
         // of one batch overlaps the state database's work of the batches before and after
         // it (see `commit_blob_run`).
-        let pipelined = self.staging.kind() == StagingStoreKind::Local;
+        // (Not with `[retention]`: a blob write then records what it retires and may expire
+        // older contents, dataset by dataset: see `retire`.)
+        let pipelined = self.staging.kind() == StagingStoreKind::Local && self.retention.is_none();
         let runs: Vec<(bool, Vec<&[Pending<'_>]>)> = pending
             .chunk_by(|a, b| is_blob(a.1) && is_blob(b.1))
             .map(|run| (is_blob(run[0].1), run.chunks(COMMIT_BATCH).collect()))
@@ -301,6 +303,8 @@ impl JobRunner {
                 } else {
                     HashMap::new()
                 };
+                // (The update fills the test hooks of a build with `test-hooks`.)
+                #[allow(clippy::needless_update)]
                 let append = AppendOptions {
                     replace,
                     force,
@@ -447,6 +451,17 @@ impl JobRunner {
             }
             Engine::ObjectStorage => {
                 let put = blob_put(push, manifest, |sha256| contents[sha256].path.clone());
+                // With `[retention]`: the head before the write, to record what it retires.
+                let before = match &self.retention {
+                    Some(_) => self
+                        .engines
+                        .blob
+                        .head(ns, name, branch)
+                        .await
+                        .ok()
+                        .flatten(),
+                    None => None,
+                };
                 let outcome = self
                     .engines
                     .blob
@@ -459,8 +474,23 @@ impl JobRunner {
                         put.keep.as_deref(),
                     )
                     .await;
+                let expired = match (&outcome, &self.retention) {
+                    (Ok(_), Some(retention)) => {
+                        self.retire(ns, name, branch, before, retention, force)
+                            .await
+                    }
+                    _ => None,
+                };
                 self.blob_finish(push, manifest, checkpoint, resumed, outcome)
                     .await
+                    .map(|(status, mut detail)| {
+                        if let Some(expired) = expired {
+                            detail.expired_snapshots = Some(expired.heads);
+                            detail.expired_files = Some(expired.files);
+                            detail.expired_bytes = Some(expired.bytes);
+                        }
+                        (status, detail)
+                    })
             }
         };
         drop(contents);
@@ -498,6 +528,60 @@ impl JobRunner {
         }
     }
 
+    /// With `[retention]`, after a write of an object-storage dataset: records the objects
+    /// the head stopped listing (the head `before` the write against the head now), and,
+    /// where expiry runs (`expire`: a forced push, or an unprotected branch), expires what
+    /// older records list ([`crate::engines::blob::BlobEngine::expire_retired`]). `None`
+    /// when no expiry ran. A failure is logged, not the dataset's: its data is committed.
+    async fn retire(
+        &self,
+        ns: &str,
+        name: &str,
+        branch: &str,
+        before: Option<crate::engines::blob::BlobHead>,
+        retention: &Retention,
+        expire: bool,
+    ) -> Option<crate::engines::blob::RetiredExpiry> {
+        let blob = &self.engines.blob;
+        if let Some(before) = before {
+            let retired = match blob.head(ns, name, branch).await {
+                Ok(after) => {
+                    let listed: std::collections::HashSet<&str> = after
+                        .iter()
+                        .flat_map(|head| head.files.iter().map(|e| e.sha256.as_str()))
+                        .collect();
+                    let mut dropped: Vec<String> = before
+                        .files
+                        .into_iter()
+                        .map(|e| e.sha256)
+                        .filter(|sha256| !listed.contains(sha256.as_str()))
+                        .collect();
+                    dropped.sort();
+                    dropped.dedup();
+                    blob.record_retired(ns, name, branch, dropped).await
+                }
+                Err(error) => Err(error),
+            };
+            if let Err(error) = retired {
+                tracing::warn!(dataset = %name, error = %error_chain(&error), "cannot record the objects a head change retired; they stay");
+            }
+        }
+        if !expire {
+            return None;
+        }
+        let keep = retention.min_snapshots_to_keep.max(1) as usize - 1;
+        match blob
+            .expire_retired(ns, name, branch, retention.max_snapshot_age, keep)
+            .await
+        {
+            Ok(expired) => Some(expired),
+            Err(error) => {
+                tracing::warn!(dataset = %name, error = %error_chain(&error), "object expiry failed; nothing more expired");
+                None
+            }
+        }
+    }
+
     /// The engine's state before a write, to tell after a crash what the write did.
     async fn checkpoint(
         &self,
@@ -508,7 +592,7 @@ impl JobRunner {
     ) -> Result<Value, Problem> {
         let failed = |error: anyhow::Error| {
             Problem::new(503, codes::ENGINE_FAILED, "Engine failed")
-                .with_detail(format!("{error:#}"))
+                .with_detail(crate::error::engine_detail(503, &*error))
                 .with("dataset", name)
         };
         Ok(match kind.engine() {
@@ -569,7 +653,7 @@ impl JobRunner {
                 let iri = graph_iri(host, ns, name, branch);
                 let lock = self.db.lock(&format!("graph/{iri}")).await.map_err(|e| {
                     Problem::new(503, codes::ENGINE_FAILED, "Graph engine failed")
-                        .with_detail(error_chain(&e))
+                        .with_detail(crate::error::engine_detail(503, &e))
                         .with("dataset", name)
                 })?;
                 let problem = |e: GraphError| graph_problem(name, &e);

@@ -13,6 +13,7 @@ impl JobRunner {
         let pause_at = std::env::var(env_vars::STONE_SERVER_TEST_PAUSE_COMMIT)
             .ok()
             .filter(|v| !v.is_empty());
+        #[cfg(feature = "test-hooks")]
         if let Some(dataset) = &pause_at {
             tracing::warn!(
                 dataset,
@@ -20,6 +21,14 @@ impl JobRunner {
                 env_vars::STONE_SERVER_TEST_PAUSE_COMMIT
             );
         }
+        #[cfg(not(feature = "test-hooks"))]
+        let pause_at = pause_at.and_then(|_| {
+            tracing::warn!(
+                "{} is set and ignored: this server is built without test hooks",
+                env_vars::STONE_SERVER_TEST_PAUSE_COMMIT
+            );
+            None
+        });
         Self {
             db,
             staging,
@@ -139,7 +148,12 @@ impl JobRunner {
         renewal.abort();
         match result {
             Ok(true) => {}
-            Ok(false) if lost.load(Ordering::SeqCst) => {}
+            Ok(false) if lost.load(Ordering::SeqCst) => {
+                // Not a crash: this runner stalled and another took over.
+                if let Err(error) = self.db.give_back_start(id).await {
+                    tracing::warn!(push = %id, error = ?error, "cannot give back the start of a lost lease; it may count as a crash");
+                }
+            }
             Ok(false) => {
                 tracing::info!(push = %id, "commit parked; it resumes at the next start");
                 let _ = self.db.release(id, &self.owner).await;
@@ -198,7 +212,7 @@ impl JobRunner {
 
     /// Test hook (see [`env_vars::STONE_SERVER_TEST_PAUSE_COMMIT`]).
     pub(super) async fn test_pause(&self, push_id: &str, dataset: &str) {
-        if self.pause_at.as_deref() != Some(dataset) {
+        if !cfg!(feature = "test-hooks") || self.pause_at.as_deref() != Some(dataset) {
             return;
         }
         let dir = self.data_dir.join("test-hooks");

@@ -192,8 +192,9 @@ pub(super) async fn dataset_info(
                 .into_iter()
                 .map(|r| r.name)
                 .collect();
+            // The schema of what is read: the version's snapshot with `version`.
             info.schema = iceberg
-                .snapshot_of(namespace, name, branch)
+                .snapshot_of(namespace, name, scope.table_ref())
                 .await
                 .map_err(ApiError::internal)?
                 .map(|snapshot| {

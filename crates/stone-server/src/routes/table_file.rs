@@ -11,7 +11,9 @@
 //! (after eviction, or by another replica with its own data directory) has the same `ETag`
 //! exactly when it has the same bytes; a reader's `If-Range` never splices two encodings.
 //! One materialisation at a time (the lock), so two first readers do not encode twice. The
-//! cache keeps the [`KEPT_PER_TABLE`] most recently written snapshots of a table.
+//! cache keeps the [`KEPT_PER_TABLE`] most recently written snapshots of a table, and the
+//! periodic sweep ([`crate::content_cache`]) removes the files of snapshots and tables that
+//! are gone and keeps the whole cache to `[gc] content_cache_bytes`.
 
 use std::path::{Path, PathBuf};
 
@@ -38,17 +40,6 @@ pub(super) struct TableFile {
     pub size: u64,
     /// The sha256 of the file's bytes (hex): what the `ETag` names besides the snapshot.
     pub sha256: String,
-}
-
-/// The table's folder in the cache.
-fn table_dir(app: &App, namespace: &str, name: &str) -> PathBuf {
-    let mut hash = Sha256::new();
-    hash.update(namespace.as_bytes());
-    hash.update([0]);
-    hash.update(name.as_bytes());
-    app.settings
-        .path("cache/content")
-        .join(hex::encode(&hash.finalize()[..12]))
 }
 
 /// The cached file of `snapshot_id` in `dir`, if there is one.
@@ -82,7 +73,7 @@ pub(super) async fn parquet_of(
     name: &str,
     snapshot_id: i64,
 ) -> anyhow::Result<Option<TableFile>> {
-    let dir = table_dir(app, namespace, name);
+    let dir = app.content_cache.table_dir(namespace, name).await?;
     if let Some(file) = find(&dir, snapshot_id).await {
         return Ok(Some(file));
     }
@@ -90,7 +81,6 @@ pub(super) async fn parquet_of(
     if let Some(file) = find(&dir, snapshot_id).await {
         return Ok(Some(file));
     }
-    tokio::fs::create_dir_all(&dir).await?;
     let Some((schema, mut batches)) = app
         .engines
         .iceberg

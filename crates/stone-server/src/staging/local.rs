@@ -776,8 +776,9 @@ impl StagingStore for LocalStaging {
             .into_iter()
             .map(|r| format!("{}.{}", r.sha256, r.upload_id))
             .collect();
-        let scanned = tokio::task::spawn_blocking(move || {
+        let (scanned, deleted) = tokio::task::spawn_blocking(move || {
             let mut swept = Swept::default();
+            let mut deleted = Vec::new();
             let old = |path: &Path, before: SystemTime| {
                 std::fs::metadata(path)
                     .ok()
@@ -799,6 +800,7 @@ impl StagingStore for LocalStaging {
                     tracing::info!(sha256 = %name, bytes = len, "gc: staged content deleted");
                     swept.contents += 1;
                     swept.bytes += len;
+                    deleted.push(name);
                 }
             }
             for entry in std::fs::read_dir(root.join("parts"))?.flatten() {
@@ -812,11 +814,13 @@ impl StagingStore for LocalStaging {
                     let _ = std::fs::remove_file(entry.path());
                 }
             }
-            Ok::<_, std::io::Error>(swept)
+            Ok::<_, std::io::Error>((swept, deleted))
         })
         .await
         .map_err(|e| StagingError::io(&self.root)(std::io::Error::other(e)))?
         .map_err(StagingError::io(&self.root))?;
+        let deleted: Vec<&str> = deleted.iter().map(String::as_str).collect();
+        self.db.forget_holders(&deleted).await?;
         swept.contents += scanned.contents;
         swept.bytes += scanned.bytes;
         Ok(swept)

@@ -954,6 +954,7 @@ impl StagingStore for S3Staging {
                 continue;
             }
             self.delete_object(&self.key(&sha256)).await?;
+            self.db.forget_holders(&[sha256.as_str()]).await?;
             tracing::info!(sha256 = %sha256, bytes = size, "gc: staged content deleted");
             swept.contents += 1;
             swept.bytes += size;

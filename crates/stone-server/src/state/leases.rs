@@ -184,6 +184,22 @@ impl StateDb {
         Ok(())
     }
 
+    /// A runner that lost the push's lease to another (its renewals came too late: a
+    /// stall, not a crash) gives back its start, so that the push's count of crashes
+    /// stays the count of processes that died under it. The lease is not touched: it is
+    /// the other runner's now.
+    pub async fn give_back_start(&self, id: &str) -> Result<()> {
+        sqlx::query(
+            "UPDATE pushes SET commit_starts = CASE WHEN commit_starts > 0 THEN commit_starts - 1 ELSE 0 END
+             WHERE id = $1",
+        )
+        .bind(id)
+        .execute(&self.pool)
+        .await
+        .map_err(query_error("giving back a commit start"))?;
+        Ok(())
+    }
+
     /// Gives back every lease `owner` holds (its jobs were stopped at shutdown: not
     /// crashes, see [`Self::release`]).
     pub async fn release_owned(&self, owner: &str) -> Result<u64> {

@@ -154,6 +154,22 @@ impl StateDb {
         Ok(())
     }
 
+    /// Forgets who held `sha256s`: the sweep deleted those contents, so possession is
+    /// proved again by the next upload (without this, the table would only grow).
+    pub async fn forget_holders(&self, sha256s: &[&str]) -> Result<()> {
+        for batch in sha256s.chunks(POSSESSION_BATCH) {
+            let rows = json_rows(self.backend, "$1", &[("sha256", false)]);
+            sqlx::query(&format!(
+                "{rows} DELETE FROM content_holders WHERE sha256 IN (SELECT sha256 FROM r)"
+            ))
+            .bind(json(&sha_rows(batch)))
+            .execute(&self.pool)
+            .await
+            .map_err(query_error("forgetting contents' holders"))?;
+        }
+        Ok(())
+    }
+
     /// Which of `sha256s` `holder` proved to have.
     pub async fn held_among(&self, holder: &str, sha256s: &[&str]) -> Result<BTreeSet<String>> {
         let mut held = BTreeSet::new();

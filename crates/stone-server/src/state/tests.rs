@@ -65,6 +65,27 @@ async fn a_push_goes_through_its_states_and_leases() {
         db.claim("r1", Duration::from_secs(30)).await.unwrap(),
         Some("p1".into())
     );
+    // A runner whose lease ran out (it stalled) and went to another gives its start
+    // back: the other's start does not see a crash.
+    db.release_all_leases().await.unwrap();
+    assert_eq!(
+        db.claim("r1", Duration::from_millis(1)).await.unwrap(),
+        Some("p1".into())
+    );
+    let before = db.count_commit_start("p1", "r1").await.unwrap().unwrap();
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    assert_eq!(
+        db.claim("r2", Duration::from_secs(30)).await.unwrap(),
+        Some("p1".into())
+    );
+    assert!(!db.renew("p1", "r1", Duration::from_secs(30)).await.unwrap());
+    db.give_back_start("p1").await.unwrap();
+    assert_eq!(
+        db.count_commit_start("p1", "r2").await.unwrap(),
+        Some(before),
+        "the stalled runner's start is not a crash"
+    );
+    db.release("p1", "r2").await.unwrap();
     // After a restart every lease is forgotten.
     db.release_all_leases().await.unwrap();
     assert_eq!(

@@ -748,3 +748,66 @@ async fn a_remote_graph_server_gets_one_named_graph_per_branch() {
     assert_eq!(statuses(&server.push(&m, &c).await)["vocab"], "unchanged");
     assert_eq!(count("https://data.test/demo/vocab/branch/dev"), 4);
 }
+
+/// A failure of the server's own (here its remote graph server is down) reaches the
+/// client as a problem with an incident id, and nothing of the server's internals (the
+/// graph server's address, its data directory); the cause is in the server's log under
+/// that id.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_failure_reaches_the_client_as_an_incident_id_and_its_cause_stays_in_the_log() {
+    let oxigraph = stone_test::services::OxigraphServer::start();
+    let address = oxigraph.base_url().to_owned();
+    let site = Site::with_config(&format!("[graph]\nremote_url = \"{address}\"\n"));
+    let server = site.start();
+    let vocab = |triples| {
+        Dataset::new(
+            "vocab",
+            "GRAPH",
+            vec![File::new("vocab.ttl", turtle(triples))],
+        )
+    };
+    let (m, c) = manifest(NS, "dev", Options::default(), None, &[vocab(4)]);
+    assert_eq!(statuses(&server.push(&m, &c).await)["vocab"], "created");
+    drop(oxigraph);
+    let (m, c) = manifest(NS, "dev", Options::default(), None, &[vocab(6)]);
+    let created = server.create_push(&m).await.expect(201);
+    upload_all(&server, &created.body, &c).await;
+    let id = created.body["push_id"].as_str().unwrap();
+    server.commit(id).await.expect(202);
+    let failed = server.wait(id).await;
+    assert_eq!(failed["state"], "failed", "{failed:#}");
+    let text = failed.to_string();
+    let host = address
+        .split("://")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches('/')
+        .to_owned();
+    assert!(
+        !text.contains(&host),
+        "the graph server's address reached the client: {failed:#}"
+    );
+    assert!(
+        !text.contains(server.data_dir.to_str().unwrap()),
+        "the data directory reached the client: {failed:#}"
+    );
+    let problem = failed["datasets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|d| d.get("error").filter(|_| d["name"] == "vocab"))
+        .unwrap_or_else(|| panic!("no problem for vocab: {failed:#}"));
+    assert_eq!(problem["code"], "engine.failed", "{failed:#}");
+    let detail = problem["detail"].as_str().unwrap();
+    let incident = detail
+        .split("incident ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .unwrap_or_else(|| panic!("no incident id: {detail}"));
+    let log = server.log();
+    let logged = log
+        .lines()
+        .find(|line| line.contains(incident))
+        .unwrap_or_else(|| panic!("incident {incident} is not in the log:\n{log}"));
+    assert!(logged.contains(&host), "the log has the cause: {logged}");
+}

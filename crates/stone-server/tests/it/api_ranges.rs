@@ -318,3 +318,134 @@ print(con.execute(f"SELECT count(*) FROM read_parquet('{sys.argv[2]}')").fetchon
         server.log()
     );
 }
+
+/// The cache folders of `data` (`<data>/cache/content/*`), by the table their `.table`
+/// marker names (`namespace.name`), with the files each holds besides the marker.
+fn cache_folders(data: &std::path::Path) -> std::collections::BTreeMap<String, Vec<String>> {
+    let mut folders = std::collections::BTreeMap::new();
+    let Ok(entries) = std::fs::read_dir(data.join("cache/content")) else {
+        return folders;
+    };
+    for entry in entries.flatten() {
+        let marker: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(entry.path().join(".table")).unwrap()).unwrap();
+        let mut files: Vec<String> = std::fs::read_dir(entry.path())
+            .unwrap()
+            .flatten()
+            .map(|f| f.file_name().to_string_lossy().into_owned())
+            .filter(|name| name != ".table")
+            .collect();
+        files.sort();
+        folders.insert(
+            format!(
+                "{}.{}",
+                marker["namespace"].as_str().unwrap(),
+                marker["name"].as_str().unwrap()
+            ),
+            files,
+        );
+    }
+    folders
+}
+
+/// The cache of Parquet answers follows what can still be read (issue 25): the sweep
+/// (`[gc] interval_seconds`) removes the folder of a deleted table (its rows do not stay
+/// on the server's disk) and a spool an interrupted write left an hour ago, keeps a
+/// table that still exists, and holds the cache to `[gc] content_cache_bytes`; a file
+/// swept is written again on the next read, with the same bytes and `ETag`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_content_cache_forgets_deleted_tables_and_keeps_to_its_budget() {
+    let site = Site::with_config("[gc]\ninterval_seconds = 1\n");
+    let server = site.start();
+    let (m, contents) = manifest(
+        "cache",
+        "dev",
+        Options::default(),
+        None,
+        &[
+            tabular("kept", labelled_parquet(1_000, 500)),
+            tabular("dropped", labelled_parquet(2_000, 500)),
+        ],
+    );
+    server.push(&m, &contents).await;
+    for table in ["kept", "dropped"] {
+        let url =
+            format!("/v1/namespaces/cache/datasets/{table}/content?branch=dev&format=parquet");
+        assert_eq!(read(&server, &url, &[]).await.status, 200);
+    }
+    let folders = cache_folders(&server.data_dir);
+    assert_eq!(
+        folders.keys().collect::<Vec<_>>(),
+        ["cache.dropped", "cache.kept"],
+        "{folders:?}"
+    );
+    // A spool left by a write that died an hour ago.
+    let kept_dir = std::fs::read_dir(server.data_dir.join("cache/content"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|dir| {
+            std::fs::read_to_string(dir.join(".table"))
+                .unwrap()
+                .contains("\"kept\"")
+        })
+        .unwrap();
+    let spool = kept_dir.join(".writing-left");
+    let file = std::fs::File::create(&spool).unwrap();
+    file.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(7200))
+        .unwrap();
+    drop(file);
+
+    // `dropped` leaves the package: replace deletes it.
+    let (m, contents) = manifest(
+        "cache",
+        "dev",
+        Options {
+            replace: true,
+            ..Options::default()
+        },
+        None,
+        &[tabular("kept", labelled_parquet(1_000, 500))],
+    );
+    server.push(&m, &contents).await;
+    crate::gc::eventually(
+        "the deleted table's cached files removed",
+        &server,
+        async || {
+            let folders = cache_folders(&server.data_dir);
+            !folders.contains_key("cache.dropped") && !spool.exists()
+        },
+    )
+    .await;
+    let folders = cache_folders(&server.data_dir);
+    assert_eq!(
+        folders["cache.kept"].len(),
+        1,
+        "the table that exists keeps its file: {folders:?}"
+    );
+    assert!(server.log().contains("content cache: the table is gone"));
+
+    // A budget smaller than one file: the sweep empties the cache; a read writes it again.
+    let small = Site::with_config("[gc]\ninterval_seconds = 1\ncontent_cache_bytes = 1\n");
+    let server = small.start();
+    let (m, contents) = manifest(
+        "cache",
+        "main",
+        Options::default(),
+        None,
+        &[tabular("kept", labelled_parquet(1_000, 500))],
+    );
+    server.push(&m, &contents).await;
+    let url = "/v1/namespaces/cache/datasets/kept/content?format=parquet";
+    let first = read(&server, url, &[]).await;
+    assert_eq!(first.status, 200);
+    crate::gc::eventually("the cache kept to its budget", &server, async || {
+        cache_folders(&server.data_dir)
+            .values()
+            .all(|files| files.is_empty())
+    })
+    .await;
+    let again = read(&server, url, &[]).await;
+    assert_eq!(again.body, first.body);
+    assert_eq!(again.header("etag"), first.header("etag"));
+}

@@ -293,3 +293,61 @@ async fn graphs_and_blobs_have_etags_ranges_and_iri_routes() {
     );
     contract.answer(&server.get("/nobody").await, 404, "Problem");
 }
+
+/// A named version's metadata shows the version's schema, not the head's: after a column
+/// was added on the branch, `version=1.0` still describes the columns its rows have.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_versions_metadata_shows_the_versions_schema() {
+    use arrow_array::{Float64Array, Int64Array, StringArray};
+    use std::sync::Arc;
+
+    let site = Site::new();
+    let server = site.start();
+    let people = |file: File| Dataset::new("people", "TABULAR", vec![file]);
+    let (m, c) = manifest(
+        "demo",
+        "dev",
+        Options::default(),
+        Some("1.0"),
+        &[people(File::new("people.parquet", people_parquet(&[1, 2])))],
+    );
+    server.push(&m, &c).await;
+    let dir = tempfile::tempdir().unwrap();
+    let wider = dir.path().join("wider.parquet");
+    crate::support::write_parquet(
+        &wider,
+        &crate::support::batch(vec![
+            ("id", Arc::new(Int64Array::from(vec![3])), true),
+            ("name", Arc::new(StringArray::from(vec!["person-3"])), false),
+            ("score", Arc::new(Float64Array::from(vec![0.5])), true),
+        ]),
+        1024,
+    );
+    let (m, c) = manifest(
+        "demo",
+        "dev",
+        Options::default(),
+        None,
+        &[people(File::new(
+            "people.parquet",
+            std::fs::read(&wider).unwrap(),
+        ))],
+    );
+    server.push(&m, &c).await;
+    let columns = |info: &serde_json::Value| -> Vec<String> {
+        info["schema"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no schema: {info:#}"))
+            .iter()
+            .map(|c| c["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let head = server
+        .get("/v1/namespaces/demo/datasets/people?branch=dev")
+        .await;
+    assert_eq!(columns(&head.body), ["id", "name", "score"]);
+    let version = server
+        .get("/v1/namespaces/demo/datasets/people?branch=dev&version=1.0")
+        .await;
+    assert_eq!(columns(&version.body), ["id", "name"], "{:#}", version.body);
+}

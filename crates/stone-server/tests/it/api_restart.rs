@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::api_support::{
-    Contents, Dataset, File, Options, Server, Site, binary, dataset, graph_count_on_disk, manifest,
+    Contents, Dataset, File, Options, Server, Site, dataset, graph_count_on_disk, manifest,
     people_parquet, pyiceberg, statuses, turtle, upload_all,
 };
 
@@ -281,7 +281,7 @@ async fn sigterm_during_a_commit_parks_it_and_the_restart_completes_it_once() {
 #[test]
 fn without_an_identity_provider_only_loopback_is_served() {
     let dir = tempfile::tempdir().unwrap();
-    let output = std::process::Command::new(binary())
+    let output = crate::api_support::server_command()
         .arg("--data-dir")
         .arg(dir.path())
         .args(["--listen", "0.0.0.0:0"])
@@ -306,7 +306,7 @@ async fn the_local_mode_is_announced_and_a_data_dir_has_one_server() {
         "the server says it runs without an identity provider:\n{}",
         server.log()
     );
-    let output = std::process::Command::new(binary())
+    let output = crate::api_support::server_command()
         .arg("--data-dir")
         .arg(&server.data_dir)
         .args(["--listen", "127.0.0.1:0"])

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 use stone_server::engines::blob::{
-    BlobEngine, BlobEntry, BlobError, BlobFile, BlobOptions, BlobPut, BlobStatus, S3Settings,
+    BlobEngine, BlobEntry, BlobError, BlobFile, BlobPut, BlobStatus, BlobTuning, S3Settings,
     VersionStatus,
 };
 use stone_test::services::SeaweedFs;
@@ -21,8 +21,8 @@ pub const NS: &str = "demo";
 pub const DATASET: &str = "scenes";
 
 /// Small files so that tests go quickly; multipart from 5 MiB (the S3 minimum part).
-pub fn test_options() -> BlobOptions {
-    BlobOptions {
+pub fn test_options() -> BlobTuning {
+    BlobTuning {
         multipart_threshold: 5 << 20,
         part_size: 5 << 20,
         part_concurrency: 2,
@@ -985,6 +985,95 @@ async fn local_blob_put_many() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn s3_blob_put_many() {
     blob_put_many(&Target::s3("many")).await;
+}
+
+/// Retired records and their expiry (`retire.rs`): a record lists what a head change
+/// dropped; an expiry deletes what records older than the age list, unless the head or a
+/// version lists it, keeps the newest records asked for, and removes the records it
+/// expired. Read back without the engine, on either store.
+pub async fn blob_retired(target: &Target) {
+    let engine = target.engine();
+    let staging = Staging::new();
+    let (a, b, c) = (bytes(21, 1000), bytes(22, 2000), bytes(23, 3000));
+    let branch = "retired";
+    let files = [
+        staging.file("a.bin", &a),
+        staging.file("b.bin", &b),
+        staging.file("c.bin", &c),
+    ];
+    let sha = |data: &[u8]| crate::api_support::sha256_hex(data);
+    let [fa, fb, fc] = files;
+    // a and c, named 1.0; then a and b (c dropped); then a (b dropped). The commit
+    // records each drop (with `[retention]`); here the test does, in the same order.
+    engine
+        .put(NS, DATASET, branch, &[fa.clone(), fc], true)
+        .await
+        .unwrap();
+    engine
+        .record_version(NS, DATASET, branch, "1.0", false)
+        .await
+        .unwrap();
+    engine
+        .put(NS, DATASET, branch, &[fa.clone(), fb], true)
+        .await
+        .unwrap();
+    engine
+        .record_retired(NS, DATASET, branch, vec![sha(&c)])
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    engine.put(NS, DATASET, branch, &[fa], true).await.unwrap();
+    engine
+        .record_retired(NS, DATASET, branch, vec![sha(&b), "not-a-sha".to_owned()])
+        .await
+        .unwrap();
+    let records = target.list(&target.key(branch, "retired/"));
+    assert_eq!(records.len(), 2, "{records:?}");
+    // Younger than the age: nothing.
+    let none = engine
+        .expire_retired(NS, DATASET, branch, Duration::from_secs(3600), 0)
+        .await
+        .unwrap();
+    assert_eq!((none.heads, none.files), (0, 0));
+    // Every record old enough, the newest kept: only c's record expires, and c is listed
+    // by version 1.0, so it stays.
+    let kept_newest = engine
+        .expire_retired(NS, DATASET, branch, Duration::ZERO, 1)
+        .await
+        .unwrap();
+    assert_eq!((kept_newest.heads, kept_newest.files), (1, 0));
+    assert!(
+        target
+            .read(&target.key(branch, &format!("objects/{}", sha(&c))))
+            .is_some()
+    );
+    // Then b's record: nothing lists b any more.
+    let expired = engine
+        .expire_retired(NS, DATASET, branch, Duration::ZERO, 0)
+        .await
+        .unwrap();
+    assert_eq!((expired.heads, expired.files, expired.bytes), (1, 1, 2000));
+    assert!(
+        target
+            .read(&target.key(branch, &format!("objects/{}", sha(&b))))
+            .is_none()
+    );
+    assert!(
+        target
+            .read(&target.key(branch, &format!("objects/{}", sha(&a))))
+            .is_some()
+    );
+    assert!(target.list(&target.key(branch, "retired/")).is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn local_blob_retired() {
+    blob_retired(&Target::local()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s3_blob_retired() {
+    blob_retired(&Target::s3("retired")).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

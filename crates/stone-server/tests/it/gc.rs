@@ -18,7 +18,7 @@ use crate::api_support::{
 const GC: &str = "[gc]\ninterval_seconds = 1\npush_expiry_seconds = 6\nstaged_content_seconds = 1\nmultipart_seconds = 1\n";
 
 /// Polls `check` for up to 30 s.
-async fn eventually(what: &str, server: &Server, mut check: impl AsyncFnMut() -> bool) {
+pub(crate) async fn eventually(what: &str, server: &Server, mut check: impl AsyncFnMut() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(30);
     while !check().await {
         assert!(
@@ -403,10 +403,29 @@ async fn on_postgresql_one_replica_sweeps_at_a_time_and_pushes_expire() {
         push_expiry_seconds: 1,
         staged_content_seconds: 1,
         multipart_seconds: 1,
+        ..GcOptions::default()
     };
-    let report = sweeper_of(quick).sweep().await.unwrap();
+    let report = sweeper_of(quick.clone()).sweep().await.unwrap();
     assert_eq!(report.expired, vec!["old-push".to_owned()]);
     assert!(first.push("old-push").await.unwrap().unwrap().expired);
     assert!(first.live_contents().await.unwrap().is_empty());
     assert_eq!(first.start_commit("old-push").await.unwrap(), None);
+
+    // A content the sweep deletes takes its holders with it (possession is proved again
+    // by the next upload).
+    let gone = "ab".repeat(32);
+    std::fs::write(dir.path().join("staging/contents").join(&gone), b"x").unwrap();
+    first.record_holder(&gone, "holder").await.unwrap();
+    assert_eq!(first.held_among("holder", &[&gone]).await.unwrap().len(), 1);
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    let report = sweeper_of(quick).sweep().await.unwrap();
+    assert!(report.swept.contents >= 1, "{report:?}");
+    assert!(!dir.path().join("staging/contents").join(&gone).exists());
+    assert!(
+        first
+            .held_among("holder", &[&gone])
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }

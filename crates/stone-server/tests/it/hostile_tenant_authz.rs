@@ -355,7 +355,7 @@ async fn a_token_not_valid_yet_is_refused() {
 #[test]
 fn an_issuer_in_clear_off_this_machine_is_refused() {
     use std::io::{BufRead, BufReader};
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("stone-server.toml");
     std::fs::write(
@@ -363,13 +363,12 @@ fn an_issuer_in_clear_off_this_machine_is_refused() {
         "[auth]\nmode = \"oidc\"\nissuer = \"http://id.example.org\"\naudience = \"https://stone.test/api\"\n",
     )
     .unwrap();
-    let mut child = Command::new(crate::api_support::binary())
+    let mut child = crate::api_support::server_command()
         .arg("--data-dir")
         .arg(dir.path().join("data"))
         .args(["--listen", "127.0.0.1:0", "--config"])
         .arg(&config)
         .env("STONE_SERVER_LOG", "info")
-        .env_remove("STONE_SERVER_TEST_PAUSE_COMMIT")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

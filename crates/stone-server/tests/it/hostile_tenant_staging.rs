@@ -4,6 +4,7 @@
 //!
 //! - Content reuse needs possession: naming a sha256 and size someone else staged gets an
 //!   upload URL like any content nobody has, and a commit without that upload is refused.
+//!   The same holds for a paged push's file batches (`POST /v1/pushes/{id}/files`).
 //! - Multipart uploads are per caller: another caller naming the same hash, with another
 //!   size or the same, cannot disturb an upload in progress.
 //!
@@ -269,6 +270,101 @@ async fn a_hash_someone_else_staged_is_asked_for(store: Store) {
     assert_eq!(status["state"], "succeeded", "{status:#}");
     let (_, objects) = blob_files(&world.server.data_dir, "bob-ns", "copy", "dev");
     assert!(objects.values().all(|o| *o == secret.bytes));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hash_someone_else_staged_is_asked_for_in_a_file_batch_too() {
+    a_hash_someone_else_staged_is_asked_for_in_a_batch(Store::Local).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hash_someone_else_staged_on_s3_is_asked_for_in_a_file_batch_too() {
+    a_hash_someone_else_staged_is_asked_for_in_a_batch(Store::S3).await;
+}
+
+/// The paged push (issue 27): a `POST /v1/pushes/{id}/files` batch naming a sha256 and
+/// size someone else staged gets an upload like a content nobody has, and the commit
+/// without that upload is refused: the batch route plans uploads by the same holder rule
+/// as `POST /v1/pushes`.
+async fn a_hash_someone_else_staged_is_asked_for_in_a_batch(store: Store) {
+    let world = tokio::task::block_in_place(|| world(store));
+    let secret = File::new("secret.bin", noise(25, 5000));
+    let never_seen = File::new("other.bin", noise(26, 5000));
+    let (_, created) = world
+        .create_push(&world.alice, "alice-ns", &[blob("secret", &secret)])
+        .await;
+    let upload = &created["uploads"][0];
+    let url = upload["url"].as_str().unwrap().to_owned();
+    let (status, text) = put(client(), url, headers(upload), secret.bytes.clone()).await;
+    assert!(status.is_success(), "{status}: {text}");
+
+    // bob's paged push: the datasets first, their files in a batch.
+    let (mut paged, _) = manifest(
+        "bob-ns",
+        "dev",
+        Options::default(),
+        None,
+        &[Dataset::new(
+            "copies",
+            "BLOB",
+            vec![secret.clone(), never_seen.clone()],
+        )],
+    );
+    let files = paged["datasets"][0]["files"].take();
+    paged["datasets"][0]["files"] = json!([]);
+    paged["paged_files"] = json!(true);
+    let created = world
+        .post(&world.bob, "/v1/pushes", Some(&paged))
+        .await
+        .expect(201)
+        .body;
+    assert_eq!(created["uploads"], json!([]), "{created:#}");
+    let id = created["push_id"].as_str().unwrap().to_owned();
+    let batch = json!({"datasets": [{"name": paged["datasets"][0]["name"], "files": files}]});
+    let answer = world
+        .post(&world.bob, &format!("/v1/pushes/{id}/files"), Some(&batch))
+        .await
+        .expect(200)
+        .body;
+    assert_eq!(answer["already_staged"], json!([]), "{answer:#}");
+    let uploads = answer["uploads"].as_array().unwrap();
+    let asked: Vec<&str> = uploads
+        .iter()
+        .map(|u| u["sha256"].as_str().unwrap())
+        .collect();
+    assert!(asked.contains(&secret.sha256().as_str()), "{answer:#}");
+    assert!(asked.contains(&never_seen.sha256().as_str()), "{answer:#}");
+    assert_eq!(shape(&uploads[0]), shape(&uploads[1]), "{answer:#}");
+    let fresh = uploads
+        .iter()
+        .find(|u| u["sha256"] == never_seen.sha256())
+        .unwrap();
+    let (status, _) = put(
+        client(),
+        fresh["url"].as_str().unwrap().to_owned(),
+        headers(fresh),
+        never_seen.bytes.clone(),
+    )
+    .await;
+    assert!(status.is_success());
+    let refused = world
+        .post(&world.bob, &format!("/v1/pushes/{id}/commit"), None)
+        .await
+        .expect(409);
+    assert_eq!(refused.code(), "push.incomplete");
+    assert_eq!(refused.body["missing"], json!([secret.sha256()]));
+    // The batch sent again (a resume) still asks for it.
+    let again = world
+        .post(&world.bob, &format!("/v1/pushes/{id}/files"), Some(&batch))
+        .await
+        .expect(200)
+        .body;
+    assert_eq!(
+        again["already_staged"],
+        json!([never_seen.sha256()]),
+        "{again:#}"
+    );
+    assert_eq!(again["uploads"][0]["sha256"], secret.sha256(), "{again:#}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

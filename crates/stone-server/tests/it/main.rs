@@ -39,6 +39,7 @@ mod state_upgrade;
 
 mod blob_behaviour;
 mod blob_crash;
+mod blob_expiry;
 
 mod graph_behaviour;
 mod graph_persistence;

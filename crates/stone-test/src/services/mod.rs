@@ -33,7 +33,7 @@ pub use process::{ServiceProcess, free_port, start_with_retries};
 pub use s3::S3Client;
 pub use seaweedfs::SeaweedFs;
 pub use secret_service::SecretService;
-pub use stone_server::StoneServer;
+pub use stone_server::{StoneServer, clean_env};
 pub use webdav::WebDavServer;
 
 /// `count` random bytes from the OS.

@@ -7,6 +7,22 @@ use std::time::Duration;
 
 use super::process::ServiceProcess;
 
+/// Clears what a `stone-server` (or `stone`) started by a test must not inherit from the
+/// test runner: `CI`, `CI_HEAD_REF`, `CI_REF_NAME` (CI sets them) and every `STONE_*`
+/// variable, so that a test runs the same inside and outside CI and only what it passes
+/// reaches the process. Every launcher of the test crates calls it.
+pub fn clean_env(command: &mut Command) {
+    command
+        .env_remove("CI")
+        .env_remove("CI_HEAD_REF")
+        .env_remove("CI_REF_NAME");
+    for (key, _) in std::env::vars_os() {
+        if key.to_str().is_some_and(|k| k.starts_with("STONE_")) {
+            command.env_remove(key);
+        }
+    }
+}
+
 /// A running `stone-server`.
 pub struct StoneServer {
     process: ServiceProcess,
@@ -57,18 +73,8 @@ impl StoneServer {
             std::fs::write(&path, config).expect("the server config");
             command.arg("--config").arg(path);
         }
-        // The same server whatever the test runner's environment (CI sets CI=true): only
-        // what the test passes in `env` reaches it of the variables stone reads.
-        command
-            .env_remove("CI")
-            .env_remove("CI_HEAD_REF")
-            .env_remove("CI_REF_NAME")
-            .env("RUST_LOG", "info");
-        for (key, _) in std::env::vars_os() {
-            if key.to_str().is_some_and(|k| k.starts_with("STONE_")) {
-                command.env_remove(key);
-            }
-        }
+        clean_env(&mut command);
+        command.env("RUST_LOG", "info");
         for (k, v) in env {
             command.env(k, v);
         }

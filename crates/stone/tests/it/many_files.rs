@@ -113,3 +113,57 @@ fn a_push_of_200k_files_resumes_after_sigkill_and_an_unchanged_repush_uploads_no
     assert_eq!(scans(&again).0, "unchanged", "{again}");
     assert_ne!(again["push_id"], result["push_id"], "a new push: {again}");
 }
+
+#[test]
+fn staging_urls_that_expire_during_a_paged_push_are_asked_for_again_with_their_batch() {
+    use stone_test::services::{Fault, FaultProxy};
+    // One file more than a batch (the manifest names the dataset; its files go in two
+    // batches). Uploads cross a proxy that holds the first connection 4.5 s, longer than
+    // the URLs' 3 s life: the first batch is sent again for fresh URLs.
+    let proxy = FaultProxy::start(
+        "127.0.0.1:9".parse().unwrap(),
+        vec![Fault::Delay { millis: 4500 }],
+    );
+    let (ctx, server, data) = with_server_config(&format!(
+        "[staging]\nbase_url = \"{}\"\nurl_ttl_seconds = 3\n",
+        proxy.url()
+    ));
+    proxy.set_target(server.url().trim_start_matches("http://").parse().unwrap());
+    let files = stone_api::push::MAX_FILE_BATCH + 1;
+    let dir = ctx.root().join("paged");
+    std::fs::create_dir_all(dir.join("scans")).unwrap();
+    for i in 0..files {
+        std::fs::write(
+            dir.join(format!("scans/{i:05}.txt")),
+            format!("scan {}\n", i % 3),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        dir.join("datasets.yaml"),
+        "publish: {to: \"stone:slow\"}\nresources:\n  - path: scans\n    kind: BLOB\n",
+    )
+    .unwrap();
+    let out = ctx
+        .stone()
+        .args([
+            "package", "push", "--env", "local", "--branch", "b", "--jobs", "1", "--json",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stderr = crate::stderr(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("sent in batches of"),
+        "a paged push: {stderr}"
+    );
+    assert_eq!(proxy.injected(), 1, "the delay was met");
+    assert!(
+        stderr.contains("staging URLs expired: asking for fresh ones"),
+        "the renewal is shown: {stderr}"
+    );
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(scans(&result), ("created".into(), files as u64), "{result}");
+    assert_eq!(staged(data.path()), 3, "three distinct contents");
+}

@@ -61,6 +61,12 @@ fn build_wheel(project: &str, out_dir: &Path) -> PathBuf {
         .env("CARGO_TARGET_DIR", target_dir())
         // Not a release: no man pages copied anywhere.
         .env_remove("STONE_GEN_DIR");
+    if project == "stone-server" {
+        // maturin's cargo writes `<target>/debug/stone-server`, the binary the other tests
+        // start: it keeps the test hooks they use (feature `test-hooks`, which the
+        // workspace's test build turns on). A user's wheel is built without.
+        command.args(["--features", "test-hooks"]);
+    }
     run(&mut command, &format!("maturin build (python/{project})"));
     let wheels: Vec<PathBuf> = std::fs::read_dir(out_dir)
         .unwrap()

@@ -11,6 +11,7 @@ pub(super) const HEAD_FORMAT: &str = "stone.blob-head/1";
 pub(super) const HEAD_NAME: &str = "head.json";
 pub(super) const OBJECTS_DIR: &str = "objects";
 pub(super) const VERSIONS_DIR: &str = "versions";
+pub(super) const RETIRED_DIR: &str = "retired";
 pub(super) const VERSION_EXTENSION: &str = ".json";
 
 /// Longest accepted name of a namespace, dataset or branch, in bytes.
@@ -57,6 +58,12 @@ impl DatasetLocation {
     /// `{root}/versions/`.
     pub fn versions(&self) -> StorePath {
         self.root.clone().join(VERSIONS_DIR)
+    }
+
+    /// `{root}/retired/`: which objects each head change stopped listing, and when
+    /// (`retire.rs`).
+    pub fn retired(&self) -> StorePath {
+        self.root.clone().join(RETIRED_DIR)
     }
 
     /// `{root}/versions/{version}.json`, for a valid version name.

@@ -6,7 +6,7 @@ use object_store::{ObjectStore, ObjectStoreExt, PutPayload, WriteMultipart};
 use sha2::{Digest, Sha256};
 use tokio::io::AsyncReadExt;
 
-use super::{BlobError, BlobFile, BlobOptions};
+use super::{BlobError, BlobFile, BlobTuning};
 
 /// Read size while streaming a large file.
 const READ_CHUNK: usize = 1 << 20;
@@ -17,7 +17,7 @@ pub(super) async fn upload(
     store: &dyn ObjectStore,
     location: &StorePath,
     file: &BlobFile,
-    options: &BlobOptions,
+    options: &BlobTuning,
 ) -> Result<(), BlobError> {
     let read_error = |source| BlobError::ReadStaged {
         local: file.local.clone(),

@@ -21,6 +21,11 @@ pub struct TableView {
 }
 
 impl TableView {
+    /// Whether the table still has the snapshot `id` (not expired).
+    pub fn has_snapshot(&self, id: i64) -> bool {
+        self.metadata.snapshot_by_id(id).is_some()
+    }
+
     /// What a reader of `readable` branches sees: the refs kept (name → snapshot) and
     /// the snapshots reachable from them.
     fn kept(
@@ -458,14 +463,17 @@ impl IcebergEngine {
 
     /// [`TableView::readable_files`], kept per metadata file and set of branches: the
     /// S3 signer asks once per object a reader fetches, and a commit writes a new
-    /// metadata file, so a kept set is never stale. At most 64 sets are kept (all are
-    /// dropped when one more comes).
+    /// metadata file, so a kept set is never stale. At most 64 sets and 2 million paths
+    /// are kept (all are dropped when one more would pass either).
     pub async fn readable_files(
         &self,
         view: &TableView,
         readable: &std::collections::BTreeSet<String>,
     ) -> Result<Arc<HashSet<String>>, IcebergError> {
         const KEPT: usize = 64;
+        // And at most this many paths in all (~100 bytes each): a few tables of a million
+        // files each, not 64 of them.
+        const KEPT_PATHS: usize = 2_000_000;
         let key = view
             .metadata_location
             .clone()
@@ -485,10 +493,13 @@ impl IcebergEngine {
                 .readable_files
                 .lock()
                 .unwrap_or_else(|e| e.into_inner());
-            if kept.len() >= KEPT {
+            let paths: usize = kept.values().map(|set| set.len()).sum();
+            if kept.len() >= KEPT || paths + files.len() > KEPT_PATHS {
                 kept.clear();
             }
-            kept.insert(key, Arc::clone(&files));
+            if files.len() <= KEPT_PATHS {
+                kept.insert(key, Arc::clone(&files));
+            }
         }
         Ok(files)
     }

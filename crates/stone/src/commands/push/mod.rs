@@ -156,7 +156,7 @@ fn push_with(
     }
 
     let progress = HashBar::new(printer, package.resources.iter().map(|r| r.size()).sum());
-    let plan = build_plan(
+    let mut plan = build_plan(
         package,
         to,
         namespace,
@@ -188,6 +188,8 @@ fn push_with(
         max_record_bytes: settings::csv_max_record_bytes()?,
     };
     let push_package = prepare(&plan, package, options, &lines)?;
+    // Each file is in the package to push now: its digest in the plan goes (issue 27).
+    plan.datasets.iter_mut().for_each(|d| d.files = Vec::new());
     if let Some(e) = info_error {
         return Err(e.into());
     }
