@@ -150,7 +150,8 @@ pub struct PushArgs {
 
     /// Allow what protected branches guard: incompatible schema changes, overwriting a named
     /// version, deleting removed datasets, retraction by --replace, and snapshot expiry
-    /// (tables' old snapshots go as the server's retention says; named versions never do).
+    /// (tables' old snapshots, and the contents object storage's heads no longer list, go
+    /// as the server's retention says; named versions never do).
     /// On a protected branch it needs the server's force role.
     #[arg(long)]
     pub force: bool,
