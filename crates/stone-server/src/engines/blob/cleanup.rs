@@ -100,17 +100,7 @@ impl BlobEngine {
         let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
         let lock = self.locks.get(location.root.as_ref());
         let _guard = lock.lock().await;
-        let mut live: std::collections::HashSet<String> = match self.read_head(&location).await? {
-            Some((head, _)) => head.files.into_iter().map(|e| e.sha256).collect(),
-            None => Default::default(),
-        };
-        // A version document that cannot be read fails the collection: nothing is deleted
-        // rather than objects a version may list.
-        for (_, key) in self.version_keys(&location).await? {
-            if let Some((named, _)) = self.read_document(&key).await? {
-                live.extend(named.files.into_iter().map(|e| e.sha256));
-            }
-        }
+        let live = self.listed_objects(&location).await?;
         let cutoff =
             Utc::now() - chrono::Duration::from_std(older_than).unwrap_or(chrono::Duration::MAX);
         let deleted = self
@@ -123,6 +113,25 @@ impl BlobEngine {
             })
             .await?;
         Ok(deleted + self.remove_local_leftovers(&location.root, older_than)?)
+    }
+
+    /// The objects the dataset's head and its named versions list now (sha256). A version
+    /// document that cannot be read is an error: a caller deletes nothing rather than
+    /// objects a version may list.
+    pub(super) async fn listed_objects(
+        &self,
+        location: &DatasetLocation,
+    ) -> Result<std::collections::HashSet<String>, BlobError> {
+        let mut live: std::collections::HashSet<String> = match self.read_head(location).await? {
+            Some((head, _)) => head.files.into_iter().map(|e| e.sha256).collect(),
+            None => Default::default(),
+        };
+        for (_, key) in self.version_keys(location).await? {
+            if let Some((named, _)) = self.read_document(&key).await? {
+                live.extend(named.files.into_iter().map(|e| e.sha256));
+            }
+        }
+        Ok(live)
     }
 
     /// Removes what [`Self::prepare`] left for datasets of the branch that still have no

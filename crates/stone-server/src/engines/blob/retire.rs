@@ -129,17 +129,8 @@ impl BlobEngine {
         if due.is_empty() {
             return Ok(expiry);
         }
-        // What is listed now stays: the head and every named version (a version document
-        // that cannot be read stops the expiry rather than risk its objects).
-        let mut live: std::collections::HashSet<String> = match self.read_head(&location).await? {
-            Some((head, _)) => head.files.into_iter().map(|e| e.sha256).collect(),
-            None => Default::default(),
-        };
-        for (_, key) in self.version_keys(&location).await? {
-            if let Some((named, _)) = self.read_document(&key).await? {
-                live.extend(named.files.into_iter().map(|e| e.sha256));
-            }
-        }
+        // What is listed now stays: the head and every named version.
+        let live = self.listed_objects(&location).await?;
         for (key, record) in due {
             for sha256 in record.sha256 {
                 if live.contains(&sha256) || layout::check_sha256("retired", &sha256).is_err() {
