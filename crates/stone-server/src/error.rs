@@ -231,11 +231,26 @@ fn shorten_locations(text: &str) -> String {
         let lead = &word[..word.len() - core.len()];
         let core = core.trim_end_matches(edge);
         let tail = &word[lead.len() + core.len()..];
-        let location = (core.starts_with('/') && core[1..].contains('/')) || core.contains("://");
-        if location {
-            let path = core.split(['?', '#']).next().unwrap_or(core);
+        // Where a location starts in the word: a URL's scheme, or a `/` at the start or
+        // after `=` or `:` (`path=/var/…`, `at:/var/…`).
+        let start = match core.find("://") {
+            Some(scheme_end) => Some(
+                core[..scheme_end]
+                    .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))
+                    .map_or(0, |i| i + 1),
+            ),
+            None => core.char_indices().find_map(|(i, c)| {
+                let absolute = c == '/'
+                    && (i == 0 || core[..i].ends_with(['=', ':']))
+                    && core[i + 1..].contains('/');
+                absolute.then_some(i)
+            }),
+        };
+        if let Some(start) = start {
+            let path = core[start..].split(['?', '#']).next().unwrap_or("");
             let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
             out.push_str(lead);
+            out.push_str(&core[..start]);
             out.push_str(if last.is_empty() { "…" } else { last });
             out.push_str(tail);
         } else {
@@ -365,6 +380,11 @@ mod tests {
         assert_eq!(
             shorten_locations("(\"http://10.0.0.5:8333/b/k?X-Amz-Signature=s\"), line 3"),
             "(\"k\"), line 3"
+        );
+        // A location inside a word keeps what comes before it.
+        assert_eq!(
+            shorten_locations("at location:s3://b/wh/x.avro and path=/srv/stone/data/y.parquet"),
+            "at location:x.avro and path=y.parquet"
         );
         // Not locations: a relative path, a lone slash, a column name.
         assert_eq!(
