@@ -321,6 +321,8 @@ pub struct Identity {
     pub audience: Option<String>,
     pub roles_claim: String,
     pub store: TokenStore,
+    /// How many times a request to the provider is sent again (`STONE_HTTP_RETRIES`).
+    pub retries: u32,
 }
 
 /// A token and what it says.
@@ -383,7 +385,7 @@ impl Identity {
         step_up: Option<&StepUpRequest>,
         ui: &Interaction<'_>,
     ) -> Result<StoredTokens, AuthError> {
-        let client = OidcClient::discover(&self.issuer, &self.client_id).await?;
+        let client = OidcClient::discover(&self.issuer, &self.client_id, self.retries).await?;
         let params = self.params(step_up);
         let tokens = if ui.device {
             client.login_with_device(&params, ui.notify).await?
@@ -429,7 +431,7 @@ impl Identity {
         let Some(refresh_token) = stored.refresh_token.clone() else {
             return Ok(None);
         };
-        let client = OidcClient::discover(&self.issuer, &self.client_id).await?;
+        let client = OidcClient::discover(&self.issuer, &self.client_id, self.retries).await?;
         let tokens = client.refresh(&refresh_token).await?;
         self.save(tokens, Some(refresh_token)).map(Some)
     }

@@ -12,6 +12,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use url::Url;
 
+use stone_http::retry::{self, Resend, SendError};
+
 use crate::loopback::Loopback;
 use crate::pkce::{Pkce, random_token};
 use crate::{AuthError, Secret};
@@ -66,14 +68,21 @@ pub struct OidcClient {
     pub metadata: ProviderMetadata,
     pub client_id: String,
     http: reqwest::Client,
+    /// How many times a request is sent again ([`stone_http::retry`]).
+    retries: u32,
 }
 
 /// How long a login waits for the browser (or the device approval).
 pub const LOGIN_TIMEOUT: Duration = Duration::from_secs(300);
 
 impl OidcClient {
-    /// Fetches `<issuer>/.well-known/openid-configuration` and checks it names `issuer`.
-    pub async fn discover(issuer: &str, client_id: &str) -> Result<OidcClient, AuthError> {
+    /// Fetches `<issuer>/.well-known/openid-configuration` and checks it names `issuer`;
+    /// requests are retried up to `retries` times (a provider briefly away).
+    pub async fn discover(
+        issuer: &str,
+        client_id: &str,
+        retries: u32,
+    ) -> Result<OidcClient, AuthError> {
         let http = stone_http::client_builder(stone_http::API_READ_TIMEOUT)
             .timeout(Duration::from_secs(30))
             // The provider's answers come from where we asked.
@@ -85,11 +94,8 @@ impl OidcClient {
             })?;
         let issuer = issuer.trim_end_matches('/');
         let url = format!("{issuer}/.well-known/openid-configuration");
-        let response = http
-            .get(&url)
-            .send()
-            .await
-            .map_err(|e| http_error(&url, &e))?;
+        let build = || std::future::ready(Ok::<_, std::convert::Infallible>(http.get(&url)));
+        let response = send(retries, Resend::Idempotent, build, &url).await?;
         if !response.status().is_success() {
             return Err(AuthError::Discovery {
                 issuer: issuer.to_owned(),
@@ -123,6 +129,7 @@ impl OidcClient {
             metadata,
             client_id: client_id.to_owned(),
             http,
+            retries,
         })
     }
 
@@ -312,14 +319,17 @@ impl OidcClient {
         url: &str,
         form: &[(K, V)],
     ) -> Result<Value, AuthError> {
-        let response = self
-            .http
-            .post(url)
-            .header(reqwest::header::ACCEPT, "application/json")
-            .form(form)
-            .send()
-            .await
-            .map_err(|e| http_error(url, &e))?;
+        // A code or a refresh token may be spent once: sent again only when it never
+        // reached the provider.
+        let build = || {
+            std::future::ready(Ok::<_, std::convert::Infallible>(
+                self.http
+                    .post(url)
+                    .header(reqwest::header::ACCEPT, "application/json")
+                    .form(form),
+            ))
+        };
+        let response = send(self.retries, Resend::Unsent, build, url).await?;
         let status = response.status();
         let body = read_document(response, url).await?;
         let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
@@ -398,17 +408,33 @@ async fn read_document(response: reqwest::Response, url: &str) -> Result<Vec<u8>
     }
 }
 
-fn http_error(url: &str, e: &reqwest::Error) -> AuthError {
-    let mut message = e.to_string();
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        message = format!("{message}: {s}");
-        source = s.source();
+/// A request through [`stone_http::retry::send`]; retries are logged (debug), the last
+/// failure becomes [`AuthError::Http`].
+async fn send<F, Fut>(
+    retries: u32,
+    resend: Resend,
+    build: F,
+    url: &str,
+) -> Result<reqwest::Response, AuthError>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<reqwest::RequestBuilder, std::convert::Infallible>>,
+{
+    match retry::send(retries, resend, build, |r| {
+        tracing::debug!("{url}: {} — retrying in {:.1?}", r.reason, r.wait)
+    })
+    .await
+    {
+        Ok(response) => Ok(response),
+        Err(SendError::Transport(e)) => Err(http_error(url, &e)),
+        Err(SendError::Build(never)) => match never {},
     }
-    // reqwest puts the URL in its message; ours has no secret in it (tokens go in bodies).
+}
+
+fn http_error(url: &str, e: &reqwest::Error) -> AuthError {
     AuthError::Http {
         url: url.to_owned(),
-        message,
+        message: stone_http::describe(e),
     }
 }
 

@@ -4,6 +4,14 @@
 //! read by [`read_capped`] (or [`collect_capped`] for a byte stream from elsewhere, such as
 //! an object store) up to a byte cap: a larger answer is refused, never buffered. Streamed
 //! downloads (data) are not capped, but their reads time out all the same.
+//!
+//! The rest of the policy lives here too: [`retry`] (which failures are sent again, the
+//! back-off, and the one send loop), [`transport`] (https, or plain http to this machine
+//! only) and [`describe`] (a transport error in a few words, without its URL). What of a
+//! URL may be printed is [`stone_api::redact_url`], shared with the server.
+
+pub mod retry;
+pub mod transport;
 
 use std::time::Duration;
 
@@ -82,6 +90,28 @@ pub async fn collect_capped<E>(
         body.extend_from_slice(&chunk);
     }
     Ok(body)
+}
+
+/// A transport error in a few words, without its URL (which may be presigned), with its
+/// causes: `cannot connect: …`, `timed out`, `the answer was cut off: …`.
+pub fn describe(e: &reqwest::Error) -> String {
+    let mut message = String::from(if e.is_connect() {
+        "cannot connect"
+    } else if e.is_timeout() {
+        "timed out"
+    } else if e.is_body() || e.is_decode() {
+        "the answer was cut off"
+    } else if e.is_redirect() {
+        "too many redirects"
+    } else {
+        "the request failed"
+    });
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        message = format!("{message}: {s}");
+        source = s.source();
+    }
+    message
 }
 
 /// A limit in words: `16 MiB`, `64 KiB`, `100 bytes`.

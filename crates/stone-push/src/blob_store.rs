@@ -27,12 +27,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::io::AsyncReadExt;
 
-use crate::environment::is_loopback;
 use crate::handler::BoxFuture;
 use crate::{
     DatasetOutcome, PackagePushHandler, ProgressEvent, PushError, PushFile, PushOptions,
     PushPackage, PushProgress, PushResult,
 };
+use stone_http::transport::{self, is_loopback};
 
 /// The package descriptor written last under the prefix.
 pub const DESCRIPTOR: &str = "datapackage.json";
@@ -117,11 +117,7 @@ impl PackagePushHandler for HttpHandler {
     }
 
     fn can_handle(&self, destination: &str) -> bool {
-        match url::Url::parse(destination) {
-            Ok(url) if url.scheme() == "https" => true,
-            Ok(url) if url.scheme() == "http" => is_loopback(&url),
-            _ => false,
-        }
+        transport::secure_str(destination)
     }
 
     fn push<'a>(

@@ -84,14 +84,3 @@ pub trait Environments {
     /// The environment `name`, or an error that says how to add it.
     fn select(&self, name: &str) -> anyhow::Result<Environment>;
 }
-
-/// Whether a URL's host is this machine (127.0.0.0/8, ::1, localhost): the one place plain
-/// http is allowed.
-pub fn is_loopback(url: &url::Url) -> bool {
-    match url.host() {
-        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-        None => false,
-    }
-}

@@ -20,7 +20,6 @@ pub mod plan;
 pub mod prepare;
 pub mod record;
 pub mod resume;
-pub mod retry;
 pub mod service;
 
 pub use blob_store::{BlobStoreHandler, HttpHandler, store_from_url};

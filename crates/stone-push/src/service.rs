@@ -22,13 +22,14 @@ use stone_api::push::{
 };
 use stone_api::{Problem, codes, redact_url};
 use stone_auth::{Secret, StepUpRequest};
+use stone_http::retry::{self, Resend, SendError, retryable_status};
+use stone_http::{describe, size_in_words};
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
 use crate::handler::{BoxFuture, PackagePushHandler, ProgressEvent, PushProgress};
 use crate::identity::TokenSource;
 use crate::record::{DatasetOutcome, PushFile, PushOptions, PushPackage, PushResult, status_name};
 use crate::resume::{self, ResumeState};
-use crate::retry::{backoff, retry_after, retryable_status};
 use crate::{Phase, PushError};
 
 /// Rounds of create → upload before giving up on URLs that keep expiring.
@@ -493,7 +494,8 @@ impl<'a> Session<'a> {
         }
     }
 
-    /// A JSON request to the push API, retried on connection errors, 429 and 5xx.
+    /// A JSON request to the push API, retried on connection errors, 429 and 5xx (the
+    /// server deduplicates every call: [`stone_http::retry::Resend::Idempotent`]).
     async fn request<T: DeserializeOwned, B: Serialize>(
         &self,
         phase: Phase,
@@ -501,119 +503,101 @@ impl<'a> Session<'a> {
         url: &str,
         body: Option<&B>,
     ) -> Result<T, PushError> {
-        let mut attempt = 0;
+        let unavailable = |message: String| PushError::Unavailable {
+            phase,
+            url: url.to_owned(),
+            message,
+        };
         let mut renewed = false;
         loop {
-            let mut request = self.handler.api.request(method.clone(), url);
-            if let Some(token) = self.current_token() {
-                request = request.bearer_auth(token.expose());
-            }
-            if let Some(body) = body {
-                request = request.json(body);
-            }
-            let unavailable = |message: String| PushError::Unavailable {
-                phase,
-                url: url.to_owned(),
-                message,
-            };
-            let started = std::time::Instant::now();
-            let sent = request.send().await;
-            match &sent {
-                Ok(response) => tracing::debug!(
-                    "{method} {url} → {} in {:.0?} ({})",
-                    response.status(),
-                    started.elapsed(),
-                    if self.current_token().is_some() {
-                        "with the bearer token"
-                    } else {
-                        "no token"
-                    }
-                ),
-                Err(e) => tracing::debug!("{method} {url} → {}", short_error(e)),
-            }
-            match sent {
-                Err(e) if attempt < self.options.retries => {
-                    self.progress.event(ProgressEvent::Note(format!(
-                        "{phase}: {} — retrying",
-                        short_error(&e)
-                    )));
-                    tokio::time::sleep(backoff(attempt, None)).await;
+            let token = self.current_token();
+            let build = || {
+                let mut request = self.handler.api.request(method.clone(), url);
+                if let Some(token) = &token {
+                    request = request.bearer_auth(token.expose());
                 }
-                Err(e) => return Err(unavailable(short_error(&e))),
-                Ok(response) => {
-                    let status = response.status();
-                    if retryable_status(status.as_u16()) && attempt < self.options.retries {
-                        let wait = backoff(attempt, retry_after(response.headers()));
-                        self.progress.event(ProgressEvent::Note(format!(
-                            "{phase}: HTTP {status} — retrying in {wait:.1?}"
-                        )));
-                        tokio::time::sleep(wait).await;
-                    } else if status.is_success() {
-                        let bytes = match read_capped(response, MAX_ANSWER).await {
-                            Ok(bytes) => bytes,
-                            Err(Capped::Failed(e)) => return Err(unavailable(short_error(&e))),
-                            Err(Capped::TooLarge) => {
-                                return Err(PushError::Protocol {
-                                    phase,
-                                    url: url.to_owned(),
-                                    message: format!(
-                                        "HTTP {status} with an answer larger than {} MiB: refused \
-                                         (a push API answer is a small JSON document)",
-                                        MAX_ANSWER >> 20
-                                    ),
-                                });
-                            }
-                        };
-                        return serde_json::from_slice(&bytes).map_err(|e| PushError::Protocol {
-                            phase,
-                            url: url.to_owned(),
-                            message: format!(
-                                "HTTP {status} with a body that is not the expected JSON: {e}"
-                            ),
-                        });
-                    } else if status.is_redirection() {
-                        // Not followed: the request carries the bearer token.
-                        let location = response
-                            .headers()
-                            .get(reqwest::header::LOCATION)
-                            .and_then(|v| v.to_str().ok())
-                            .map(redact_url)
-                            .unwrap_or_else(|| "nowhere".into());
+                if let Some(body) = body {
+                    request = request.json(body);
+                }
+                std::future::ready(Ok::<_, std::convert::Infallible>(request))
+            };
+            let response = match retry::send(self.options.retries, Resend::Idempotent, build, |r| {
+                self.progress.event(ProgressEvent::Note(format!(
+                    "{phase}: {} — retrying in {:.1?}",
+                    r.reason, r.wait
+                )))
+            })
+            .await
+            {
+                Ok(response) => response,
+                Err(SendError::Transport(e)) => return Err(unavailable(describe(&e))),
+                Err(SendError::Build(never)) => match never {},
+            };
+            let status = response.status();
+            if status.is_success() {
+                let bytes = match read_capped(response, MAX_ANSWER).await {
+                    Ok(bytes) => bytes,
+                    Err(Capped::Failed(e)) => return Err(unavailable(describe(&e))),
+                    Err(Capped::TooLarge) => {
                         return Err(PushError::Protocol {
                             phase,
                             url: url.to_owned(),
                             message: format!(
-                                "HTTP {status}, a redirect to {location}: stone does not follow \
-                                 redirects of the push API (the request carries your token); set \
-                                 the environment's API URL to the final address \
-                                 (stone env add … --api)"
+                                "HTTP {status} with an answer larger than {}: refused \
+                                 (a push API answer is a small JSON document)",
+                                size_in_words(MAX_ANSWER)
                             ),
                         });
-                    } else if retryable_status(status.as_u16()) {
-                        return Err(unavailable(format!("HTTP {status}")));
-                    } else {
-                        let problem = read_problem(response).await;
-                        if status == StatusCode::UNAUTHORIZED
-                            && !renewed
-                            && (problem.code == codes::AUTH_REQUIRED
-                                || problem.code == codes::AUTH_INVALID_TOKEN)
-                            && let Some(tokens) = &self.handler.tokens
-                            && let Some(token) = tokens.renew(&self.options.env).await?
-                        {
-                            // Expired between two calls: refreshed silently, sent again.
-                            renewed = true;
-                            *self.token.lock().unwrap_or_else(|e| e.into_inner()) = Some(token);
-                            continue;
-                        }
-                        return Err(PushError::Refused {
-                            phase,
-                            status: status.as_u16(),
-                            problem: Box::new(problem),
-                        });
                     }
-                }
+                };
+                return serde_json::from_slice(&bytes).map_err(|e| PushError::Protocol {
+                    phase,
+                    url: url.to_owned(),
+                    message: format!(
+                        "HTTP {status} with a body that is not the expected JSON: {e}"
+                    ),
+                });
             }
-            attempt += 1;
+            if status.is_redirection() {
+                // Not followed: the request carries the bearer token.
+                let location = response
+                    .headers()
+                    .get(reqwest::header::LOCATION)
+                    .and_then(|v| v.to_str().ok())
+                    .map(redact_url)
+                    .unwrap_or_else(|| "nowhere".into());
+                return Err(PushError::Protocol {
+                    phase,
+                    url: url.to_owned(),
+                    message: format!(
+                        "HTTP {status}, a redirect to {location}: stone does not follow \
+                         redirects of the push API (the request carries your token); set \
+                         the environment's API URL to the final address \
+                         (stone env add … --api)"
+                    ),
+                });
+            }
+            if retryable_status(status.as_u16()) {
+                return Err(unavailable(format!("HTTP {status}")));
+            }
+            let problem = read_problem(response).await;
+            if status == StatusCode::UNAUTHORIZED
+                && !renewed
+                && (problem.code == codes::AUTH_REQUIRED
+                    || problem.code == codes::AUTH_INVALID_TOKEN)
+                && let Some(tokens) = &self.handler.tokens
+                && let Some(token) = tokens.renew(&self.options.env).await?
+            {
+                // Expired between two calls: refreshed silently, sent again.
+                renewed = true;
+                *self.token.lock().unwrap_or_else(|e| e.into_inner()) = Some(token);
+                continue;
+            }
+            return Err(PushError::Refused {
+                phase,
+                status: status.as_u16(),
+                problem: Box::new(problem),
+            });
         }
     }
 
@@ -839,24 +823,23 @@ impl<'a> Session<'a> {
                 message,
             })
         };
-        let mut attempt = 0;
-        let mut last_answer = String::new();
-        loop {
-            let whole = unit.size <= READ_WHOLE;
+        let whole = unit.size <= READ_WHOLE;
+        // Made afresh for each attempt: a streamed body starts again from its offset.
+        let build = move || async move {
             let body = if whole {
                 let (path, offset, size) = (unit.path.to_owned(), unit.offset, unit.size);
                 let bytes = tokio::task::spawn_blocking(move || read_range(&path, offset, size))
                     .await
-                    .map_err(|e| failed(e.to_string()))?
-                    .map_err(|e| failed(e.to_string()))?;
+                    .map_err(|e| e.to_string())?
+                    .map_err(|e| e.to_string())?;
                 reqwest::Body::from(bytes)
             } else {
                 let mut file = tokio::fs::File::open(unit.path)
                     .await
-                    .map_err(|e| failed(e.to_string()))?;
+                    .map_err(|e| e.to_string())?;
                 file.seek(std::io::SeekFrom::Start(unit.offset))
                     .await
-                    .map_err(|e| failed(e.to_string()))?;
+                    .map_err(|e| e.to_string())?;
                 let progress = self.progress.clone();
                 let stream =
                     tokio_util::io::ReaderStream::with_capacity(file.take(unit.size), 256 * 1024)
@@ -876,66 +859,47 @@ impl<'a> Session<'a> {
             for (name, value) in unit.headers {
                 request = request.header(name, value);
             }
-            let started = std::time::Instant::now();
-            let outcome = request.send().await;
-            match &outcome {
-                Ok(response) => tracing::debug!(
-                    "PUT {} ({} bytes at {}) → {} in {:.0?} (no token)",
-                    redact_url(unit.url),
-                    unit.size,
-                    unit.offset,
-                    response.status(),
-                    started.elapsed()
-                ),
-                Err(e) => tracing::debug!("PUT {} → {}", redact_url(unit.url), short_error(e)),
-            }
-            let retry_wait = match outcome {
-                Ok(response) if response.status().is_success() => {
-                    if whole {
-                        self.progress
-                            .event(ProgressEvent::Uploaded { bytes: unit.size });
-                    }
-                    return Ok(unit.size);
-                }
-                Ok(response) => {
-                    let status = response.status();
-                    let after = retry_after(response.headers());
-                    let problem = read_problem(response).await;
-                    let answer = format!("HTTP {status}: {}", problem.brief());
-                    if !retryable_status(status.as_u16()) {
-                        if problem.code == codes::STAGING_EXPIRED
-                            || status == StatusCode::FORBIDDEN && problem.code.starts_with("http.")
-                        {
-                            return Err(UploadFailure::Expired);
-                        }
-                        return Err(failed(answer));
-                    }
-                    last_answer = answer;
-                    backoff(attempt, after)
-                }
-                Err(e) => {
-                    if attempt >= self.options.retries {
-                        return Err(UploadFailure::Failed(PushError::Unavailable {
-                            phase: Phase::Upload,
-                            url: redact_url(unit.url),
-                            message: short_error(&e),
-                        }));
-                    }
-                    backoff(attempt, None)
-                }
-            };
-            attempt += 1;
-            if attempt > self.options.retries {
-                return Err(failed(format!(
-                    "the staging server kept failing; its last answer: {last_answer}"
-                )));
-            }
+            Ok::<_, String>(request)
+        };
+        let note = |_: &retry::Retrying| {
             self.progress.event(ProgressEvent::Note(format!(
                 "upload of {} failed — retrying",
                 unit.sha256
-            )));
-            tokio::time::sleep(retry_wait).await;
+            )))
+        };
+        let response =
+            match retry::send(self.options.retries, Resend::Idempotent, build, note).await {
+                Ok(response) => response,
+                Err(SendError::Build(message)) => return Err(failed(message)),
+                Err(SendError::Transport(e)) => {
+                    return Err(UploadFailure::Failed(PushError::Unavailable {
+                        phase: Phase::Upload,
+                        url: redact_url(unit.url),
+                        message: describe(&e),
+                    }));
+                }
+            };
+        let status = response.status();
+        if status.is_success() {
+            if whole {
+                self.progress
+                    .event(ProgressEvent::Uploaded { bytes: unit.size });
+            }
+            return Ok(unit.size);
         }
+        let problem = read_problem(response).await;
+        let answer = format!("HTTP {status}: {}", problem.brief());
+        if retryable_status(status.as_u16()) {
+            return Err(failed(format!(
+                "the staging server kept failing; its last answer: {answer}"
+            )));
+        }
+        if problem.code == codes::STAGING_EXPIRED
+            || status == StatusCode::FORBIDDEN && problem.code.starts_with("http.")
+        {
+            return Err(UploadFailure::Expired);
+        }
+        Err(failed(answer))
     }
 }
 
@@ -1034,15 +998,8 @@ fn check_staging_url(url: &str) -> Result<(), String> {
             redact_url(url)
         )
     })?;
-    let loopback = match parsed.host() {
-        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-        None => false,
-    };
     match parsed.scheme() {
-        "https" if parsed.host().is_some() => Ok(()),
-        "http" if loopback => Ok(()),
+        _ if stone_http::transport::secure(&parsed) => Ok(()),
         "http" => Err(format!(
             "the server gave a plain http upload URL to a host that is not a loopback address: {}; \
              stone uploads over https only (plain http to loopback only)",
@@ -1054,24 +1011,4 @@ fn check_staging_url(url: &str) -> Result<(), String> {
             redact_url(url)
         )),
     }
-}
-
-/// A reqwest error in a few words, without its URL (which may be presigned), with its
-/// causes (`cannot connect: …`).
-pub fn short_error(e: &reqwest::Error) -> String {
-    let mut message = String::from(if e.is_connect() {
-        "cannot connect"
-    } else if e.is_timeout() {
-        "timed out"
-    } else if e.is_body() || e.is_decode() {
-        "the answer was cut off"
-    } else {
-        "the request failed"
-    });
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        message = format!("{message}: {s}");
-        source = s.source();
-    }
-    message
 }

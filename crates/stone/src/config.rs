@@ -7,8 +7,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+use stone_http::transport::is_loopback;
 use stone_package::Label;
-use stone_push::environment::{Environment, EnvironmentOptions, Environments, is_loopback};
+use stone_push::environment::{Environment, EnvironmentOptions, Environments};
 
 use crate::env_vars;
 

@@ -91,47 +91,43 @@ pub async fn fetch_info_retrying(
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .map_err(|e| unavailable(e.to_string()))?;
-    let mut attempt = 0;
-    let response = loop {
-        let (message, retry_after) = match client.get(&url).send().await {
-            Ok(response) if response.status().is_success() => break response,
-            Ok(response) if stone_push::retry::retryable_status(response.status().as_u16()) => {
-                let after = stone_push::retry::retry_after(response.headers());
-                (format!("HTTP {}", response.status()), after)
-            }
-            Ok(response) => {
-                return Err(PushError::Protocol {
-                    phase: Phase::Stage,
-                    url: url.clone(),
-                    message: format!(
-                        "answered HTTP {}: is this the push API of a stone server?",
-                        response.status()
-                    ),
-                });
-            }
-            Err(e) => (stone_push::service::short_error(&e), None),
-        };
-        if attempt >= retries {
-            return Err(unavailable(message));
-        }
-        let wait = stone_push::retry::backoff(attempt, retry_after);
+    use stone_http::retry::{self, Resend, SendError};
+    let build = || std::future::ready(Ok::<_, std::convert::Infallible>(client.get(&url)));
+    let response = match retry::send(retries, Resend::Idempotent, build, |r| {
         note(format!(
-            "server information: {message} — retrying in {wait:.1?}"
-        ));
-        tokio::time::sleep(wait).await;
-        attempt += 1;
-    };
-    use stone_push::service::{Capped, MAX_ANSWER, read_capped};
-    let bytes = match read_capped(response, MAX_ANSWER).await {
-        Ok(bytes) => bytes,
-        Err(Capped::Failed(e)) => return Err(unavailable(stone_push::service::short_error(&e))),
-        Err(Capped::TooLarge) => {
+            "server information: {} — retrying in {:.1?}",
+            r.reason, r.wait
+        ))
+    })
+    .await
+    {
+        Ok(response) if response.status().is_success() => response,
+        Ok(response) if retry::retryable_status(response.status().as_u16()) => {
+            return Err(unavailable(format!("HTTP {}", response.status())));
+        }
+        Ok(response) => {
             return Err(PushError::Protocol {
                 phase: Phase::Stage,
                 url: url.clone(),
                 message: format!(
-                    "the server information is larger than {} MiB",
-                    MAX_ANSWER >> 20
+                    "answered HTTP {}: is this the push API of a stone server?",
+                    response.status()
+                ),
+            });
+        }
+        Err(SendError::Transport(e)) => return Err(unavailable(stone_http::describe(&e))),
+        Err(SendError::Build(never)) => match never {},
+    };
+    let bytes = match stone_http::read_capped(response, stone_http::MAX_ANSWER).await {
+        Ok(bytes) => bytes,
+        Err(stone_http::Capped::Failed(e)) => return Err(unavailable(stone_http::describe(&e))),
+        Err(stone_http::Capped::TooLarge) => {
+            return Err(PushError::Protocol {
+                phase: Phase::Stage,
+                url: url.clone(),
+                message: format!(
+                    "the server information is larger than {}",
+                    stone_http::size_in_words(stone_http::MAX_ANSWER)
                 ),
             });
         }
@@ -178,6 +174,7 @@ pub fn identity_of(env: &Environment, info: Option<&ServerInfo>) -> anyhow::Resu
             .map(|o| o.roles_claim.clone())
             .unwrap_or_else(|| DEFAULT_ROLES_CLAIM.to_owned()),
         store: token_store()?,
+        retries: crate::settings::http_retries()?,
     })
 }
 

@@ -12,7 +12,8 @@ use url::Url;
 
 use super::error::{ImportError, ImportErrorKind as Kind};
 use super::source::{Source, last_segment};
-use crate::environment::is_loopback;
+use stone_http::retry::{self, Resend, SendError};
+use stone_http::transport::{self, is_loopback};
 
 /// What the lock file recorded of the previous import of this source.
 #[derive(Debug, Clone, Default)]
@@ -30,6 +31,8 @@ pub struct Wanted {
     /// The bearer token (`$STONE_TOKEN`, else the stored login): sent to the environment's
     /// API only.
     pub token: Option<String>,
+    /// How many times a request is sent again on a failure worth it (`STONE_HTTP_RETRIES`).
+    pub retries: u32,
 }
 
 /// A download about to be streamed, and what the source says about it.
@@ -65,6 +68,7 @@ pub struct RemoteFiles {
     client: reqwest::Client,
     content_url: Url,
     token: Option<String>,
+    retries: u32,
     /// `stone:<ns>/<name>`, for messages.
     label: String,
     /// `the server (<api>)`, for messages.
@@ -83,10 +87,7 @@ impl RemoteFiles {
         if let Some(token) = &self.token {
             request = request.bearer_auth(token);
         }
-        let response = request
-            .send()
-            .await
-            .map_err(|e| unreachable(&self.what, e))?;
+        let response = send(request, self.retries, &self.what).await?;
         if !response.status().is_success() {
             return Err(refused(
                 &format!("{} (file {path}): {}", self.label, self.what),
@@ -146,7 +147,7 @@ fn client(follow_redirects: bool) -> anyhow::Result<reqwest::Client> {
     let policy = if follow_redirects {
         reqwest::redirect::Policy::custom(|attempt| {
             let url = attempt.url();
-            if url.scheme() == "https" || (url.scheme() == "http" && is_loopback(url)) {
+            if transport::secure(url) {
                 if attempt.previous().len() >= 10 {
                     attempt.error("too many redirects")
                 } else {
@@ -217,11 +218,31 @@ async fn refused(what: &str, response: reqwest::Response, token_sent: bool) -> a
     error.into()
 }
 
-fn unreachable(what: &str, error: reqwest::Error) -> anyhow::Error {
-    anyhow::Error::new(error).context(
-        failure(Kind::Unavailable, format!("cannot reach {what}"))
-            .hint("check the network and the URL, then run the same command again"),
+/// `request` (a GET, so it can be sent again) through [`retry::send`].
+async fn send(
+    request: reqwest::RequestBuilder,
+    retries: u32,
+    what: &str,
+) -> anyhow::Result<reqwest::Response> {
+    let build = || std::future::ready(request.try_clone().ok_or("a GET without a body"));
+    match retry::send(retries, Resend::Idempotent, build, |r| {
+        tracing::info!("{what}: {} — retrying in {:.1?}", r.reason, r.wait)
+    })
+    .await
+    {
+        Ok(response) => Ok(response),
+        Err(SendError::Transport(e)) => Err(unreachable(what, &e)),
+        Err(SendError::Build(message)) => Err(anyhow::anyhow!(message)),
+    }
+}
+
+fn unreachable(what: &str, error: &reqwest::Error) -> anyhow::Error {
+    failure(
+        Kind::Unavailable,
+        format!("cannot reach {what}: {}", stone_http::describe(error)),
     )
+    .hint("check the network and the URL, then run the same command again")
+    .into()
 }
 
 fn body_stream(response: reqwest::Response) -> BoxStream<'static, anyhow::Result<Bytes>> {
@@ -273,10 +294,12 @@ async fn service(
         info_url.query_pairs_mut().append_pair("version", version);
     }
     let what = format!("the server ({api})");
-    let response = authorized(client.get(info_url.clone()))
-        .send()
-        .await
-        .map_err(|e| unreachable(&what, e))?;
+    let response = send(
+        authorized(client.get(info_url.clone())),
+        wanted.retries,
+        &what,
+    )
+    .await?;
     if !response.status().is_success() {
         return Err(refused(
             &format!("stone:{namespace}/{name} on {branch}: {what}"),
@@ -362,6 +385,7 @@ async fn service(
             client,
             content_url,
             token: wanted.token.clone(),
+            retries: wanted.retries,
             label: format!("stone:{namespace}/{name}"),
             what,
         })));
@@ -373,7 +397,7 @@ async fn service(
     {
         request = request.header(header::IF_NONE_MATCH, value);
     }
-    let response = request.send().await.map_err(|e| unreachable(&what, e))?;
+    let response = send(request, wanted.retries, &what).await?;
     if response.status() == StatusCode::NOT_MODIFIED {
         return Ok(Fetch::Unchanged);
     }
@@ -426,7 +450,7 @@ async fn http(url: &Url, wanted: &Wanted, previous: Option<&Previous>) -> anyhow
         request = request.header(header::IF_NONE_MATCH, value);
     }
     let what = url.host_str().unwrap_or("the server").to_owned();
-    let response = request.send().await.map_err(|e| unreachable(&what, e))?;
+    let response = send(request, wanted.retries, &what).await?;
     if response.status() == StatusCode::NOT_MODIFIED {
         return Ok(Fetch::Unchanged);
     }

@@ -4,7 +4,8 @@ use stone_package::{Label, StoneUrl};
 use url::Url;
 
 use super::error::{ImportError, ImportErrorKind as Kind};
-use crate::environment::{DEFAULT_ENV, Environment, Environments, is_loopback};
+use crate::environment::{DEFAULT_ENV, Environment, Environments};
+use stone_http::transport::is_loopback;
 
 /// A parsed SOURCE.
 #[derive(Debug, Clone)]

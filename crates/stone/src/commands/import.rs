@@ -19,7 +19,10 @@ async fn stored_login(source: &Source) -> anyhow::Result<Option<String>> {
     let Source::Service { environment, .. } = source else {
         return Ok(None);
     };
-    let Ok(info) = identity::fetch_info(&environment.options.api).await else {
+    let retries = crate::settings::http_retries()?;
+    let note = |line: String| tracing::info!("{line}");
+    let Ok(info) = identity::fetch_info_retrying(&environment.options.api, retries, note).await
+    else {
         // The import itself reports a server that does not answer.
         return Ok(None);
     };
@@ -56,6 +59,7 @@ pub fn run(args: &ImportArgs, global: &GlobalArgs) -> anyhow::Result<()> {
             branch: args.branch.clone(),
             version: args.version.clone(),
             token,
+            retries: crate::settings::http_retries()?,
         },
         package: args.path.clone(),
     };

@@ -809,3 +809,65 @@ fn named_versions_of_graphs_and_blobs_are_imported_with_their_provenance() {
     );
     assert!(!dir.join("ext/scans-v9").exists());
 }
+
+/// A server briefly away: the import's requests go through the client's one retry policy
+/// (`stone_http::retry::send`, as the push's do): a 503, a reset connection and a 429 are
+/// ridden out. With `STONE_HTTP_RETRIES=0` a failure ends the import, saying what the
+/// server answered (the first fault goes to `GET /info`, which the import asks to know
+/// whether it needs a token, and goes on without one). (The faults come from the fault proxy in front of the real
+/// server: a real server does not fail on cue.)
+#[test]
+fn an_import_rides_out_a_server_briefly_away_and_gives_up_when_told_not_to_retry() {
+    use stone_test::services::{Fault, FaultProxy};
+    let (mut ctx, server, _data) = with_server();
+    let source = ctx.package(
+        "source",
+        "name: source\npublish: {to: \"stone:shared\", public: true}\nresources:\n  - path: cities.csv\n",
+        &[("cities.csv", CITIES)],
+    );
+    push(&ctx, &source, &["--branch", "dev"]);
+    let target = server.url().trim_start_matches("http://").parse().unwrap();
+    let dir = consumer(&ctx);
+
+    let proxy = FaultProxy::start(
+        target,
+        vec![
+            Fault::Unavailable,
+            Fault::Reset,
+            Fault::TooManyRequests { retry_after: 1 },
+        ],
+    );
+    ctx.add_env("flaky", HOST, &format!("{}/v1", proxy.url()));
+    ctx.set_var("STONE_HTTP_RETRIES", "4");
+    let cities = import_ok(
+        &ctx,
+        &dir,
+        &["stone:shared/cities", "--env", "flaky", "--branch", "dev"],
+    );
+    assert_eq!(cities["status"], "imported", "{cities:#}");
+    assert_eq!(proxy.injected(), 3, "{:?}", proxy.faults());
+    let table = read_parquet(&dir.join("ext/cities/cities.parquet"));
+    assert_eq!(table["rows"].as_array().map(Vec::len), Some(3), "{table}");
+
+    let proxy = FaultProxy::start(target, vec![Fault::Unavailable, Fault::Unavailable]);
+    ctx.add_env("away", HOST, &format!("{}/v1", proxy.url()));
+    ctx.set_var("STONE_HTTP_RETRIES", "0");
+    let out = import(
+        &ctx,
+        &dir,
+        &[
+            "stone:shared/cities",
+            "--env",
+            "away",
+            "--branch",
+            "dev",
+            "--as",
+            "again",
+        ],
+    );
+    let stderr = crate::stderr(&out);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("503"), "{stderr}");
+    assert_eq!(proxy.injected(), 2);
+    assert!(!dir.join("ext/again").exists(), "{stderr}");
+}
