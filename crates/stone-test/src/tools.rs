@@ -194,6 +194,36 @@ pub fn python_script(name: &str) -> Command {
     command
 }
 
+/// pyiceberg's full view of `table` (`ns.name`) in the SQL catalog `catalog` of an
+/// Iceberg engine whose warehouse is the folder `warehouse`: `read_iceberg.py --detail`,
+/// every ref with its snapshots, files, column metrics and rows, or `{"exists": false}`.
+/// With `filter`, each ref also says which files and rows a scan with that row filter keeps.
+pub fn pyiceberg_detail(
+    catalog_db: &Path,
+    warehouse: &Path,
+    catalog_name: &str,
+    table: &str,
+    filter: Option<&str>,
+) -> serde_json::Value {
+    let db = catalog_db.to_string_lossy();
+    let warehouse = format!("file://{}", warehouse.display());
+    let mut args = vec![
+        "--detail",
+        "--catalog-db",
+        &db,
+        "--warehouse",
+        &warehouse,
+        "--catalog-name",
+        catalog_name,
+        "--table",
+        table,
+    ];
+    if let Some(filter) = filter {
+        args.extend(["--filter", filter]);
+    }
+    run_python_json("read_iceberg.py", &args)
+}
+
 /// Runs an `assets/` Python script and parses its stdout as JSON; panics with its stderr
 /// when it fails.
 pub fn run_python_json(name: &str, args: &[&str]) -> serde_json::Value {

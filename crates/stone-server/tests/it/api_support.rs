@@ -651,33 +651,14 @@ pub fn noise(seed: u64, size: usize) -> Vec<u8> {
 
 /// pyiceberg's view of `<ns>.<table>` in the server's catalog.
 pub fn pyiceberg(server_data: &Path, namespace: &str, table: &str) -> Reading {
-    let script = stone_test::tools::package_dir(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/readers/read_iceberg.py");
-    let output = Command::new(python())
-        .arg(script)
-        .arg("--catalog-db")
-        .arg(server_data.join("iceberg/catalog.db"))
-        .arg("--warehouse")
-        .arg(server_data.join("iceberg/warehouse"))
-        .arg("--catalog-name")
-        .arg(DEFAULT_CATALOG_NAME)
-        .arg("--table")
-        .arg(format!("{namespace}.{table}"))
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .output()
-        .expect("run the pyiceberg reader");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "pyiceberg reader failed ({}):\n{stderr}",
-        output.status
-    );
-    Reading(serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
-        panic!(
-            "pyiceberg printed no JSON ({e}): {}\n{stderr}",
-            String::from_utf8_lossy(&output.stdout)
-        )
-    }))
+    python();
+    Reading(stone_test::tools::pyiceberg_detail(
+        &server_data.join("iceberg/catalog.db"),
+        &server_data.join("iceberg/warehouse"),
+        DEFAULT_CATALOG_NAME,
+        &format!("{namespace}.{table}"),
+        None,
+    ))
 }
 
 /// [`crate::support::legacy_tag`] in the server's catalog.

@@ -1,5 +1,5 @@
 //! Integration tests of stone-server. Every Iceberg test reads the result back with
-//! pyiceberg 0.12 (`tests/readers/read_iceberg.py`) from the tools venv
+//! pyiceberg 0.12 (`read_iceberg.py --detail` of stone-test's assets) from the tools venv
 //! (`${STONE_TOOLS_DIR:-<repo>/.tools}/venv`); without it they fail: run
 //! `scripts/install-tools`.
 

@@ -92,7 +92,7 @@ impl Lake {
             .unwrap_or_else(|error| panic!("append to {table}@{branch} failed: {error:?}"))
     }
 
-    /// What pyiceberg sees of `demo.<table>` (see `tests/readers/read_iceberg.py`).
+    /// What pyiceberg sees of `demo.<table>` (`read_iceberg.py --detail` of stone-test).
     pub fn pyiceberg(&self, table: &str) -> Reading {
         self.read(table, None)
     }
@@ -103,34 +103,14 @@ impl Lake {
     }
 
     fn read(&self, table: &str, filter: Option<&str>) -> Reading {
-        let mut command = Command::new(python());
-        if let Some(filter) = filter {
-            command.arg(reader_script()).arg("--filter").arg(filter);
-        } else {
-            command.arg(reader_script());
-        }
-        let output = command
-            .arg("--catalog-db")
-            .arg(&self.catalog_db)
-            .arg("--warehouse")
-            .arg(&self.warehouse)
-            .arg("--catalog-name")
-            .arg(DEFAULT_CATALOG_NAME)
-            .arg("--table")
-            .arg(format!("{NS}.{table}"))
-            .output()
-            .expect("run the pyiceberg reader");
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        if !output.status.success() {
-            panic!("pyiceberg reader failed ({}):\n{stderr}", output.status);
-        }
-        let json: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
-            panic!(
-                "pyiceberg reader printed no JSON ({error}):\n{}\n{stderr}",
-                String::from_utf8_lossy(&output.stdout)
-            )
-        });
-        Reading(json)
+        python();
+        Reading(stone_test::tools::pyiceberg_detail(
+            &self.catalog_db,
+            &self.warehouse,
+            DEFAULT_CATALOG_NAME,
+            &format!("{NS}.{table}"),
+            filter,
+        ))
     }
 
     /// Files directly in `<table location>/data/`, by name.
@@ -447,10 +427,6 @@ pub fn legacy_tag(catalog_db: &Path, warehouse: &Path, table: &str, branch: &str
         output.status,
         String::from_utf8_lossy(&output.stderr)
     );
-}
-
-fn reader_script() -> PathBuf {
-    stone_test::tools::package_dir(env!("CARGO_MANIFEST_DIR")).join("tests/readers/read_iceberg.py")
 }
 
 /// The tools venv's python, checked once: it must exist and have pyiceberg 0.12. Missing
