@@ -4,7 +4,11 @@
 //!
 //! The wheels are built with the dev profile and this build's target directory, so
 //! maturin's cargo reuses what is compiled already (docs/install.md builds the release
-//! wheels). `stone-cli` has no RDF library; its extra `rdf` adds `stone-cli-rdf`
+//! wheels). maturin builds one package alone; for the server, `stone-workspace-hack` gives
+//! that build the workspace's dependency features, so only the workspace's own crates
+//! compile again (`scripts/feature-drift` checks it). The CLI's wheels are built without
+//! RDF, as users get them, so their dependency features differ and part of the client's
+//! tree compiles a second time (no RocksDB, no Iceberg). `stone-cli` has no RDF library; its extra `rdf` adds `stone-cli-rdf`
 //! (python/stone-cli-rdf: the executable `stone-rdf`).
 
 use std::path::{Path, PathBuf};
@@ -42,8 +46,46 @@ fn run(command: &mut Command, what: &str) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// The workspace's binaries, kept aside while maturin's cargo writes its own in their
+/// place (`<target>/debug/<binary>`, built with the wheel's features) and put back when
+/// dropped: the other tests start them. The wheel tests run alone (.config/nextest.toml),
+/// so no test sees the swap.
+struct KeepBinaries(Vec<(PathBuf, PathBuf)>);
+
+impl KeepBinaries {
+    fn aside() -> KeepBinaries {
+        let debug = target_dir().join("debug");
+        let mut kept = Vec::new();
+        for name in ["stone", "stone-server", "stone-rdf"] {
+            let path = debug.join(name);
+            let aside = debug.join(format!("{name}.before-wheel"));
+            let _ = std::fs::remove_file(&aside);
+            // A second link to the same file: cargo replaces `path` (it removes it, then
+            // links the new binary), so `aside` keeps the workspace's.
+            if std::fs::hard_link(&path, &aside).is_ok() {
+                kept.push((aside, path));
+            }
+        }
+        KeepBinaries(kept)
+    }
+}
+
+impl Drop for KeepBinaries {
+    fn drop(&mut self) {
+        for (aside, path) in &self.0 {
+            // When cargo left `path` alone, both names are the same file: `rename` then
+            // does nothing, and `aside` is removed below.
+            if let Err(e) = std::fs::rename(aside, path) {
+                eprintln!("could not put {} back: {e}", path.display());
+            }
+            let _ = std::fs::remove_file(aside);
+        }
+    }
+}
+
 /// Builds the wheel of `python/<project>` into `out_dir`.
 fn build_wheel(project: &str, out_dir: &Path) -> PathBuf {
+    let _kept = KeepBinaries::aside();
     let maturin = venv_bin("maturin");
     let mut command = Command::new(maturin);
     command
@@ -62,9 +104,9 @@ fn build_wheel(project: &str, out_dir: &Path) -> PathBuf {
         // Not a release: no man pages copied anywhere.
         .env_remove("STONE_GEN_DIR");
     if project == "stone-server" {
-        // maturin's cargo writes `<target>/debug/stone-server`, the binary the other tests
-        // start: it keeps the test hooks they use (feature `test-hooks`, which the
-        // workspace's test build turns on). A user's wheel is built without.
+        // The features of the workspace's test build (which turns the test hooks on), so
+        // that maturin's cargo reuses what it compiled (stone-workspace-hack does the
+        // rest). A user's wheel is built without.
         command.args(["--features", "test-hooks"]);
     }
     run(&mut command, &format!("maturin build (python/{project})"));
