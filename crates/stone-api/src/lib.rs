@@ -39,7 +39,7 @@ pub use problem::{PROBLEM_CONTENT_TYPE, Problem, Violation, codes};
 pub use push::{
     CommitAccepted, CreatePush, DatasetDetail, DatasetFiles, DatasetManifest, DatasetProgress,
     DatasetState, DatasetStatus, FileBatch, FilesAccepted, MAX_FILE_BATCH, ManifestFile,
-    NodeStatus, PackageMetadata, PackageNodeProgress, PushCreated, PushOptions, PushResult,
+    NodeStatus, PackageMetadata, PackageNodeProgress, PushCreated, PushFlags, PushReport,
     PushState, PushStatus, ResultCounts, SchemaField, TableSchema, Upload, UploadCompleted,
     UploadPart,
 };

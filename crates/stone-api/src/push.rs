@@ -26,7 +26,7 @@ pub struct CreatePush {
     /// Branch, normalized by the client: only `[A-Za-z0-9_.-]`.
     pub branch: String,
     /// What the user asked for.
-    pub options: PushOptions,
+    pub options: PushFlags,
     /// Package-level metadata; becomes the namespace's package node.
     pub package: PackageMetadata,
     /// One dataset per resource, in package order.
@@ -81,7 +81,7 @@ pub struct FilesAccepted {
 
 /// Push options, as given on the command line.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PushOptions {
+pub struct PushFlags {
     /// `--yes`: confirms a manual push to a protected ref.
     pub yes: bool,
     /// `--force`: allows what protected refs protect (incompatible schema changes,
@@ -337,7 +337,7 @@ pub struct PushStatus {
     pub package_node: PackageNodeProgress,
     /// The final summary, once the push is `succeeded` or `failed`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result: Option<PushResult>,
+    pub result: Option<PushReport>,
     /// Why the push failed, when it failed as a whole.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<Problem>,
@@ -488,7 +488,7 @@ pub enum NodeStatus {
 
 /// Final summary of a push.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PushResult {
+pub struct PushReport {
     /// When the push finished (RFC 3339).
     pub finished_at: String,
     /// Datasets per outcome.
@@ -563,7 +563,7 @@ pub(crate) mod tests {
             push_id: Some("0190-push".into()),
             namespace: "demo".into(),
             branch: "feature-x".into(),
-            options: PushOptions {
+            options: PushFlags {
                 yes: false,
                 force: false,
                 replace: true,
@@ -921,7 +921,7 @@ pub(crate) mod tests {
                 iri: "https://data.example.org/demo".into(),
                 status: Some(NodeStatus::Updated),
             },
-            result: Some(PushResult {
+            result: Some(PushReport {
                 finished_at: "2026-01-02T03:04:09Z".into(),
                 counts: ResultCounts {
                     appended: 1,

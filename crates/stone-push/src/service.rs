@@ -18,7 +18,7 @@ use serde::de::DeserializeOwned;
 use stone_api::push::{
     CommitAccepted, CreatePush, DatasetFiles, DatasetManifest, DatasetProgress, DatasetState,
     FileBatch, FilesAccepted, MAX_FILE_BATCH, ManifestFile, PushCreated,
-    PushOptions as WireOptions, PushState, PushStatus, Upload,
+    PushFlags, PushState, PushStatus, Upload,
 };
 use stone_api::{Problem, codes, redact_url};
 use stone_auth::{Secret, StepUpRequest};
@@ -384,7 +384,7 @@ impl<'a> Session<'a> {
             push_id,
             namespace: self.package.namespace.clone(),
             branch: self.options.branch.clone(),
-            options: WireOptions {
+            options: PushFlags {
                 yes: self.options.yes,
                 force: self.options.force,
                 replace: self.options.replace,

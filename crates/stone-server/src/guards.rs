@@ -39,7 +39,7 @@
 use std::collections::BTreeSet;
 
 use axum::http::StatusCode;
-use stone_api::{CreatePush, DatasetManifest, Engine, PushOptions, Violation, codes};
+use stone_api::{CreatePush, DatasetManifest, Engine, PushFlags, Violation, codes};
 pub use stone_package::branch::glob_match;
 use stone_package::{AssetKind, normalize_branch};
 
@@ -108,7 +108,7 @@ impl Guards {
     pub fn check_identity(
         &self,
         branch: &str,
-        options: &PushOptions,
+        options: &PushFlags,
         principal: &Principal,
     ) -> Result<(), ApiError> {
         if !self.is_protected(branch) {
@@ -527,8 +527,8 @@ mod tests {
         }
     }
 
-    fn options(yes: bool, force: bool, manual: bool) -> PushOptions {
-        PushOptions {
+    fn options(yes: bool, force: bool, manual: bool) -> PushFlags {
+        PushFlags {
             yes,
             force,
             replace: false,
@@ -553,7 +553,7 @@ mod tests {
     #[test]
     fn identity_rules_in_order() {
         let guards = guards();
-        let code = |branch: &str, options: PushOptions, roles: &[&str]| {
+        let code = |branch: &str, options: PushFlags, roles: &[&str]| {
             guards
                 .check_identity(branch, &options, &principal(roles))
                 .err()

@@ -222,7 +222,7 @@ impl JobRunner {
                 _ => {}
             }
         }
-        let result = PushResult {
+        let result = PushReport {
             finished_at: now(),
             counts,
             iris,

@@ -45,7 +45,7 @@ use futures::stream::{self, FuturesUnordered, StreamExt};
 use serde_json::{Value, json};
 use stone_api::{
     AssetKind, CreatePush, DatasetDetail, DatasetManifest, DatasetState, DatasetStatus, Engine,
-    PackageNode, PackageResource, Problem, PushResult, PushState, ResultCounts, StagingStoreKind,
+    PackageNode, PackageResource, Problem, PushReport, PushState, ResultCounts, StagingStoreKind,
     codes,
 };
 use tokio::sync::{Notify, Semaphore, watch};

@@ -20,7 +20,7 @@ use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Row};
 use stone_api::{
     AssetKind, CreatePush, DatasetDetail, DatasetState, DatasetStatus, NodeStatus, PackageNode,
-    Problem, PushResult, PushState,
+    Problem, PushReport, PushState,
 };
 
 mod datasets;
@@ -190,7 +190,7 @@ pub struct PushRecord {
     pub updated_at: String,
     pub commits: i64,
     pub node_status: Option<NodeStatus>,
-    pub result: Option<PushResult>,
+    pub result: Option<PushReport>,
     pub error: Option<Problem>,
     /// Expired by the garbage collection (`gc.rs`): left uncommitted too long. Its state
     /// is then [`PushState::Unknown`]; the API answers `410 push.expired`.
@@ -211,7 +211,7 @@ pub struct PushSummary {
     /// next number and stamps the rows it changes with it.
     pub changes: i64,
     pub node_status: Option<NodeStatus>,
-    pub result: Option<PushResult>,
+    pub result: Option<PushReport>,
     pub error: Option<Problem>,
     /// See [`PushRecord::expired`].
     pub expired: bool,

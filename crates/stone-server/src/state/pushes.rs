@@ -213,7 +213,7 @@ impl StateDb {
         id: &str,
         state: PushState,
         node: Option<&PackageNode>,
-        result: &PushResult,
+        result: &PushReport,
         error: Option<&Problem>,
     ) -> Result<Option<NodeStatus>> {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;

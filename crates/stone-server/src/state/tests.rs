@@ -1,12 +1,12 @@
 use super::*;
-use stone_api::{PackageMetadata, PushOptions, ResultCounts};
+use stone_api::{PackageMetadata, PushFlags, ResultCounts};
 
 fn manifest() -> CreatePush {
     CreatePush {
         push_id: None,
         namespace: "demo".into(),
         branch: "dev".into(),
-        options: PushOptions::default(),
+        options: PushFlags::default(),
         package: PackageMetadata::default(),
         datasets: vec![],
         paged_files: false,
@@ -124,7 +124,7 @@ async fn a_push_goes_through_its_states_and_leases() {
     );
     let problem = Problem::new(500, "engine.failed", "Engine failed");
     db.dataset_failed("p1", "old", &problem).await.unwrap();
-    let result = PushResult {
+    let result = PushReport {
         finished_at: now(),
         counts: ResultCounts::default(),
         iris: vec![],
@@ -160,7 +160,7 @@ async fn pushes_finishing_at_once_write_the_package_node_once() {
         push_id: push.into(),
         updated_at: now(),
     };
-    let result = PushResult {
+    let result = PushReport {
         finished_at: now(),
         counts: ResultCounts::default(),
         iris: vec![],

@@ -6,7 +6,7 @@
 use serde_json::json;
 use stone_api::{
     AssetKind, CreatePush, DatasetDetail, DatasetState, DatasetStatus, PackageMetadata, Problem,
-    PushOptions,
+    PushFlags,
 };
 use stone_server::state::{HeadUpdate, NewDataset, Operation, StateDb, WriteOutcome};
 
@@ -25,7 +25,7 @@ async fn batches_and_change_numbers(db: StateDb) {
         push_id: None,
         namespace: "demo".into(),
         branch: "dev".into(),
-        options: PushOptions::default(),
+        options: PushFlags::default(),
         package: PackageMetadata::default(),
         datasets: vec![],
         paged_files: false,

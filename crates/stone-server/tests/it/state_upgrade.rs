@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use sqlx::migrate::Migrator;
-use stone_api::{CreatePush, DatasetManifest, ManifestFile, PackageMetadata, PushOptions};
+use stone_api::{CreatePush, DatasetManifest, ManifestFile, PackageMetadata, PushFlags};
 use stone_server::state::StateDb;
 
 /// The first `count` migrations of `dir` (of this crate), in a directory of their own.
@@ -35,7 +35,7 @@ fn manifest() -> CreatePush {
         push_id: None,
         namespace: "demo".into(),
         branch: "dev".into(),
-        options: PushOptions::default(),
+        options: PushFlags::default(),
         package: PackageMetadata::default(),
         datasets: vec![DatasetManifest {
             name: "notes".into(),
