@@ -106,6 +106,8 @@ pub fn config_path(flag: Option<&Path>) -> Result<PathBuf, ConfigError> {
     if let Some(path) = flag {
         return Ok(path.to_owned());
     }
+    // Read here, not in `settings`: the config file is this module's (and `settings`
+    // reports through `diagnostics`, which knows this module's errors).
     if let Some(path) = std::env::var_os(env_vars::STONE_CONFIG).filter(|p| !p.is_empty()) {
         return Ok(PathBuf::from(path));
     }

@@ -13,7 +13,6 @@ use stone_push::plan::HandlerChoice;
 use stone_push::{BlobStoreHandler, HttpHandler, Registry, ServiceHandler, ServiceTarget};
 
 use crate::config::Config;
-use crate::env_vars;
 use crate::printer::Printer;
 use crate::settings;
 
@@ -53,9 +52,7 @@ impl Handlers {
 /// warning; the `python3` merely found on `PATH` without the SDK is nobody's plugin.
 pub fn plugin_specs(config: &Config, timeout: Duration) -> Vec<PluginSpec> {
     let path = std::env::var_os("PATH");
-    let explicit = std::env::var_os(env_vars::STONE_PLUGIN_PYTHON)
-        .filter(|p| !p.is_empty())
-        .map(std::path::PathBuf::from);
+    let explicit = crate::settings::plugin_python();
     let configured = explicit.is_some();
     let mut specs: std::collections::BTreeMap<String, PluginSpec> = Default::default();
     if let Some(python) = entry_points::python(explicit, path.as_ref()) {

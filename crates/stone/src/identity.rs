@@ -23,24 +23,17 @@ pub const DEFAULT_CLIENT_ID: &str = "stone-cli";
 /// The roles claim when the server does not say.
 pub const DEFAULT_ROLES_CLAIM: &str = "roles";
 
-/// True when running in CI (`CI` set to anything but `false`/`0`): no prompts, no browser.
-pub fn in_ci() -> bool {
-    std::env::var(env_vars::CI).is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
-}
+pub use crate::settings::in_ci;
 
 /// `STONE_TOKEN`, when set and not empty.
 pub fn static_token() -> Option<Secret<String>> {
-    std::env::var(env_vars::STONE_TOKEN)
-        .ok()
-        .map(|t| t.trim().to_owned())
-        .filter(|t| !t.is_empty())
-        .map(Secret::new)
+    crate::settings::static_token().map(Secret::new)
 }
 
 /// `STONE_TOKEN_DIR`, else `<user data dir>/stone/tokens`.
 pub fn token_dir() -> anyhow::Result<PathBuf> {
-    if let Some(dir) = std::env::var_os(env_vars::STONE_TOKEN_DIR).filter(|d| !d.is_empty()) {
-        return Ok(PathBuf::from(dir));
+    if let Some(dir) = crate::settings::token_dir() {
+        return Ok(dir);
     }
     let data = dirs::data_dir().ok_or_else(|| {
         CliError::new(
@@ -58,9 +51,7 @@ pub fn token_dir() -> anyhow::Result<PathBuf> {
 /// Where logins are kept: the OS keyring when there is one (unless `STONE_KEYRING=0`),
 /// else 0600 files in [`token_dir`].
 pub fn token_store() -> anyhow::Result<TokenStore> {
-    let off = std::env::var(env_vars::STONE_KEYRING)
-        .is_ok_and(|v| matches!(v.trim(), "0" | "off" | "false"));
-    Ok(if off {
+    Ok(if crate::settings::keyring_off() {
         TokenStore::new(token_dir()?)
     } else {
         TokenStore::with_os_keyring(token_dir()?)
@@ -222,10 +213,7 @@ fn open_browser(url: &str) -> bool {
 }
 
 fn browser_allowed() -> bool {
-    !in_ci()
-        && std::env::var(env_vars::STONE_NO_BROWSER)
-            .map(|v| v.is_empty() || v == "0" || v == "false")
-            .unwrap_or(true)
+    !in_ci() && !crate::settings::no_browser()
 }
 
 /// How a login may talk to the user here: never interactive in CI.

@@ -53,8 +53,7 @@ pub fn main() -> ExitCode {
 /// (default: debug for stone, stone_push and stone_auth).
 fn init_diagnostics() {
     use tracing_subscriber::EnvFilter;
-    let filter = std::env::var(env_vars::STONE_LOG)
-        .ok()
+    let filter = settings::log_filter()
         .and_then(|f| EnvFilter::try_new(f).ok())
         .unwrap_or_else(|| EnvFilter::new("stone=debug,stone_push=debug,stone_auth=debug"));
     let _ = tracing_subscriber::fmt()

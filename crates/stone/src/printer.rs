@@ -10,7 +10,6 @@ use serde::Serialize;
 
 use crate::cli::{Cli, Command, DataCommand, GlobalArgs, PackageCommand, PluginCommand};
 use crate::diagnostics::{self, Report};
-use crate::env_vars;
 
 /// How a command prints.
 #[derive(Debug, Clone, Copy)]
@@ -99,5 +98,5 @@ impl Printer {
 
 /// Whether stderr is a terminal that takes progress bars (`STONE_NO_PROGRESS` unset).
 pub fn on_terminal() -> bool {
-    std::io::stderr().is_terminal() && std::env::var_os(env_vars::STONE_NO_PROGRESS).is_none()
+    std::io::stderr().is_terminal() && !crate::settings::no_progress()
 }

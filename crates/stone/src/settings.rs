@@ -78,3 +78,56 @@ pub fn jobs(flag: Option<usize>) -> usize {
             .unwrap_or(1)
     })
 }
+
+/// A variable that is set and not empty.
+fn set(name: &str) -> Option<std::ffi::OsString> {
+    std::env::var_os(name).filter(|v| !v.is_empty())
+}
+
+/// A yes/no variable: off when unset, empty, `0`, `false` or `off`.
+fn switched_on(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false" | "off"))
+}
+
+/// True when running in CI (`CI` set to anything but `false`/`0`): no prompts, no browser.
+pub fn in_ci() -> bool {
+    switched_on(env_vars::CI)
+}
+
+/// `STONE_TOKEN`, trimmed, when set and not empty.
+pub fn static_token() -> Option<String> {
+    std::env::var(env_vars::STONE_TOKEN)
+        .ok()
+        .map(|t| t.trim().to_owned())
+        .filter(|t| !t.is_empty())
+}
+
+/// `STONE_TOKEN_DIR`: where logins are kept when not in the OS keyring.
+pub fn token_dir() -> Option<std::path::PathBuf> {
+    set(env_vars::STONE_TOKEN_DIR).map(Into::into)
+}
+
+/// `STONE_KEYRING=0` (or `off`, `false`): logins in files, never in the OS keyring.
+pub fn keyring_off() -> bool {
+    std::env::var(env_vars::STONE_KEYRING).is_ok_and(|v| matches!(v.trim(), "0" | "off" | "false"))
+}
+
+/// `STONE_NO_BROWSER` set (to anything but `0`/`false`): a login prints its URL only.
+pub fn no_browser() -> bool {
+    switched_on(env_vars::STONE_NO_BROWSER)
+}
+
+/// `STONE_NO_PROGRESS` set: no progress bars, even on a terminal.
+pub fn no_progress() -> bool {
+    std::env::var_os(env_vars::STONE_NO_PROGRESS).is_some()
+}
+
+/// `STONE_LOG`: the `--verbose` filter (tracing's `EnvFilter` syntax).
+pub fn log_filter() -> Option<String> {
+    std::env::var(env_vars::STONE_LOG).ok()
+}
+
+/// `STONE_PLUGIN_PYTHON`: the Python whose `stone.plugins` entry points are plugins.
+pub fn plugin_python() -> Option<std::path::PathBuf> {
+    set(env_vars::STONE_PLUGIN_PYTHON).map(Into::into)
+}
