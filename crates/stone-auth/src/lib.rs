@@ -21,7 +21,8 @@ pub mod oidc;
 pub mod pkce;
 pub mod secret;
 pub mod store;
-pub mod verify;
+/// The access-token verifier (crate `stone-verify`, which the server uses alone).
+pub use stone_verify as verify;
 
 use std::path::PathBuf;
 

@@ -17,8 +17,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use stone_api::push::{
     CommitAccepted, CreatePush, DatasetFiles, DatasetManifest, DatasetProgress, DatasetState,
-    FileBatch, FilesAccepted, MAX_FILE_BATCH, ManifestFile, PushCreated,
-    PushFlags, PushState, PushStatus, Upload,
+    FileBatch, FilesAccepted, MAX_FILE_BATCH, ManifestFile, PushCreated, PushFlags, PushState,
+    PushStatus, Upload,
 };
 use stone_api::{Problem, codes, redact_url};
 use stone_auth::{Secret, StepUpRequest};

@@ -1,5 +1,5 @@
 //! Identity in `oidc` mode: bearer JWTs checked against the issuer's JWKS by the project's
-//! one verifier, [`stone_auth::verify::Verifier`] (keys from discovery, refetched on an
+//! one verifier, [`stone_verify::Verifier`] (keys from discovery, refetched on an
 //! unknown `kid`; asymmetric algorithms only; `iss`, `aud`, `exp`, `nbf`; access tokens
 //! only; https issuers off this machine). This module adds what only the server needs: the
 //! [`Caller`] extractor, the [`Principal`] of a token (roles, `[authz]` groups, `acr`) and
@@ -9,7 +9,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use stone_api::codes;
 
 use serde_json::Value;
-pub use stone_auth::verify::{REFETCH_AFTER, TokenError, access_token_refusal, secure_url};
+pub use stone_verify::{REFETCH_AFTER, TokenError, access_token_refusal, secure_url};
 
 use crate::error::ApiError;
 
@@ -112,7 +112,7 @@ fn invalid_token(error: &TokenError) -> ApiError {
 /// Checks bearer tokens of one issuer for one audience, and reads who they name.
 #[derive(Debug)]
 pub struct Verifier {
-    inner: stone_auth::verify::Verifier,
+    inner: stone_verify::Verifier,
     roles_claim: String,
     /// The claim the `[authz]` grants name (`None`: the roles claim).
     groups_claim: Option<String>,
@@ -121,7 +121,7 @@ pub struct Verifier {
 impl Verifier {
     pub fn new(issuer: &str, audience: &str, roles_claim: &str) -> Self {
         Verifier {
-            inner: stone_auth::verify::Verifier::new(issuer, audience),
+            inner: stone_verify::Verifier::new(issuer, audience),
             roles_claim: roles_claim.to_owned(),
             groups_claim: None,
         }

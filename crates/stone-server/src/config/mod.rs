@@ -397,7 +397,7 @@ impl Settings {
                     "auth.mode = \"oidc\" needs auth.issuer, an http(s) URL".into(),
                 ));
             }
-            if !stone_auth::verify::secure_url(issuer) {
+            if !stone_verify::secure_url(issuer) {
                 return Err(ConfigError::Invalid(format!(
                     "auth.issuer {issuer:?} is plain http on a host that is not this machine: tokens and keys would travel unprotected; use https:// (http:// is only for 127.0.0.1, [::1] or localhost)"
                 )));

@@ -5,8 +5,8 @@
 //! The wheels are built with the dev profile and this build's target directory, so
 //! maturin's cargo reuses what is compiled already (docs/install.md builds the release
 //! wheels). maturin builds one package alone; for the server, `stone-workspace-hack` gives
-//! that build the workspace's dependency features, so only the workspace's own crates
-//! compile again (`scripts/feature-drift` checks it). The CLI's wheels are built without
+//! that build the workspace's dependency features, so nothing compiles again
+//! (`scripts/feature-drift` checks it). The CLI's wheels are built without
 //! RDF, as users get them, so their dependency features differ and part of the client's
 //! tree compiles a second time (no RocksDB, no Iceberg). `stone-cli` has no RDF library; its extra `rdf` adds `stone-cli-rdf`
 //! (python/stone-cli-rdf: the executable `stone-rdf`).
