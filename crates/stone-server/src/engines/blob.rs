@@ -79,10 +79,12 @@ use object_store::{
 use serde::{Deserialize, Serialize};
 
 pub use error::BlobError;
+pub use layout::ListingDigest;
 pub use retire::RetiredExpiry;
 
 use layout::{
-    DatasetLocation, HEAD_FORMAT, HeadDocument, VERSION_EXTENSION, check_path, check_sha256,
+    DatasetLocation, HEAD_PREFIX_LEN, HeadDocument, VERSION_EXTENSION, check_path, check_sha256,
+    listing_of_prefix,
 };
 
 /// How many times a put re-reads the head after losing a conditional head write.
@@ -478,11 +480,7 @@ impl BlobEngine {
                 None => BlobStatus::Created,
                 Some(_) => BlobStatus::Updated,
             };
-            let document = HeadDocument {
-                format: HEAD_FORMAT.to_owned(),
-                updated_at: Utc::now(),
-                files: target.clone(),
-            };
+            let document = HeadDocument::new(target);
             if self
                 .write_head(&location, &document, current.map(|(_, version)| version))
                 .await?

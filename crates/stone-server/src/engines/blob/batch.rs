@@ -247,11 +247,7 @@ impl BlobEngine {
                     // The head a put of these files would write now: the commit writes it
                     // again with its own time, over these same bytes.
                     files.sort_by(|a, b| a.path.cmp(&b.path));
-                    let document = HeadDocument {
-                        format: HEAD_FORMAT.to_owned(),
-                        updated_at: Utc::now(),
-                        files,
-                    };
+                    let document = HeadDocument::new(files);
                     let body =
                         serde_json::to_vec_pretty(&document).expect("a head document serializes");
                     if let Err(error) = prepare_head(&head, &body) {
