@@ -664,6 +664,18 @@ impl PutTarget {
         files: &[BlobFile],
         keep: Option<&str>,
     ) -> Result<Self, BlobError> {
+        Self::owned(prefix, ns, dataset, branch, files.to_vec(), keep)
+    }
+
+    /// [`Self::new`] that takes the files (no copy of a million of them).
+    fn owned(
+        prefix: &StorePath,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+        files: Vec<BlobFile>,
+        keep: Option<&str>,
+    ) -> Result<Self, BlobError> {
         let location = DatasetLocation::new(prefix, ns, dataset, branch)?;
         let keep = keep
             .map(|version| {
@@ -676,10 +688,9 @@ impl PutTarget {
         for file in files {
             check_path(&file.path)?;
             check_sha256(&file.path, &file.sha256)?;
-            if given.insert(file.path.clone(), file.clone()).is_some() {
-                return Err(BlobError::DuplicatePath {
-                    path: file.path.clone(),
-                });
+            let path = file.path.clone();
+            if given.insert(path.clone(), file).is_some() {
+                return Err(BlobError::DuplicatePath { path });
             }
         }
         Ok(Self {
