@@ -14,7 +14,10 @@
 //! The head document lists `path → (sha256, size)` for every file of the dataset on the
 //! branch (`format: "stone.blob-head/1"`, `updated_at`, `files` sorted by path). Objects
 //! are content-addressed per dataset *and* branch, so branches share nothing and a
-//! branch can be deleted by prefix.
+//! branch can be deleted by prefix. Heads written since issue 27 also record `listing`,
+//! the digest of `files` ([`ListingDigest`]), before them: a commit that knows the digest
+//! of what it would write reads the head's first bytes ([`BlobEngine::head_listing`]) to
+//! find a dataset unchanged without reading its whole listing.
 //!
 //! ## A put
 //!
