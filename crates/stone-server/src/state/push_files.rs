@@ -13,6 +13,10 @@ use crate::engines::blob::{BlobEngine, ListingDigest};
 /// Rows of one multi-row insert (5 parameters each: within SQLite's parameter limit).
 const ROWS_PER_INSERT: usize = 1_000;
 
+/// Files a dataset of a paged push has from which [`StateDb::unchanged_listings`] looks
+/// at its head's digest.
+const UNCHANGED_FROM_FILES: i64 = 1_000;
+
 /// What a push's batches declared, all together.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct FileTotals {
@@ -175,13 +179,13 @@ impl StateDb {
         Ok(digest)
     }
 
-    /// Issue 27: the object-storage datasets of a `paged_files` push (those `wanted`
-    /// says) whose files, as its batches recorded them, are exactly what their head lists
-    /// now (same [`ListingDigest`], read from the head's first bytes): a commit writes
-    /// nothing for them and needs neither their files nor their contents, whether the
-    /// push adds or replaces. By name, with their totals. A dataset without files, or
-    /// whose head has no digest or cannot be read, is not one of them (its write then
-    /// goes the full way, which reports what is wrong).
+    /// Issue 27: the object-storage datasets of a `paged_files` push (those `wanted` says,
+    /// of at least [`UNCHANGED_FROM_FILES`] files) whose files, as its batches recorded
+    /// them, are exactly what their head lists now (same [`ListingDigest`], read from the
+    /// head's first bytes): a commit writes nothing for them and needs neither their files
+    /// nor their contents, whether the push adds or replaces. By name, with their totals.
+    /// A dataset whose head has no digest or cannot be read is not one of them (its write
+    /// then goes the full way, which reports what is wrong).
     pub async fn unchanged_listings(
         &self,
         blob: &BlobEngine,
@@ -193,9 +197,26 @@ impl StateDb {
         if !manifest.paged_files {
             return Ok(unchanged);
         }
+        // Only big datasets: a small one costs little the full way, and a push of 100,000
+        // one-file datasets must not read 100,000 heads for it.
+        let counts: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT dataset, count(*) FROM push_files WHERE push_id = $1 GROUP BY dataset",
+        )
+        .bind(push_id)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(query_error("counting files"))?;
+        let big: BTreeSet<String> = counts
+            .into_iter()
+            .filter(|(_, files)| *files >= UNCHANGED_FROM_FILES)
+            .map(|(dataset, _)| dataset)
+            .collect();
         let (ns, branch) = (&manifest.namespace, &manifest.branch);
         for dataset in &manifest.datasets {
-            if dataset.kind.engine() != Engine::ObjectStorage || !wanted(&dataset.name) {
+            if dataset.kind.engine() != Engine::ObjectStorage
+                || !big.contains(&dataset.name)
+                || !wanted(&dataset.name)
+            {
                 continue;
             }
             let Ok(Some(head)) = blob.head_listing(ns, &dataset.name, branch).await else {
