@@ -264,6 +264,7 @@ async fn paged_listing_is_the_heads(db: StateDb) {
     use stone_api::{DatasetFiles, ManifestFile};
     use stone_server::engines::blob::ListingDigest;
     let manifest = CreatePush {
+        push_id: None,
         namespace: "demo".into(),
         branch: "dev".into(),
         options: PushOptions::default(),
