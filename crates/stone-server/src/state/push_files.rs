@@ -168,9 +168,16 @@ impl StateDb {
             "SELECT path, sha256, size FROM push_files
              WHERE push_id = $1 AND dataset = $2 ORDER BY {order}"
         );
-        let mut rows = sqlx::query(&sql).bind(push_id).bind(dataset).fetch(&self.pool);
+        let mut rows = sqlx::query(&sql)
+            .bind(push_id)
+            .bind(dataset)
+            .fetch(&self.pool);
         let mut digest = ListingDigest::default();
-        while let Some(row) = rows.try_next().await.map_err(query_error("reading files"))? {
+        while let Some(row) = rows
+            .try_next()
+            .await
+            .map_err(query_error("reading files"))?
+        {
             let path: String = row.get("path");
             let sha256: String = row.get("sha256");
             let size = u64::try_from(row.get::<i64, _>("size")).unwrap_or(0);

@@ -30,8 +30,8 @@ mod hostile_tenant_versions;
 mod hostile_work;
 mod integrity;
 // Reading over HTTP: pages for people (issue 25).
-mod pages;
 mod paged_folder;
+mod pages;
 mod quotas;
 // S3 staging trusts the store's checksum where it proves it (issue 24).
 mod s3_checksum_trust;

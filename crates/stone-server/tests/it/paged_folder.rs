@@ -25,7 +25,12 @@ fn peak_rss(pid: u32) -> u64 {
         .lines()
         .find(|l| l.starts_with("VmHWM:"))
         .expect("VmHWM in /proc/<pid>/status");
-    line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() * 1024
+    line.split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse::<u64>()
+        .unwrap()
+        * 1024
 }
 
 fn content(i: usize) -> Vec<u8> {

@@ -172,7 +172,10 @@ fn staging_urls_that_expire_during_a_paged_push_are_asked_for_again_with_their_b
 /// its bytes and its (inode, modification time), which a rewrite changes.
 fn head_of(data: &Path, branch: &str) -> (Vec<u8>, (u64, std::time::SystemTime)) {
     use std::os::unix::fs::MetadataExt;
-    let head = data.join("blobs/paged/scans").join(branch).join("head.json");
+    let head = data
+        .join("blobs/paged/scans")
+        .join(branch)
+        .join("head.json");
     let meta = std::fs::metadata(&head).unwrap_or_else(|e| panic!("{}: {e}", head.display()));
     (
         std::fs::read(&head).unwrap(),
@@ -226,7 +229,11 @@ fn an_unchanged_paged_folder_is_not_rewritten_and_a_changed_one_is() {
     // with another digest; it lists the file's new content.
     std::fs::write(dir.join("scans/00007.txt"), "scan changed\n").unwrap();
     let changed = push(&ctx, &dir, &["--branch", "b"]);
-    assert_eq!(scans(&changed), ("appended".into(), files as u64), "{changed}");
+    assert_eq!(
+        scans(&changed),
+        ("appended".into(), files as u64),
+        "{changed}"
+    );
     let (new_body, _) = head_of(data.path(), "b");
     assert_ne!(new_body, body, "the head was rewritten");
     let listing = |b: &[u8]| {
@@ -234,7 +241,11 @@ fn an_unchanged_paged_folder_is_not_rewritten_and_a_changed_one_is() {
         let at = t.find("\"listing\": \"").unwrap() + 12;
         t[at..at + 64].to_owned()
     };
-    assert_ne!(listing(&new_body), listing(&body), "another listing, another digest");
+    assert_ne!(
+        listing(&new_body),
+        listing(&body),
+        "another listing, another digest"
+    );
     let head: Value = serde_json::from_slice(&new_body).unwrap();
     let entry = head["files"]
         .as_array()

@@ -78,14 +78,8 @@ impl BlobEngine {
                 general.push((i, put));
                 continue;
             }
-            let target = PutTarget::owned(
-                &self.prefix,
-                ns,
-                &dataset,
-                branch,
-                files,
-                keep.as_deref(),
-            );
+            let target =
+                PutTarget::owned(&self.prefix, ns, &dataset, branch, files, keep.as_deref());
             match target {
                 Err(error) => results[i] = Some(Err(error)),
                 Ok(target) => match self.local_fast_path(&target.given) {

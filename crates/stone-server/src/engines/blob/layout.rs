@@ -268,8 +268,11 @@ pub(super) fn listing_of_prefix(prefix: &[u8]) -> Option<String> {
     let at = head.find(KEY)? + KEY.len();
     let digest = head.get(at..at + 64)?;
     let closed = head[at + 64..].starts_with('"');
-    (closed && digest.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
-        .then(|| digest.to_owned())
+    (closed
+        && digest
+            .bytes()
+            .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
+    .then(|| digest.to_owned())
 }
 
 fn nanosecond_time<S: serde::Serializer>(time: &DateTime<Utc>, to: S) -> Result<S::Ok, S::Error> {
