@@ -30,8 +30,9 @@ mod hostile_tenant_versions;
 mod hostile_work;
 mod integrity;
 // Reading over HTTP: pages for people (issue 25).
-mod paged_folder;
 mod pages;
+// A folder of many files pushed in batches (issue 27).
+mod paged_folder;
 mod quotas;
 // S3 staging trusts the store's checksum where it proves it (issue 24).
 mod s3_checksum_trust;
