@@ -61,7 +61,7 @@ async fn push_folder(server: &Server, changed: Option<usize>) -> Value {
         client()
             .post(server.url("/v1/pushes"))
             .json(&json!({
-                "namespace": "big", "branch": "main",
+                "namespace": "big", "branch": "dev",
                 "options": {"yes": false, "force": false, "replace": false, "manual": true},
                 "package": {"public": false},
                 "datasets": [{"name": "scans", "kind": "BLOB", "files": []}],
@@ -115,7 +115,7 @@ async fn push_folder(server: &Server, changed: Option<usize>) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unchanged_paged_folder_of_200k_files_is_committed_without_reading_it_back() {
     let site = Site::with_config("[limits]\nmax_contents = 1000000\n");
-    let head = site.data_dir().join("blobs/big/scans/main/head.json");
+    let head = site.data_dir().join("blobs/big/scans/dev/head.json");
     let server = site.start();
     let first = push_folder(&server, None).await;
     assert_eq!(first["status"], "created", "{first:#}");
