@@ -146,15 +146,6 @@ impl JobRunner {
         };
         let result = self.commit(id, &lost).await;
         renewal.abort();
-        // A commit of a big folder frees hundreds of megabytes at once, which glibc's
-        // allocator keeps for the process otherwise (issue 27: the server's resident
-        // memory after a push of 200,000 files stayed at its peak).
-        #[cfg(all(target_os = "linux", target_env = "gnu"))]
-        // SAFETY: malloc_trim only returns free memory of the allocator's arenas to the
-        // system; it takes no pointer.
-        unsafe {
-            libc::malloc_trim(0);
-        }
         match result {
             Ok(true) => {}
             Ok(false) if lost.load(Ordering::SeqCst) => {
