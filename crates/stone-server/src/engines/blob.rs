@@ -14,7 +14,10 @@
 //! The head document lists `path → (sha256, size)` for every file of the dataset on the
 //! branch (`format: "stone.blob-head/1"`, `updated_at`, `files` sorted by path). Objects
 //! are content-addressed per dataset *and* branch, so branches share nothing and a
-//! branch can be deleted by prefix.
+//! branch can be deleted by prefix. Heads written since issue 27 also record `listing`,
+//! the digest of `files` ([`ListingDigest`]), before them: a commit that knows the digest
+//! of what it would write reads the head's first bytes ([`BlobEngine::head_listing`]) to
+//! find a dataset unchanged without reading its whole listing.
 //!
 //! ## A put
 //!
@@ -79,10 +82,12 @@ use object_store::{
 use serde::{Deserialize, Serialize};
 
 pub use error::BlobError;
+pub use layout::ListingDigest;
 pub use retire::RetiredExpiry;
 
 use layout::{
-    DatasetLocation, HEAD_FORMAT, HeadDocument, VERSION_EXTENSION, check_path, check_sha256,
+    DatasetLocation, HEAD_PREFIX_LEN, HeadDocument, VERSION_EXTENSION, check_path, check_sha256,
+    listing_of_prefix,
 };
 
 /// How many times a put re-reads the head after losing a conditional head write.
@@ -478,11 +483,7 @@ impl BlobEngine {
                 None => BlobStatus::Created,
                 Some(_) => BlobStatus::Updated,
             };
-            let document = HeadDocument {
-                format: HEAD_FORMAT.to_owned(),
-                updated_at: Utc::now(),
-                files: target.clone(),
-            };
+            let document = HeadDocument::new(target);
             if self
                 .write_head(&location, &document, current.map(|(_, version)| version))
                 .await?
@@ -666,6 +667,18 @@ impl PutTarget {
         files: &[BlobFile],
         keep: Option<&str>,
     ) -> Result<Self, BlobError> {
+        Self::owned(prefix, ns, dataset, branch, files.to_vec(), keep)
+    }
+
+    /// [`Self::new`] that takes the files (no copy of a million of them).
+    fn owned(
+        prefix: &StorePath,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+        files: Vec<BlobFile>,
+        keep: Option<&str>,
+    ) -> Result<Self, BlobError> {
         let location = DatasetLocation::new(prefix, ns, dataset, branch)?;
         let keep = keep
             .map(|version| {
@@ -678,10 +691,9 @@ impl PutTarget {
         for file in files {
             check_path(&file.path)?;
             check_sha256(&file.path, &file.sha256)?;
-            if given.insert(file.path.clone(), file.clone()).is_some() {
-                return Err(BlobError::DuplicatePath {
-                    path: file.path.clone(),
-                });
+            let path = file.path.clone();
+            if given.insert(path.clone(), file).is_some() {
+                return Err(BlobError::DuplicatePath { path });
             }
         }
         Ok(Self {

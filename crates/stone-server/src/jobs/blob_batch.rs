@@ -281,7 +281,11 @@ impl JobRunner {
             }));
             put_of.push(i);
         }
-        let done = self.engines.blob.put_many(ns, branch, &puts).await;
+        // The puts hold their files' staged paths: the lookup goes before they are written
+        // (a folder of a million files is a million paths).
+        drop(contents);
+        drop(wanted);
+        let done = self.engines.blob.put_many(ns, branch, puts).await;
         for (i, outcome) in put_of.into_iter().zip(done) {
             let (record, manifest, checkpoint) = &ready[i];
             let resumed = record.state == DatasetState::Writing;
@@ -296,7 +300,6 @@ impl JobRunner {
                 )
             }));
         }
-        drop(contents);
         // Written, not yet recorded: where the test hook pauses a commit.
         for (_, manifest, _) in ready {
             self.test_pause(&push.id, &manifest.name).await;

@@ -9,8 +9,6 @@ impl JobRunner {
         let Some(mut push) = self.db.push(id).await? else {
             return Ok(true);
         };
-        // Issue 27: the files of a paged push, recorded in batches.
-        self.db.fill_paged_files(id, &mut push.manifest).await?;
         let Some(crashes) = self.db.count_commit_start(id, &self.owner).await? else {
             // The lease went to another runner already.
             return Ok(false);
@@ -21,6 +19,30 @@ impl JobRunner {
         }
         tracing::info!(push = %id, namespace = %push.namespace, branch = %push.branch, crashes, "commit started");
         let datasets = self.db.datasets(id).await?;
+        // Issue 27: the files of a paged push, recorded in batches, except those of the
+        // object-storage datasets whose listing is their head's: those are recorded
+        // unchanged here, without their files being read or their head rewritten (an
+        // unchanged folder of a million files costs a scan of its rows and one small
+        // read). Only datasets not started: a rerun finishes a started one the full way,
+        // whose checkpoint tells what the first attempt did.
+        let unchanged = self
+            .db
+            .unchanged_listings(&self.engines.blob, id, &push.manifest, |name| {
+                datasets.iter().any(|d| {
+                    d.name == name
+                        && d.operation == Operation::Write
+                        && d.state == DatasetState::Pending
+                })
+            })
+            .await?;
+        self.db
+            .fill_paged_files_except(id, &mut push.manifest, &unchanged)
+            .await?;
+        let mut writes_failed = false;
+        if !unchanged.is_empty() {
+            let outcomes = self.unchanged_outcomes(&push, &datasets, &unchanged).await;
+            self.record(&push, &outcomes, &mut writes_failed).await?;
+        }
         let manifests: HashMap<&str, &DatasetManifest> = push
             .manifest
             .datasets
@@ -30,6 +52,7 @@ impl JobRunner {
         let pending: Vec<(&DatasetRecord, &DatasetManifest)> = datasets
             .iter()
             .filter(|d| d.operation == Operation::Write && d.state != DatasetState::Done)
+            .filter(|d| !unchanged.contains_key(&d.name))
             .filter_map(|d| manifests.get(d.name.as_str()).map(|m| (d, *m)))
             .collect();
         // Object-storage datasets go in batches: the checkpoints of a batch are recorded in
@@ -53,7 +76,6 @@ impl JobRunner {
             .collect();
         // Whether a write of this run failed (a dataset that failed in an earlier run is
         // pending again): deletes are then skipped.
-        let mut writes_failed = false;
         for (blob, batches) in runs {
             if blob && pipelined {
                 if !self
@@ -153,6 +175,53 @@ impl JobRunner {
         }
         self.finish(&push).await?;
         Ok(true)
+    }
+
+    /// The outcomes of the datasets whose listing is their head's
+    /// ([`StateDb::unchanged_listings`]): unchanged, with the version the push names
+    /// recorded as for any put (a version that names other files fails without force).
+    async fn unchanged_outcomes(
+        &self,
+        push: &PushRecord,
+        datasets: &[DatasetRecord],
+        unchanged: &std::collections::BTreeMap<String, crate::state::FileTotals>,
+    ) -> Vec<WriteOutcome> {
+        let mut outcomes = Vec::new();
+        for (name, totals) in unchanged {
+            let (Some(record), Some(manifest)) = (
+                datasets.iter().find(|d| &d.name == name),
+                push.manifest.datasets.iter().find(|d| &d.name == name),
+            ) else {
+                continue;
+            };
+            let outcome = BlobOutcome {
+                status: BlobStatus::Unchanged,
+                files: totals.files,
+                bytes: totals.bytes,
+                uploaded_files: 0,
+                uploaded_bytes: 0,
+            };
+            tracing::info!(push = %push.id, dataset = %name, files = totals.files, "listing unchanged: nothing to write");
+            let checkpoint = json!({"exists": true});
+            let finished = self
+                .blob_finish(push, manifest, &checkpoint, false, Ok(outcome))
+                .await;
+            // The head keeps its contents: the state database's record of them too.
+            let outcome = match finished {
+                Ok((status, detail)) => WriteOutcome::Done {
+                    name: record.name.clone(),
+                    status,
+                    detail,
+                    head: None,
+                },
+                Err(problem) => WriteOutcome::Failed {
+                    name: record.name.clone(),
+                    problem,
+                },
+            };
+            outcomes.push(outcome);
+        }
+        outcomes
     }
 
     /// Records finished writes; `failed` becomes true when one of them failed.

@@ -722,8 +722,25 @@ pub async fn commit(
             .check_identity(&record.branch, &record.manifest.options, &principal)?;
     }
     if record.manifest.paged_files {
-        app.db.fill_paged_files(&id, &mut record.manifest).await?;
-        if let Some(empty) = record.manifest.datasets.iter().find(|d| d.files.is_empty()) {
+        // Issue 27: an object-storage dataset whose listing is its head's adds nothing
+        // (no content to check, no quota): its files are not read (the commit finds it
+        // unchanged the same way). A protected push's guard reads every file.
+        let unchanged = if record.protected && !record.manifest.options.force {
+            BTreeMap::new()
+        } else {
+            app.db
+                .unchanged_listings(&app.engines.blob, &id, &record.manifest, |_| true)
+                .await?
+        };
+        app.db
+            .fill_paged_files_except(&id, &mut record.manifest, &unchanged)
+            .await?;
+        let empty = record
+            .manifest
+            .datasets
+            .iter()
+            .find(|d| d.files.is_empty() && !unchanged.contains_key(&d.name));
+        if let Some(empty) = empty {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 codes::PUSH_INCOMPLETE,

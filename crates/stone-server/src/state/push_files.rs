@@ -1,15 +1,21 @@
 //! Issue 27: the files of a push created with `paged_files`, recorded batch by batch
 //! (`push_files`), with what they declare all together (`push_file_totals`).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
+use futures::TryStreamExt;
 use sqlx::Row;
-use stone_api::{CreatePush, DatasetFiles, ManifestFile};
+use stone_api::{CreatePush, DatasetFiles, Engine, ManifestFile};
 
-use super::{Result, StateDb, query_error};
+use super::{Backend, Result, StateDb, query_error};
+use crate::engines::blob::{BlobEngine, ListingDigest};
 
 /// Rows of one multi-row insert (5 parameters each: within SQLite's parameter limit).
 const ROWS_PER_INSERT: usize = 1_000;
+
+/// Files a dataset of a paged push has from which [`StateDb::unchanged_listings`] looks
+/// at its head's digest.
+const UNCHANGED_FROM_FILES: i64 = 1_000;
 
 /// What a push's batches declared, all together.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -149,14 +155,115 @@ impl StateDb {
         Ok(())
     }
 
+    /// The [`ListingDigest`] of the files the batches of a push recorded for `dataset`,
+    /// read in path order (bytewise, as a head lists them) one row at a time: nothing of
+    /// the listing is held.
+    pub async fn paged_listing(&self, push_id: &str, dataset: &str) -> Result<ListingDigest> {
+        let order = match self.backend {
+            Backend::Sqlite => "path",
+            // The column's collation may be the locale's: bytewise, as Rust orders strings.
+            Backend::Postgres => "path COLLATE \"C\"",
+        };
+        let sql = format!(
+            "SELECT path, sha256, size FROM push_files
+             WHERE push_id = $1 AND dataset = $2 ORDER BY {order}"
+        );
+        let mut rows = sqlx::query(&sql)
+            .bind(push_id)
+            .bind(dataset)
+            .fetch(&self.pool);
+        let mut digest = ListingDigest::default();
+        while let Some(row) = rows
+            .try_next()
+            .await
+            .map_err(query_error("reading files"))?
+        {
+            let path: String = row.get("path");
+            let sha256: String = row.get("sha256");
+            let size = u64::try_from(row.get::<i64, _>("size")).unwrap_or(0);
+            digest.add(&path, &sha256, size);
+        }
+        Ok(digest)
+    }
+
+    /// Issue 27: the object-storage datasets of a `paged_files` push (those `wanted` says,
+    /// of at least [`UNCHANGED_FROM_FILES`] files) whose files, as its batches recorded
+    /// them, are exactly what their head lists now (same [`ListingDigest`], read from the
+    /// head's first bytes): a commit writes nothing for them and needs neither their files
+    /// nor their contents, whether the push adds or replaces. By name, with their totals.
+    /// A dataset whose head has no digest or cannot be read is not one of them (its write
+    /// then goes the full way, which reports what is wrong).
+    pub async fn unchanged_listings(
+        &self,
+        blob: &BlobEngine,
+        push_id: &str,
+        manifest: &CreatePush,
+        wanted: impl Fn(&str) -> bool,
+    ) -> Result<BTreeMap<String, FileTotals>> {
+        let mut unchanged = BTreeMap::new();
+        if !manifest.paged_files {
+            return Ok(unchanged);
+        }
+        // Only big datasets: a small one costs little the full way, and a push of 100,000
+        // one-file datasets must not read 100,000 heads for it.
+        let counts: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT dataset, count(*) FROM push_files WHERE push_id = $1 GROUP BY dataset",
+        )
+        .bind(push_id)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(query_error("counting files"))?;
+        let big: BTreeSet<String> = counts
+            .into_iter()
+            .filter(|(_, files)| *files >= UNCHANGED_FROM_FILES)
+            .map(|(dataset, _)| dataset)
+            .collect();
+        let (ns, branch) = (&manifest.namespace, &manifest.branch);
+        for dataset in &manifest.datasets {
+            if dataset.kind.engine() != Engine::ObjectStorage
+                || !big.contains(&dataset.name)
+                || !wanted(&dataset.name)
+            {
+                continue;
+            }
+            let Ok(Some(head)) = blob.head_listing(ns, &dataset.name, branch).await else {
+                continue;
+            };
+            let listing = self.paged_listing(push_id, &dataset.name).await?;
+            let totals = FileTotals {
+                files: listing.files(),
+                bytes: listing.bytes(),
+            };
+            if totals.files > 0 && listing.finish() == head {
+                unchanged.insert(dataset.name.clone(), totals);
+            }
+        }
+        Ok(unchanged)
+    }
+
     /// Puts the files recorded in batches into the datasets of a `paged_files` manifest
     /// (in path order), for what reads a push's files: the commit and its runner. A
     /// manifest without `paged_files` is left as it is.
     pub async fn fill_paged_files(&self, push_id: &str, manifest: &mut CreatePush) -> Result<()> {
+        self.fill_paged_files_except(push_id, manifest, &BTreeMap::<String, ()>::new())
+            .await
+    }
+
+    /// [`Self::fill_paged_files`], except the datasets of `skip` (left without files):
+    /// those [`Self::unchanged_listings`] found.
+    pub async fn fill_paged_files_except<T>(
+        &self,
+        push_id: &str,
+        manifest: &mut CreatePush,
+        skip: &BTreeMap<String, T>,
+    ) -> Result<()> {
         if !manifest.paged_files {
             return Ok(());
         }
         for dataset in &mut manifest.datasets {
+            if skip.contains_key(&dataset.name) {
+                continue;
+            }
             let rows = sqlx::query(
                 "SELECT path, sha256, size FROM push_files
                  WHERE push_id = $1 AND dataset = $2 ORDER BY path",

@@ -806,7 +806,7 @@ async fn blob_put_many(target: &Target) {
         put("five", vec![unverified.clone()], None),
         put("six", vec![wrong_size], None),
     ];
-    let results = engine.put_many(NS, "main", &puts).await;
+    let results = engine.put_many(NS, "main", puts.to_vec()).await;
     assert_eq!(results.len(), puts.len(), "one result per put");
     let statuses: Vec<Option<BlobStatus>> = results
         .iter()
@@ -861,7 +861,7 @@ async fn blob_put_many(target: &Target) {
             )
         })
         .collect();
-    let results = engine.put_many(NS, "main", &many).await;
+    let results = engine.put_many(NS, "main", many.clone()).await;
     for (put, result) in many.iter().zip(&results) {
         assert_eq!(result.as_ref().unwrap().status, BlobStatus::Created);
         assert_eq!(

@@ -31,6 +31,8 @@ mod hostile_work;
 mod integrity;
 // Reading over HTTP: pages for people (issue 25).
 mod pages;
+// A folder of many files pushed in batches (issue 27).
+mod paged_folder;
 mod quotas;
 // S3 staging trusts the store's checksum where it proves it (issue 24).
 mod s3_checksum_trust;

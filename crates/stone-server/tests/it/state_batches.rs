@@ -256,3 +256,72 @@ async fn batches_and_change_numbers_on_postgresql() {
     let db = StateDb::connect(&postgres.url(), 2).await.unwrap();
     batches_and_change_numbers(db).await;
 }
+
+/// Issue 27: the digest of a paged push's files, streamed from `push_files`, is the
+/// digest of the same files sorted as a head sorts them (bytewise, whatever the
+/// database's collation), and batches sent twice or out of order change nothing.
+async fn paged_listing_is_the_heads(db: StateDb) {
+    use stone_api::{DatasetFiles, ManifestFile};
+    use stone_server::engines::blob::ListingDigest;
+    let manifest = CreatePush {
+        push_id: None,
+        namespace: "demo".into(),
+        branch: "dev".into(),
+        options: PushOptions::default(),
+        package: PackageMetadata::default(),
+        datasets: vec![],
+        paged_files: true,
+    };
+    let rows = vec![NewDataset {
+        name: "scans".into(),
+        kind: AssetKind::Blob,
+        operation: Operation::Write,
+    }];
+    db.create_push("p2", "me", &manifest, false, &rows)
+        .await
+        .unwrap();
+    // Upper before lower case, '-' before '_', ü after z in bytes; a locale sorts them
+    // otherwise.
+    let paths = [
+        "b/a.txt", "B.txt", "a_b", "a-b", "a.txt", "z", "ü.bin", "A", "a b", "a/b/c",
+    ];
+    let file = |i: usize, path: &str| ManifestFile {
+        path: path.to_owned(),
+        sha256: format!("{:064x}", i),
+        size: i as u64 * 7,
+    };
+    let all: Vec<ManifestFile> = paths.iter().enumerate().map(|(i, p)| file(i, p)).collect();
+    let batch = |files: &[ManifestFile]| {
+        vec![DatasetFiles {
+            name: "scans".into(),
+            files: files.to_vec(),
+        }]
+    };
+    db.record_files("p2", &batch(&all[5..])).await.unwrap();
+    db.record_files("p2", &batch(&all[..7])).await.unwrap();
+    let mut sorted = all.clone();
+    sorted.sort_by(|a, b| a.path.cmp(&b.path));
+    let mut expected = ListingDigest::default();
+    for f in &sorted {
+        expected.add(&f.path, &f.sha256, f.size);
+    }
+    let listing = db.paged_listing("p2", "scans").await.unwrap();
+    assert_eq!((listing.files(), listing.bytes()), (10, 7 * 45));
+    assert_eq!(listing.finish(), expected.finish());
+    let other = db.paged_listing("p2", "other").await.unwrap();
+    assert_eq!(other.files(), 0);
+}
+
+#[tokio::test]
+async fn paged_listing_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = StateDb::open(&dir.path().join("state.db")).await.unwrap();
+    paged_listing_is_the_heads(db).await;
+}
+
+#[tokio::test]
+async fn paged_listing_on_postgresql() {
+    let postgres = stone_test::services::Postgres::start();
+    let db = StateDb::connect(&postgres.url(), 2).await.unwrap();
+    paged_listing_is_the_heads(db).await;
+}

@@ -167,3 +167,102 @@ fn staging_urls_that_expire_during_a_paged_push_are_asked_for_again_with_their_b
     assert_eq!(scans(&result), ("created".into(), files as u64), "{result}");
     assert_eq!(staged(data.path()), 3, "three distinct contents");
 }
+
+/// The head of the folder pushed to `branch` (`blobs/<ns>/<dataset>/<branch>/head.json`):
+/// its bytes and its (inode, modification time), which a rewrite changes.
+fn head_of(data: &Path, branch: &str) -> (Vec<u8>, (u64, std::time::SystemTime)) {
+    use std::os::unix::fs::MetadataExt;
+    let head = data
+        .join("blobs/paged/scans")
+        .join(branch)
+        .join("head.json");
+    let meta = std::fs::metadata(&head).unwrap_or_else(|e| panic!("{}: {e}", head.display()));
+    (
+        std::fs::read(&head).unwrap(),
+        (meta.ino(), meta.modified().unwrap()),
+    )
+}
+
+#[test]
+fn an_unchanged_paged_folder_is_not_rewritten_and_a_changed_one_is() {
+    // Issue 27: more files than a batch, so the push is paged; the head records the
+    // digest of its listing, and an unchanged re-push finds it from the head's first bytes.
+    let (ctx, server, data) = with_server_config("");
+    let files = stone_api::push::MAX_FILE_BATCH + 1;
+    let dir = ctx.root().join("paged");
+    std::fs::create_dir_all(dir.join("scans")).unwrap();
+    for i in 0..files {
+        std::fs::write(
+            dir.join(format!("scans/{i:05}.txt")),
+            format!("scan {}\n", i % 50),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        dir.join("datasets.yaml"),
+        "publish: {to: \"stone:paged\"}\nresources:\n  - path: scans\n    kind: BLOB\n",
+    )
+    .unwrap();
+    let first = push(&ctx, &dir, &["--branch", "b"]);
+    assert_eq!(scans(&first), ("created".into(), files as u64), "{first}");
+    let (body, written) = head_of(data.path(), "b");
+    let text = String::from_utf8_lossy(&body[..400]);
+    assert!(
+        text.contains("\"listing\": \"") && text.find("\"listing\"") < text.find("\"files\""),
+        "the head records its listing's digest before the files: {text}"
+    );
+
+    // Unchanged: recorded so, the head not rewritten (same file, same time), the server
+    // says it wrote nothing.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let again = push(&ctx, &dir, &["--branch", "b"]);
+    assert_eq!(scans(&again), ("unchanged".into(), files as u64), "{again}");
+    assert_eq!(again["uploaded_bytes"], 0, "{again}");
+    assert_eq!(head_of(data.path(), "b"), (body.clone(), written));
+    let log = server.log_tail(400);
+    assert!(
+        log.contains("listing unchanged: nothing to write"),
+        "the commit took the listing's digest: {log}"
+    );
+
+    // One file's content changes: written (the folder is appended to), the head moves,
+    // with another digest; it lists the file's new content.
+    std::fs::write(dir.join("scans/00007.txt"), "scan changed\n").unwrap();
+    let changed = push(&ctx, &dir, &["--branch", "b"]);
+    assert_eq!(
+        scans(&changed),
+        ("appended".into(), files as u64),
+        "{changed}"
+    );
+    let (new_body, _) = head_of(data.path(), "b");
+    assert_ne!(new_body, body, "the head was rewritten");
+    let listing = |b: &[u8]| {
+        let t = String::from_utf8_lossy(&b[..400]).into_owned();
+        let at = t.find("\"listing\": \"").unwrap() + 12;
+        t[at..at + 64].to_owned()
+    };
+    assert_ne!(
+        listing(&new_body),
+        listing(&body),
+        "another listing, another digest"
+    );
+    let head: Value = serde_json::from_slice(&new_body).unwrap();
+    let entry = head["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "00007.txt")
+        .cloned();
+    let expected = {
+        use sha2::Digest;
+        hex::encode(sha2::Sha256::digest(b"scan changed\n"))
+    };
+    assert_eq!(
+        entry.map(|e| e["sha256"].clone()),
+        Some(Value::from(expected))
+    );
+
+    // And unchanged again.
+    let last = push(&ctx, &dir, &["--branch", "b"]);
+    assert_eq!(scans(&last), ("unchanged".into(), files as u64), "{last}");
+}

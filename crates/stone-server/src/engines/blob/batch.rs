@@ -6,6 +6,16 @@ use super::*;
 /// A dataset ready to be prepared: its name and files.
 type ReadyDataset = (String, Vec<BlobEntry>);
 
+/// A put taken apart by [`BlobEngine::put_many`], put back together for the general way.
+fn reassembled(dataset: String, target: PutTarget, replace: bool, keep: Option<String>) -> BlobPut {
+    BlobPut {
+        dataset,
+        files: target.given.into_values().collect(),
+        replace,
+        keep,
+    }
+}
+
 /// Datasets waiting for contents before they are prepared (see
 /// [`BlobEngine::prepare_when_staged`]), by (holder, sha256) of a content they wait for.
 #[derive(Debug, Default)]
@@ -40,30 +50,44 @@ impl BlobEngine {
         &self,
         ns: &str,
         branch: &str,
-        puts: &[BlobPut],
+        puts: Vec<BlobPut>,
     ) -> Vec<Result<BlobOutcome, BlobError>> {
         let mut results: Vec<Option<Result<BlobOutcome, BlobError>>> =
             puts.iter().map(|_| None).collect();
-        let mut general = Vec::new();
+        // The puts are taken apart (their files moved into their targets, not copied: a
+        // folder of a million files is a million of them); one that goes the general way
+        // is put back together.
+        let mut general: Vec<(usize, BlobPut)> = Vec::new();
         let mut local = Vec::new();
         let mut roots = std::collections::HashSet::new();
-        for (i, put) in puts.iter().enumerate() {
-            let target = PutTarget::new(
-                &self.prefix,
-                ns,
-                &put.dataset,
-                branch,
-                &put.files,
-                put.keep.as_deref(),
-            );
+        for (i, put) in puts.into_iter().enumerate() {
+            let BlobPut {
+                dataset,
+                files,
+                replace,
+                keep,
+            } = put;
+            let fast = self.local_dir.is_some() && files.iter().all(|f| f.verified);
+            if !fast {
+                let put = BlobPut {
+                    dataset,
+                    files,
+                    replace,
+                    keep,
+                };
+                general.push((i, put));
+                continue;
+            }
+            let target =
+                PutTarget::owned(&self.prefix, ns, &dataset, branch, files, keep.as_deref());
             match target {
                 Err(error) => results[i] = Some(Err(error)),
                 Ok(target) => match self.local_fast_path(&target.given) {
                     // One lock per dataset: a dataset named twice goes the general way.
                     Some(dir) if roots.insert(target.location.root.to_string()) => {
-                        local.push((i, dir, target, put.replace));
+                        local.push((i, dir, target, replace, dataset, keep));
                     }
-                    _ => general.push(i),
+                    _ => general.push((i, reassembled(dataset, target, replace, keep))),
                 },
             }
         }
@@ -72,7 +96,7 @@ impl BlobEngine {
             // Locks in key order, so that two such calls cannot wait on each other.
             local.sort_by(|a, b| a.2.location.root.as_ref().cmp(b.2.location.root.as_ref()));
             let mut guards = Vec::with_capacity(local.len());
-            for (_, _, target, _) in &local {
+            for (_, _, target, ..) in &local {
                 let lock = self.locks.get(target.location.root.as_ref());
                 guards.push(lock.lock_owned().await);
             }
@@ -83,17 +107,23 @@ impl BlobEngine {
             let mut tasks = Vec::new();
             while !local.is_empty() {
                 let chunk: Vec<_> = local.drain(..per_task.min(local.len())).collect();
-                let indices: Vec<usize> = chunk.iter().map(|(i, _, _, _)| *i).collect();
+                let indices: Vec<(usize, String)> = chunk
+                    .iter()
+                    .map(|(i, _, _, _, dataset, _)| (*i, dataset.clone()))
+                    .collect();
                 let task = tokio::task::spawn_blocking(move || {
                     let mut dirs = OpenDirs::default();
                     chunk
                         .into_iter()
-                        .map(|(i, dir, target, replace)| {
+                        .map(|(i, dir, target, replace, dataset, keep)| {
                             let root = &target.location.root;
-                            let keep = target.keep.as_ref();
+                            let kept = target.keep.as_ref();
                             let put =
-                                put_local(&dir, root, &target.given, replace, keep, &mut dirs);
-                            (i, put)
+                                put_local(&dir, root, &target.given, replace, kept, &mut dirs);
+                            // Only a put that needs the general way keeps its files.
+                            let back = matches!(put, Ok(None))
+                                .then(|| reassembled(dataset, target, replace, keep));
+                            (i, put, back)
                         })
                         .collect::<Vec<_>>()
                 });
@@ -102,18 +132,19 @@ impl BlobEngine {
             for (indices, task) in tasks {
                 match task.await {
                     Ok(done) => {
-                        for (i, result) in done {
-                            match result {
-                                Ok(Some(outcome)) => results[i] = Some(Ok(outcome)),
-                                Ok(None) => general.push(i),
-                                Err(error) => results[i] = Some(Err(error)),
+                        for (i, result, back) in done {
+                            match (result, back) {
+                                (Ok(Some(outcome)), _) => results[i] = Some(Ok(outcome)),
+                                (Ok(None), Some(put)) => general.push((i, put)),
+                                (Ok(None), None) => {}
+                                (Err(error), _) => results[i] = Some(Err(error)),
                             }
                         }
                     }
                     Err(error) => {
-                        for i in indices {
+                        for (i, dataset) in indices {
                             results[i] = Some(Err(BlobError::LocalIo {
-                                path: PathBuf::from(&puts[i].dataset),
+                                path: PathBuf::from(dataset),
                                 source: std::io::Error::other(error.to_string()),
                             }));
                         }
@@ -123,24 +154,21 @@ impl BlobEngine {
             drop(guards);
         }
 
-        general.sort_unstable();
+        general.sort_unstable_by_key(|(i, _)| *i);
         let slow: Vec<_> = general
             .iter()
-            .map(|&i| {
-                let put = &puts[i];
-                async move {
-                    let result = self
-                        .put_keeping(
-                            ns,
-                            &put.dataset,
-                            branch,
-                            &put.files,
-                            put.replace,
-                            put.keep.as_deref(),
-                        )
-                        .await;
-                    (i, result)
-                }
+            .map(|(i, put)| async move {
+                let result = self
+                    .put_keeping(
+                        ns,
+                        &put.dataset,
+                        branch,
+                        &put.files,
+                        put.replace,
+                        put.keep.as_deref(),
+                    )
+                    .await;
+                (*i, result)
             })
             .collect();
         let done: Vec<_> = stream::iter(slow)
@@ -247,11 +275,7 @@ impl BlobEngine {
                     // The head a put of these files would write now: the commit writes it
                     // again with its own time, over these same bytes.
                     files.sort_by(|a, b| a.path.cmp(&b.path));
-                    let document = HeadDocument {
-                        format: HEAD_FORMAT.to_owned(),
-                        updated_at: Utc::now(),
-                        files,
-                    };
+                    let document = HeadDocument::new(files);
                     let body =
                         serde_json::to_vec_pretty(&document).expect("a head document serializes");
                     if let Err(error) = prepare_head(&head, &body) {

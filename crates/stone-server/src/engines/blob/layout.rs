@@ -177,6 +177,11 @@ pub(super) fn check_sha256(path: &str, sha256: &str) -> Result<(), BlobError> {
 ///
 /// `files` is sorted by path; each file's bytes are the object `objects/<sha256>` next
 /// to the head. Unknown fields are ignored by readers.
+///
+/// `listing` (issue 27; heads written before it have none) is the [`ListingDigest`] of
+/// `files`, written before them: a commit that knows the digest of the listing it would
+/// write reads only the head's first bytes ([`listing_of_prefix`]) to find it unchanged,
+/// instead of reading, parsing and comparing a listing of a million files.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(super) struct HeadDocument {
     pub format: String,
@@ -184,7 +189,90 @@ pub(super) struct HeadDocument {
     /// on its time (a prepared head is rewritten in place at commit: see `put_local`).
     #[serde(serialize_with = "nanosecond_time")]
     pub updated_at: DateTime<Utc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub listing: Option<String>,
     pub files: Vec<BlobEntry>,
+}
+
+/// How many bytes of a head [`listing_of_prefix`] needs: `format`, `updated_at` and
+/// `listing` come first, in well under this.
+pub(super) const HEAD_PREFIX_LEN: usize = 512;
+
+/// The digest of a head's listing, as `listing` records it: the lowercase hex sha256 of
+/// every file in path order (bytewise), each as `path NUL sha256 NUL size LF` (a path
+/// holds no control character: see [`check_path`]). Fed file by file, so that a listing
+/// streamed from the state database in pages is digested without being held.
+#[derive(Clone, Default)]
+pub struct ListingDigest {
+    hasher: sha2::Sha256,
+    files: u64,
+    bytes: u64,
+}
+
+impl ListingDigest {
+    /// Adds the next file (in path order).
+    pub fn add(&mut self, path: &str, sha256: &str, size: u64) {
+        use sha2::Digest;
+        self.hasher.update(path.as_bytes());
+        self.hasher.update([0]);
+        self.hasher.update(sha256.as_bytes());
+        self.hasher.update([0]);
+        self.hasher.update(size.to_string().as_bytes());
+        self.hasher.update([b'\n']);
+        self.files += 1;
+        self.bytes = self.bytes.saturating_add(size);
+    }
+
+    /// Files added so far.
+    pub fn files(&self) -> u64 {
+        self.files
+    }
+
+    /// Their bytes.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// The digest (lowercase hex).
+    pub fn finish(self) -> String {
+        use sha2::Digest;
+        hex::encode(self.hasher.finalize())
+    }
+
+    /// The digest of a listing sorted by path.
+    pub fn of(files: &[BlobEntry]) -> String {
+        let mut digest = Self::default();
+        for file in files {
+            digest.add(&file.path, &file.sha256, file.size);
+        }
+        digest.finish()
+    }
+}
+
+/// The `listing` of a head from its first bytes, as this engine writes it (pretty JSON,
+/// `listing` before `files`); `None` when it is not there (a head written before issue
+/// 27, or by another writer): the caller then reads the whole head.
+pub(super) fn listing_of_prefix(prefix: &[u8]) -> Option<String> {
+    let text = match std::str::from_utf8(prefix) {
+        Ok(text) => text,
+        // Cut inside a character: what is before it.
+        Err(e) => std::str::from_utf8(&prefix[..e.valid_up_to()]).ok()?,
+    };
+    let format = format!("\"format\": \"{HEAD_FORMAT}\"");
+    let files = text.find("\"files\"")?;
+    let head = &text[..files];
+    if !head.trim_start().starts_with('{') || !head.contains(&format) {
+        return None;
+    }
+    const KEY: &str = "\"listing\": \"";
+    let at = head.find(KEY)? + KEY.len();
+    let digest = head.get(at..at + 64)?;
+    let closed = head[at + 64..].starts_with('"');
+    (closed
+        && digest
+            .bytes()
+            .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
+    .then(|| digest.to_owned())
 }
 
 fn nanosecond_time<S: serde::Serializer>(time: &DateTime<Utc>, to: S) -> Result<S::Ok, S::Error> {
@@ -192,6 +280,16 @@ fn nanosecond_time<S: serde::Serializer>(time: &DateTime<Utc>, to: S) -> Result<
 }
 
 impl HeadDocument {
+    /// A head listing `files` (sorted by path), written now, with their digest.
+    pub fn new(files: Vec<BlobEntry>) -> Self {
+        Self {
+            format: HEAD_FORMAT.to_owned(),
+            updated_at: Utc::now(),
+            listing: Some(ListingDigest::of(&files)),
+            files,
+        }
+    }
+
     pub fn parse(location: &StorePath, bytes: &[u8]) -> Result<Self, BlobError> {
         let corrupt = |message: String| BlobError::CorruptHead {
             location: location.to_string(),
@@ -291,5 +389,45 @@ mod tests {
         let again = serde_json::to_value(&head).unwrap();
         assert_eq!(again["files"][0]["path"], "a.bin");
         assert!(HeadDocument::parse(&StorePath::from("h"), b"{\"format\":\"other\"}").is_err());
+        assert!(head.listing.is_none());
+    }
+
+    #[test]
+    fn listing_digest_from_the_first_bytes() {
+        let files: Vec<BlobEntry> = (0..1000)
+            .map(|i| BlobEntry {
+                path: format!("d/f{i:05}.bin"),
+                sha256: format!("{:064x}", i),
+                size: i,
+            })
+            .collect();
+        let head = HeadDocument::new(files.clone());
+        let body = serde_json::to_vec_pretty(&head).unwrap();
+        let digest = listing_of_prefix(&body[..HEAD_PREFIX_LEN]).unwrap();
+        assert_eq!(Some(&digest), head.listing.as_ref());
+        // Fed one by one, as from the state database, it is the same.
+        let mut fed = ListingDigest::default();
+        for f in &files {
+            fed.add(&f.path, &f.sha256, f.size);
+        }
+        assert_eq!((fed.files(), fed.bytes()), (1000, 499_500));
+        assert_eq!(fed.finish(), digest);
+        // Another listing, another digest (a size, a content, a path).
+        let mut other = files.clone();
+        other[7].size += 1;
+        assert_ne!(ListingDigest::of(&other), digest);
+        let mut other = files.clone();
+        other[7].sha256 = format!("{:064x}", 99_999);
+        assert_ne!(ListingDigest::of(&other), digest);
+        assert_ne!(ListingDigest::of(&files[1..]), digest);
+        // Parsed back, the field is kept; a head without it, or cut before it, has none.
+        let parsed = HeadDocument::parse(&StorePath::from("h"), &body).unwrap();
+        assert_eq!(parsed.listing, head.listing);
+        assert!(listing_of_prefix(&body[..40]).is_none());
+        let old = format!(
+            "{{\n  \"format\": \"{HEAD_FORMAT}\",\n  \"files\": [{{\"path\": \"x\", \"listing\": \"{}\"}}]}}",
+            "a".repeat(64)
+        );
+        assert!(listing_of_prefix(old.as_bytes()).is_none());
     }
 }

@@ -146,11 +146,7 @@ pub(super) fn put_local(
         }
     }
 
-    let document = HeadDocument {
-        format: HEAD_FORMAT.to_owned(),
-        updated_at: Utc::now(),
-        files: target.clone(),
-    };
+    let document = HeadDocument::new(target);
     let body = serde_json::to_vec_pretty(&document).expect("a head document serializes");
     let status = match current {
         None => BlobStatus::Created,

@@ -45,6 +45,57 @@ impl BlobEngine {
         }))
     }
 
+    /// The digest of the listing of the dataset's head on the branch ([`ListingDigest`]),
+    /// from the head's first bytes only: `None` when there is no head, or a head without
+    /// one (written before issue 27). What a commit compares the listing it would write
+    /// with, so that an unchanged folder of a million files costs one small read.
+    pub async fn head_listing(
+        &self,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+    ) -> Result<Option<String>, BlobError> {
+        let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
+        let head = location.head();
+        if let Some(dir) = &self.local_dir
+            && let Some(path) = local_path(dir, &head)
+        {
+            let read = tokio::task::spawn_blocking(move || {
+                use std::io::Read;
+                let file = match std::fs::File::open(&path) {
+                    Ok(file) => file,
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+                    Err(source) => return Err(BlobError::LocalIo { path, source }),
+                };
+                let mut prefix = Vec::with_capacity(HEAD_PREFIX_LEN);
+                file.take(HEAD_PREFIX_LEN as u64)
+                    .read_to_end(&mut prefix)
+                    .map_err(|source| BlobError::LocalIo { path, source })?;
+                Ok(listing_of_prefix(&prefix))
+            })
+            .await
+            .map_err(|e| BlobError::LocalIo {
+                path: PathBuf::from(head.as_ref()),
+                source: std::io::Error::other(e),
+            })?;
+            return read;
+        }
+        let options = GetOptions {
+            range: Some(GetRange::Bounded(0..HEAD_PREFIX_LEN as u64)),
+            ..GetOptions::default()
+        };
+        let result = match self.store.get_opts(&head, options).await {
+            Ok(result) => result,
+            Err(object_store::Error::NotFound { .. }) => return Ok(None),
+            Err(e) => return Err(BlobError::storage("get", &head)(e)),
+        };
+        let prefix = result
+            .bytes()
+            .await
+            .map_err(BlobError::storage("get", &head))?;
+        Ok(listing_of_prefix(&prefix))
+    }
+
     /// A file of the dataset as the head lists it now; `None` when the head does not list
     /// `path` (or there is no head).
     pub async fn get(

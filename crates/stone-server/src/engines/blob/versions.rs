@@ -37,11 +37,7 @@ impl BlobEngine {
             Some(_) => VersionStatus::Moved,
             None => VersionStatus::Created,
         };
-        let document = HeadDocument {
-            format: HEAD_FORMAT.to_owned(),
-            updated_at: Utc::now(),
-            files: head.files,
-        };
+        let document = HeadDocument::new(head.files);
         let body = serde_json::to_vec_pretty(&document).expect("a head document serializes");
         self.store
             .put(&key, PutPayload::from(body))
