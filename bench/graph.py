@@ -24,7 +24,7 @@ Prints medians; ratios are what to compare (the machine is shared): push through
 ratio = oxigraph's time / stone's time (target >= 0.9); append < 1 s; server peak RSS
 < 1 GB and flat from 2 M to 20 M lines; restart < 2 s.
 
-Usage: bench/graph.py [--lines 2000000] [--runs 3] [--bin-dir DIR] [--dir DIR]
+Usage: bench/graph.py [--lines 2000000] [--runs 3] [--bin-dir DIR] [--dir DIR] [--bulk-load-memory-mb N]
   --lines 20000000 for the 20 M case (about 1.9 GB of N-Triples; raises the server's
   [graph] max_file_bytes for it).
 """
@@ -208,6 +208,8 @@ def main():
     ap.add_argument("--lines", type=int, default=2_000_000)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--bin-dir", default=None, help="folder with release stone and stone-server (default: build them)")
+    ap.add_argument("--bulk-load-memory-mb", type=int, default=None,
+                    help="the server's [graph] bulk_load_memory_mb (default: the server's default)")
     args = ap.parse_args()
     if args.bin_dir:
         bins = Path(args.bin_dir)
@@ -231,7 +233,8 @@ def main():
     (one / "datasets.yaml").write_text(
         'publish: {to: "stone:bench"}\nresources:\n  - path: graph.nt\n    name: graph\n    kind: GRAPH\n')
     config = base / "server.toml"
-    config.write_text(f"[graph]\nmax_file_bytes = {max(size * 2, 1 << 30)}\n")
+    bulk = f"bulk_load_memory_mb = {args.bulk_load_memory_mb}\n" if args.bulk_load_memory_mb else ""
+    config.write_text(f"[graph]\nmax_file_bytes = {max(size * 2, 1 << 30)}\n{bulk}")
     graph_iri = "https://localhost/bench/graph/branch/bench"  # the default public_host
     rows = {k: [] for k in ("stone", "oxigraph", "oxigraph_named", "stone_rss", "oxigraph_rss",
                             "oxigraph_named_rss", "append", "restart")}
