@@ -8,7 +8,13 @@ The file is generated (deterministic): `--lines` N-Triples lines (default 2,000,
   * stone: `stone package push` of a package holding the file (GRAPH dataset), to a fresh
     server: the whole push (upload, commit, the graph load), wall time; the server's peak
     RSS during it (VmHWM of the fresh process);
-  * oxigraph: `oxigraph load --location <new dir> --file <file>`, wall time and peak RSS;
+  * oxigraph: `oxigraph load --location <new dir> --file <file>`, wall time and peak RSS
+    (the triples go to the default graph: three indexes per triple), and the same with
+    `--graph <iri>` (into a named graph, as stone's store keeps a dataset: six indexes per
+    triple, the same work as stone's commit);
+  * where stone's push goes, from the server's log: the client until its manifest arrives
+    (hashing and RDF validation), the upload until the commit is asked, the commit's bulk
+    load (parse and index) and its count, the rest of the commit;
   * append: a push of a one-triple file to the same dataset (an append), end to end;
   * restart: the server stopped (SIGTERM) and started again on its data directory, time
     until it prints that it listens;
@@ -18,11 +24,11 @@ Prints medians; ratios are what to compare (the machine is shared): push through
 ratio = oxigraph's time / stone's time (target >= 0.9); append < 1 s; server peak RSS
 < 1 GB and flat from 2 M to 20 M lines; restart < 2 s.
 
-Usage: bench/graph.py [--lines 2000000] [--runs 3] [--bin-dir DIR] [--dir DIR]
+Usage: bench/graph.py [--lines 2000000] [--runs 3] [--bin-dir DIR] [--dir DIR] [--bulk-load-memory-mb N]
   --lines 20000000 for the 20 M case (about 1.9 GB of N-Triples; raises the server's
   [graph] max_file_bytes for it).
 """
-import argparse, json, os, shutil, signal, statistics, subprocess, sys, tempfile, time, urllib.request
+import argparse, json, os, resource, shutil, signal, statistics, subprocess, sys, tempfile, time, urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,6 +99,11 @@ class Server:
             time.sleep(0.01)
         sys.exit("stone-server did not start")
 
+    def cpu(self):
+        """The server's CPU seconds so far (user + system)."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def peak_rss(self):
         for l in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
             if l.startswith("VmHWM:"):
@@ -123,13 +134,18 @@ def push(stone, server: Server, pkg: Path, base: Path):
     subprocess.run([stone, "env", "add", "local", "--host", "bench.localhost", "--api", f"{server.url}/v1", "-q"],
                    env=env, check=True)
     shutil.rmtree(pkg / ".stone", ignore_errors=True)
+    wall = time.time()
+    cpu = server.cpu()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     p = subprocess.run([stone, "package", "push", str(pkg), "--env", "local", "--branch", "bench", "--json"],
                        env=env, capture_output=True, text=True)
     elapsed = time.perf_counter() - t
     if p.returncode != 0:
         sys.exit(f"stone push failed: {p.stderr[-3000:]}")
-    return elapsed, p.stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    client_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, (wall, time.time()), (client_cpu, server.cpu() - cpu)
 
 
 def package(dir: Path, source: Path, name="graph"):
@@ -142,20 +158,58 @@ def package(dir: Path, source: Path, name="graph"):
     return dir
 
 
-def oxigraph_load(oxigraph, file: Path, base: Path):
+def oxigraph_load(oxigraph, file: Path, base: Path, graph=None):
     location = Path(tempfile.mkdtemp(prefix="oxigraph-", dir=base))
+    into = ["--graph", graph] if graph else []
     t = time.perf_counter()
-    p = subprocess.run(["/usr/bin/time", "-f", "%M", oxigraph, "load", "--location", str(location), "--file", str(file)],
-                       capture_output=True, text=True)
+    p = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", oxigraph, "load", "--location", str(location), "--file", str(file)]
+                       + into, capture_output=True, text=True)
     elapsed = time.perf_counter() - t
     if p.returncode != 0:
         sys.exit(f"oxigraph load failed: {p.stderr[-2000:]}")
-    rss = int(p.stderr.strip().splitlines()[-1]) * 1024
-    q = subprocess.run([oxigraph, "query", "--location", str(location), "--query", "SELECT (COUNT(*) AS ?n) { ?s ?p ?o }",
+    user, system, rss = p.stderr.strip().splitlines()[-1].split()
+    cpu, rss = float(user) + float(system), int(rss) * 1024
+    pattern = f"GRAPH <{graph}> {{ ?s ?p ?o }}" if graph else "?s ?p ?o"
+    q = subprocess.run([oxigraph, "query", "--location", str(location), "--query", f"SELECT (COUNT(*) AS ?n) {{ {pattern} }}",
                         "--results-format", "tsv"], capture_output=True, text=True)
     count = int(q.stdout.strip().splitlines()[-1].split("^^")[0].strip('"')) if q.returncode == 0 else -1
     shutil.rmtree(location, ignore_errors=True)
-    return elapsed, rss, count
+    return elapsed, rss, count, cpu
+
+
+def log_time(line):
+    """The timestamp of a stone-server log line (`2026-11-26T20:49:34.922148Z  INFO ...`)."""
+    stamp = line.split()[0].rstrip("Z")
+    day, clock = stamp.split("T")
+    h, m, sec = clock.split(":")
+    return int(h) * 3600 + int(m) * 60 + float(sec)
+
+
+def phases(server_err: Path, started_wall: float, finished_wall: float):
+    """Where the push went, from the server's log lines of the last push: seconds for the
+    client before its manifest, the upload, the bulk load, the count, the commit's rest and
+    the answer back to the client."""
+    lines = server_err.read_text().splitlines()
+    def last(marker):
+        found = [l for l in lines if marker in l]
+        return found[-1] if found else None
+    manifest, commit, started = last("push manifest accepted"), last("commit accepted"), last("commit started")
+    loaded, done = last("graph bulk-loaded"), last("commit succeeded")
+    if not (manifest and commit and started and loaded and done):
+        return None
+    fields = dict(f.split("=", 1) for f in loaded.split() if "=" in f)
+    load, count = int(fields["load_ms"]) / 1000, int(fields["count_ms"]) / 1000
+    t_manifest, t_commit, t_done = log_time(manifest), log_time(commit), log_time(done)
+    # the log's clock is UTC: seconds of the day, as time.time() modulo a day
+    started_wall, finished_wall = started_wall % 86400, finished_wall % 86400
+    return {
+        "client until manifest": t_manifest - started_wall,
+        "upload": t_commit - t_manifest,
+        "bulk load (parse, index, ingest)": load,
+        "count": count,
+        "rest of the commit": (t_done - t_commit) - load - count,
+        "answer to the client": finished_wall - t_done,
+    }
 
 
 def main():
@@ -164,6 +218,8 @@ def main():
     ap.add_argument("--lines", type=int, default=2_000_000)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--bin-dir", default=None, help="folder with release stone and stone-server (default: build them)")
+    ap.add_argument("--bulk-load-memory-mb", type=int, default=None,
+                    help="the server's [graph] bulk_load_memory_mb (default: the server's default)")
     args = ap.parse_args()
     if args.bin_dir:
         bins = Path(args.bin_dir)
@@ -187,24 +243,41 @@ def main():
     (one / "datasets.yaml").write_text(
         'publish: {to: "stone:bench"}\nresources:\n  - path: graph.nt\n    name: graph\n    kind: GRAPH\n')
     config = base / "server.toml"
-    config.write_text(f"[graph]\nmax_file_bytes = {max(size * 2, 1 << 30)}\n")
+    bulk = f"bulk_load_memory_mb = {args.bulk_load_memory_mb}\n" if args.bulk_load_memory_mb else ""
+    config.write_text(f"[graph]\nmax_file_bytes = {max(size * 2, 1 << 30)}\n{bulk}")
     graph_iri = "https://localhost/bench/graph/branch/bench"  # the default public_host
-    rows = {k: [] for k in ("stone", "oxigraph", "stone_rss", "oxigraph_rss", "append", "restart")}
+    rows = {k: [] for k in ("stone", "oxigraph", "oxigraph_named", "stone_rss", "oxigraph_rss",
+                            "oxigraph_named_rss", "append", "restart", "stone_cpu", "stone_client_cpu",
+                            "oxigraph_cpu", "oxigraph_named_cpu")}
+    breakdown = []
     counts = set()
     for run in range(args.runs):
         subprocess.run(["sync"])
-        t, rss, ox_count = oxigraph_load(oxigraph, source, base)
+        t, rss, ox_count, cpu = oxigraph_load(oxigraph, source, base)
         rows["oxigraph"].append(t)
         rows["oxigraph_rss"].append(rss)
+        rows["oxigraph_cpu"].append(cpu)
+        subprocess.run(["sync"])
+        t, rss, named_count, cpu = oxigraph_load(oxigraph, source, base, graph=graph_iri)
+        rows["oxigraph_named"].append(t)
+        rows["oxigraph_named_rss"].append(rss)
+        rows["oxigraph_named_cpu"].append(cpu)
+        if named_count != ox_count:
+            sys.exit(f"oxigraph counts {ox_count} triples in the default graph but {named_count} in a named graph")
         subprocess.run(["sync"])
         data = Path(tempfile.mkdtemp(prefix="stone-bench-graph-", dir=base))
         server = Server(server_bin, data, config)
         try:
-            t, _ = push(stone, server, pkg, base)
+            t, (began, ended), (client_cpu, server_cpu) = push(stone, server, pkg, base)
             rows["stone"].append(t)
+            rows["stone_cpu"].append(client_cpu + server_cpu)
+            rows["stone_client_cpu"].append(client_cpu)
             rows["stone_rss"].append(server.peak_rss())
+            split = phases(data / "server.err", began, ended)
+            if split:
+                breakdown.append(split)
             n = server.count(graph_iri)
-            t, _ = push(stone, server, one, base)
+            t, _, _ = push(stone, server, one, base)
             rows["append"].append(t)
             after = server.count(graph_iri)
             server.stop()
@@ -218,16 +291,29 @@ def main():
             server.stop()
             shutil.rmtree(data, ignore_errors=True)
         print(f"run {run + 1}: stone {rows['stone'][-1]:.2f} s, oxigraph {rows['oxigraph'][-1]:.2f} s, "
+              f"oxigraph --graph {rows['oxigraph_named'][-1]:.2f} s, "
               f"append {rows['append'][-1]:.2f} s, restart {rows['restart'][-1]:.2f} s", file=sys.stderr)
     med = {k: statistics.median(v) for k, v in rows.items()}
     print(f"file: {args.lines:,} lines, {size / 1e6:.0f} MB, {sorted(counts)[0][0]:,} distinct triples (read back by SPARQL)")
-    print(f"{'':<28} {'stone':>10} {'oxigraph load':>14}")
-    print(f"{'push / load s':<28} {med['stone']:10.2f} {med['oxigraph']:14.2f}")
-    print(f"{'throughput MB/s':<28} {size / 1e6 / med['stone']:10.1f} {size / 1e6 / med['oxigraph']:14.1f}")
-    print(f"{'peak RSS MB':<28} {med['stone_rss'] / 1e6:10.0f} {med['oxigraph_rss'] / 1e6:14.0f}")
+    print(f"{'':<28} {'stone':>10} {'oxigraph load':>14} {'load --graph':>13}")
+    print(f"{'push / load s':<28} {med['stone']:10.2f} {med['oxigraph']:14.2f} {med['oxigraph_named']:13.2f}")
+    print(f"{'throughput MB/s':<28} {size / 1e6 / med['stone']:10.1f} {size / 1e6 / med['oxigraph']:14.1f} "
+          f"{size / 1e6 / med['oxigraph_named']:13.1f}")
+    print(f"{'CPU s (user + system)':<28} {med['stone_cpu']:10.2f} {med['oxigraph_cpu']:14.2f} "
+          f"{med['oxigraph_named_cpu']:13.2f}")
+    print(f"{'  of which the client':<28} {med['stone_client_cpu']:10.2f}")
+    print(f"{'peak RSS MB':<28} {med['stone_rss'] / 1e6:10.0f} {med['oxigraph_rss'] / 1e6:14.0f} "
+          f"{med['oxigraph_named_rss'] / 1e6:13.0f}")
     print(f"{'append one triple s':<28} {med['append']:10.3f}")
     print(f"{'restart to listening s':<28} {med['restart']:10.3f}")
+    if breakdown:
+        print("\nstone's push, medians (seconds):")
+        for key in breakdown[0]:
+            print(f"  {key:<34} {statistics.median(b[key] for b in breakdown):7.2f}")
     print(f"\npush throughput ratio (oxigraph time / stone time): {med['oxigraph'] / med['stone']:.2f}  (target >= 0.9)")
+    print(f"against `oxigraph load --graph` (the same six indexes): {med['oxigraph_named'] / med['stone']:.2f}")
+    print(f"CPU time ratios (steadier on a shared machine): {med['oxigraph_cpu'] / med['stone_cpu']:.2f} "
+          f"against `oxigraph load`, {med['oxigraph_named_cpu'] / med['stone_cpu']:.2f} against `--graph`")
     print("targets: append < 1 s, server peak RSS < 1 GB (flat from 2 M to 20 M), restart < 2 s")
 
 

@@ -376,6 +376,48 @@ fn rdf_validation_counts_and_locates_errors() {
     );
 }
 
+/// A large N-Triples file is parsed in parts, one per core (more than 8 MiB): the count
+/// is the whole file's, and an error names its line in the whole file, not in its part.
+#[cfg(feature = "rdf")]
+#[test]
+fn large_ntriples_validation_counts_all_parts_and_locates_errors_in_the_file() {
+    use std::fmt::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let nt = dir.path().join("big.nt");
+    let lines = 200_000;
+    let mut text = String::new();
+    for i in 0..lines {
+        writeln!(
+            text,
+            "<http://example.org/r{i}> <http://example.org/label> \"a label long enough to pass eight MiB {i}\" ."
+        )
+        .unwrap();
+    }
+    assert!(text.len() > 9 << 20, "{}", text.len());
+    fs::write(&nt, &text).unwrap();
+    let check = stone_formats::rdf::validate_rdf(&nt, Format::NTriples).unwrap();
+    assert_eq!(check.statements, lines);
+    // A broken statement in the last part of the file.
+    let bad_line: u64 = 180_001;
+    let broken: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i as u64 + 1 == bad_line {
+                "<http://example.org/x> <http://example.org/p> .\n".to_owned()
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    fs::write(&nt, broken).unwrap();
+    let err = stone_formats::rdf::validate_rdf(&nt, Format::NTriples).unwrap_err();
+    assert!(
+        matches!(err, FormatError::Rdf { line, .. } if line == bad_line),
+        "{err}"
+    );
+}
+
 #[cfg(not(feature = "rdf"))]
 #[test]
 fn without_the_rdf_feature_graphs_name_the_feature() {

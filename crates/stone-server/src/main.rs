@@ -39,6 +39,10 @@ use stone_server::staging::s3::S3Staging;
 use stone_server::state::{Backend, StateDb};
 use tokio::sync::watch;
 
+/// See the `mimalloc` line of Cargo.toml: a graph load's many small allocations.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The reference stone server: the push API on real engines.
 #[derive(Debug, Parser)]
 #[command(name = "stone-server", version, about)]

@@ -55,6 +55,7 @@
 //! # remote_url = "http://127.0.0.1:7878"  # an Oxigraph-style SPARQL server; default: embedded
 //! max_file_bytes = 1073741824            # a GRAPH file larger than this is refused (1 GiB)
 //! max_literal_bytes = 16777216           # a literal or IRI longer than this is refused (16 MiB)
+//! bulk_load_memory_mb = 400              # the embedded store's bulk-loader batches (MB)
 //!
 //! [sparql]
 //! timeout_seconds = 30                   # a query running longer is stopped: 503 sparql.timeout
@@ -240,7 +241,7 @@ pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
 /// (a zero would refuse everything, or turn a bound off by accident).
 fn check_bounds(config: &ConfigFile) -> Result<(), ConfigError> {
     let (server, graph, sparql) = (&config.server, &config.graph, &config.sparql);
-    let bounds: [(&str, u64); 9] = [
+    let bounds: [(&str, u64); 10] = [
         ("server.max_connections", server.max_connections as u64),
         (
             "server.header_read_timeout_seconds",
@@ -252,6 +253,7 @@ fn check_bounds(config: &ConfigFile) -> Result<(), ConfigError> {
         ),
         ("graph.max_file_bytes", graph.max_file_bytes),
         ("graph.max_literal_bytes", graph.max_literal_bytes as u64),
+        ("graph.bulk_load_memory_mb", graph.bulk_load_memory_mb as u64),
         ("sparql.timeout_seconds", sparql.timeout_seconds),
         ("sparql.max_result_bytes", sparql.max_result_bytes),
         ("sparql.max_rows", sparql.max_rows),

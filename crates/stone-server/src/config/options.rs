@@ -641,6 +641,11 @@ pub struct GraphOptions {
     /// (`graph.too_large`).
     #[serde(default = "default_max_literal_bytes")]
     pub max_literal_bytes: usize,
+    /// What the embedded store's bulk loader may hold in its batches, in MB (its own
+    /// estimate, over its threads; the server's peak while loading is about this plus
+    /// ~150 MB): more loads large graphs faster.
+    #[serde(default = "default_bulk_load_memory_mb")]
+    pub bulk_load_memory_mb: usize,
 }
 
 impl Default for GraphOptions {
@@ -649,8 +654,13 @@ impl Default for GraphOptions {
             remote_url: None,
             max_file_bytes: default_max_graph_file_bytes(),
             max_literal_bytes: default_max_literal_bytes(),
+            bulk_load_memory_mb: default_bulk_load_memory_mb(),
         }
     }
+}
+
+fn default_bulk_load_memory_mb() -> usize {
+    crate::engines::graph::GraphLimits::default().bulk_load_memory_mb
 }
 
 fn default_max_graph_file_bytes() -> u64 {

@@ -188,14 +188,19 @@ pub struct GraphLimits {
     pub max_file_bytes: u64,
     /// A literal's lexical form, or an IRI, longer than this is refused.
     pub max_literal_bytes: usize,
+    /// What the embedded store's bulk loader holds in its batches (its own estimate, in
+    /// MB, over all its threads): larger batches load faster (fewer, larger sorted files
+    /// for RocksDB to take in) and take more memory. Not used by the remote mode.
+    pub bulk_load_memory_mb: usize,
 }
 
 impl Default for GraphLimits {
-    /// 1 GiB files, 16 MiB literals.
+    /// 1 GiB files, 16 MiB literals, 400 MB of loader batches.
     fn default() -> Self {
         Self {
             max_file_bytes: 1 << 30,
             max_literal_bytes: 16 << 20,
+            bulk_load_memory_mb: 400,
         }
     }
 }
@@ -290,6 +295,9 @@ impl GraphEngine {
 
     /// The engine with other bounds on loads.
     pub fn with_limits(mut self, limits: GraphLimits) -> Self {
+        if let Backend::Embedded(embedded) = &self.backend {
+            embedded.set_bulk_load_memory(limits.bulk_load_memory_mb);
+        }
         self.limits = limits;
         self
     }

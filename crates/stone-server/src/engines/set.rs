@@ -92,6 +92,7 @@ impl Engines {
             .with_limits(GraphLimits {
                 max_file_bytes: graph_options.max_file_bytes,
                 max_literal_bytes: graph_options.max_literal_bytes,
+                bulk_load_memory_mb: graph_options.bulk_load_memory_mb,
             })
             .with_query_limits(QueryLimits {
                 timeout: Duration::from_secs(sparql.timeout_seconds),

@@ -267,7 +267,7 @@ async fn paged_listing_is_the_heads(db: StateDb) {
         push_id: None,
         namespace: "demo".into(),
         branch: "dev".into(),
-        options: PushOptions::default(),
+        options: PushFlags::default(),
         package: PackageMetadata::default(),
         datasets: vec![],
         paged_files: true,

@@ -41,6 +41,7 @@ use std::fs::File;
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use oxigraph::io::{RdfFormat as OxFormat, RdfParser};
 use oxigraph::model::{
@@ -72,9 +73,6 @@ const STAGING_PREFIX: &str = "urn:stone:graph-store:staging:";
 /// The most new triples an append writes in one transaction (held in memory until it
 /// commits, ~1 KB each with the lookup set); a larger append goes through a staging graph.
 pub(super) const MAX_TRANSACTION_TRIPLES: usize = 100_000;
-/// What the bulk loader's batches may hold (its own estimate, in MB, over all threads):
-/// the loader's default is 2 GB per thread.
-const BULK_LOAD_MEMORY_MB: usize = 400;
 /// Quads removed per transaction when a graph is cleared.
 const CLEAR_BATCH: usize = 20_000;
 
@@ -88,6 +86,10 @@ struct Inner {
     journal: Journal,
     /// The engine's directory.
     dir: PathBuf,
+    /// What the bulk loader's batches may hold (its own estimate, in MB, over all its
+    /// threads; `GraphLimits::bulk_load_memory_mb`): the loader's default is 2 GB per
+    /// thread.
+    bulk_load_memory_mb: AtomicUsize,
 }
 
 impl std::fmt::Debug for EmbeddedGraphs {
@@ -108,6 +110,13 @@ impl EmbeddedGraphs {
             inner: Arc::new(inner),
             locks: GraphLocks::default(),
         })
+    }
+
+    /// Sets what the bulk loader's batches may hold, in MB (at least 16).
+    pub fn set_bulk_load_memory(&self, megabytes: usize) {
+        self.inner
+            .bulk_load_memory_mb
+            .store(megabytes.max(16), Ordering::Relaxed);
     }
 
     /// Runs `work` on a blocking thread with the store.
@@ -231,6 +240,7 @@ impl Inner {
             store,
             journal,
             dir,
+            bulk_load_memory_mb: AtomicUsize::new(GraphLimits::default().bulk_load_memory_mb),
         };
         inner.recover()?;
         inner.migrate_legacy_files()?;
@@ -387,7 +397,7 @@ impl Inner {
     fn loader(&self) -> BulkLoader<'_> {
         self.store
             .bulk_loader()
-            .with_max_memory_size_in_megabytes(BULK_LOAD_MEMORY_MB)
+            .with_max_memory_size_in_megabytes(self.bulk_load_memory_mb.load(Ordering::Relaxed))
     }
 
     fn graph_triples(&self, graph: &NamedNode) -> impl Iterator<Item = Result<Triple, GraphError>> {
@@ -558,13 +568,22 @@ impl Inner {
                 }
             }
         };
+        let started = std::time::Instant::now();
         if let Err(error) = self.bulk_load_files(&target, graph, files, limits) {
             return Err(abandon(entry, error));
         }
+        let loaded = started.elapsed();
         let total = match self.sparql_count(&target) {
             Ok(total) => total,
             Err(error) => return Err(abandon(entry, error)),
         };
+        tracing::info!(
+            graph = %graph,
+            triples = total,
+            load_ms = loaded.as_millis() as u64,
+            count_ms = (started.elapsed() - loaded).as_millis() as u64,
+            "graph bulk-loaded"
+        );
         if let Some(keep) = keep {
             match self.same_content(&target, keep) {
                 Ok(true) => {}
@@ -637,7 +656,9 @@ impl Inner {
                 Ok(triple) => Some(Ok(triple.in_graph(target.clone()))),
                 Err(error) => Some(Err(error)),
             });
+        let started = std::time::Instant::now();
         loader.load_ok_quads::<GraphError, GraphError>(ground)?;
+        let parsed = started.elapsed();
         let blank = Content::collapsed(blank);
         loader.load_quads(
             blank
@@ -647,6 +668,11 @@ impl Inner {
         )?;
         // Without commit the bulk loader drops everything it was given.
         loader.commit()?;
+        tracing::debug!(
+            parse_ms = parsed.as_millis() as u64,
+            commit_ms = (started.elapsed() - parsed).as_millis() as u64,
+            "bulk load: files parsed and handed to the loader, then its last batches and the ingestion"
+        );
         Ok(())
     }
 
