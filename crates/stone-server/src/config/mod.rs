@@ -253,7 +253,10 @@ fn check_bounds(config: &ConfigFile) -> Result<(), ConfigError> {
         ),
         ("graph.max_file_bytes", graph.max_file_bytes),
         ("graph.max_literal_bytes", graph.max_literal_bytes as u64),
-        ("graph.bulk_load_memory_mb", graph.bulk_load_memory_mb as u64),
+        (
+            "graph.bulk_load_memory_mb",
+            graph.bulk_load_memory_mb as u64,
+        ),
         ("sparql.timeout_seconds", sparql.timeout_seconds),
         ("sparql.max_result_bytes", sparql.max_result_bytes),
         ("sparql.max_rows", sparql.max_rows),

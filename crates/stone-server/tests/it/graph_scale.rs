@@ -138,7 +138,10 @@ async fn a_graph_larger_than_the_memory_budget_commits_appends_replaces_and_read
     let status = server.push(&m, &contents).await;
     assert_eq!(statuses(&status)["big"], "created", "{status:#}");
     let peak = peak_rss(server.pid());
-    eprintln!("peak RSS with the default loader batches: {} MB", peak >> 20);
+    eprintln!(
+        "peak RSS with the default loader batches: {} MB",
+        peak >> 20
+    );
     assert!(
         peak < MEMORY_BUDGET,
         "the server's peak RSS was {} MB (budget {} MB) for a {LARGE}-triple graph",
