@@ -659,8 +659,10 @@ impl Default for GraphOptions {
     }
 }
 
+/// As `GraphLimits::default()` (engines/graph.rs), written here too: the engines read the
+/// config, not the other way round.
 fn default_bulk_load_memory_mb() -> usize {
-    crate::engines::graph::GraphLimits::default().bulk_load_memory_mb
+    400
 }
 
 fn default_max_graph_file_bytes() -> u64 {

@@ -37,10 +37,7 @@ fn content(i: usize) -> Vec<u8> {
     format!("scan {:04} {}\n", i % DISTINCT, "x".repeat(100)).into_bytes()
 }
 
-fn sha256(bytes: &[u8]) -> String {
-    use sha2::Digest;
-    hex::encode(sha2::Sha256::digest(bytes))
-}
+use stone_package::digest::sha256_hex as sha256;
 
 /// A paged push of the folder `scans` (files `d{i/1000}/f{i}.txt`, one changed content
 /// when `changed`), uploads included, committed and waited for: the dataset's status.

@@ -6,15 +6,12 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use stone_test::TestContext;
 use stone_test::services::{SeaweedFs, WebDavServer};
 
 use crate::stderr;
 
-fn sha256(bytes: &[u8]) -> String {
-    format!("{:x}", Sha256::digest(bytes))
-}
+use stone_package::digest::sha256_hex as sha256;
 
 /// A package with a table, a directory of blobs and a nested file; every path => bytes.
 fn package(ctx: &TestContext) -> (PathBuf, BTreeMap<&'static str, Vec<u8>>) {

@@ -9,7 +9,6 @@ use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use stone_test::TestContext;
 use stone_test::services::{SeaweedFs, WebDavServer};
 use stone_test::tools::python;
@@ -24,9 +23,7 @@ fn readings() -> Vec<u8> {
     (0..70_000u32).map(|i| (i * 7 % 251) as u8).collect()
 }
 
-fn sha256(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
+use stone_package::digest::sha256_hex as sha256;
 
 /// A package that imports (its own data is one CSV).
 fn consumer(ctx: &TestContext) -> PathBuf {
