@@ -41,18 +41,9 @@ fn graph_iri(name: &str) -> String {
     format!("https://data.test/demo/{name}/branch/dev")
 }
 
+/// The peak resident memory of a process so far, in bytes.
 fn peak_rss(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let line = status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .expect("VmHWM in /proc/<pid>/status");
-    line.split_whitespace()
-        .nth(1)
-        .unwrap()
-        .parse::<u64>()
-        .unwrap()
-        * 1024
+    crate::support::hostile::memory_bytes(pid, "VmHWM")
 }
 
 async fn sparql(server: &Server, query: &str) -> Value {

@@ -19,18 +19,9 @@ const BATCH: usize = 10_000;
 /// state database: 648–702 MB measured (debug build).
 const REPUSH_BUDGET: u64 = 300 << 20;
 
+/// The peak resident memory of a process so far, in bytes.
 fn peak_rss(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let line = status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .expect("VmHWM in /proc/<pid>/status");
-    line.split_whitespace()
-        .nth(1)
-        .unwrap()
-        .parse::<u64>()
-        .unwrap()
-        * 1024
+    crate::support::hostile::memory_bytes(pid, "VmHWM")
 }
 
 fn content(i: usize) -> Vec<u8> {
