@@ -3,9 +3,10 @@
 //! a random point of its uploads and resumed (one push, exactly once), and an unchanged
 //! re-push uploads nothing.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+use stone_test::TestContext;
 
 use crate::push_e2e::{push, staged, with_server_config};
 
@@ -114,6 +115,28 @@ fn a_push_of_200k_files_resumes_after_sigkill_and_an_unchanged_repush_uploads_no
     assert_ne!(again["push_id"], result["push_id"], "a new push: {again}");
 }
 
+/// A package `paged` publishing to `stone:<namespace>` one BLOB folder `scans` of `files`
+/// small files holding `distinct` different contents.
+fn paged_folder(ctx: &TestContext, namespace: &str, files: usize, distinct: usize) -> PathBuf {
+    let dir = ctx.root().join("paged");
+    std::fs::create_dir_all(dir.join("scans")).unwrap();
+    for i in 0..files {
+        std::fs::write(
+            dir.join(format!("scans/{i:05}.txt")),
+            format!("scan {}\n", i % distinct),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        dir.join("datasets.yaml"),
+        format!(
+            "publish: {{to: \"stone:{namespace}\"}}\nresources:\n  - path: scans\n    kind: BLOB\n"
+        ),
+    )
+    .unwrap();
+    dir
+}
+
 #[test]
 fn staging_urls_that_expire_during_a_paged_push_are_asked_for_again_with_their_batch() {
     use stone_test::services::{Fault, FaultProxy};
@@ -130,20 +153,7 @@ fn staging_urls_that_expire_during_a_paged_push_are_asked_for_again_with_their_b
     ));
     proxy.set_target(server.url().trim_start_matches("http://").parse().unwrap());
     let files = stone_api::push::MAX_FILE_BATCH + 1;
-    let dir = ctx.root().join("paged");
-    std::fs::create_dir_all(dir.join("scans")).unwrap();
-    for i in 0..files {
-        std::fs::write(
-            dir.join(format!("scans/{i:05}.txt")),
-            format!("scan {}\n", i % 3),
-        )
-        .unwrap();
-    }
-    std::fs::write(
-        dir.join("datasets.yaml"),
-        "publish: {to: \"stone:slow\"}\nresources:\n  - path: scans\n    kind: BLOB\n",
-    )
-    .unwrap();
+    let dir = paged_folder(&ctx, "slow", files, 3);
     let out = ctx
         .stone()
         .args([
@@ -189,20 +199,7 @@ fn an_unchanged_paged_folder_is_not_rewritten_and_a_changed_one_is() {
     // digest of its listing, and an unchanged re-push finds it from the head's first bytes.
     let (ctx, server, data) = with_server_config("");
     let files = stone_api::push::MAX_FILE_BATCH + 1;
-    let dir = ctx.root().join("paged");
-    std::fs::create_dir_all(dir.join("scans")).unwrap();
-    for i in 0..files {
-        std::fs::write(
-            dir.join(format!("scans/{i:05}.txt")),
-            format!("scan {}\n", i % 50),
-        )
-        .unwrap();
-    }
-    std::fs::write(
-        dir.join("datasets.yaml"),
-        "publish: {to: \"stone:paged\"}\nresources:\n  - path: scans\n    kind: BLOB\n",
-    )
-    .unwrap();
+    let dir = paged_folder(&ctx, "paged", files, 50);
     let first = push(&ctx, &dir, &["--branch", "b"]);
     assert_eq!(scans(&first), ("created".into(), files as u64), "{first}");
     let (body, written) = head_of(data.path(), "b");
