@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use stone_test::TestContext;
 
-use crate::push_e2e::{push, staged, with_server_config};
+use crate::push_e2e::{push, staged, with_server_config, with_slow_staging};
 
 /// Files of the folder; contents repeat every [`DISTINCT`] files (the paging is about
 /// files, the uploads about contents: 25,000 uploads keep the test near a minute here).
@@ -139,19 +139,10 @@ fn paged_folder(ctx: &TestContext, namespace: &str, files: usize, distinct: usiz
 
 #[test]
 fn staging_urls_that_expire_during_a_paged_push_are_asked_for_again_with_their_batch() {
-    use stone_test::services::{Fault, FaultProxy};
     // One file more than a batch (the manifest names the dataset; its files go in two
     // batches). Uploads cross a proxy that holds the first connection 4.5 s, longer than
     // the URLs' 3 s life: the first batch is sent again for fresh URLs.
-    let proxy = FaultProxy::start(
-        "127.0.0.1:9".parse().unwrap(),
-        vec![Fault::Delay { millis: 4500 }],
-    );
-    let (ctx, server, data) = with_server_config(&format!(
-        "[staging]\nbase_url = \"{}\"\nurl_ttl_seconds = 3\n",
-        proxy.url()
-    ));
-    proxy.set_target(server.url().trim_start_matches("http://").parse().unwrap());
+    let (proxy, ctx, _server, data) = with_slow_staging();
     let files = stone_api::push::MAX_FILE_BATCH + 1;
     let dir = paged_folder(&ctx, "slow", files, 3);
     let out = ctx

@@ -647,11 +647,16 @@ fn an_unchanged_csv_is_converted_once() {
     assert_eq!(read_table(data.path(), "conv.t", "b")["row_count"], 5);
 }
 
-#[test]
-fn staging_urls_that_expire_before_the_upload_arrives_are_renewed() {
+/// A server whose staging URLs live 3 s and go through a fault proxy that holds the
+/// first upload connection 4.5 s: a slow network, which the real programs do not produce
+/// on demand. The URLs of the first uploads expire before they arrive.
+pub(crate) fn with_slow_staging() -> (
+    stone_test::services::FaultProxy,
+    TestContext,
+    StoneServer,
+    tempfile::TempDir,
+) {
     use stone_test::services::{Fault, FaultProxy};
-    // Uploads cross a proxy that holds the first connection 4.5 s, longer than the URLs'
-    // 3 s life: a slow network, which the real programs do not produce on demand.
     let proxy = FaultProxy::start(
         "127.0.0.1:9".parse().unwrap(),
         vec![Fault::Delay { millis: 4500 }],
@@ -661,6 +666,14 @@ fn staging_urls_that_expire_before_the_upload_arrives_are_renewed() {
         proxy.url()
     ));
     proxy.set_target(server.url().trim_start_matches("http://").parse().unwrap());
+    (proxy, ctx, server, data)
+}
+
+#[test]
+fn staging_urls_that_expire_before_the_upload_arrives_are_renewed() {
+    // Uploads cross a proxy that holds the first connection 4.5 s, longer than the URLs'
+    // 3 s life: a slow network, which the real programs do not produce on demand.
+    let (proxy, ctx, _server, data) = with_slow_staging();
     let dir = ctx.package(
         "p",
         "publish: {to: \"stone:slow\"}\nresources: [{path: blob.bin}]\n",
