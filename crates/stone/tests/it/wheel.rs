@@ -83,6 +83,38 @@ impl Drop for KeepBinaries {
     }
 }
 
+/// Clears what cargo and nextest set for this test process (`CARGO_PKG_NAME`,
+/// `CARGO_MANIFEST_DIR`, `OUT_DIR`, …) from a cargo build started from it. Build scripts
+/// name such variables in `rerun-if-env-changed` (ring names all three), and cargo compares
+/// them with its own environment: inherited, they made maturin's cargo run ring's build
+/// script again and recompile everything above it (rustls, reqwest, iceberg, the workspace),
+/// and the next plain `cargo build` recompile it all back.
+fn without_test_environment(command: &mut Command) {
+    const SET_FOR_CRATES: [&str; 10] = [
+        "CARGO_MANIFEST_DIR",
+        "CARGO_MANIFEST_PATH",
+        "CARGO_MANIFEST_LINKS",
+        "CARGO_CRATE_NAME",
+        "CARGO_BIN_NAME",
+        "CARGO_PRIMARY_PACKAGE",
+        "CARGO_TARGET_TMPDIR",
+        "CARGO_RUSTC_CURRENT_DIR",
+        "OUT_DIR",
+        "RUST_TEST_THREADS",
+    ];
+    for (name, _) in std::env::vars_os() {
+        let Some(name) = name.to_str() else { continue };
+        if SET_FOR_CRATES.contains(&name)
+            || name.starts_with("CARGO_PKG_")
+            || name.starts_with("CARGO_BIN_EXE_")
+            || name.starts_with("CARGO_CFG_")
+            || name.starts_with("NEXTEST")
+        {
+            command.env_remove(name);
+        }
+    }
+}
+
 /// Builds the wheel of `python/<project>` into `out_dir`.
 fn build_wheel(project: &str, out_dir: &Path) -> PathBuf {
     let _kept = KeepBinaries::aside();
@@ -103,6 +135,7 @@ fn build_wheel(project: &str, out_dir: &Path) -> PathBuf {
         .env("CARGO_TARGET_DIR", target_dir())
         // Not a release: no man pages copied anywhere.
         .env_remove("STONE_GEN_DIR");
+    without_test_environment(&mut command);
     if project == "stone-server" {
         // The features of the workspace's test build (which turns the test hooks on), so
         // that maturin's cargo reuses what it compiled (stone-workspace-hack does the
