@@ -14,11 +14,15 @@ so that the file is one upload), and in the same run:
     server must do) and writing the file to disk with fsync (`dd conv=fsync`).
 With --s3, a second case stages in S3 (SeaweedFS from the tools venv): stone and curl to
 the same presigned URL, client figures (the receiving server is SeaweedFS), and the
-commit's own S3 work from the server's debug lines: the server-side copy of the caller's
-upload to the content's key, the download of the content for the engine, and whether the
+commit's own S3 work from the server's debug lines: whether the caller's upload was kept
+in place as the content or copied server-side to the content's key (and how long that
+took), the download of the content for the engine (a local blob store), and whether the
 upload was read back to hash it (only when the store does not vouch for its checksum).
+With --blob-s3 (implies --s3), a third case keeps the blobs in the staging bucket
+(`[blob] store = "s3"`, another prefix): the engine copies the staged content server-side
+instead of downloading it.
 
-Usage: bench/staging.py [--dir DIR] [--runs 3] [--size-mib 1024] [--s3]
+Usage: bench/staging.py [--dir DIR] [--runs 3] [--size-mib 1024] [--s3] [--blob-s3]
 """
 import argparse, json, os, re, shutil, statistics, subprocess, sys, tempfile, time, urllib.request
 from datetime import datetime
@@ -42,7 +46,7 @@ class Server:
         self.out = open(self.data / "server.out", "w+")
         self.err_path = self.data / "server.err"
         self.err = open(self.err_path, "w")
-        env = {"PATH": os.environ["PATH"], "STONE_SERVER_LOG": "info,stone_server::staging=debug"}
+        env = {"PATH": os.environ["PATH"], "STONE_SERVER_LOG": "info,stone_server::staging=debug,stone_server::engines::blob=debug"}
         self.proc = subprocess.Popen([binary, "--data-dir", str(self.data / "d"), "--listen", "127.0.0.1:0",
                                       "--config", str(self.data / "config.toml")],
                                      stdout=self.out, stderr=self.err, env=env)
@@ -75,9 +79,13 @@ class Server:
         def spent(what):
             found = [int(m.group(1)) / 1e6 for m in re.finditer(what + r".*?elapsed_us=(\d+)", text)]
             return sum(found) if found else None
-        return (spent(r"copied server-side to the content's key"),
-                spent(r"staged content downloaded"),
-                "read back: the store does not vouch" in text)
+        copy = spent(r"copied server-side to the content's key")
+        if copy is None and "kept in place as the content" in text:
+            copy = 0.0
+        download = spent(r"staged content downloaded")
+        if download is None:
+            download = spent(r"object copied server-side from staging")
+        return (copy, download, "read back: the store does not vouch" in text)
 
     def stop(self):
         self.proc.terminate()
@@ -146,9 +154,12 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--size-mib", type=int, default=1024)
     ap.add_argument("--s3", action="store_true", help="also stage in S3 on SeaweedFS (tools venv)")
+    ap.add_argument("--blob-s3", action="store_true",
+                    help="also a case with the blob store in the staging bucket (implies --s3)")
     ap.add_argument("--stone", default=None, help="stone binary (default: build release)")
     ap.add_argument("--server", default=None, help="stone-server binary (default: build release)")
     args = ap.parse_args()
+    args.s3 = args.s3 or args.blob_s3
     for tool in ("curl", "openssl", "dd"):
         if shutil.which(tool) is None:
             sys.exit(f"{tool} is needed: apt-get install {tool}")
@@ -188,6 +199,9 @@ def main():
               f"access_key_id = \"{wenv['AWS_ACCESS_KEY_ID']}\"\nsecret_access_key = \"{wenv['AWS_SECRET_ACCESS_KEY']}\"\n"
               f"allow_http = true\n")
         cases.append(("s3 (SeaweedFS)", s3, wbase))
+        if args.blob_s3:
+            blob = s3.split("[staging.s3]\n", 1)[1].replace('prefix = "{PREFIX}/"', 'prefix = "{PREFIX}-blobs"')
+            cases.append(("s3 + blob s3", s3 + "[blob]\nstore = \"s3\"\n[blob.s3]\n" + blob, wbase))
 
     mbs = lambda t: size / t / 1e6
     results = []
@@ -243,10 +257,14 @@ def main():
         print(f"{'':<16} {'curl -T':<44} {mbs(cc):8.0f} {1:7.2f}")
         if cs:
             print(f"{'':<16} {'server receiving curl':<44} {mbs(cs):8.0f}")
-        if copy is not None:
+        if copy == 0.0:
+            print(f"{'':<16} {'commit: upload kept in place, no copy':<44} {'-':>8}   (0 s)")
+        elif copy is not None:
             print(f"{'':<16} {'commit: server-side copy to the content key':<44} {mbs(copy):8.0f}   ({copy:.2f} s)")
         if download is not None:
-            print(f"{'':<16} {'commit: download for the engine, no hash':<44} {mbs(download):8.0f}   ({download:.2f} s)")
+            what = ('commit: engine copies from staging (S3)' if name == "s3 + blob s3"
+                    else 'commit: download for the engine, no hash')
+            print(f"{'':<16} {what:<44} {mbs(download):8.0f}   ({download:.2f} s)")
         if name != "local":
             print(f"{'':<16} {'upload read back to hash it':<44} {'yes' if read_back else 'no':>8}")
     print(f"{'limits':<16} {'sha256, one core (openssl)':<44} {hashing / 1e6:8.0f}")
