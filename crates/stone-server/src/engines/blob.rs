@@ -555,7 +555,9 @@ impl BlobEngine {
             let options = self.options.clone();
             let object = location.object(&file.sha256);
             let local_dir = self.local_dir.clone();
-            let source = sources.get(&file.sha256).map(|key| StorePath::from(key.as_str()));
+            let source = sources
+                .get(&file.sha256)
+                .map(|key| StorePath::from(key.as_str()));
             async move {
                 match store.head(&object).await {
                     Ok(meta) if meta.size == file.size => return Ok(None),

@@ -915,8 +915,10 @@ impl StagingStore for S3Staging {
             }
             Some((found, stored)) if found == size => {
                 let enforced = self.enforces_checksums().await;
-                Ok(Self::vouched(enforced, stored.as_deref(), &checksum_of(sha256)?)
-                    .then(|| key.to_string()))
+                Ok(
+                    Self::vouched(enforced, stored.as_deref(), &checksum_of(sha256)?)
+                        .then(|| key.to_string()),
+                )
             }
             Some(_) => Ok(None),
         }

@@ -5,7 +5,10 @@ use super::*;
 impl StateDb {
     /// Size of a verified content of the S3 staging store.
     pub async fn verified_content(&self, sha256: &str) -> Result<Option<u64>> {
-        Ok(self.verified_content_at(sha256).await?.map(|(size, _)| size))
+        Ok(self
+            .verified_content_at(sha256)
+            .await?
+            .map(|(size, _)| size))
     }
 
     /// Size and location of a verified content of the S3 staging store: the owner of

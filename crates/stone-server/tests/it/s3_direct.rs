@@ -285,7 +285,9 @@ async fn a_tenant_can_neither_plant_nor_overwrite_a_content_through_a_direct_url
     assert_eq!(refused.body["missing"], json!([sha]), "{:#}", refused.body);
     assert!(seaweed.get_object(&bucket, &his_key).is_none());
     assert_eq!(
-        seaweed.get_object(&bucket, &alice_key).map(|b| sha256_hex(&b)),
+        seaweed
+            .get_object(&bucket, &alice_key)
+            .map(|b| sha256_hex(&b)),
         Some(sha.clone()),
         "alice's content is untouched"
     );
@@ -326,8 +328,7 @@ async fn a_tenant_can_neither_plant_nor_overwrite_a_content_through_a_direct_url
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_server_killed_between_a_direct_upload_and_the_commit_commits_it_without_a_new_upload()
-{
+async fn a_server_killed_between_a_direct_upload_and_the_commit_commits_it_without_a_new_upload() {
     let seaweed = SeaweedFs::shared();
     let bucket = new_bucket(seaweed, "direct-crash");
     let site = Site::with_config(&format!(
