@@ -436,3 +436,72 @@ async fn blobs_in_the_staging_bucket_are_copied_server_side_not_downloaded() {
     );
     assert!(!logged("staged content downloaded", &small), "{log}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_garbage_collection_keeps_a_direct_upload_a_pending_push_needs() {
+    let seaweed = SeaweedFs::shared();
+    let bucket = new_bucket(seaweed, "direct-gc");
+    let site = Site::with_config(&format!(
+        "[staging]\nstore = \"s3\"\npart_size = 5242880\n[staging.s3]\n{}\
+         [gc]\ninterval_seconds = 1\npush_expiry_seconds = 600\nstaged_content_seconds = 1\nmultipart_seconds = 1\n",
+        s3_table(seaweed, &bucket, "uploads/")
+    ));
+    let server = site.start();
+    let (used, pending) = (noise(49, 40_000), noise(50, 50_000));
+    let push_of = |name: &str, bytes: &[u8]| {
+        manifest(
+            "gc",
+            "main",
+            Options::default(),
+            None,
+            &[Dataset::new(
+                name,
+                "BLOB",
+                vec![File::new("f.bin", bytes.to_vec())],
+            )],
+        )
+    };
+    // A committed push: its content, kept in place, is used by no live push afterwards.
+    let (m, contents) = push_of("done", &used);
+    server.push(&m, &contents).await;
+    // A push uploaded and not committed: its upload stays while the push lives.
+    let (m, _) = push_of("waiting", &pending);
+    let created = server.create_push(&m).await.expect(201);
+    let id = created.body["push_id"].as_str().unwrap().to_owned();
+    let upload = &created.body["uploads"][0];
+    let (status, text) = put(
+        client(),
+        upload["url"].as_str().unwrap().to_owned(),
+        headers(upload),
+        pending.clone(),
+    )
+    .await;
+    assert!(status.is_success(), "{status}: {text}");
+    let direct_key = |bytes: &[u8]| {
+        seaweed
+            .list_objects(&bucket, "uploads/direct/")
+            .into_iter()
+            .find(|key| key.ends_with(&sha256_hex(bytes)))
+    };
+    assert!(direct_key(&used).is_some());
+
+    crate::gc::eventually("the unused content is swept", &server, async || {
+        direct_key(&used).is_none()
+    })
+    .await;
+    assert!(
+        server
+            .log()
+            .lines()
+            .any(|line| line.contains("gc: staged content deleted")
+                && line.contains(&sha256_hex(&used))),
+        "{}",
+        server.log()
+    );
+    // Several sweeps later the pending push's upload is there, and commits.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert!(direct_key(&pending).is_some(), "{}", server.log());
+    server.commit(&id).await.expect(202);
+    let done = server.wait(&id).await;
+    assert_eq!(done["state"], "succeeded", "{done:#}");
+}
