@@ -14,11 +14,15 @@ so that the file is one upload), and in the same run:
     server must do) and writing the file to disk with fsync (`dd conv=fsync`).
 With --s3, a second case stages in S3 (SeaweedFS from the tools venv): stone and curl to
 the same presigned URL, client figures (the receiving server is SeaweedFS), and the
-commit's own S3 work from the server's debug lines: the server-side copy of the caller's
-upload to the content's key, the download of the content for the engine, and whether the
+commit's own S3 work from the server's debug lines: whether the caller's upload was kept
+in place as the content or copied server-side to the content's key (and how long that
+took), the download of the content for the engine (a local blob store), and whether the
 upload was read back to hash it (only when the store does not vouch for its checksum).
+With --blob-s3 (implies --s3), a third case keeps the blobs in the staging bucket
+(`[blob] store = "s3"`, another prefix): the engine copies the staged content server-side
+instead of downloading it.
 
-Usage: bench/staging.py [--dir DIR] [--runs 3] [--size-mib 1024] [--s3]
+Usage: bench/staging.py [--dir DIR] [--runs 3] [--size-mib 1024] [--s3] [--blob-s3] [--no-local]
 """
 import argparse, json, os, re, shutil, statistics, subprocess, sys, tempfile, time, urllib.request
 from datetime import datetime
@@ -42,7 +46,7 @@ class Server:
         self.out = open(self.data / "server.out", "w+")
         self.err_path = self.data / "server.err"
         self.err = open(self.err_path, "w")
-        env = {"PATH": os.environ["PATH"], "STONE_SERVER_LOG": "info,stone_server::staging=debug"}
+        env = {"PATH": os.environ["PATH"], "STONE_SERVER_LOG": "info,stone_server::staging=debug,stone_server::engines::blob=debug"}
         self.proc = subprocess.Popen([binary, "--data-dir", str(self.data / "d"), "--listen", "127.0.0.1:0",
                                       "--config", str(self.data / "config.toml")],
                                      stdout=self.out, stderr=self.err, env=env)
@@ -75,9 +79,12 @@ class Server:
         def spent(what):
             found = [int(m.group(1)) / 1e6 for m in re.finditer(what + r".*?elapsed_us=(\d+)", text)]
             return sum(found) if found else None
-        return (spent(r"copied server-side to the content's key"),
-                spent(r"staged content downloaded"),
-                "read back: the store does not vouch" in text)
+        copy = spent(r"copied server-side to the content's key")
+        if copy is None and "kept in place as the content" in text:
+            copy = 0.0
+        download = spent(r"staged content downloaded")
+        engine_copy = spent(r"object copied server-side from staging")
+        return (copy, download, engine_copy, "read back: the store does not vouch" in text)
 
     def stop(self):
         self.proc.terminate()
@@ -146,9 +153,13 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--size-mib", type=int, default=1024)
     ap.add_argument("--s3", action="store_true", help="also stage in S3 on SeaweedFS (tools venv)")
+    ap.add_argument("--no-local", action="store_true", help="skip the local staging case")
+    ap.add_argument("--blob-s3", action="store_true",
+                    help="also a case with the blob store in the staging bucket (implies --s3)")
     ap.add_argument("--stone", default=None, help="stone binary (default: build release)")
     ap.add_argument("--server", default=None, help="stone-server binary (default: build release)")
     args = ap.parse_args()
+    args.s3 = args.s3 or args.blob_s3
     for tool in ("curl", "openssl", "dd"):
         if shutil.which(tool) is None:
             sys.exit(f"{tool} is needed: apt-get install {tool}")
@@ -176,7 +187,7 @@ def main():
     digest = sha256(path)
     config = f"[staging]\npart_size = {2 * size}\n"
 
-    cases = [("local", config, None)]
+    cases = [] if args.no_local else [("local", config, None)]
     weed = None
     if args.s3:
         from blob_store import start_weed
@@ -188,6 +199,9 @@ def main():
               f"access_key_id = \"{wenv['AWS_ACCESS_KEY_ID']}\"\nsecret_access_key = \"{wenv['AWS_SECRET_ACCESS_KEY']}\"\n"
               f"allow_http = true\n")
         cases.append(("s3 (SeaweedFS)", s3, wbase))
+        if args.blob_s3:
+            blob = s3.split("[staging.s3]\n", 1)[1].replace('prefix = "{PREFIX}/"', 'prefix = "{PREFIX}-blobs"')
+            cases.append(("s3 + blob s3", s3 + "[blob]\nstore = \"s3\"\n[blob.s3]\n" + blob, wbase))
 
     mbs = lambda t: size / t / 1e6
     results = []
@@ -196,7 +210,7 @@ def main():
         subprocess.run(["cat", str(path)], stdout=subprocess.DEVNULL, check=True)
         for name, cfg, _ in cases:
             stone_client, stone_server, curl_client, curl_server, whole = [], [], [], [], []
-            copies, downloads, read_back = [], [], False
+            copies, downloads, engine_copies, read_back = [], [], [], False
             for run in range(args.runs):
                 subprocess.run(["sync"])
                 s = Server(server_bin, base, cfg)
@@ -208,9 +222,10 @@ def main():
                         stone_client.append(at - start)
                         stone_server.append(spent)
                     else:
-                        copy, download, back = s.s3_phases()
+                        copy, download, engine_copy, back = s.s3_phases()
                         copies.append(copy)
                         downloads.append(download)
+                        engine_copies.append(engine_copy)
                         read_back = read_back or back
                 finally:
                     s.stop()
@@ -226,15 +241,19 @@ def main():
             known = lambda xs: med(xs) if xs and None not in xs else None
             results.append((name, known(stone_client), known(stone_server),
                             med(curl_client), known(curl_server), med(whole),
-                            (known(copies), known(downloads), read_back)))
+                            (known(copies), known(downloads), known(engine_copies), read_back)))
         hashing, writing = limits(path, base)
     finally:
         if weed is not None:
             os.killpg(weed.pid, 9)
+            weed.wait()
+            # SeaweedFS keeps every byte written (deleted objects too, until a vacuum):
+            # a few GB per run of 1 GiB.
+            shutil.rmtree(wbase, ignore_errors=True)
 
     print(f"\nStaging upload of {size / 2**30:.2f} GiB in one request, fresh server per run, median of {args.runs} runs")
     print(f"{'case':<16} {'what':<44} {'MB/s':>8} {'x curl':>7}")
-    for name, sc, ss, cc, cs, whole, (copy, download, read_back) in results:
+    for name, sc, ss, cc, cs, whole, (copy, download, engine_copy, read_back) in results:
         if sc:
             print(f"{name:<16} {'stone client (start -> staged)':<44} {mbs(sc):8.0f} {cc / sc:7.2f}")
             if ss and cs:
@@ -243,10 +262,14 @@ def main():
         print(f"{'':<16} {'curl -T':<44} {mbs(cc):8.0f} {1:7.2f}")
         if cs:
             print(f"{'':<16} {'server receiving curl':<44} {mbs(cs):8.0f}")
-        if copy is not None:
+        if copy == 0.0:
+            print(f"{'':<16} {'commit: upload kept in place, no copy':<44} {'-':>8}   (0 s)")
+        elif copy is not None:
             print(f"{'':<16} {'commit: server-side copy to the content key':<44} {mbs(copy):8.0f}   ({copy:.2f} s)")
         if download is not None:
             print(f"{'':<16} {'commit: download for the engine, no hash':<44} {mbs(download):8.0f}   ({download:.2f} s)")
+        if engine_copy is not None:
+            print(f"{'':<16} {'commit: engine copies from staging (S3)':<44} {mbs(engine_copy):8.0f}   ({engine_copy:.2f} s)")
         if name != "local":
             print(f"{'':<16} {'upload read back to hash it':<44} {'yes' if read_back else 'no':>8}")
     print(f"{'limits':<16} {'sha256, one core (openssl)':<44} {hashing / 1e6:8.0f}")

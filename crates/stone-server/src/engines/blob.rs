@@ -412,6 +412,25 @@ impl BlobEngine {
         replace: bool,
         keep: Option<&str>,
     ) -> Result<BlobOutcome, BlobError> {
+        self.put_copying(ns, dataset, branch, files, replace, keep, &HashMap::new())
+            .await
+    }
+
+    /// [`Self::put_keeping`] where the objects of some contents are copied server-side
+    /// (S3 CopyObject, inside the engine's bucket) from the keys `sources` names by
+    /// sha256, verified contents of an S3 staging store in the same bucket, instead of
+    /// being uploaded from their local files (which such a file need not have).
+    #[allow(clippy::too_many_arguments)]
+    pub async fn put_copying(
+        &self,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+        files: &[BlobFile],
+        replace: bool,
+        keep: Option<&str>,
+        sources: &HashMap<String, String>,
+    ) -> Result<BlobOutcome, BlobError> {
         let PutTarget {
             location,
             keep,
@@ -420,7 +439,7 @@ impl BlobEngine {
         let lock = self.locks.get(location.root.as_ref());
         let _guard = lock.lock().await;
 
-        if let Some(dir) = self.local_fast_path(&given) {
+        if let Some(dir) = self.local_fast_path(&given).filter(|_| sources.is_empty()) {
             let (root, given, keep) = (location.root.clone(), given.clone(), keep.clone());
             let done = tokio::task::spawn_blocking(move || {
                 put_local(
@@ -466,7 +485,7 @@ impl BlobEngine {
                 ));
             }
 
-            let (files, bytes) = self.upload_missing(&location, &given).await?;
+            let (files, bytes) = self.upload_missing(&location, &given, sources).await?;
             uploaded_files += files;
             uploaded_bytes += bytes;
 
@@ -516,11 +535,13 @@ impl BlobEngine {
         self.local_dir.clone().filter(|_| verified && !fault)
     }
 
-    /// Uploads the objects of `files` that are not there yet; (objects, bytes) uploaded.
+    /// Uploads the objects of `files` that are not there yet (or copies them from
+    /// `sources`, see [`Self::put_copying`]); (objects, bytes) uploaded.
     async fn upload_missing(
         &self,
         location: &DatasetLocation,
         files: &BTreeMap<String, BlobFile>,
+        sources: &HashMap<String, String>,
     ) -> Result<(u64, u64), BlobError> {
         let mut by_digest: HashMap<String, BlobFile> = HashMap::new();
         for file in files.values() {
@@ -534,11 +555,28 @@ impl BlobEngine {
             let options = self.options.clone();
             let object = location.object(&file.sha256);
             let local_dir = self.local_dir.clone();
+            let source = sources
+                .get(&file.sha256)
+                .map(|key| StorePath::from(key.as_str()));
             async move {
                 match store.head(&object).await {
                     Ok(meta) if meta.size == file.size => return Ok(None),
                     Ok(_) | Err(object_store::Error::NotFound { .. }) => {}
                     Err(e) => return Err(BlobError::storage("head", &object)(e)),
+                }
+                if let Some(source) = source {
+                    let started = std::time::Instant::now();
+                    store
+                        .copy(&source, &object)
+                        .await
+                        .map_err(BlobError::storage("copy", &object))?;
+                    tracing::debug!(
+                        sha256 = %file.sha256,
+                        size = file.size,
+                        elapsed_us = started.elapsed().as_micros() as u64,
+                        "object copied server-side from staging"
+                    );
+                    return Ok(Some(file.size));
                 }
                 if let (true, Some(dir)) = (file.verified, local_dir)
                     && link_verified(&dir, &object, &file).await

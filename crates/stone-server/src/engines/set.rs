@@ -19,6 +19,9 @@ pub struct Engines {
     /// The S3 warehouse is in the S3 staging bucket (same endpoint and key): data files
     /// are copied from staging server-side.
     pub warehouse_copies_from_staging: bool,
+    /// Whether the blob store is the S3 staging store's bucket (same endpoint and access
+    /// key): staged contents are then copied server-side into it.
+    pub blob_copies_from_staging: bool,
 }
 
 impl Engines {
@@ -99,6 +102,16 @@ impl Engines {
                 max_rows: sparql.max_rows,
                 max_bytes: sparql.max_result_bytes,
             });
+        let blob_copies_from_staging = settings.config.blob.store == StoreKind::S3
+            && settings.config.staging.store == StoreKind::S3
+            && match (&settings.config.blob.s3, &settings.config.staging.s3) {
+                (Some(blob), Some(staging)) => {
+                    blob.bucket == staging.bucket
+                        && blob.endpoint == staging.endpoint
+                        && blob.access_key_id == staging.access_key_id
+                }
+                _ => false,
+            };
         let blob = match settings.config.blob.store {
             StoreKind::Local => BlobEngine::local(&settings.path("blobs"))
                 .context("cannot open the local blob store")?,
@@ -131,6 +144,7 @@ impl Engines {
             graph,
             blob,
             warehouse_copies_from_staging,
+            blob_copies_from_staging,
         })
     }
 

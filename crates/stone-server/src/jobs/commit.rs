@@ -312,14 +312,16 @@ impl JobRunner {
         Ok(())
     }
 
-    /// Local files of a dataset's contents, by sha256.
+    /// Local files of a dataset's contents, by sha256, but those in `copied` (which the
+    /// engine copies server-side from staging).
     async fn contents(
         &self,
         manifest: &DatasetManifest,
+        copied: &HashMap<String, String>,
     ) -> Result<HashMap<String, LocalContent>, Problem> {
         let mut contents = HashMap::new();
         for file in &manifest.files {
-            if contents.contains_key(&file.sha256) {
+            if contents.contains_key(&file.sha256) || copied.contains_key(&file.sha256) {
                 continue;
             }
             let content = self
@@ -348,7 +350,26 @@ impl JobRunner {
         let replace = options.replace;
         let force = forced(push);
         let resumed = record.state == DatasetState::Writing;
-        let contents = match self.contents(manifest).await {
+        // An object-storage dataset in the S3 staging store's bucket: contents the store
+        // vouches for are copied server-side, not downloaded (issue 24).
+        let mut copied: HashMap<String, String> = HashMap::new();
+        if matches!(manifest.kind.engine(), Engine::ObjectStorage)
+            && self.engines.blob_copies_from_staging
+        {
+            for file in &manifest.files {
+                if copied.contains_key(&file.sha256) {
+                    continue;
+                }
+                match self.staging.copy_source(&file.sha256, file.size).await {
+                    Ok(Some(key)) => {
+                        copied.insert(file.sha256.clone(), key);
+                    }
+                    Ok(None) => {}
+                    Err(error) => return Ok(Err(staging_problem(&manifest.name, error))),
+                }
+            }
+        }
+        let contents = match self.contents(manifest, &copied).await {
             Ok(contents) => contents,
             Err(problem) => return Ok(Err(problem)),
         };
@@ -364,14 +385,14 @@ impl JobRunner {
                         sha256: sha.clone(),
                     })
                     .collect();
-                let copy_sources = if self.engines.warehouse_copies_from_staging {
-                    new_files
-                        .iter()
-                        .filter_map(|sha| Some((sha.clone(), self.staging.object_location(sha)?)))
-                        .collect()
-                } else {
-                    HashMap::new()
-                };
+                let mut copy_sources = HashMap::new();
+                if self.engines.warehouse_copies_from_staging {
+                    for sha in &new_files {
+                        if let Some(location) = self.staging.object_location(sha).await {
+                            copy_sources.insert(sha.clone(), location);
+                        }
+                    }
+                }
                 // (The update fills the test hooks of a build with `test-hooks`.)
                 #[allow(clippy::needless_update)]
                 let append = AppendOptions {
@@ -519,7 +540,12 @@ impl JobRunner {
                 }
             }
             Engine::ObjectStorage => {
-                let put = blob_put(push, manifest, |sha256| contents[sha256].path.clone());
+                let put = blob_put(push, manifest, |sha256| {
+                    contents
+                        .get(sha256)
+                        .map(|content| content.path.clone())
+                        .unwrap_or_default()
+                });
                 // With `[retention]`: the head before the write, to record what it retires.
                 let before = match &self.retention {
                     Some(_) => self
@@ -534,13 +560,14 @@ impl JobRunner {
                 let outcome = self
                     .engines
                     .blob
-                    .put_keeping(
+                    .put_copying(
                         ns,
                         name,
                         branch,
                         &put.files,
                         put.replace,
                         put.keep.as_deref(),
+                        &copied,
                     )
                     .await;
                 let expired = match (&outcome, &self.retention) {

@@ -12,7 +12,8 @@
 //!   (`object_store`'s signer) of a key of the caller's own that bind
 //!   `x-amz-checksum-sha256`, so S3 itself refuses a body with another digest. Multipart
 //!   uploads use presigned `UploadPart` URLs and are completed, then verified by reading
-//!   the object back, by the server. A verified upload is copied server-side to the
+//!   the object back, by the server. A single upload the store vouched for stays in
+//!   place as the content; any other verified upload is copied server-side to the
 //!   content's key.
 //!
 //! Large contents (more than the part size) are uploaded in parts. Both stores keep one
@@ -196,9 +197,18 @@ pub trait StagingStore: Send + Sync + std::fmt::Debug {
         uploads_before: SystemTime,
     ) -> Result<Swept, StagingError>;
 
+    /// The key, in the store's bucket, of a staged content that an engine writing to the
+    /// same bucket may copy server-side without checking it again: `None` when the store
+    /// is not a bucket, or cannot vouch for the object's digest (the engine then takes
+    /// [`Self::local_file`], which checks it). [`StagingError::NotStaged`] when it is not
+    /// staged.
+    async fn copy_source(&self, _sha256: &str, _size: u64) -> Result<Option<String>, StagingError> {
+        Ok(None)
+    }
+
     /// The content's `s3://<bucket>/<key>` when the store is a bucket (an S3 warehouse in
     /// the same bucket copies it server-side instead of uploading it again).
-    fn object_location(&self, _sha256: &str) -> Option<String> {
+    async fn object_location(&self, _sha256: &str) -> Option<String> {
         None
     }
 }

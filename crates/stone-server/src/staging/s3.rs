@@ -1,28 +1,36 @@
 //! The S3 staging store: contents in an S3-compatible bucket, uploaded by the client
 //! directly to S3 through presigned URLs.
 //!
-//! - A verified content is the object `<prefix><sha256>`. Only the server writes it (a
-//!   server-side copy of a verified upload); no URL handed out names it.
-//! - A caller uploads to a key of its own, `<prefix>callers/<holder>/<sha256>` (`holder`:
-//!   [`super::holder_key`], the hashed subject), so that what one caller uploads never
-//!   counts as another's upload: the bucket does not tell who sent a body, the key does.
-//! - A single upload is a presigned `PUT` of the caller's key that binds
-//!   `x-amz-checksum-sha256` (the base64 of the digest): S3 stores the body only if it has
-//!   that digest (else `400 BadDigest`). The server trusts that check, without reading
-//!   the bytes, only where the store proves it: once per process it sends a body that
-//!   does not match a signed checksum and must see it refused ([`S3Staging::enforces_checksums`]),
-//!   and the caller's object must report (HEAD with `x-amz-checksum-mode: ENABLED`) the
-//!   full-object SHA-256 it was asked for and the right size. Otherwise (a store that
-//!   ignores the header or does not keep checksums) the object is read back and hashed.
-//! - A multipart upload (created by the server, one per content and caller) gets
-//!   presigned `UploadPart` URLs. Parts cannot be bound to digests the server does not
-//!   know, so after `CompleteMultipartUpload` the server reads the object back and hashes
-//!   it; a mismatch deletes it. While the upload is recorded in the state database, the
-//!   object is not trusted.
+//! - Uploads go to keys of the caller's own (`holder`: [`super::holder_key`], the hashed
+//!   subject), so that what one caller uploads never counts as another's upload: the
+//!   bucket does not tell who sent a body, the key does. A single upload is a presigned
+//!   `PUT` of `<prefix>direct/<holder>/<sha256>`; a multipart upload (created by the
+//!   server, one per content and caller) goes to `<prefix>callers/<holder>/<sha256>`.
+//!   Every URL is the same whether or not someone else has staged the content: no
+//!   answer, and no answer of the store, tells (a PUT of a content key with
+//!   `If-None-Match: *` would: SeaweedFS answers `412` to any body once the key exists).
+//! - A single upload's URL binds `x-amz-checksum-sha256` (the base64 of the digest): S3
+//!   stores the body only if it has that digest (else `400 BadDigest`). The server trusts
+//!   that check, without reading the bytes, only where the store proves it: once per
+//!   process it sends a body that does not match a signed checksum and must see it
+//!   refused ([`S3Staging::enforces_checksums`]), and the caller's object must report
+//!   (HEAD with `x-amz-checksum-mode: ENABLED`) the full-object SHA-256 it was asked for
+//!   and the right size. Otherwise (a store that ignores the header or does not keep
+//!   checksums) the object is read back and hashed.
+//! - Multipart uploads get presigned `UploadPart` URLs. Parts cannot be bound to digests
+//!   the server does not know, so after `CompleteMultipartUpload` the server reads the
+//!   object back and hashes it; a mismatch deletes it. While the upload is recorded in
+//!   the state database, the object is not trusted.
 //! - Completion (a multipart `complete`, or a commit finding the caller's single upload)
-//!   verifies the caller's object, copies it server-side to the content's key (CopyObject:
-//!   nothing is downloaded) unless the content is there already, deletes the caller's
-//!   object, and only then records the caller as a holder of the content.
+//!   verifies the caller's object and makes it the content unless the content is staged
+//!   already: a single upload the store vouched for **stays where it is** (issue 24: no
+//!   copy; nothing can change it into other bytes, since the only URLs that write a
+//!   direct key bind its digest, and no URL names a direct key once it is a content);
+//!   any other (a multipart upload, an unproven one) is copied server-side to the
+//!   content's own key `<prefix><sha256>` (CopyObject: nothing is downloaded). The state
+//!   database records where each content lives (`staged_contents.owner`). A caller's
+//!   object that is not the content is then deleted, and only then is the caller
+//!   recorded as a holder of the content.
 //! - Engines get a local copy ([`StagingStore::local_file`]): downloaded in ranges at
 //!   once, and hashed again while it is downloaded unless the content's object reports
 //!   the expected SHA-256 on a store that enforces checksums (a server-side copy keeps
@@ -52,8 +60,25 @@ use super::{
 use crate::config::S3Options;
 use crate::state::{MultipartRecord, StateDb};
 
-/// Where the callers' own uploads go, under the prefix: `callers/<holder>/<sha256>`.
+/// Where the callers' multipart uploads go (and their single uploads went before issue
+/// 24), under the prefix: `callers/<holder>/<sha256>`.
 const CALLERS: &str = "callers/";
+
+/// Where the callers' single uploads go, under the prefix: `direct/<holder>/<sha256>`. A
+/// verified one the store vouches for stays there as the content (see the module
+/// documentation).
+const DIRECT: &str = "direct/";
+
+/// What a key under the prefix is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// `<sha256>`: a content, written by the server.
+    Content,
+    /// `callers/<holder>/<sha256>`: a caller's multipart upload (or an older single one).
+    Caller,
+    /// `direct/<holder>/<sha256>`: a caller's single upload, or a content kept in place.
+    Direct,
+}
 
 /// The size of the ranges a content is downloaded in when it needs no hashing.
 const DOWNLOAD_RANGE: u64 = 32 << 20;
@@ -152,15 +177,44 @@ impl S3Staging {
         ObjectPath::from(format!("{}{CALLERS}{holder}/{sha256}", self.prefix))
     }
 
-    /// What a key under the prefix holds: `(holder, sha256)`, the holder empty for a
-    /// verified content; `None` for anything else.
-    fn parse_key<'a>(&self, key: &'a str) -> Option<(&'a str, &'a str)> {
+    /// The key of `holder`'s single upload of a content (and of the content, once it is
+    /// kept there).
+    fn direct_key(&self, sha256: &str, holder: &str) -> ObjectPath {
+        ObjectPath::from(format!("{}{DIRECT}{holder}/{sha256}", self.prefix))
+    }
+
+    /// Where a verified content lives, by the owner its record names: `''` its own key,
+    /// otherwise that caller's direct upload.
+    fn location(&self, sha256: &str, owner: &str) -> ObjectPath {
+        if owner.is_empty() {
+            self.key(sha256)
+        } else {
+            self.direct_key(sha256, owner)
+        }
+    }
+
+    /// Where the verified content is now (its record's location; its own key when there
+    /// is no record).
+    async fn content_location(&self, sha256: &str) -> Result<ObjectPath, StagingError> {
+        Ok(match self.db.verified_content_at(sha256).await? {
+            Some((_, owner)) => self.location(sha256, &owner),
+            None => self.key(sha256),
+        })
+    }
+
+    /// What a key under the prefix holds: `(place, holder, sha256)`, the holder empty for
+    /// [`Place::Content`]; `None` for anything else.
+    fn parse_key<'a>(&self, key: &'a str) -> Option<(Place, &'a str, &'a str)> {
         let name = key.strip_prefix(&self.prefix)?;
         if is_sha256(name) {
-            return Some(("", name));
+            return Some((Place::Content, "", name));
         }
-        let (holder, sha256) = name.strip_prefix(CALLERS)?.split_once('/')?;
-        (is_sha256(holder) && is_sha256(sha256)).then_some((holder, sha256))
+        let (place, rest) = match name.strip_prefix(CALLERS) {
+            Some(rest) => (Place::Caller, rest),
+            None => (Place::Direct, name.strip_prefix(DIRECT)?),
+        };
+        let (holder, sha256) = rest.split_once('/')?;
+        (is_sha256(holder) && is_sha256(sha256)).then_some((place, holder, sha256))
     }
 
     /// The key of an upload of `owner` (empty: an upload to the content's key, as this
@@ -483,40 +537,65 @@ impl S3Staging {
         Ok(())
     }
 
-    /// Makes `holder`'s verified upload (at `from`) the content: copied server-side to the
-    /// content's key unless the content is there already, recorded as verified, `holder`
-    /// recorded as holding it (after: a holder always has the content staged), and only
-    /// then the caller's object deleted (before: a process dying in between would leave
-    /// the caller neither its upload nor the holding, and its retried commit incomplete).
+    /// Makes `holder`'s verified upload (at `from`) the content, unless the content is
+    /// there already: kept where it is (`in_place`: a single upload at `holder`'s direct
+    /// key that the store vouched for, which no URL can change into other bytes) or
+    /// copied server-side to the content's key. Then the content is recorded as verified
+    /// (and used now), `holder` recorded as holding it (after: a holder always has the
+    /// content staged), and only then the caller's object deleted, unless it is the
+    /// content (before: a process dying in between would leave the caller neither its
+    /// upload nor the holding, and its retried commit incomplete).
     async fn promote(
         &self,
         sha256: &str,
         size: u64,
         holder: &str,
         from: &ObjectPath,
+        in_place: bool,
     ) -> Result<(), StagingError> {
         // The content's lock: the garbage collection deletes contents under it.
         let _content = self.locks.lock(sha256).await;
-        let key = self.key(sha256);
-        let there = self.db.verified_content(sha256).await? == Some(size)
-            && self.object_size(&key).await? == Some(size);
-        if !there {
-            let started = std::time::Instant::now();
-            self.store
-                .copy(from, &key)
-                .await
-                .map_err(s3_error(format!("copying {from} to {key}")))?;
-            tracing::debug!(
-                sha256,
-                size,
-                elapsed_us = started.elapsed().as_micros() as u64,
-                "caller's upload copied server-side to the content's key"
-            );
-        }
+        let owner = match self.db.verified_content_at(sha256).await? {
+            Some((recorded, owner))
+                if recorded == size
+                    && self.object_size(&self.location(sha256, &owner)).await? == Some(size) =>
+            {
+                Some(owner)
+            }
+            _ => None,
+        };
+        let owner = match owner {
+            Some(owner) => owner,
+            None if in_place => {
+                tracing::debug!(
+                    sha256,
+                    size,
+                    "caller's upload kept in place as the content (no copy)"
+                );
+                holder.to_owned()
+            }
+            None => {
+                let key = self.key(sha256);
+                let started = std::time::Instant::now();
+                self.store
+                    .copy(from, &key)
+                    .await
+                    .map_err(s3_error(format!("copying {from} to {key}")))?;
+                tracing::debug!(
+                    sha256,
+                    size,
+                    elapsed_us = started.elapsed().as_micros() as u64,
+                    "caller's upload copied server-side to the content's key"
+                );
+                String::new()
+            }
+        };
         // Also marks it used now: the garbage collection keeps it for this push.
-        self.db.mark_verified(sha256, size).await?;
+        self.db.mark_verified_at(sha256, size, &owner).await?;
         self.db.record_holder(sha256, holder).await?;
-        if let Err(error) = self.delete_object(from).await {
+        if self.location(sha256, &owner) != *from
+            && let Err(error) = self.delete_object(from).await
+        {
             // The garbage collection deletes it later.
             tracing::warn!(error = %crate::report::error_chain(&error), "a caller's upload was not deleted after it was verified");
         }
@@ -571,6 +650,18 @@ impl StagingStore for S3Staging {
         let (expires_at, _) = expiry(ttl);
         let key = self.upload_key(sha256, holder);
         if size <= self.part_size {
+            // The caller's direct key, unless that key is already the content (the caller
+            // announced it with another size): no URL names a content's key once it is one.
+            let in_place = self
+                .db
+                .verified_content_at(sha256)
+                .await?
+                .is_some_and(|(_, owner)| owner == holder);
+            let key = if in_place {
+                key
+            } else {
+                self.direct_key(sha256, holder)
+            };
             let checksum = checksum_of(sha256)?;
             let header = HeaderName::from_static("x-amz-checksum-sha256");
             let value = HeaderValue::from_str(&checksum).expect("base64 is a header value");
@@ -726,7 +817,7 @@ impl StagingStore for S3Staging {
                     }
                     Err(error) => return Err(error),
                 }
-                self.promote(sha256, size, holder, &key).await?;
+                self.promote(sha256, size, holder, &key, false).await?;
                 self.db.delete_multipart(&record.upload_id).await?;
                 tracing::debug!(
                     sha256,
@@ -737,30 +828,50 @@ impl StagingStore for S3Staging {
             }
             // Announced with another size: that upload can never verify.
             Some(_) => return Ok(Completion::NoUpload),
-            None => match self.stored_checksum(&key).await? {
-                // A single upload: S3 took the body only with the signed digest, if it
-                // enforces checksums; the object says which digest it was given.
-                Some((found, stored)) if found == size => {
-                    let enforced = self.enforces_checksums().await;
-                    if Self::vouched(enforced, stored.as_deref(), &checksum_of(sha256)?) {
-                        tracing::debug!(
-                            sha256,
-                            size,
-                            "caller's upload verified by the store's checksum"
-                        );
-                    } else {
-                        // Unproven: read back (a mismatch deletes it).
-                        tracing::debug!(
-                            sha256,
-                            size,
-                            enforced,
-                            has_checksum = stored.is_some(),
-                            "caller's upload read back: the store does not vouch for its digest"
-                        );
-                        self.verify_upload(&key, sha256, size).await?;
-                    }
+            None => {}
+        }
+        // A single upload: at the caller's direct key, or at its own key (an upload to a
+        // URL handed out before issue 24, or for a content already at the direct key).
+        let direct = self.direct_key(sha256, holder);
+        let (key, found) = match self.stored_checksum(&direct).await? {
+            Some(found) => (direct, Some(found)),
+            None => {
+                let found = self.stored_checksum(&key).await?;
+                (key, found)
+            }
+        };
+        let in_place = match found {
+            // S3 took the body only with the signed digest, if it enforces checksums; the
+            // object says which digest it was given.
+            Some((found, stored)) if found == size => {
+                let enforced = self.enforces_checksums().await;
+                if Self::vouched(enforced, stored.as_deref(), &checksum_of(sha256)?) {
+                    tracing::debug!(
+                        sha256,
+                        size,
+                        "caller's upload verified by the store's checksum"
+                    );
+                    // Only a single PUT bound to the digest ever writes a direct key.
+                    self.parse_key(key.as_ref())
+                        .is_some_and(|(place, _, _)| place == Place::Direct)
+                } else {
+                    // Unproven: read back (a mismatch deletes it), then copied.
+                    tracing::debug!(
+                        sha256,
+                        size,
+                        enforced,
+                        has_checksum = stored.is_some(),
+                        "caller's upload read back: the store does not vouch for its digest"
+                    );
+                    self.verify_upload(&key, sha256, size).await?;
+                    false
                 }
-                Some((found, _)) => {
+            }
+            Some((found, _)) => {
+                // Announced with another size than the bytes have. A content kept at
+                // this key stays (it is the right size for its digest).
+                let _content = self.locks.lock(sha256).await;
+                if self.content_location(sha256).await? != key {
                     tracing::warn!(
                         sha256,
                         found,
@@ -768,18 +879,49 @@ impl StagingStore for S3Staging {
                         "a caller's upload has the wrong size; deleting it"
                     );
                     self.delete_object(&key).await?;
-                    return Ok(Completion::NoUpload);
                 }
-                None => return Ok(Completion::NoUpload),
-            },
-        }
-        self.promote(sha256, size, holder, &key).await?;
+                return Ok(Completion::NoUpload);
+            }
+            None => return Ok(Completion::NoUpload),
+        };
+        self.promote(sha256, size, holder, &key, in_place).await?;
         tracing::debug!(sha256, size, "caller's upload verified and staged");
         Ok(Completion::Staged)
     }
 
-    fn object_location(&self, sha256: &str) -> Option<String> {
-        Some(format!("s3://{}/{}", self.bucket, self.key(sha256)))
+    async fn object_location(&self, sha256: &str) -> Option<String> {
+        match self.content_location(sha256).await {
+            Ok(key) => Some(format!("s3://{}/{key}", self.bucket)),
+            Err(error) => {
+                tracing::warn!(sha256, error = %crate::report::error_chain(&error), "cannot read where a staged content lives; the engine uploads it from a local copy");
+                None
+            }
+        }
+    }
+
+    async fn copy_source(&self, sha256: &str, size: u64) -> Result<Option<String>, StagingError> {
+        let gone = || StagingError::NotStaged {
+            sha256: sha256.to_owned(),
+        };
+        if !self.is_staged(sha256, size).await? {
+            return Err(gone());
+        }
+        let key = self.content_location(sha256).await?;
+        match self.stored_checksum(&key).await? {
+            None => {
+                // Gone from the bucket: not staged any more (see `local_file`).
+                self.db.forget_content(sha256).await?;
+                Err(gone())
+            }
+            Some((found, stored)) if found == size => {
+                let enforced = self.enforces_checksums().await;
+                Ok(
+                    Self::vouched(enforced, stored.as_deref(), &checksum_of(sha256)?)
+                        .then(|| key.to_string()),
+                )
+            }
+            Some(_) => Ok(None),
+        }
     }
 
     async fn local_file(&self, sha256: &str, size: u64) -> Result<LocalContent, StagingError> {
@@ -795,7 +937,7 @@ impl StagingStore for S3Staging {
             path,
             temporary: true,
         };
-        let key = self.key(sha256);
+        let key = self.content_location(sha256).await?;
         let gone = |sha256: &str| StagingError::NotStaged {
             sha256: sha256.to_owned(),
         };
@@ -856,7 +998,7 @@ impl StagingStore for S3Staging {
             Err(error) => return Err(error),
         };
         if actual != sha256 || actual_size != size {
-            let _ = self.store.delete(&self.key(sha256)).await;
+            let _ = self.store.delete(&key).await;
             self.db.forget_content(sha256).await?;
             return Err(StagingError::DigestMismatch {
                 expected: sha256.to_owned(),
@@ -919,19 +1061,50 @@ impl StagingStore for S3Staging {
         let mut candidates = Vec::new();
         while let Some(meta) = listing.next().await {
             let meta = meta.map_err(s3_error("listing the staging bucket"))?;
-            let Some((owner, sha256)) = self.parse_key(meta.location.as_ref()) else {
+            let Some((place, owner, sha256)) = self.parse_key(meta.location.as_ref()) else {
                 continue;
             };
             if live.contains(sha256) {
                 continue;
             }
             if SystemTime::from(meta.last_modified) < contents_before {
-                candidates.push((owner.to_owned(), sha256.to_owned(), meta.size));
+                candidates.push((place, owner.to_owned(), sha256.to_owned(), meta.size));
             }
         }
         drop(listing);
-        for (owner, sha256, size) in candidates {
-            if !owner.is_empty() {
+        for (place, owner, sha256, size) in candidates {
+            if place == Place::Direct {
+                // A caller's single upload, or a content kept there: the caller's lock
+                // (its completion), then the content's.
+                let _guard = self.locks.lock(&format!("{sha256}.{owner}")).await;
+                let _content = self.locks.lock(&sha256).await;
+                let key = self.direct_key(&sha256, &owner);
+                let is_content = self
+                    .db
+                    .verified_content_at(&sha256)
+                    .await?
+                    .is_some_and(|(_, recorded)| recorded == owner);
+                if is_content {
+                    // A push that reused it since keeps it (its record was touched).
+                    if !self
+                        .db
+                        .forget_content_unused_since(&sha256, &before)
+                        .await?
+                    {
+                        continue;
+                    }
+                    self.delete_object(&key).await?;
+                    self.db.forget_holders(&[sha256.as_str()]).await?;
+                    tracing::info!(sha256 = %sha256, bytes = size, "gc: staged content deleted");
+                } else {
+                    self.delete_object(&key).await?;
+                    tracing::info!(sha256 = %sha256, bytes = size, "gc: a caller's upload never committed deleted");
+                }
+                swept.contents += 1;
+                swept.bytes += size;
+                continue;
+            }
+            if place == Place::Caller {
                 let _guard = self.locks.lock(&format!("{sha256}.{owner}")).await;
                 if self.db.multipart(&sha256, &owner).await?.is_some() {
                     // Completed but not verified yet: the upload's own age decides.
@@ -945,6 +1118,15 @@ impl StagingStore for S3Staging {
                 continue;
             }
             let _guard = self.locks.lock(&sha256).await;
+            if let Some((_, recorded)) = self.db.verified_content_at(&sha256).await?
+                && !recorded.is_empty()
+            {
+                // The content lives at a caller's direct key: this is a leftover copy.
+                self.delete_object(&self.key(&sha256)).await?;
+                swept.contents += 1;
+                swept.bytes += size;
+                continue;
+            }
             // A push that reused it since keeps it (its record was touched).
             if !self
                 .db
@@ -996,7 +1178,8 @@ impl S3Staging {
                 .and_then(|t| chrono::DateTime::parse_from_rfc3339(t.trim()).ok())
                 .map(SystemTime::from);
             if let (Some(key), Some(id), Some(initiated)) = (key, id, initiated)
-                && let Some((owner, sha256)) = self.parse_key(&key)
+                && let Some((place, owner, sha256)) = self.parse_key(&key)
+                && place != Place::Direct
             {
                 uploads.push((owner.to_owned(), sha256.to_owned(), id, initiated));
             }

@@ -5,25 +5,42 @@ use super::*;
 impl StateDb {
     /// Size of a verified content of the S3 staging store.
     pub async fn verified_content(&self, sha256: &str) -> Result<Option<u64>> {
-        let size: Option<i64> =
-            sqlx::query_scalar("SELECT size FROM staged_contents WHERE sha256 = $1")
+        Ok(self
+            .verified_content_at(sha256)
+            .await?
+            .map(|(size, _)| size))
+    }
+
+    /// Size and location of a verified content of the S3 staging store: the owner of
+    /// the upload kept in place as the content, `''` for the content's own key.
+    pub async fn verified_content_at(&self, sha256: &str) -> Result<Option<(u64, String)>> {
+        let row: Option<(i64, String)> =
+            sqlx::query_as("SELECT size, owner FROM staged_contents WHERE sha256 = $1")
                 .bind(sha256)
                 .fetch_optional(&self.pool)
                 .await
                 .map_err(query_error("reading a staged content"))?;
-        Ok(size.map(|s| s as u64))
+        Ok(row.map(|(size, owner)| (size as u64, owner)))
     }
 
-    /// Records a verified content of the S3 store, used now. (Uploads in progress of it,
-    /// other callers', go on: each is its caller's.)
+    /// Records a verified content of the S3 store at its own key, used now. (Uploads in
+    /// progress of it, other callers', go on: each is its caller's.)
     pub async fn mark_verified(&self, sha256: &str, size: u64) -> Result<()> {
+        self.mark_verified_at(sha256, size, "").await
+    }
+
+    /// [`Self::mark_verified`] of a content that lives where `owner`'s upload put it
+    /// (`''`: the content's own key).
+    pub async fn mark_verified_at(&self, sha256: &str, size: u64, owner: &str) -> Result<()> {
         sqlx::query(
-            "INSERT INTO staged_contents (sha256, size, verified_at) VALUES ($1, $2, $3)
-             ON CONFLICT (sha256) DO UPDATE SET size = excluded.size, verified_at = excluded.verified_at",
+            "INSERT INTO staged_contents (sha256, size, verified_at, owner) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (sha256) DO UPDATE SET size = excluded.size,
+                 verified_at = excluded.verified_at, owner = excluded.owner",
         )
         .bind(sha256)
         .bind(size as i64)
         .bind(now())
+        .bind(owner)
         .execute(&self.pool)
         .await
         .map_err(query_error("recording a staged content"))?;

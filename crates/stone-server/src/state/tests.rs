@@ -266,6 +266,16 @@ async fn multipart_bookkeeping() {
     db.mark_verified("s", 10).await.unwrap();
     assert_eq!(db.multipart("s", "b").await.unwrap(), Some(theirs));
     assert_eq!(db.verified_content("s").await.unwrap(), Some(10));
+    assert_eq!(
+        db.verified_content_at("s").await.unwrap(),
+        Some((10, String::new()))
+    );
+    // A content kept where a caller's direct upload put it (issue 24).
+    db.mark_verified_at("d", 7, "a").await.unwrap();
+    assert_eq!(
+        db.verified_content_at("d").await.unwrap(),
+        Some((7, "a".to_owned()))
+    );
     // Possession.
     db.record_holder("s", "a").await.unwrap();
     db.record_holder("s", "a").await.unwrap();

@@ -155,20 +155,39 @@ async fn uploads_go_to_s3_presigned_and_verified() {
     again["push_id"] = json!(push_id);
     let resumed = server.create_push(&again).await.expect(200);
     assert_eq!(resumed.body["uploads"], json!([]));
-    // Each upload went to the caller's own key, was verified, copied server-side to the
-    // content's key, and deleted.
-    for bytes in [&small, &large] {
-        let key = format!("uploads/{}", sha256_hex(bytes));
-        let staged = seaweed.get_object(&staging_bucket, &key);
-        assert_eq!(
-            staged.map(|b| sha256_hex(&b)),
-            Some(sha256_hex(bytes)),
-            "{key}"
-        );
-    }
+    // Each upload went to the caller's own key and was verified. The multipart one
+    // (read back) was copied server-side to the content's key and deleted; the single one,
+    // which SeaweedFS checked against its signed digest, stays at the caller's direct
+    // key as the content (issue 24: no copy).
+    let key = format!("uploads/{}", sha256_hex(&large));
+    let staged = seaweed.get_object(&staging_bucket, &key);
+    assert_eq!(
+        staged.map(|b| sha256_hex(&b)),
+        Some(sha256_hex(&large)),
+        "{key}"
+    );
     assert_eq!(
         seaweed.list_objects(&staging_bucket, "uploads/callers/"),
         Vec::<String>::new()
+    );
+    // (Single uploads: the small file and the Parquet file.)
+    let direct = seaweed.list_objects(&staging_bucket, "uploads/direct/");
+    assert_eq!(direct.len(), 2, "{direct:?}");
+    let small_key = direct
+        .iter()
+        .find(|key| key.ends_with(&sha256_hex(&small)))
+        .unwrap_or_else(|| panic!("{direct:?}"));
+    assert_eq!(
+        seaweed
+            .get_object(&staging_bucket, small_key)
+            .map(|b| sha256_hex(&b)),
+        Some(sha256_hex(&small))
+    );
+    assert!(
+        seaweed
+            .get_object(&staging_bucket, &format!("uploads/{}", sha256_hex(&small)))
+            .is_none(),
+        "the single upload was not copied"
     );
 
     server.commit(&push_id).await.expect(202);

@@ -298,13 +298,13 @@ async fn s3_staging_an_abandoned_push_expires_and_its_objects_and_uploads_go() {
     // Parts of 5 MiB: a 6 MiB file is a multipart upload.
     let (lost, large) = (noise(12, 40_000), noise(13, 6 * 1024 * 1024));
     let (abandoned, second_part) = abandon(&server, &lost, &large).await;
-    // The caller's own upload, never verified into the content's key.
+    // The caller's own (direct) upload, never verified into a content.
     let lost_key = seaweed
         .list_objects(&staging_bucket, "uploads/")
         .into_iter()
         .find(|key| key.ends_with(&sha256_hex(&lost)))
         .expect("the abandoned push's upload is in the bucket");
-    assert!(lost_key.starts_with("uploads/callers/"), "{lost_key}");
+    assert!(lost_key.starts_with("uploads/direct/"), "{lost_key}");
 
     assert_expires(&server, &abandoned, &m).await;
     eventually("the staging bucket is swept", &server, async || {

@@ -54,17 +54,22 @@ impl Store {
 }
 
 /// Dropped in this order: the server stops before its directory goes.
-struct World {
-    server: Server,
+pub(crate) struct World {
+    pub(crate) server: Server,
     _site: Site,
     _provider: OidcProvider,
-    alice: String,
-    bob: String,
+    pub(crate) alice: String,
+    pub(crate) bob: String,
 }
 
 /// The provider with alice and bob, a server staging in `store` trusting it, and a token
 /// for each.
 fn world(store: Store) -> World {
+    world_with(&store.config())
+}
+
+/// [`world`] with this `[staging]` section (and whatever else it holds).
+pub(crate) fn world_with(staging: &str) -> World {
     let users = [
         OidcUser::new("alice", "alice-password"),
         OidcUser::new("bob", "bob-password"),
@@ -76,7 +81,7 @@ fn world(store: Store) -> World {
         "[auth]\nmode = \"oidc\"\nissuer = \"{}\"\naudience = \"{}\"\n{}",
         provider.issuer(),
         provider.config().resource,
-        store.config()
+        staging
     ));
     let server = site.start();
     let [alice, bob] = users.map(|user| {
@@ -96,7 +101,7 @@ fn world(store: Store) -> World {
 }
 
 impl World {
-    async fn post(&self, token: &str, path: &str, body: Option<&Value>) -> Answer {
+    pub(crate) async fn post(&self, token: &str, path: &str, body: Option<&Value>) -> Answer {
         call(&self.server, "POST", path, Some(token), body)
             .await
             .answer
@@ -104,7 +109,12 @@ impl World {
 
     /// `POST /v1/pushes` of `datasets` to `ns` on `dev` with `token`: the manifest and
     /// the 201 answer.
-    async fn create_push(&self, token: &str, ns: &str, datasets: &[Dataset]) -> (Value, Value) {
+    pub(crate) async fn create_push(
+        &self,
+        token: &str,
+        ns: &str,
+        datasets: &[Dataset],
+    ) -> (Value, Value) {
         let (manifest, _) = manifest(ns, "dev", Options::default(), None, datasets);
         let answer = self
             .post(token, "/v1/pushes", Some(&manifest))
@@ -129,7 +139,7 @@ fn shape(upload: &Value) -> Value {
     shape
 }
 
-fn blob(name: &str, file: &File) -> Dataset {
+pub(crate) fn blob(name: &str, file: &File) -> Dataset {
     Dataset::new(name, "BLOB", vec![file.clone()])
 }
 
@@ -144,7 +154,7 @@ async fn a_hash_someone_else_staged_on_s3_is_asked_for_and_never_committed_witho
 }
 
 /// The headers an upload asks for (S3: the signed checksum).
-fn headers(upload: &Value) -> std::collections::BTreeMap<String, String> {
+pub(crate) fn headers(upload: &Value) -> std::collections::BTreeMap<String, String> {
     serde_json::from_value(upload["headers"].clone()).unwrap_or_default()
 }
 

@@ -36,6 +36,8 @@ mod paged_folder;
 mod quotas;
 // S3 staging trusts the store's checksum where it proves it (issue 24).
 mod s3_checksum_trust;
+// A single S3 upload the store checked stays in place as the content (issue 24).
+mod s3_direct;
 mod state_batches;
 mod state_upgrade;
 

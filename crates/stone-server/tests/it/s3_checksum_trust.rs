@@ -63,8 +63,8 @@ async fn s3_uploads_are_trusted_on_the_stores_checksum_and_read_back_otherwise()
         .unwrap()
         .to_owned();
     assert!(
-        caller_key.starts_with("uploads/callers/"),
-        "an upload goes to the caller's own key: {caller_key}"
+        caller_key.starts_with("uploads/direct/"),
+        "a single upload goes to the caller's own direct key: {caller_key}"
     );
     let mut other = forged.clone();
     other[1000] ^= 0x55;
