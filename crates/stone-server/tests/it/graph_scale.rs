@@ -209,7 +209,10 @@ async fn the_default_bulk_load_memory_loads_the_large_graph_within_its_budget() 
     let status = server.push(&m, &contents).await;
     assert_eq!(statuses(&status)["big"], "created", "{status:#}");
     let peak = peak_rss(server.pid());
-    eprintln!("peak RSS with the default loader batches: {} MB", peak >> 20);
+    eprintln!(
+        "peak RSS with the default loader batches: {} MB",
+        peak >> 20
+    );
     assert_eq!(count_by_sparql(&server, &graph).await, LARGE as u64);
     assert!(
         peak < DEFAULT_BATCHES_BUDGET,
