@@ -21,7 +21,8 @@ use bytes::Bytes;
 use futures::{StreamExt, TryStreamExt};
 use object_store::path::Path as StorePath;
 use object_store::{
-    GetOptions, ObjectStore, PutMultipartOptions, PutOptions, PutPayload, WriteMultipart,
+    GetOptions, ObjectStore, ObjectStoreScheme, PutMultipartOptions, PutOptions, PutPayload,
+    RetryConfig, WriteMultipart,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -57,8 +58,12 @@ const STORE_ENV_PREFIXES: &[&str] = &["AWS_", "GOOGLE_", "AZURE_"];
 /// `az://…`, `abfs://…`, `file:///path`, `https://host/path`). Credentials and settings
 /// come from the usual environment variables of each store (`AWS_ACCESS_KEY_ID`,
 /// `AWS_ENDPOINT`, `GOOGLE_SERVICE_ACCOUNT`, `AZURE_STORAGE_ACCOUNT_NAME`, …); plain
-/// `http://` is allowed only to a loopback address.
-pub fn store_from_url(url: &str) -> Result<(Arc<dyn ObjectStore>, StorePath), object_store::Error> {
+/// `http://` is allowed only to a loopback address. A failed request is retried `retries`
+/// times (`STONE_HTTP_RETRIES`, as every request of a push), with `object_store`'s back-off.
+pub fn store_from_url(
+    url: &str,
+    retries: u32,
+) -> Result<(Arc<dyn ObjectStore>, StorePath), object_store::Error> {
     let parsed = url::Url::parse(url).map_err(|e| object_store::Error::Generic {
         store: "blob store",
         source: format!("`{url}` is not a URL: {e}").into(),
@@ -79,8 +84,51 @@ pub fn store_from_url(url: &str) -> Result<(Arc<dyn ObjectStore>, StorePath), ob
         }
         options.push(("allow_http".into(), "true".into()));
     }
-    let (store, prefix) = object_store::parse_url_opts(&parsed, options)?;
-    Ok((Arc::from(store), prefix))
+    let retry = RetryConfig {
+        max_retries: retries as usize,
+        ..RetryConfig::default()
+    };
+    let (scheme, path) = ObjectStoreScheme::parse(&parsed)?;
+    let prefix = StorePath::parse(path)?;
+    // What `object_store::parse_url_opts` does, with the retry configuration it cannot take.
+    macro_rules! configured {
+        ($builder:ty, $url:expr) => {{
+            let builder =
+                options
+                    .iter()
+                    .fold(
+                        <$builder>::new().with_url($url),
+                        |builder, (key, value)| match key.parse() {
+                            Ok(key) => builder.with_config(key, value),
+                            Err(_) => builder,
+                        },
+                    );
+            Arc::new(builder.with_retry(retry).build()?) as Arc<dyn ObjectStore>
+        }};
+    }
+    let store = match scheme {
+        ObjectStoreScheme::Local => Arc::new(object_store::local::LocalFileSystem::new()) as _,
+        ObjectStoreScheme::AmazonS3 => configured!(object_store::aws::AmazonS3Builder, url),
+        ObjectStoreScheme::GoogleCloudStorage => {
+            configured!(object_store::gcp::GoogleCloudStorageBuilder, url)
+        }
+        ObjectStoreScheme::MicrosoftAzure => {
+            configured!(object_store::azure::MicrosoftAzureBuilder, url)
+        }
+        ObjectStoreScheme::Http => {
+            configured!(
+                object_store::http::HttpBuilder,
+                &parsed[..url::Position::BeforePath]
+            )
+        }
+        other => {
+            return Err(object_store::Error::Generic {
+                store: "blob store",
+                source: format!("`{url}`: {other:?} is not a store a push writes to").into(),
+            });
+        }
+    };
+    Ok((store, prefix))
 }
 
 /// The built-in blob-store push: claims every blob-store scheme this build knows.
@@ -235,8 +283,8 @@ async fn mirror(
     progress: Arc<dyn PushProgress>,
 ) -> Result<PushResult, PushError> {
     let url = package.destination.as_str();
-    let (store, prefix) =
-        store_from_url(url).map_err(|e| store_error("opening the blob store", url, e))?;
+    let (store, prefix) = store_from_url(url, options.retries)
+        .map_err(|e| store_error("opening the blob store", url, e))?;
     let store = store.as_ref();
     let descriptor_at = child(&prefix, DESCRIPTOR);
     let pending_at = child(&prefix, PENDING);

@@ -7,8 +7,9 @@ pub const STONE_CONFIG: &str = "STONE_CONFIG";
 pub const STONE_LOG: &str = "STONE_LOG";
 /// Set to any value to disable progress bars even on a terminal.
 pub const STONE_NO_PROGRESS: &str = "STONE_NO_PROGRESS";
-/// How many times a failed request to the push API or a staging URL (connection error, 429,
-/// 5xx) is retried before the push stops, resumable (default 6, about 30 s of backoff).
+/// How many times a failed request to the push API, a staging URL or a blob store
+/// (connection error, 429, 5xx; `object_store`'s back-off for blob stores) is retried
+/// before the push stops, resumable (default 6, about 30 s of backoff).
 pub const STONE_HTTP_RETRIES: &str = "STONE_HTTP_RETRIES";
 /// Seconds a read may wait for a server (for its answer, or between two pieces of it)
 /// before the request fails as timed out (default 120; 300 for uploads). Read in

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use stone_test::TestContext;
-use stone_test::services::{SeaweedFs, WebDavServer};
+use stone_test::services::{Fault, FaultProxy, SeaweedFs, WebDavServer};
 
 use crate::stderr;
 
@@ -312,6 +312,52 @@ fn an_s3_push_to_seaweedfs_lands_every_file_and_a_repush_uploads_nothing() {
     );
     assert!(!denied.status.success());
     assert!(stderr(&denied).contains(&url), "{}", stderr(&denied));
+}
+
+/// A store answering 503 a few times (the fault proxy in front of SeaweedFS: a store that
+/// is briefly away cannot be caused otherwise): the push rides it out within the retries
+/// `STONE_HTTP_RETRIES` gives it, and fails on the first answer when it gives none.
+#[test]
+fn an_s3_push_rides_out_a_store_briefly_away_within_stone_http_retries() {
+    let ctx = crate::context();
+    let (dir, files) = package(&ctx);
+    let s3 = SeaweedFs::shared();
+    let bucket = format!("retry-{}", std::process::id());
+    s3.create_bucket(&bucket);
+    let url = format!("s3://{bucket}/team/demo");
+    let target: std::net::SocketAddr = s3
+        .endpoint()
+        .trim_start_matches("http://")
+        .parse()
+        .expect("SeaweedFS listens on 127.0.0.1:<port>");
+    let through = |proxy: &FaultProxy, retries: &str| {
+        let mut env = s3.aws_env();
+        env.retain(|(name, _)| !name.starts_with("AWS_ENDPOINT"));
+        env.push(("AWS_ENDPOINT_URL", proxy.url()));
+        env.push(("AWS_ENDPOINT", proxy.url()));
+        env.push(("STONE_HTTP_RETRIES", retries.to_owned()));
+        push(&ctx, &dir, &url, &env)
+    };
+
+    let refusing = FaultProxy::start(target, vec![Fault::Unavailable; 3]);
+    let failed = through(&refusing, "0");
+    assert!(
+        !failed.status.success(),
+        "no retries: the first 503 fails the push"
+    );
+    assert_eq!(refusing.injected(), 1, "{}", stderr(&failed));
+    assert!(stderr(&failed).contains(&url), "{}", stderr(&failed));
+
+    let away = FaultProxy::start(target, vec![Fault::Unavailable; 3]);
+    let landed = ok_json(&through(&away, "4"));
+    assert_eq!(away.injected(), 3, "every 503 was met and retried");
+    assert_eq!(landed["handler"], "blob-store");
+    let descriptor = s3
+        .get_object(&bucket, "team/demo/datapackage.json")
+        .expect("the descriptor is in the bucket");
+    check_landed(&descriptor, &files, |p| {
+        s3.get_object(&bucket, &format!("team/demo/{p}"))
+    });
 }
 
 #[test]
