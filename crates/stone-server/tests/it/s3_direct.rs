@@ -443,7 +443,7 @@ async fn the_garbage_collection_keeps_a_direct_upload_a_pending_push_needs() {
     let bucket = new_bucket(seaweed, "direct-gc");
     let site = Site::with_config(&format!(
         "[staging]\nstore = \"s3\"\npart_size = 5242880\n[staging.s3]\n{}\
-         [gc]\ninterval_seconds = 1\npush_expiry_seconds = 600\nstaged_content_seconds = 1\nmultipart_seconds = 1\n",
+         [gc]\ninterval_seconds = 1\npush_expiry_seconds = 600\nstaged_content_seconds = 3\nmultipart_seconds = 1\n",
         s3_table(seaweed, &bucket, "uploads/")
     ));
     let server = site.start();
@@ -461,7 +461,8 @@ async fn the_garbage_collection_keeps_a_direct_upload_a_pending_push_needs() {
             )],
         )
     };
-    // A committed push: its content, kept in place, is used by no live push afterwards.
+    // A committed push: its content, kept in place, is used by no live push afterwards
+    // (and is swept once 3 s old: time enough to see it first).
     let (m, contents) = push_of("done", &used);
     server.push(&m, &contents).await;
     // A push uploaded and not committed: its upload stays while the push lives.
@@ -485,19 +486,16 @@ async fn the_garbage_collection_keeps_a_direct_upload_a_pending_push_needs() {
     };
     assert!(direct_key(&used).is_some());
 
+    // The sweep deletes the object before it logs it: both are waited for.
+    let swept_line = |log: &str| {
+        log.lines().any(|line| {
+            line.contains("gc: staged content deleted") && line.contains(&sha256_hex(&used))
+        })
+    };
     crate::gc::eventually("the unused content is swept", &server, async || {
-        direct_key(&used).is_none()
+        direct_key(&used).is_none() && swept_line(&server.log())
     })
     .await;
-    assert!(
-        server
-            .log()
-            .lines()
-            .any(|line| line.contains("gc: staged content deleted")
-                && line.contains(&sha256_hex(&used))),
-        "{}",
-        server.log()
-    );
     // Several sweeps later the pending push's upload is there, and commits.
     tokio::time::sleep(Duration::from_secs(3)).await;
     assert!(direct_key(&pending).is_some(), "{}", server.log());
