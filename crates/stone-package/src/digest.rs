@@ -387,10 +387,16 @@ impl<'p> HashSession<'p> {
             // The cache only saves time: failing to write it must not fail the push.
             let _ = merge_parts(&self.cache_path(), &self.parts);
         }
+        self.stats
+    }
+}
+
+impl Drop for HashSession<'_> {
+    /// The parts go, merged or not (a run that failed leaves the cache as it was).
+    fn drop(&mut self) {
         for part in &self.parts {
             let _ = fs::remove_file(part);
         }
-        self.stats
     }
 }
 

@@ -776,13 +776,12 @@ impl<'a> Session<'a> {
             };
             let files: Vec<PushFile> = match self.folder(cursor.resource) {
                 Some(folder) => {
-                    let hasher = match &mut cursor.folder {
+                    let hasher = match cursor.folder.take() {
                         Some(hasher) => hasher,
-                        None => cursor.folder.insert(
-                            FolderHasher::read_only(folder, self.hash_jobs)
-                                .map_err(|e| folder_error(folder, e))?,
-                        ),
+                        None => FolderHasher::read_only(folder, self.hash_jobs)
+                            .map_err(|e| folder_error(folder, e))?,
                     };
+                    let hasher = cursor.folder.insert(hasher);
                     let chunk = hasher
                         .next_chunk(MAX_FILE_BATCH - count, &())
                         .map_err(|e| folder_error(folder, e))?;
