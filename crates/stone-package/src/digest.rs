@@ -419,7 +419,11 @@ impl PartWriter {
         let mut hex = [0u8; 64];
         hex::encode_to_slice(sha, &mut hex).map_err(io::Error::other)?;
         self.out.write_all(&hex)?;
-        writeln!(self.out, " {} {} {} {}", f.size, f.modified_ns, f.inode, f.path)
+        writeln!(
+            self.out,
+            " {} {} {} {}",
+            f.size, f.modified_ns, f.inode, f.path
+        )
     }
 }
 
@@ -535,7 +539,12 @@ fn merge_parts(path: &Path, parts: &[PathBuf]) -> io::Result<()> {
         for (head, source) in heads.iter_mut().zip(&mut sources) {
             *head = read(source)?;
         }
-        let path_of = |line: &str| line.trim_end_matches('\n').splitn(5, ' ').nth(4).map(str::to_owned);
+        let path_of = |line: &str| {
+            line.trim_end_matches('\n')
+                .splitn(5, ' ')
+                .nth(4)
+                .map(str::to_owned)
+        };
         let mut out = BufWriter::with_capacity(1 << 16, File::create(&tmp)?);
         writeln!(out, "{CACHE_HEADER}")?;
         let mut previous: Option<String> = None;
@@ -915,7 +924,10 @@ mod tests {
             .collect();
         assert_eq!(paths, [vec!["m/sub/y", "m/w"], vec!["m/x"]]);
         assert_eq!(chunks[1][0].sha256, sha256_hex(b"x"));
-        assert_eq!((stats.files, stats.cached_files, stats.hashed_bytes), (5, 0, 6));
+        assert_eq!(
+            (stats.files, stats.cached_files, stats.hashed_bytes),
+            (5, 0, 6)
+        );
         // One cache, in path order, for both.
         let text = fs::read_to_string(dir.path().join(STATE_DIR).join(HASH_CACHE_FILE)).unwrap();
         let cached: Vec<&str> = text
@@ -923,10 +935,20 @@ mod tests {
             .skip(1)
             .map(|l| l.rsplit(' ').next().unwrap())
             .collect();
-        assert_eq!(cached, ["a.bin", "m/sub/y", "m/w", "m/x", "z.bin"], "{text}");
+        assert_eq!(
+            cached,
+            ["a.bin", "m/sub/y", "m/w", "m/x", "z.bin"],
+            "{text}"
+        );
         let leftovers = fs::read_dir(dir.path().join(STATE_DIR))
             .unwrap()
-            .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".part"))
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".part")
+            })
             .count();
         assert_eq!(leftovers, 0, "the parts are merged and removed");
         // Again: everything from the cache; the same digests.

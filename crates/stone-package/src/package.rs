@@ -659,7 +659,13 @@ fn collect_files(
         return Err(fail(format!("the directory `{rel}` holds no files")));
     }
     if count > LISTED_FILES {
-        return Ok((Vec::new(), Some(Unlisted { files: count, bytes })));
+        return Ok((
+            Vec::new(),
+            Some(Unlisted {
+                files: count,
+                bytes,
+            }),
+        ));
     }
     // Kept for the whole push: without the room the vector grew into.
     files.shrink_to_fit();
@@ -725,7 +731,8 @@ impl FolderWalk {
 
     /// Lists `dir` (the package's `rel`) and sorts its entries.
     fn level(&self, dir: PathBuf, rel: String) -> Result<Level, DescriptorError> {
-        let entries = fs::read_dir(&dir).map_err(|e| self.fail(format!("cannot list `{rel}`: {e}")))?;
+        let entries =
+            fs::read_dir(&dir).map_err(|e| self.fail(format!("cannot list `{rel}`: {e}")))?;
         let mut names = String::new();
         let mut listed = Vec::new();
         for entry in entries {
@@ -741,7 +748,9 @@ impl FolderWalk {
             // the one path rule.
             if let Err(e) = crate::path::check_file_name(name) {
                 return Err(self
-                    .fail(format!("`{rel}` holds a file whose name is not a plain name: {e}"))
+                    .fail(format!(
+                        "`{rel}` holds a file whose name is not a plain name: {e}"
+                    ))
                     .with_code(codes::PATH_REFUSED)
                     .with_hint("rename the file"));
             }
@@ -1146,7 +1155,10 @@ mod tests {
                 bytes
             })
         );
-        assert_eq!((resource.file_count(), resource.size()), (LISTED_FILES + 1, bytes));
+        assert_eq!(
+            (resource.file_count(), resource.size()),
+            (LISTED_FILES + 1, bytes)
+        );
         assert!(resource.is_directory());
         let folder = package.folder(resource).unwrap();
         let walked: Vec<String> = folder.walk().unwrap().map(|f| f.unwrap().path).collect();

@@ -82,12 +82,11 @@ impl PreparedPackage {
         let mut package = self.package.clone();
         for (resource, folder) in package.resources.iter_mut().zip(&self.folders) {
             let Some(folder) = folder else { continue };
-            let digests = crate::prepare::list_folder(folder, self.jobs).map_err(|e| {
-                PushError::Io {
+            let digests =
+                crate::prepare::list_folder(folder, self.jobs).map_err(|e| PushError::Io {
                     path: folder.root.join(&folder.path),
                     source: std::io::Error::other(format!("{e:#}")),
-                }
-            })?;
+                })?;
             resource.files = digests
                 .into_iter()
                 .map(|d| crate::prepare::push_file(&folder.root, &folder.path, d))

@@ -8,8 +8,8 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use stone_package::digest::HashProgress;
 use stone_package::{
-    AssetKind, Branch, Destination, Engine, FileDigest, Folder, FolderHasher, Format,
-    HashSession, HashStats, LISTED_FILES, Label, Package, StoneUrl, load_package,
+    AssetKind, Branch, Destination, Engine, FileDigest, Folder, FolderHasher, Format, HashSession,
+    HashStats, LISTED_FILES, Label, Package, StoneUrl, load_package,
 };
 
 use crate::environment::{Environment, ResolvedEnvironment};
@@ -130,7 +130,8 @@ impl Serialize for PlannedFiles {
             PlannedFiles::Listed(files) => files.serialize(serializer),
             PlannedFiles::Unlisted { folder, jobs } => {
                 // Walked again, a chunk at a time, the digests from the cache the plan wrote.
-                let mut hasher = FolderHasher::read_only(folder, *jobs).map_err(S::Error::custom)?;
+                let mut hasher =
+                    FolderHasher::read_only(folder, *jobs).map_err(S::Error::custom)?;
                 let mut seq = serializer.serialize_seq(None)?;
                 loop {
                     let chunk = hasher

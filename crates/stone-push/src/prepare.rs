@@ -101,13 +101,9 @@ pub fn prepare(
             _ if preparation == Preparation::AsIs => {
                 (as_pushed(package, resource, planned_files), None)
             }
-            AssetKind::Tabular => tabular(
-                package,
-                resource,
-                planned_files,
-                max_record_bytes,
-                progress,
-            )?,
+            AssetKind::Tabular => {
+                tabular(package, resource, planned_files, max_record_bytes, progress)?
+            }
             AssetKind::Graph => (graph(package, resource, planned_files)?, None),
             _ => (as_pushed(package, resource, planned_files), None),
         };

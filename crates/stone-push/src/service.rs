@@ -225,7 +225,13 @@ impl<'a> Session<'a> {
         let local = if self.paged() {
             HashMap::new()
         } else {
-            local_files(self.package.resources.iter().flat_map(|r| &r.files).cloned())
+            local_files(
+                self.package
+                    .resources
+                    .iter()
+                    .flat_map(|r| &r.files)
+                    .cloned(),
+            )
         };
 
         let mut uploaded_bytes = 0u64;
@@ -751,7 +757,10 @@ impl<'a> Session<'a> {
     /// The batch of files from `cursor` on, where its contents are on disk, and the cursor
     /// moved past it. A folder's files are walked and hashed (from the cache) as they are
     /// taken: one batch of them in memory, whatever the folder's count of files.
-    fn next_batch(&self, cursor: &mut Cursor) -> Result<Option<(FileBatch, LocalFiles)>, PushError> {
+    fn next_batch(
+        &self,
+        cursor: &mut Cursor,
+    ) -> Result<Option<(FileBatch, LocalFiles)>, PushError> {
         // Walking and hashing block: on a runtime with other threads, the uploads of the
         // batch before go on meanwhile.
         let multi_thread = tokio::runtime::Handle::try_current()
@@ -763,7 +772,10 @@ impl<'a> Session<'a> {
         }
     }
 
-    fn take_batch(&self, cursor: &mut Cursor) -> Result<Option<(FileBatch, LocalFiles)>, PushError> {
+    fn take_batch(
+        &self,
+        cursor: &mut Cursor,
+    ) -> Result<Option<(FileBatch, LocalFiles)>, PushError> {
         let package: &'a PushPackage = self.package;
         let mut batch = FileBatch {
             datasets: Vec::new(),
@@ -838,16 +850,19 @@ impl<'a> Session<'a> {
     ) -> Result<u64, UploadFailure> {
         let mut units = Vec::new();
         for upload in asked {
-            let path = local.get(upload.sha256.as_str()).map(PathBuf::as_path).ok_or_else(|| {
-                UploadFailure::Failed(PushError::Protocol {
-                    phase: Phase::Upload,
-                    url: self.api.clone(),
-                    message: format!(
-                        "the server asked for {}, which is not in the manifest",
-                        upload.sha256
-                    ),
-                })
-            })?;
+            let path = local
+                .get(upload.sha256.as_str())
+                .map(PathBuf::as_path)
+                .ok_or_else(|| {
+                    UploadFailure::Failed(PushError::Protocol {
+                        phase: Phase::Upload,
+                        url: self.api.clone(),
+                        message: format!(
+                            "the server asked for {}, which is not in the manifest",
+                            upload.sha256
+                        ),
+                    })
+                })?;
             match (&upload.url, &upload.parts) {
                 (_, Some(parts)) => units.extend(
                     parts

@@ -71,7 +71,11 @@ fn run_measured(command: &mut std::process::Command) -> (std::process::Output, u
     let hwm = |pid: u32| -> Option<u64> {
         let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
         let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-        line.split_whitespace().nth(1)?.parse::<u64>().ok().map(|k| k << 10)
+        line.split_whitespace()
+            .nth(1)?
+            .parse::<u64>()
+            .ok()
+            .map(|k| k << 10)
     };
     let mut peak = 0;
     let status = loop {
@@ -108,6 +112,11 @@ fn push_measured(ctx: &TestContext, dir: &Path, extra: &[&str]) -> Value {
         out.status,
         crate::stderr(&out)
     );
+    eprintln!(
+        "client peak RSS {} MB: stone package push {}",
+        peak >> 20,
+        extra.join(" ")
+    );
     assert!(
         peak < CLIENT_BUDGET,
         "`stone package push {}` of {FILES} files peaked at {} MB, over {} MB: the client's memory grows with the count of files again",
@@ -128,7 +137,11 @@ fn a_push_of_200k_files_resumes_after_sigkill_and_an_unchanged_repush_uploads_no
     let plan = push_measured(&ctx, &dir, &["--branch", "many", "--dry-run"]);
     let files = plan["plan"]["datasets"][0]["files"].as_array().unwrap();
     assert_eq!(files.len(), FILES, "every file in the plan");
-    assert_eq!(plan["plan"]["totals"]["files"], FILES, "{}", plan["plan"]["totals"]);
+    assert_eq!(
+        plan["plan"]["totals"]["files"], FILES,
+        "{}",
+        plan["plan"]["totals"]
+    );
     assert_eq!(
         files[1]["path"], "scans/000/000001.txt",
         "in path order: {}",
@@ -139,7 +152,11 @@ fn a_push_of_200k_files_resumes_after_sigkill_and_an_unchanged_repush_uploads_no
         let mut hasher = sha2::Sha256::new();
         for f in files {
             let inner = f["path"].as_str().unwrap().strip_prefix("scans/").unwrap();
-            hasher.update(format!("{} {} {inner}\n", f["sha256"].as_str().unwrap(), f["size"]));
+            hasher.update(format!(
+                "{} {} {inner}\n",
+                f["sha256"].as_str().unwrap(),
+                f["size"]
+            ));
         }
         hex::encode(hasher.finalize())
     };
