@@ -681,6 +681,19 @@ enum EntryKind {
     Other,
 }
 
+/// The order of two names of a directory as the order of the paths under them: a folder
+/// `b` sorts as `b/` (after `b.txt`, before `b0`). Slices compared whole (`memcmp`): a
+/// directory of a million names is sorted in a fraction of a second, even unoptimized.
+fn path_order(a: &[u8], a_dir: bool, b: &[u8], b_dir: bool) -> std::cmp::Ordering {
+    let n = a.len().min(b.len());
+    a[..n].cmp(&b[..n]).then_with(|| {
+        // One name is the start of the other (names hold no `/`): the next byte decides,
+        // a folder's `/` included.
+        let next = |name: &[u8], dir: bool| name.get(n).copied().or(dir.then_some(b'/'));
+        next(a, a_dir).cmp(&next(b, b_dir))
+    })
+}
+
 /// One directory being walked: its entries' names in one string, the entries sorted.
 #[derive(Debug)]
 struct Level {
@@ -773,13 +786,12 @@ impl FolderWalk {
             names.push_str(name);
             listed.push((start, len, kind));
         }
-        let key = |&(start, len, kind): &(u32, u32, EntryKind)| {
-            let name = &names.as_bytes()[start as usize..(start + len) as usize];
-            name.iter()
-                .copied()
-                .chain((kind == EntryKind::Dir).then_some(b'/'))
+        let name = |&(start, len, _): &(u32, u32, EntryKind)| {
+            &names.as_bytes()[start as usize..(start + len) as usize]
         };
-        listed.sort_by(|a, b| key(a).cmp(key(b)));
+        listed.sort_unstable_by(|a, b| {
+            path_order(name(a), a.2 == EntryKind::Dir, name(b), b.2 == EntryKind::Dir)
+        });
         listed.shrink_to_fit();
         Ok(Level {
             dir,

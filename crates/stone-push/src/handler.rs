@@ -4,8 +4,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use stone_package::Folder;
-
+use crate::prepare::PreparedPackage;
 use crate::{PushError, PushOptions, PushPackage, PushResult};
 
 /// A boxed future, so handlers can live behind `dyn` in the registry.
@@ -46,53 +45,6 @@ pub trait PackagePushHandler: Send + Sync {
             let package = prepared.listed()?;
             self.push(&package, options, progress).await
         })
-    }
-}
-
-/// A package as [`crate::prepare::prepare`] hands it to a handler: the push's record, and
-/// the folders of more than [`stone_package::LISTED_FILES`] files whose files the record
-/// does not list (issue 27: a handler that streams them holds one batch at a time).
-#[derive(Debug, Clone)]
-pub struct PreparedPackage {
-    pub package: PushPackage,
-    /// For each resource of `package`: its folder when its `files` are not listed.
-    pub folders: Vec<Option<Folder>>,
-    /// Threads hashing the folders' files again (from the hash cache the plan wrote).
-    pub jobs: usize,
-}
-
-impl PreparedPackage {
-    /// A record whose files are all listed.
-    pub fn listed_already(package: PushPackage) -> Self {
-        PreparedPackage {
-            folders: vec![None; package.resources.len()],
-            package,
-            jobs: 1,
-        }
-    }
-
-    /// Whether every file is in the record.
-    pub fn is_listed(&self) -> bool {
-        self.folders.iter().all(Option::is_none)
-    }
-
-    /// The record with every folder's files listed (its memory then grows with the count
-    /// of files: about 250 bytes a file).
-    pub fn listed(&self) -> Result<PushPackage, PushError> {
-        let mut package = self.package.clone();
-        for (resource, folder) in package.resources.iter_mut().zip(&self.folders) {
-            let Some(folder) = folder else { continue };
-            let digests =
-                crate::prepare::list_folder(folder, self.jobs).map_err(|e| PushError::Io {
-                    path: folder.root.join(&folder.path),
-                    source: std::io::Error::other(format!("{e:#}")),
-                })?;
-            resource.files = digests
-                .into_iter()
-                .map(|d| crate::prepare::push_file(&folder.root, &folder.path, d))
-                .collect();
-        }
-        Ok(package)
     }
 }
 

@@ -24,9 +24,8 @@ pub mod service;
 
 pub use blob_store::{BlobStoreHandler, HttpHandler, store_from_url};
 pub use error::{Phase, PushError};
-pub use handler::{
-    NoProgress, PackagePushHandler, PreparedPackage, ProgressEvent, PushProgress, Registry,
-};
+pub use handler::{NoProgress, PackagePushHandler, ProgressEvent, PushProgress, Registry};
 pub use identity::TokenSource;
+pub use prepare::PreparedPackage;
 pub use record::{DatasetOutcome, PushFile, PushOptions, PushPackage, PushResource, PushResult};
 pub use service::{ServiceHandler, ServiceTarget};

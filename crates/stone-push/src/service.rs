@@ -28,8 +28,9 @@ use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
 use stone_package::{Folder, FolderHasher};
 
-use crate::handler::{BoxFuture, PackagePushHandler, PreparedPackage, ProgressEvent, PushProgress};
+use crate::handler::{BoxFuture, PackagePushHandler, ProgressEvent, PushProgress};
 use crate::identity::TokenSource;
+use crate::prepare::PreparedPackage;
 use crate::record::{DatasetOutcome, PushFile, PushOptions, PushPackage, PushResult, status_name};
 use crate::resume::{self, ResumeState};
 use crate::{Phase, PushError};
