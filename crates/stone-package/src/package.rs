@@ -790,7 +790,12 @@ impl FolderWalk {
             &names.as_bytes()[start as usize..(start + len) as usize]
         };
         listed.sort_unstable_by(|a, b| {
-            path_order(name(a), a.2 == EntryKind::Dir, name(b), b.2 == EntryKind::Dir)
+            path_order(
+                name(a),
+                a.2 == EntryKind::Dir,
+                name(b),
+                b.2 == EntryKind::Dir,
+            )
         });
         listed.shrink_to_fit();
         Ok(Level {

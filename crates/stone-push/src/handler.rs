@@ -4,7 +4,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use crate::prepare::PreparedPackage;
+use crate::folder::PreparedPackage;
 use crate::{PushError, PushOptions, PushPackage, PushResult};
 
 /// A boxed future, so handlers can live behind `dyn` in the registry.

@@ -12,9 +12,9 @@ use stone_api::push::{PackageMetadata, SchemaField, TableSchema as WireSchema};
 use stone_formats::{ColumnInfo, CsvOptions, FormatError};
 use stone_package::digest::{FileDigest, ensure_state_dir, sha256_file};
 use stone_package::package::STATE_DIR;
-use stone_package::{AssetKind, Folder, FolderHasher, Format, LISTED_FILES, Package, Resource};
+use stone_package::{AssetKind, Format, Package, Resource};
 
-use crate::PushError;
+use crate::folder::{PreparedPackage, list_folder};
 use crate::plan::{PlannedFiles, PushPlan};
 use crate::record::{PushFile, PushPackage, PushResource};
 
@@ -151,83 +151,6 @@ pub fn prepare(
         folders,
         jobs: folder_jobs,
     })
-}
-
-/// A package as [`prepare`] hands it to a handler: the push's record, and
-/// the folders of more than [`stone_package::LISTED_FILES`] files whose files the record
-/// does not list (issue 27: a handler that streams them holds one batch at a time).
-#[derive(Debug, Clone)]
-pub struct PreparedPackage {
-    pub package: PushPackage,
-    /// For each resource of `package`: its folder when its `files` are not listed.
-    pub folders: Vec<Option<Folder>>,
-    /// Threads hashing the folders' files again (from the hash cache the plan wrote).
-    pub jobs: usize,
-}
-
-impl PreparedPackage {
-    /// A record whose files are all listed.
-    pub fn listed_already(package: PushPackage) -> Self {
-        PreparedPackage {
-            folders: vec![None; package.resources.len()],
-            package,
-            jobs: 1,
-        }
-    }
-
-    /// Whether every file is in the record.
-    pub fn is_listed(&self) -> bool {
-        self.folders.iter().all(Option::is_none)
-    }
-
-    /// The record with every folder's files listed (its memory then grows with the count
-    /// of files: about 250 bytes a file).
-    pub fn listed(&self) -> Result<PushPackage, PushError> {
-        let mut package = self.package.clone();
-        for (resource, folder) in package.resources.iter_mut().zip(&self.folders) {
-            let Some(folder) = folder else { continue };
-            let digests = list_folder(folder, self.jobs).map_err(|e| PushError::Io {
-                path: folder.root.join(&folder.path),
-                source: std::io::Error::other(format!("{e:#}")),
-            })?;
-            resource.files = digests
-                .into_iter()
-                .map(|d| push_file(&folder.root, &folder.path, d))
-                .collect();
-        }
-        Ok(package)
-    }
-}
-
-/// Every file of `folder`, hashed (from the cache) a chunk at a time.
-pub fn list_folder(folder: &Folder, jobs: usize) -> anyhow::Result<Vec<FileDigest>> {
-    let mut hasher = FolderHasher::read_only(folder, jobs)?;
-    let mut files = Vec::with_capacity(folder.files);
-    loop {
-        let chunk = hasher.next_chunk(LISTED_FILES, &())?;
-        if chunk.is_empty() {
-            return Ok(files);
-        }
-        files.extend(chunk);
-    }
-}
-
-/// The record of one file of a folder as a handler pushes it: its path inside the
-/// resource (`resource`: the resource's path), where it is on disk.
-pub fn push_file(root: &Path, resource: &str, digest: FileDigest) -> PushFile {
-    let inner = digest
-        .path
-        .strip_prefix(resource)
-        .map(|p| p.trim_start_matches('/'))
-        .filter(|p| !p.is_empty())
-        .unwrap_or(&digest.path)
-        .to_owned();
-    PushFile {
-        path: inner,
-        local: root.join(&digest.path),
-        sha256: digest.sha256,
-        size: digest.size,
-    }
 }
 
 fn object(value: &serde_json::Value) -> serde_json::Map<String, serde_json::Value> {

@@ -28,9 +28,9 @@ use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
 use stone_package::{Folder, FolderHasher};
 
+use crate::folder::PreparedPackage;
 use crate::handler::{BoxFuture, PackagePushHandler, ProgressEvent, PushProgress};
 use crate::identity::TokenSource;
-use crate::prepare::PreparedPackage;
 use crate::record::{DatasetOutcome, PushFile, PushOptions, PushPackage, PushResult, status_name};
 use crate::resume::{self, ResumeState};
 use crate::{Phase, PushError};
@@ -805,7 +805,7 @@ impl<'a> Session<'a> {
                     }
                     chunk
                         .into_iter()
-                        .map(|d| crate::prepare::push_file(&folder.root, &folder.path, d))
+                        .map(|d| crate::folder::push_file(&folder.root, &folder.path, d))
                         .collect()
                 }
                 None => {
