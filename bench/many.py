@@ -16,7 +16,7 @@ For each, against a fresh local stone-server (release builds):
 installed (STONE_TOOLS_DIR); otherwise the line says why it was not measured.
 
 Usage: bench/many.py [--dir DIR] [--files N] [--resources M] [--jobs 8] [--bin-dir DIR]
-                     [--case folder|resources|all]
+                     [--case folder|resources|all] [--no-curl]
 """
 import argparse, hashlib, json, os, shutil, subprocess, sys, tempfile, time, urllib.request
 from pathlib import Path
@@ -147,6 +147,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=8)
     ap.add_argument("--bin-dir", default=None, help="folder with release stone and stone-server (default: build them)")
     ap.add_argument("--case", choices=["folder", "resources", "all"], default="all")
+    ap.add_argument("--no-curl", action="store_true",
+                    help="skip the curl reference (the client's memory and the dry runs only matter)")
     args = ap.parse_args()
     if shutil.which("curl") is None:
         sys.exit("curl is needed: apt-get install curl")
@@ -188,16 +190,21 @@ def main():
             server_rss = s.peak_rss()
         finally:
             s.stop()
-        subprocess.run(["sync"])
-        s = Server(server_bin, base)
-        try:
-            tc, curl_uploads = curl_run(s, pkg, paths, args.jobs, base, folder)
-        finally:
-            s.stop()
+        tc = curl_uploads = None
+        if not args.no_curl:
+            subprocess.run(["sync"])
+            s = Server(server_bin, base)
+            try:
+                tc, curl_uploads = curl_run(s, pkg, paths, args.jobs, base, folder)
+            finally:
+                s.stop()
         print(f"\n{name}")
         print(f"  dry-run cold / warm hash cache   {cold:8.2f} s / {warm:.2f} s  (target warm < 5 s)   RSS {cold_rss / 1e6:.0f} / {warm_rss / 1e6:.0f} MB")
         print(f"  first push (stone)               {first:8.2f} s   {uploaded / 1e6:.1f} MB uploaded   client RSS {first_rss / 1e6:.0f} MB (target < 150)")
-        print(f"  curl --parallel {args.jobs} ({curl_uploads:,} PUTs)  {tc:8.2f} s   curl/stone {tc / first:.2f} (target >= 0.9)")
+        if tc is None:
+            print("  curl --parallel                  not measured (--no-curl)")
+        else:
+            print(f"  curl --parallel {args.jobs} ({curl_uploads:,} PUTs)  {tc:8.2f} s   curl/stone {tc / first:.2f} (target >= 0.9)")
         print(f"  unchanged re-push                {again:8.2f} s   {again_uploaded} bytes uploaded (target < 10 s, 0 bytes)   client RSS {again_rss / 1e6:.0f} MB")
         print(f"  server peak RSS                  {server_rss / 1e6:8.0f} MB (target < 500)")
         if folder:

@@ -19,7 +19,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::package::{PackageFile, STATE_DIR, file_identity};
+use crate::package::{
+    Folder, FolderWalk, LISTED_FILES, PackageError, PackageFile, STATE_DIR, file_identity,
+};
 
 /// Files are read in blocks of this size.
 const BLOCK: usize = 1 << 20;
@@ -54,6 +56,9 @@ pub enum DigestError {
     },
     #[error("{} changed while it was being read", path.display())]
     Changed { path: PathBuf },
+    /// Walking a folder again found a problem (a file gone, renamed, or no longer plain).
+    #[error(transparent)]
+    Walk(Box<PackageError>),
 }
 
 /// What hashing reports as it goes.
@@ -191,66 +196,388 @@ pub fn hash_files<F: Borrow<PackageFile> + Sync>(
     use_cache: bool,
     progress: &dyn HashProgress,
 ) -> Result<(Vec<FileDigest>, HashStats), DigestError> {
-    let file = |i: usize| -> &PackageFile { files[i].borrow() };
-    let cache_path = root.join(STATE_DIR).join(HASH_CACHE_FILE);
-    let mut stats = HashStats {
-        files: files.len(),
-        ..HashStats::default()
-    };
-    // In path order: the cache is read (and written) in that order.
-    let mut order: Vec<usize> = (0..files.len()).collect();
-    order.sort_by(|&a, &b| file(a).path.cmp(&file(b).path));
-    let mut shas: Vec<Option<Sha>> = vec![None; files.len()];
-    let mut todo = Vec::new();
-    let mut cache = if use_cache {
-        CacheReader::open(&cache_path)
-    } else {
-        CacheReader::empty()
-    };
-    for &i in &order {
-        let f = file(i);
-        stats.bytes += f.size;
-        match cache.find(&f.path) {
-            Some(e) if e.matches(f) => {
-                shas[i] = Some(e.sha256);
-                stats.cached_files += 1;
-                progress.advance(f.size);
-            }
-            _ => todo.push(i),
+    let mut session = HashSession::new(root, jobs, use_cache, progress);
+    let digests = session.hash_listed(files)?;
+    Ok((digests, session.finish()))
+}
+
+fn now_ns() -> i128 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos() as i128)
+        .unwrap_or(0)
+}
+
+/// One hashing run over a package: files listed ([`HashSession::hash_listed`]) and
+/// folders walked ([`HashSession::folder`]), each reading the cache in step with its
+/// sorted files and writing its entries, in the same order, to a part of the new cache;
+/// [`HashSession::finish`] merges the parts into the cache file when something was hashed.
+/// Memory: one listing of files, or one chunk of a folder, at a time.
+pub struct HashSession<'p> {
+    root: PathBuf,
+    jobs: usize,
+    use_cache: bool,
+    progress: &'p dyn HashProgress,
+    stats: HashStats,
+    parts: Vec<PathBuf>,
+    /// A file was read and hashed: the cache changes.
+    hashed: bool,
+    /// A part could not be written: the cache stays as it is.
+    broken: bool,
+    now: i128,
+}
+
+impl<'p> HashSession<'p> {
+    pub fn new(
+        root: &Path,
+        jobs: usize,
+        use_cache: bool,
+        progress: &'p dyn HashProgress,
+    ) -> HashSession<'p> {
+        HashSession {
+            root: root.to_owned(),
+            jobs: jobs.max(1),
+            use_cache,
+            progress,
+            stats: HashStats::default(),
+            parts: Vec::new(),
+            hashed: false,
+            broken: false,
+            now: now_ns(),
         }
     }
-    drop(cache);
-    // Largest first, so the threads finish together.
-    todo.sort_by_key(|&i| std::cmp::Reverse(file(i).size));
-    let hashed = hash_parallel(root, files, &todo, jobs.max(1), progress)?;
-    for (i, sha) in hashed {
-        stats.hashed_bytes += file(i).size;
-        shas[i] = Some(sha);
+
+    fn cache_path(&self) -> PathBuf {
+        self.root.join(STATE_DIR).join(HASH_CACHE_FILE)
     }
 
-    if use_cache && !todo.is_empty() {
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_nanos() as i128)
-            .unwrap_or(0);
-        let entries = order.iter().filter_map(|&i| {
-            let f = file(i);
-            let sha = shas[i].as_ref()?;
-            (now - f.modified_ns > RACY_NS).then_some((f, sha))
-        });
-        // The cache only saves time: failing to write it must not fail the push.
-        let _ = write_cache(&cache_path, entries);
+    fn cache(&self) -> CacheReader {
+        if self.use_cache {
+            CacheReader::open(&self.cache_path())
+        } else {
+            CacheReader::empty()
+        }
     }
-    let digests = shas
-        .into_iter()
-        .enumerate()
-        .map(|(i, sha)| FileDigest {
-            path: file(i).path.clone(),
-            size: file(i).size,
-            sha256: hex::encode(sha.expect("every file is hashed or cached")),
+
+    /// A new part of the cache being written; `None` without the cache or when it cannot
+    /// be written (the cache only saves time: failing to write it must not fail the push).
+    fn part(&mut self) -> Option<PartWriter> {
+        if !self.use_cache || self.broken {
+            return None;
+        }
+        let dir = self.root.join(STATE_DIR);
+        let path = dir.join(format!(
+            ".{HASH_CACHE_FILE}.{}.{}.part",
+            std::process::id(),
+            self.parts.len()
+        ));
+        let opened = ensure_state_dir(&dir).and_then(|()| File::create(&path));
+        match opened {
+            Ok(file) => {
+                self.parts.push(path);
+                Some(PartWriter {
+                    out: BufWriter::with_capacity(1 << 16, file),
+                    previous: String::new(),
+                    now: self.now,
+                })
+            }
+            Err(_) => {
+                self.broken = true;
+                None
+            }
+        }
+    }
+
+    /// Hashes `files` (listed); digests come back in their order.
+    pub fn hash_listed<F: Borrow<PackageFile> + Sync>(
+        &mut self,
+        files: &[F],
+    ) -> Result<Vec<FileDigest>, DigestError> {
+        let file = |i: usize| -> &PackageFile { files[i].borrow() };
+        let progress = self.progress;
+        self.stats.files += files.len();
+        // In path order: the cache is read (and written) in that order.
+        let mut order: Vec<usize> = (0..files.len()).collect();
+        order.sort_by(|&a, &b| file(a).path.cmp(&file(b).path));
+        let mut shas: Vec<Option<Sha>> = vec![None; files.len()];
+        let mut todo = Vec::new();
+        let mut cache = self.cache();
+        for &i in &order {
+            let f = file(i);
+            self.stats.bytes += f.size;
+            match cache.find(&f.path) {
+                Some(e) if e.matches(f) => {
+                    shas[i] = Some(e.sha256);
+                    self.stats.cached_files += 1;
+                    progress.advance(f.size);
+                }
+                _ => todo.push(i),
+            }
+        }
+        drop(cache);
+        // Largest first, so the threads finish together.
+        todo.sort_by_key(|&i| std::cmp::Reverse(file(i).size));
+        let hashed = hash_parallel(&self.root, files, &todo, self.jobs, progress)?;
+        self.hashed |= !hashed.is_empty();
+        for (i, sha) in hashed {
+            self.stats.hashed_bytes += file(i).size;
+            shas[i] = Some(sha);
+        }
+        if let Some(mut part) = self.part() {
+            let written = order.iter().try_for_each(|&i| match &shas[i] {
+                Some(sha) => part.write(file(i), sha),
+                None => Ok(()),
+            });
+            if written.and_then(|()| part.out.flush()).is_err() {
+                self.broken = true;
+            }
+        }
+        Ok(shas
+            .into_iter()
+            .enumerate()
+            .map(|(i, sha)| FileDigest {
+                path: file(i).path.clone(),
+                size: file(i).size,
+                sha256: hex::encode(sha.expect("every file is hashed or cached")),
+            })
+            .collect())
+    }
+
+    /// Starts hashing the files of `folder`, a chunk at a time
+    /// ([`FolderHasher::next_chunk`]); give it back with [`HashSession::absorb`].
+    pub fn folder(&mut self, folder: &Folder) -> Result<FolderHasher, DigestError> {
+        let part = self.part();
+        Ok(FolderHasher {
+            root: self.root.clone(),
+            walk: folder.walk().map_err(|e| DigestError::Walk(Box::new(e)))?,
+            cache: self.cache(),
+            part,
+            jobs: self.jobs,
+            stats: HashStats::default(),
+            hashed: false,
+            broken: false,
         })
-        .collect();
-    Ok((digests, stats))
+    }
+
+    /// Takes the counts of a folder hashed to its end.
+    pub fn absorb(&mut self, folder: FolderHasher) {
+        let FolderHasher {
+            stats,
+            hashed,
+            broken,
+            part,
+            ..
+        } = folder;
+        if let Some(mut part) = part
+            && part.out.flush().is_err()
+        {
+            self.broken = true;
+        }
+        self.stats.files += stats.files;
+        self.stats.bytes += stats.bytes;
+        self.stats.cached_files += stats.cached_files;
+        self.stats.hashed_bytes += stats.hashed_bytes;
+        self.hashed |= hashed;
+        self.broken |= broken;
+    }
+
+    /// Writes the new cache (when a file was hashed) and returns the counts.
+    pub fn finish(self) -> HashStats {
+        if self.use_cache && self.hashed && !self.broken {
+            // The cache only saves time: failing to write it must not fail the push.
+            let _ = merge_parts(&self.cache_path(), &self.parts);
+        }
+        self.stats
+    }
+}
+
+impl Drop for HashSession<'_> {
+    /// The parts go, merged or not (a run that failed leaves the cache as it was).
+    fn drop(&mut self) {
+        for part in &self.parts {
+            let _ = fs::remove_file(part);
+        }
+    }
+}
+
+/// A part of the cache being written: entries in path order, each file once, none of a
+/// file modified too recently to trust.
+struct PartWriter {
+    out: BufWriter<File>,
+    previous: String,
+    now: i128,
+}
+
+impl PartWriter {
+    fn write(&mut self, f: &PackageFile, sha: &Sha) -> io::Result<()> {
+        // A file of two resources is listed once.
+        if self.now - f.modified_ns <= RACY_NS || self.previous == f.path {
+            return Ok(());
+        }
+        self.previous.clear();
+        self.previous.push_str(&f.path);
+        let mut hex = [0u8; 64];
+        hex::encode_to_slice(sha, &mut hex).map_err(io::Error::other)?;
+        self.out.write_all(&hex)?;
+        writeln!(
+            self.out,
+            " {} {} {} {}",
+            f.size, f.modified_ns, f.inode, f.path
+        )
+    }
+}
+
+/// The files of a folder hashed a chunk at a time, in path order, with the cache read in
+/// step (and, in a [`HashSession`], written to a part of the new cache): what it holds is
+/// one chunk and one directory listing per level, whatever the folder's count of files.
+pub struct FolderHasher {
+    root: PathBuf,
+    walk: FolderWalk,
+    cache: CacheReader,
+    part: Option<PartWriter>,
+    jobs: usize,
+    stats: HashStats,
+    hashed: bool,
+    broken: bool,
+}
+
+impl FolderHasher {
+    /// Hashes `folder` using the cache without writing it (a second pass over a folder
+    /// the plan hashed: its files come from the cache).
+    pub fn read_only(folder: &Folder, jobs: usize) -> Result<FolderHasher, DigestError> {
+        Ok(FolderHasher {
+            root: folder.root.clone(),
+            walk: folder.walk().map_err(|e| DigestError::Walk(Box::new(e)))?,
+            cache: CacheReader::open(&folder.root.join(STATE_DIR).join(HASH_CACHE_FILE)),
+            part: None,
+            jobs: jobs.max(1),
+            stats: HashStats::default(),
+            hashed: false,
+            broken: false,
+        })
+    }
+
+    /// The digests of the next `max` files at most (paths relative to the package); empty
+    /// at the end.
+    pub fn next_chunk(
+        &mut self,
+        max: usize,
+        progress: &dyn HashProgress,
+    ) -> Result<Vec<FileDigest>, DigestError> {
+        let mut files = Vec::with_capacity(max.min(LISTED_FILES));
+        while files.len() < max {
+            match self.walk.next() {
+                None => break,
+                Some(Ok(f)) => files.push(f),
+                Some(Err(e)) => return Err(DigestError::Walk(Box::new(e.into()))),
+            }
+        }
+        let mut shas: Vec<Option<Sha>> = vec![None; files.len()];
+        let mut todo = Vec::new();
+        for (i, f) in files.iter().enumerate() {
+            self.stats.files += 1;
+            self.stats.bytes += f.size;
+            match self.cache.find(&f.path) {
+                Some(e) if e.matches(f) => {
+                    shas[i] = Some(e.sha256);
+                    self.stats.cached_files += 1;
+                    progress.advance(f.size);
+                }
+                _ => todo.push(i),
+            }
+        }
+        todo.sort_by_key(|&i| std::cmp::Reverse(files[i].size));
+        let hashed = hash_parallel(&self.root, &files, &todo, self.jobs, progress)?;
+        self.hashed |= !hashed.is_empty();
+        for (i, sha) in hashed {
+            self.stats.hashed_bytes += files[i].size;
+            shas[i] = Some(sha);
+        }
+        if let Some(part) = &mut self.part {
+            let written = files.iter().zip(&shas).try_for_each(|(f, sha)| match sha {
+                Some(sha) => part.write(f, sha),
+                None => Ok(()),
+            });
+            if written.is_err() {
+                self.part = None;
+                self.broken = true;
+            }
+        }
+        Ok(files
+            .into_iter()
+            .zip(shas)
+            .map(|(f, sha)| FileDigest {
+                sha256: hex::encode(sha.expect("every file is hashed or cached")),
+                path: f.path,
+                size: f.size,
+            })
+            .collect())
+    }
+
+    /// The counts so far.
+    pub fn stats(&self) -> HashStats {
+        self.stats
+    }
+}
+
+/// Merges the parts (each sorted by path) into the cache file: a temporary file written a
+/// line at a time, moved in place.
+fn merge_parts(path: &Path, parts: &[PathBuf]) -> io::Result<()> {
+    let dir = path.parent().expect("the cache file is in a directory");
+    ensure_state_dir(dir)?;
+    let tmp = dir.join(format!(".{HASH_CACHE_FILE}.{}.tmp", std::process::id()));
+    let written = (|| {
+        let mut sources = parts
+            .iter()
+            .map(|p| Ok(BufReader::with_capacity(1 << 16, File::open(p)?)))
+            .collect::<io::Result<Vec<_>>>()?;
+        let mut heads: Vec<Option<String>> = vec![None; sources.len()];
+        let read = |source: &mut BufReader<File>| -> io::Result<Option<String>> {
+            let mut line = String::new();
+            Ok((source.read_line(&mut line)? > 0).then_some(line))
+        };
+        for (head, source) in heads.iter_mut().zip(&mut sources) {
+            *head = read(source)?;
+        }
+        let path_of = |line: &str| {
+            line.trim_end_matches('\n')
+                .splitn(5, ' ')
+                .nth(4)
+                .map(str::to_owned)
+        };
+        let mut out = BufWriter::with_capacity(1 << 16, File::create(&tmp)?);
+        writeln!(out, "{CACHE_HEADER}")?;
+        let mut previous: Option<String> = None;
+        loop {
+            // The part whose next line has the smallest path (a few parts: one per folder).
+            let mut best: Option<(usize, String)> = None;
+            for (i, head) in heads.iter().enumerate() {
+                let Some(line) = head else { continue };
+                let p = path_of(line).unwrap_or_default();
+                if best.as_ref().is_none_or(|(_, b)| p < *b) {
+                    best = Some((i, p));
+                }
+            }
+            let Some((i, p)) = best else { break };
+            let line = heads[i].take().expect("the chosen part has a line");
+            // A file of two resources is listed once.
+            if previous.as_deref() != Some(p.as_str()) {
+                out.write_all(line.as_bytes())?;
+                previous = Some(p);
+            }
+            heads[i] = read(&mut sources[i])?;
+        }
+        // Not synced: after a crash, a line cut short or lost ends the cache at that
+        // point (every line checks itself), and the files after it are hashed again.
+        out.flush()
+    })();
+    if let Err(e) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    fs::rename(&tmp, path)?;
+    let _ = fs::remove_file(dir.join(OLD_CACHE_FILE));
+    Ok(())
 }
 
 fn hash_parallel<F: Borrow<PackageFile> + Sync>(
@@ -356,43 +683,6 @@ pub fn sha256_file(path: &Path) -> io::Result<(String, u64)> {
 /// sha256 of a byte slice, as lowercase hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
-}
-
-/// Writes the cache (entries in path order) to a temporary file, a line at a time, and
-/// moves it in place.
-fn write_cache<'a>(
-    path: &Path,
-    entries: impl Iterator<Item = (&'a PackageFile, &'a Sha)>,
-) -> io::Result<()> {
-    let dir = path.parent().expect("the cache file is in a directory");
-    ensure_state_dir(dir)?;
-    let tmp = dir.join(format!(".{HASH_CACHE_FILE}.{}.tmp", std::process::id()));
-    let written = (|| {
-        let mut out = BufWriter::with_capacity(1 << 16, File::create(&tmp)?);
-        writeln!(out, "{CACHE_HEADER}")?;
-        let mut previous: Option<&str> = None;
-        let mut hex = [0u8; 64];
-        for (f, sha) in entries {
-            // A file of two resources is listed once.
-            if previous == Some(f.path.as_str()) {
-                continue;
-            }
-            previous = Some(f.path.as_str());
-            hex::encode_to_slice(sha, &mut hex).map_err(io::Error::other)?;
-            out.write_all(&hex)?;
-            writeln!(out, " {} {} {} {}", f.size, f.modified_ns, f.inode, f.path)?;
-        }
-        // Not synced: after a crash, a line cut short or lost ends the cache at that
-        // point (every line checks itself), and the files after it are hashed again.
-        out.flush()
-    })();
-    if let Err(e) = written {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
-    }
-    fs::rename(&tmp, path)?;
-    let _ = fs::remove_file(dir.join(OLD_CACHE_FILE));
-    Ok(())
 }
 
 /// Creates `dir` and the folders above it that are missing, each readable by the user
@@ -592,5 +882,82 @@ mod tests {
         fs::write(dir.path().join("a.bin"), b"much longer now").unwrap();
         let err = hash_files(dir.path(), &files, 1, false, &()).unwrap_err();
         assert!(matches!(err, DigestError::Changed { .. }), "{err}");
+    }
+
+    #[test]
+    fn folders_hashed_a_chunk_at_a_time_share_the_cache_with_listed_files() {
+        let dir = package_with(&[("a.bin", b"1"), ("z.bin", b"26")]);
+        fs::create_dir_all(dir.path().join("m/sub")).unwrap();
+        for (name, bytes) in [("m/x", "x"), ("m/sub/y", "y"), ("m/w", "w")] {
+            fs::write(dir.path().join(name), bytes).unwrap();
+        }
+        age(dir.path(), &["a.bin", "z.bin", "m/x", "m/sub/y", "m/w"]);
+        let folder = Folder {
+            root: dir.path().to_owned(),
+            descriptor: dir.path().join("datasets.yaml"),
+            location: None,
+            path: "m".into(),
+            files: 3,
+            bytes: 3,
+        };
+        let listed = all_files(dir.path());
+        let run = || {
+            let mut session = HashSession::new(dir.path(), 2, true, &());
+            let digests = session.hash_listed(&listed).unwrap();
+            let mut hasher = session.folder(&folder).unwrap();
+            let mut chunks = Vec::new();
+            loop {
+                let chunk = hasher.next_chunk(2, &()).unwrap();
+                if chunk.is_empty() {
+                    break;
+                }
+                chunks.push(chunk);
+            }
+            session.absorb(hasher);
+            (digests, chunks, session.finish())
+        };
+        let (digests, chunks, stats) = run();
+        assert_eq!(digests.len(), 2);
+        let paths: Vec<Vec<&str>> = chunks
+            .iter()
+            .map(|c| c.iter().map(|d| d.path.as_str()).collect())
+            .collect();
+        assert_eq!(paths, [vec!["m/sub/y", "m/w"], vec!["m/x"]]);
+        assert_eq!(chunks[1][0].sha256, sha256_hex(b"x"));
+        assert_eq!(
+            (stats.files, stats.cached_files, stats.hashed_bytes),
+            (5, 0, 6)
+        );
+        // One cache, in path order, for both.
+        let text = fs::read_to_string(dir.path().join(STATE_DIR).join(HASH_CACHE_FILE)).unwrap();
+        let cached: Vec<&str> = text
+            .lines()
+            .skip(1)
+            .map(|l| l.rsplit(' ').next().unwrap())
+            .collect();
+        assert_eq!(
+            cached,
+            ["a.bin", "m/sub/y", "m/w", "m/x", "z.bin"],
+            "{text}"
+        );
+        let leftovers = fs::read_dir(dir.path().join(STATE_DIR))
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".part")
+            })
+            .count();
+        assert_eq!(leftovers, 0, "the parts are merged and removed");
+        // Again: everything from the cache; the same digests.
+        let (again, again_chunks, stats) = run();
+        assert_eq!((again, again_chunks), (digests, chunks.clone()));
+        assert_eq!((stats.cached_files, stats.hashed_bytes), (5, 0));
+        // Read only, as a push walks the folder again.
+        let mut hasher = FolderHasher::read_only(&folder, 1).unwrap();
+        assert_eq!(hasher.next_chunk(10, &()).unwrap(), chunks.concat());
+        assert_eq!(hasher.stats().cached_files, 3);
     }
 }

@@ -14,12 +14,15 @@ pub mod path;
 
 pub use branch::{Branch, BranchError, BranchSource, normalize_branch, resolve_branch};
 pub use descriptor::{DESCRIPTOR_FILE, DescriptorError, Location};
-pub use digest::{DigestError, FileDigest, HashProgress, HashStats, hash_files};
+pub use digest::{
+    DigestError, FileDigest, FolderHasher, HashProgress, HashSession, HashStats, hash_files,
+};
 pub use format::Format;
 pub use kind::{AssetKind, Engine};
 pub use name::{Destination, Label, StoneUrl, sanitize_slug};
 pub use package::{
-    Dialect, Package, PackageError, PackageFile, Publish, Quoting, Resource, load_package,
+    Dialect, Folder, FolderWalk, LISTED_FILES, Package, PackageError, PackageFile, Publish,
+    Quoting, Resource, Unlisted, load_package,
 };
 pub use path::{PathError, PathProblem, RelativePath, check_file_name, check_relative_path};
 

@@ -174,8 +174,13 @@ pub struct Resource {
     pub schema: Option<TableSchema>,
     pub dialect: Option<Dialect>,
     pub metadata: serde_json::Value,
-    /// The files of the resource: one, or every file under a directory, sorted.
+    /// The files of the resource: one, or every file under a directory, sorted; empty for
+    /// a folder of more than [`LISTED_FILES`] files (`unlisted`), walked again when needed
+    /// ([`Package::folder`]).
     pub files: Vec<PackageFile>,
+    /// A folder of more than [`LISTED_FILES`] files: its counts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unlisted: Option<Unlisted>,
     /// Where the resource is declared.
     #[serde(skip)]
     pub location: Option<Location>,
@@ -183,12 +188,36 @@ pub struct Resource {
 
 impl Resource {
     pub fn size(&self) -> u64 {
-        self.files.iter().map(|f| f.size).sum()
+        match &self.unlisted {
+            Some(u) => u.bytes,
+            None => self.files.iter().map(|f| f.size).sum(),
+        }
+    }
+
+    /// How many files the resource has.
+    pub fn file_count(&self) -> usize {
+        match &self.unlisted {
+            Some(u) => u.files,
+            None => self.files.len(),
+        }
     }
 
     pub fn is_directory(&self) -> bool {
-        self.files.len() != 1 || self.files[0].path != self.path
+        self.unlisted.is_some() || self.files.len() != 1 || self.files[0].path != self.path
     }
+}
+
+/// Files of a folder resource up to this count are listed in [`Resource::files`]; the
+/// files of a larger folder are not kept but walked again when needed, so that the
+/// client's memory does not grow with the count of files (issue 27). The paged push's
+/// batch size: a package with more files is pushed in batches anyway.
+pub const LISTED_FILES: usize = 10_000;
+
+/// The counts of a folder resource whose files are not listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Unlisted {
+    pub files: usize,
+    pub bytes: u64,
 }
 
 /// A file of the package, as found on disk when the package was loaded.
@@ -209,6 +238,22 @@ impl PackageFile {
     /// with each file: a package of a million files would hold every path twice.
     pub fn absolute(&self, root: &Path) -> PathBuf {
         root.join(&self.path)
+    }
+}
+
+impl Package {
+    /// The folder of `resource` when its files are not listed (more than
+    /// [`LISTED_FILES`]): what walks it again.
+    pub fn folder(&self, resource: &Resource) -> Option<Folder> {
+        let unlisted = resource.unlisted?;
+        Some(Folder {
+            root: self.root.clone(),
+            descriptor: self.descriptor.clone(),
+            location: resource.location,
+            path: resource.path.clone(),
+            files: unlisted.files,
+            bytes: unlisted.bytes,
+        })
     }
 }
 
@@ -343,7 +388,7 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
         };
         let path_location = location_of(path_spanned.span());
         let rel = check_resource_path(file, path_spanned)?;
-        let files = collect_files(
+        let (files, unlisted) = collect_files(
             file,
             path_location,
             dir,
@@ -405,6 +450,7 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
                 .map(node_to_json)
                 .unwrap_or(serde_json::Value::Null),
             files,
+            unlisted,
             location,
         });
     }
@@ -548,7 +594,7 @@ fn collect_files(
     root_canonical: &Path,
     rel: &str,
     parents: &mut HashMap<PathBuf, PathBuf>,
-) -> Result<Vec<PackageFile>, DescriptorError> {
+) -> Result<(Vec<PackageFile>, Option<Unlisted>), DescriptorError> {
     let fail = |msg: String| DescriptorError::at(file, location, msg);
     let absolute = root.join(rel);
     let meta = match fs::symlink_metadata(&absolute) {
@@ -588,73 +634,274 @@ fn collect_files(
         meta
     };
     if target.is_file() {
-        return Ok(vec![package_file(rel.to_owned(), &target)]);
+        return Ok((vec![package_file(rel.to_owned(), &target)], None));
     }
     if !target.is_dir() {
         return Err(fail(format!("`{rel}` is neither a file nor a directory"))
             .with_code(codes::PATH_REFUSED));
     }
+    let mut walk = FolderWalk::open(file, location, absolute, root_canonical, rel)?;
+    // Up to LISTED_FILES files are kept; past that, only their count and bytes (the
+    // folder is walked again, in the same order, when its files are needed).
     let mut files = Vec::new();
-    let mut pending = vec![(absolute, rel.to_owned())];
-    while let Some((dir, dir_rel)) = pending.pop() {
+    let (mut count, mut bytes) = (0usize, 0u64);
+    for f in walk.by_ref() {
+        let f = f?;
+        count += 1;
+        bytes += f.size;
+        if count <= LISTED_FILES {
+            files.push(f);
+        } else if !files.is_empty() {
+            files = Vec::new();
+        }
+    }
+    if count == 0 {
+        return Err(fail(format!("the directory `{rel}` holds no files")));
+    }
+    if count > LISTED_FILES {
+        return Ok((
+            Vec::new(),
+            Some(Unlisted {
+                files: count,
+                bytes,
+            }),
+        ));
+    }
+    // Kept for the whole push: without the room the vector grew into.
+    files.shrink_to_fit();
+    Ok((files, None))
+}
+
+/// What a walked entry of a directory is (from the directory listing, no `stat`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EntryKind {
+    File,
+    Dir,
+    Link,
+    Other,
+}
+
+/// The order of two names of a directory as the order of the paths under them: a folder
+/// `b` sorts as `b/` (after `b.txt`, before `b0`). Slices compared whole (`memcmp`): a
+/// directory of a million names is sorted in a fraction of a second, even unoptimized.
+fn path_order(a: &[u8], a_dir: bool, b: &[u8], b_dir: bool) -> std::cmp::Ordering {
+    let n = a.len().min(b.len());
+    a[..n].cmp(&b[..n]).then_with(|| {
+        // One name is the start of the other (names hold no `/`): the next byte decides,
+        // a folder's `/` included.
+        let next = |name: &[u8], dir: bool| name.get(n).copied().or(dir.then_some(b'/'));
+        next(a, a_dir).cmp(&next(b, b_dir))
+    })
+}
+
+/// One directory being walked: its entries' names in one string, the entries sorted.
+#[derive(Debug)]
+struct Level {
+    dir: PathBuf,
+    rel: String,
+    names: String,
+    /// (start, length) of the name in `names`, and the kind; sorted so that the walk's
+    /// paths come in the order of their strings (a folder `b` sorts as `b/`).
+    entries: Vec<(u32, u32, EntryKind)>,
+    next: usize,
+}
+
+/// The files under a folder of the package, in the order of their paths (byte order of
+/// the `/`-separated path: the order of the hash cache and of the push's listing), each
+/// checked as when the package is loaded. Lazy: it holds one directory listing per level
+/// of depth, never the folder's whole list of files (a folder of a million files would
+/// otherwise be a million paths in memory, issue 27).
+#[derive(Debug)]
+pub struct FolderWalk {
+    descriptor: PathBuf,
+    location: Option<Location>,
+    root_canonical: PathBuf,
+    stack: Vec<Level>,
+}
+
+impl FolderWalk {
+    fn open(
+        descriptor: &Path,
+        location: Option<Location>,
+        absolute: PathBuf,
+        root_canonical: &Path,
+        rel: &str,
+    ) -> Result<FolderWalk, DescriptorError> {
+        let mut walk = FolderWalk {
+            descriptor: descriptor.to_owned(),
+            location,
+            root_canonical: root_canonical.to_owned(),
+            stack: Vec::new(),
+        };
+        let top = walk.level(absolute, rel.to_owned())?;
+        walk.stack.push(top);
+        Ok(walk)
+    }
+
+    fn fail(&self, message: String) -> DescriptorError {
+        DescriptorError::at(&self.descriptor, self.location, message)
+    }
+
+    /// Lists `dir` (the package's `rel`) and sorts its entries.
+    fn level(&self, dir: PathBuf, rel: String) -> Result<Level, DescriptorError> {
         let entries =
-            fs::read_dir(&dir).map_err(|e| fail(format!("cannot list `{dir_rel}`: {e}")))?;
+            fs::read_dir(&dir).map_err(|e| self.fail(format!("cannot list `{rel}`: {e}")))?;
+        let mut names = String::new();
+        let mut listed = Vec::new();
         for entry in entries {
-            let entry = entry.map_err(|e| fail(format!("cannot list `{dir_rel}`: {e}")))?;
+            let entry = entry.map_err(|e| self.fail(format!("cannot list `{rel}`: {e}")))?;
             let name = entry.file_name();
             let Some(name) = name.to_str() else {
-                return Err(fail(format!(
-                    "`{dir_rel}` holds a file whose name is not UTF-8: {:?}",
+                return Err(self.fail(format!(
+                    "`{rel}` holds a file whose name is not UTF-8: {:?}",
                     entry.file_name()
                 )));
             };
             // Each name becomes part of a path on the server and in other packages' `ext/`:
             // the one path rule.
             if let Err(e) = crate::path::check_file_name(name) {
-                return Err(fail(format!(
-                    "`{dir_rel}` holds a file whose name is not a plain name: {e}"
-                ))
-                .with_code(codes::PATH_REFUSED)
-                .with_hint("rename the file"));
+                return Err(self
+                    .fail(format!(
+                        "`{rel}` holds a file whose name is not a plain name: {e}"
+                    ))
+                    .with_code(codes::PATH_REFUSED)
+                    .with_hint("rename the file"));
             }
-            let child_rel = format!("{dir_rel}/{name}");
-            let child_abs = entry.path();
             let kind = entry
                 .file_type()
-                .map_err(|e| fail(format!("cannot read `{child_rel}`: {e}")))?;
-            if kind.is_symlink() {
-                let target_rel = confined(root_canonical, &child_abs, &child_rel)
-                    .map_err(|msg| fail(msg).with_code(codes::PATH_REFUSED))?;
-                let first = target_rel.split('/').next().unwrap_or_default();
-                check_zone(first, &format!("`{child_rel}` (a link to `{target_rel}`)"))
-                    .map_err(|(msg, code, hint)| fail(msg).with_code(code).with_hint(hint))?;
-                let meta = fs::metadata(&child_abs)
-                    .map_err(|e| fail(format!("cannot read `{child_rel}`: {e}")))?;
-                if !meta.is_file() {
-                    return Err(fail(format!("`{child_rel}` is a link to a directory; links to directories inside a resource are not followed"))
-                        .with_code(codes::PATH_REFUSED));
-                }
-                files.push(package_file(child_rel, &meta));
+                .map_err(|e| self.fail(format!("cannot read `{rel}/{name}`: {e}")))?;
+            let kind = if kind.is_symlink() {
+                EntryKind::Link
             } else if kind.is_dir() {
-                pending.push((child_abs, child_rel));
+                EntryKind::Dir
             } else if kind.is_file() {
-                let meta = entry
-                    .metadata()
-                    .map_err(|e| fail(format!("cannot read `{child_rel}`: {e}")))?;
-                files.push(package_file(child_rel, &meta));
+                EntryKind::File
             } else {
-                return Err(fail(format!("`{child_rel}` is not a regular file"))
-                    .with_code(codes::PATH_REFUSED));
+                EntryKind::Other
+            };
+            let (Ok(start), Ok(len)) = (u32::try_from(names.len()), u32::try_from(name.len()))
+            else {
+                return Err(self.fail(format!("`{rel}` holds too many files to list")));
+            };
+            names.push_str(name);
+            listed.push((start, len, kind));
+        }
+        let name = |&(start, len, _): &(u32, u32, EntryKind)| {
+            &names.as_bytes()[start as usize..(start + len) as usize]
+        };
+        listed.sort_unstable_by(|a, b| {
+            path_order(
+                name(a),
+                a.2 == EntryKind::Dir,
+                name(b),
+                b.2 == EntryKind::Dir,
+            )
+        });
+        listed.shrink_to_fit();
+        Ok(Level {
+            dir,
+            rel,
+            names,
+            entries: listed,
+            next: 0,
+        })
+    }
+
+    fn step(&mut self) -> Option<Result<PackageFile, DescriptorError>> {
+        loop {
+            let level = self.stack.last_mut()?;
+            let Some(&(start, len, kind)) = level.entries.get(level.next) else {
+                self.stack.pop();
+                continue;
+            };
+            level.next += 1;
+            let name = &level.names[start as usize..(start + len) as usize];
+            let child_rel = format!("{}/{name}", level.rel);
+            let child_abs = level.dir.join(name);
+            match kind {
+                EntryKind::Dir => match self.level(child_abs, child_rel) {
+                    Ok(next) => self.stack.push(next),
+                    Err(e) => return Some(Err(e)),
+                },
+                EntryKind::Link => {
+                    let checked = (|| {
+                        let target_rel = confined(&self.root_canonical, &child_abs, &child_rel)
+                            .map_err(|msg| self.fail(msg).with_code(codes::PATH_REFUSED))?;
+                        let first = target_rel.split('/').next().unwrap_or_default();
+                        check_zone(first, &format!("`{child_rel}` (a link to `{target_rel}`)"))
+                            .map_err(|(msg, code, hint)| {
+                                self.fail(msg).with_code(code).with_hint(hint)
+                            })?;
+                        let meta = fs::metadata(&child_abs)
+                            .map_err(|e| self.fail(format!("cannot read `{child_rel}`: {e}")))?;
+                        if !meta.is_file() {
+                            return Err(self.fail(format!("`{child_rel}` is a link to a directory; links to directories inside a resource are not followed"))
+                                .with_code(codes::PATH_REFUSED));
+                        }
+                        Ok(meta)
+                    })();
+                    return Some(checked.map(|meta| package_file(child_rel, &meta)));
+                }
+                EntryKind::File => {
+                    return Some(
+                        fs::symlink_metadata(&child_abs)
+                            .map(|meta| package_file(child_rel.clone(), &meta))
+                            .map_err(|e| self.fail(format!("cannot read `{child_rel}`: {e}"))),
+                    );
+                }
+                EntryKind::Other => {
+                    return Some(Err(self
+                        .fail(format!("`{child_rel}` is not a regular file"))
+                        .with_code(codes::PATH_REFUSED)));
+                }
             }
         }
     }
-    if files.is_empty() {
-        return Err(fail(format!("the directory `{rel}` holds no files")));
+}
+
+impl Iterator for FolderWalk {
+    type Item = Result<PackageFile, DescriptorError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let item = self.step();
+        if matches!(item, Some(Err(_))) {
+            // An error ends the walk.
+            self.stack.clear();
+        }
+        item
     }
-    files.sort_by(|a, b| a.path.cmp(&b.path));
-    // Kept for the whole push: without the room the vector grew into.
-    files.shrink_to_fit();
-    Ok(files)
+}
+
+/// A folder resource of more than [`LISTED_FILES`] files: everything needed to walk it
+/// again ([`Folder::walk`]), and what its first walk counted.
+#[derive(Debug, Clone)]
+pub struct Folder {
+    /// The package directory.
+    pub root: PathBuf,
+    pub descriptor: PathBuf,
+    pub location: Option<Location>,
+    /// The resource's path, relative to the package.
+    pub path: String,
+    /// Files and bytes when the package was loaded.
+    pub files: usize,
+    pub bytes: u64,
+}
+
+impl Folder {
+    /// Walks the folder again: its files in path order, checked as when it was loaded.
+    pub fn walk(&self) -> Result<FolderWalk, PackageError> {
+        let root_canonical = fs::canonicalize(&self.root).map_err(|source| PackageError::Io {
+            path: self.root.clone(),
+            source,
+        })?;
+        Ok(FolderWalk::open(
+            &self.descriptor,
+            self.location,
+            self.root.join(&self.path),
+            &root_canonical,
+            &self.path,
+        )?)
+    }
 }
 
 /// The path of `absolute` relative to the package once every link is followed; an error if
@@ -867,4 +1114,79 @@ fn parse_dialect(
         comment_char: one_char(&d.comment_char, "commentChar")?,
         quoting,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folder_package(names: &[&str]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for name in names {
+            let path = dir.path().join("d").join(name);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, name.as_bytes()).unwrap();
+        }
+        fs::write(
+            dir.path().join(DESCRIPTOR_FILE),
+            "publish: {to: \"stone:t\"}\nresources:\n  - path: d\n    kind: BLOB\n",
+        )
+        .unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_folder_is_walked_in_the_order_of_its_paths() {
+        // `b/` sorts after `b.txt` and `b-x` and before `b0`: the order of the whole paths'
+        // strings, which the hash cache and the listing digest use.
+        let names = ["b0", "b/c", "b.txt", "a", "b-x", "b/a/z", "c/d"];
+        let dir = folder_package(&names);
+        let package = load_package(dir.path()).unwrap();
+        let walked: Vec<&str> = package.resources[0]
+            .files
+            .iter()
+            .map(|f| f.path.as_str())
+            .collect();
+        let mut sorted: Vec<String> = names.iter().map(|n| format!("d/{n}")).collect();
+        sorted.sort();
+        assert_eq!(walked, sorted);
+        assert!(package.resources[0].unlisted.is_none());
+        assert!(package.folder(&package.resources[0]).is_none());
+    }
+
+    #[test]
+    fn a_folder_of_more_files_than_listed_is_counted_and_walked_again() {
+        let names: Vec<String> = (0..=LISTED_FILES)
+            .map(|i| format!("{:02}/{i:05}", i % 7))
+            .collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let dir = folder_package(&refs);
+        let package = load_package(dir.path()).unwrap();
+        let resource = &package.resources[0];
+        assert!(resource.files.is_empty(), "not listed");
+        let bytes: u64 = names.iter().map(|n| n.len() as u64).sum();
+        assert_eq!(
+            resource.unlisted,
+            Some(Unlisted {
+                files: LISTED_FILES + 1,
+                bytes
+            })
+        );
+        assert_eq!(
+            (resource.file_count(), resource.size()),
+            (LISTED_FILES + 1, bytes)
+        );
+        assert!(resource.is_directory());
+        let folder = package.folder(resource).unwrap();
+        let walked: Vec<String> = folder.walk().unwrap().map(|f| f.unwrap().path).collect();
+        let mut sorted: Vec<String> = names.iter().map(|n| format!("d/{n}")).collect();
+        sorted.sort();
+        assert_eq!(walked, sorted);
+        // A name that is not plain, found by a later walk: an error, and the walk ends.
+        fs::write(dir.path().join("d/03/bad\u{7}name"), b"x").unwrap();
+        let mut walk = folder.walk().unwrap();
+        let error = walk.find_map(Result::err).unwrap();
+        assert!(error.message.contains("not a plain name"), "{error}");
+        assert!(walk.next().is_none());
+    }
 }

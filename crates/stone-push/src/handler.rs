@@ -4,6 +4,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use crate::folder::PreparedPackage;
 use crate::{PushError, PushOptions, PushPackage, PushResult};
 
 /// A boxed future, so handlers can live behind `dyn` in the registry.
@@ -25,6 +26,26 @@ pub trait PackagePushHandler: Send + Sync {
         options: &'a PushOptions,
         progress: Arc<dyn PushProgress>,
     ) -> BoxFuture<'a, Result<PushResult, PushError>>;
+
+    /// [`PackagePushHandler::push`] of a prepared package, whose large folders' files are
+    /// not listed in the record. A handler that takes them as a stream (the service
+    /// handler, in batches) overrides it; by default every folder's files are listed into
+    /// the record first, which the handler then takes whole (blob stores, plugins: the
+    /// plugin protocol's record lists every file).
+    fn push_prepared<'a>(
+        &'a self,
+        prepared: &'a PreparedPackage,
+        options: &'a PushOptions,
+        progress: Arc<dyn PushProgress>,
+    ) -> BoxFuture<'a, Result<PushResult, PushError>> {
+        Box::pin(async move {
+            if prepared.is_listed() {
+                return self.push(&prepared.package, options, progress).await;
+            }
+            let package = prepared.listed()?;
+            self.push(&package, options, progress).await
+        })
+    }
 }
 
 /// What a push reports as it goes.

@@ -13,6 +13,7 @@ pub mod blob_store;
 pub mod environment;
 pub mod error;
 pub mod external;
+pub mod folder;
 pub mod handler;
 pub mod identity;
 pub mod import;
@@ -24,6 +25,7 @@ pub mod service;
 
 pub use blob_store::{BlobStoreHandler, HttpHandler, store_from_url};
 pub use error::{Phase, PushError};
+pub use folder::PreparedPackage;
 pub use handler::{NoProgress, PackagePushHandler, ProgressEvent, PushProgress, Registry};
 pub use identity::TokenSource;
 pub use record::{DatasetOutcome, PushFile, PushOptions, PushPackage, PushResource, PushResult};

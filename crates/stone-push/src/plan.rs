@@ -8,8 +8,8 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use stone_package::digest::HashProgress;
 use stone_package::{
-    AssetKind, Branch, Destination, Engine, FileDigest, Format, HashStats, Label, Package,
-    StoneUrl, hash_files, load_package,
+    AssetKind, Branch, Destination, Engine, FileDigest, Folder, FolderHasher, Format, HashSession,
+    HashStats, LISTED_FILES, Label, Package, StoneUrl, load_package,
 };
 
 use crate::environment::{Environment, ResolvedEnvironment};
@@ -88,7 +88,66 @@ pub struct PlannedDataset {
     /// The file's sha256; for a directory, the sha256 of its listing
     /// (`<sha256> <size> <path>\n` per file, sorted by path).
     pub sha256: String,
-    pub files: Vec<FileDigest>,
+    pub files: PlannedFiles,
+    /// A folder (not one file).
+    #[serde(skip)]
+    pub directory: bool,
+}
+
+/// The files of a planned dataset: listed, or (a folder of more than
+/// [`stone_package::LISTED_FILES`] files) walked again when they are needed: shown by a dry
+/// run, pushed by [`crate::prepare`]. Either way they serialize as the list of digests.
+#[derive(Debug)]
+pub enum PlannedFiles {
+    Listed(Vec<FileDigest>),
+    Unlisted { folder: Folder, jobs: usize },
+}
+
+impl PlannedFiles {
+    pub fn len(&self) -> usize {
+        match self {
+            PlannedFiles::Listed(files) => files.len(),
+            PlannedFiles::Unlisted { folder, .. } => folder.files,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Drops the digests listed (the push has them now).
+    pub fn forget(&mut self) {
+        if let PlannedFiles::Listed(files) = self {
+            *files = Vec::new();
+        }
+    }
+}
+
+impl Serialize for PlannedFiles {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeSeq};
+        match self {
+            PlannedFiles::Listed(files) => files.serialize(serializer),
+            PlannedFiles::Unlisted { folder, jobs } => {
+                // Walked again, a chunk at a time, the digests from the cache the plan wrote.
+                let mut hasher =
+                    FolderHasher::read_only(folder, *jobs).map_err(S::Error::custom)?;
+                let mut seq = serializer.serialize_seq(None)?;
+                loop {
+                    let chunk = hasher
+                        .next_chunk(LISTED_FILES, &())
+                        .map_err(|e| S::Error::custom(anyhow::Error::new(e).to_string()))?;
+                    if chunk.is_empty() {
+                        break;
+                    }
+                    for digest in &chunk {
+                        seq.serialize_element(digest)?;
+                    }
+                }
+                seq.end()
+            }
+        }
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -133,9 +192,13 @@ pub fn build_plan(
     jobs: usize,
     progress: &dyn HashProgress,
 ) -> anyhow::Result<PushPlan> {
+    let hashing_failed = || format!("cannot hash the files of {}", package.root.display());
+    let mut session = HashSession::new(&package.root, jobs, true, progress);
+    // The files listed, all together (one pool of threads for many small resources); the
+    // folders of more files than that, one after the other, a chunk at a time.
     let files: Vec<_> = package.resources.iter().flat_map(|r| &r.files).collect();
-    let (digests, hashing) = hash_files(&package.root, &files, jobs, true, progress)
-        .with_context(|| format!("cannot hash the files of {}", package.root.display()))?;
+    let digests = session.hash_listed(&files).with_context(hashing_failed)?;
+    drop(files);
     let mut digests = digests.into_iter();
     let ResolvedEnvironment {
         environment,
@@ -153,26 +216,57 @@ pub fn build_plan(
             (url.clone(), url)
         }
     };
-    let datasets = package
-        .resources
-        .iter()
-        .map(|r| {
-            let files: Vec<FileDigest> = digests.by_ref().take(r.files.len()).collect();
-            let (url, iri) = place(&r.slug, &r.path);
-            PlannedDataset {
-                url,
-                iri,
-                slug: r.slug.clone(),
-                path: r.path.clone(),
-                kind: r.kind,
-                engine: r.kind.engine(),
-                format: r.format,
-                size: r.size(),
-                sha256: content_sha256(r.is_directory(), &r.path, &files),
-                files,
+    let mut datasets = Vec::with_capacity(package.resources.len());
+    for r in &package.resources {
+        let (url, iri) = place(&r.slug, &r.path);
+        let (files, size, sha256) = match package.folder(r) {
+            None => {
+                let files: Vec<FileDigest> = digests.by_ref().take(r.files.len()).collect();
+                let mut listing = Listing::new(r.is_directory(), &r.path);
+                files.iter().for_each(|f| listing.add(f));
+                let size = r.size();
+                (PlannedFiles::Listed(files), size, listing.finish())
             }
-        })
-        .collect::<Vec<_>>();
+            Some(mut folder) => {
+                let mut hasher = session.folder(&folder).with_context(hashing_failed)?;
+                let mut listing = Listing::new(true, &r.path);
+                loop {
+                    let chunk = hasher
+                        .next_chunk(LISTED_FILES, progress)
+                        .with_context(hashing_failed)?;
+                    if chunk.is_empty() {
+                        break;
+                    }
+                    chunk.iter().for_each(|f| listing.add(f));
+                }
+                let counted = hasher.stats();
+                session.absorb(hasher);
+                // What the walk found now (the files may have changed since the package
+                // was loaded).
+                folder.files = counted.files;
+                folder.bytes = counted.bytes;
+                (
+                    PlannedFiles::Unlisted { folder, jobs },
+                    counted.bytes,
+                    listing.finish(),
+                )
+            }
+        };
+        datasets.push(PlannedDataset {
+            url,
+            iri,
+            slug: r.slug.clone(),
+            path: r.path.clone(),
+            kind: r.kind,
+            engine: r.kind.engine(),
+            format: r.format,
+            size,
+            sha256,
+            directory: r.is_directory(),
+            files,
+        });
+    }
+    let hashing = session.finish();
     let package_node = match &namespace {
         Some(ns) => {
             let node = StoneUrl::namespace(ns.clone());
@@ -214,19 +308,45 @@ pub fn build_plan(
     })
 }
 
-/// A single file's sha256, or a directory's listing digest.
-fn content_sha256(is_directory: bool, root: &str, files: &[FileDigest]) -> String {
-    if !is_directory {
-        return files[0].sha256.clone();
+/// A single file's sha256, or a directory's listing digest (`<sha256> <size> <path>\n`
+/// per file, paths inside the folder, in path order), computed as the files pass.
+struct Listing<'a> {
+    root: &'a str,
+    hasher: Option<Sha256>,
+    single: Option<String>,
+    line: String,
+}
+
+impl<'a> Listing<'a> {
+    fn new(is_directory: bool, root: &'a str) -> Self {
+        Listing {
+            root,
+            hasher: is_directory.then(Sha256::new),
+            single: None,
+            line: String::new(),
+        }
     }
-    let mut hasher = Sha256::new();
-    for f in files {
+
+    fn add(&mut self, f: &FileDigest) {
+        let Some(hasher) = &mut self.hasher else {
+            self.single.get_or_insert_with(|| f.sha256.clone());
+            return;
+        };
         let inner = f
             .path
-            .strip_prefix(root)
+            .strip_prefix(self.root)
             .unwrap_or(&f.path)
             .trim_start_matches('/');
-        hasher.update(format!("{} {} {inner}\n", f.sha256, f.size));
+        use std::fmt::Write as _;
+        self.line.clear();
+        let _ = writeln!(self.line, "{} {} {inner}", f.sha256, f.size);
+        hasher.update(self.line.as_bytes());
     }
-    format!("{:x}", hasher.finalize())
+
+    fn finish(self) -> String {
+        match self.hasher {
+            Some(hasher) => format!("{:x}", hasher.finalize()),
+            None => self.single.unwrap_or_default(),
+        }
+    }
 }

@@ -14,7 +14,8 @@ use stone_package::digest::{FileDigest, ensure_state_dir, sha256_file};
 use stone_package::package::STATE_DIR;
 use stone_package::{AssetKind, Format, Package, Resource};
 
-use crate::plan::PushPlan;
+use crate::folder::{PreparedPackage, list_folder};
+use crate::plan::{PlannedFiles, PushPlan};
 use crate::record::{PushFile, PushPackage, PushResource};
 
 /// Bump when the conversion's output changes, so cached conversions are redone.
@@ -57,26 +58,54 @@ pub fn prepare(
     package: &Package,
     options: PrepareOptions,
     progress: &dyn PrepareProgress,
-) -> anyhow::Result<PushPackage> {
+) -> anyhow::Result<PreparedPackage> {
     let PrepareOptions {
         preparation,
         max_record_bytes,
     } = options;
     let mut resources = Vec::with_capacity(package.resources.len());
+    let mut folders = Vec::with_capacity(package.resources.len());
+    let mut folder_jobs = 1;
     for (resource, planned) in package.resources.iter().zip(&plan.datasets) {
+        let listed;
+        let planned_files = match &planned.files {
+            PlannedFiles::Listed(files) => files,
+            PlannedFiles::Unlisted { folder, jobs }
+                if preparation == Preparation::AsIs
+                    || !matches!(resource.kind, AssetKind::Tabular | AssetKind::Graph) =>
+            {
+                // Pushed as they are: walked again by the handler, a chunk at a time.
+                folder_jobs = *jobs;
+                folders.push(Some(folder.clone()));
+                resources.push(PushResource {
+                    name: resource.slug.to_string(),
+                    path: resource.path.clone(),
+                    kind: resource.kind,
+                    sha256: planned.sha256.clone(),
+                    size: planned.size,
+                    metadata: object(&resource.metadata),
+                    schema: None,
+                    files: Vec::new(),
+                });
+                continue;
+            }
+            PlannedFiles::Unlisted { folder, jobs } => {
+                // Tables and graphs of that many files are converted or validated one by
+                // one: listed (their memory grows with the count of files).
+                listed = list_folder(folder, *jobs)?;
+                &listed
+            }
+        };
+        folders.push(None);
         let (files, schema) = match resource.kind {
             _ if preparation == Preparation::AsIs => {
-                (as_pushed(package, resource, &planned.files), None)
+                (as_pushed(package, resource, planned_files), None)
             }
-            AssetKind::Tabular => tabular(
-                package,
-                resource,
-                &planned.files,
-                max_record_bytes,
-                progress,
-            )?,
-            AssetKind::Graph => (graph(package, resource, &planned.files)?, None),
-            _ => (as_pushed(package, resource, &planned.files), None),
+            AssetKind::Tabular => {
+                tabular(package, resource, planned_files, max_record_bytes, progress)?
+            }
+            AssetKind::Graph => (graph(package, resource, planned_files)?, None),
+            _ => (as_pushed(package, resource, planned_files), None),
         };
         resources.push(PushResource {
             name: resource.slug.to_string(),
@@ -90,7 +119,7 @@ pub fn prepare(
         });
     }
     let publish = package.publish.as_ref();
-    Ok(PushPackage {
+    let package = PushPackage {
         root: package.root.clone(),
         destination: plan.destination.clone(),
         namespace: plan
@@ -116,6 +145,11 @@ pub fn prepare(
             metadata: object(&package.metadata),
         },
         resources,
+    };
+    Ok(PreparedPackage {
+        package,
+        folders,
+        jobs: folder_jobs,
     })
 }
 

@@ -7,7 +7,7 @@
 //! credentials: uploads go through a separate HTTP client that has none.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -26,6 +26,9 @@ use stone_http::retry::{self, Resend, SendError, retryable_status};
 use stone_http::{describe, size_in_words};
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
+use stone_package::{Folder, FolderHasher};
+
+use crate::folder::PreparedPackage;
 use crate::handler::{BoxFuture, PackagePushHandler, ProgressEvent, PushProgress};
 use crate::identity::TokenSource;
 use crate::record::{DatasetOutcome, PushFile, PushOptions, PushPackage, PushResult, status_name};
@@ -143,23 +146,53 @@ impl PackagePushHandler for ServiceHandler {
         options: &'a PushOptions,
         progress: Arc<dyn PushProgress>,
     ) -> BoxFuture<'a, Result<PushResult, PushError>> {
-        Box::pin(async move {
-            let target = self.target(&package.destination, &options.env)?;
-            let token = match &self.tokens {
-                Some(tokens) => tokens.token(&options.env).await?,
-                None => None,
-            };
-            Session {
-                handler: self,
-                api: target.api.trim_end_matches('/').to_owned(),
-                package,
-                options,
-                progress,
-                token: std::sync::Mutex::new(token),
-            }
-            .run()
-            .await
-        })
+        Box::pin(self.session(package, &[], 1, options, progress))
+    }
+
+    fn push_prepared<'a>(
+        &'a self,
+        prepared: &'a PreparedPackage,
+        options: &'a PushOptions,
+        progress: Arc<dyn PushProgress>,
+    ) -> BoxFuture<'a, Result<PushResult, PushError>> {
+        // The folders' files go in batches, each walked and hashed (from the cache) when
+        // its turn comes.
+        Box::pin(self.session(
+            &prepared.package,
+            &prepared.folders,
+            prepared.jobs,
+            options,
+            progress,
+        ))
+    }
+}
+
+impl ServiceHandler {
+    async fn session(
+        &self,
+        package: &PushPackage,
+        folders: &[Option<Folder>],
+        hash_jobs: usize,
+        options: &PushOptions,
+        progress: Arc<dyn PushProgress>,
+    ) -> Result<PushResult, PushError> {
+        let target = self.target(&package.destination, &options.env)?;
+        let token = match &self.tokens {
+            Some(tokens) => tokens.token(&options.env).await?,
+            None => None,
+        };
+        Session {
+            handler: self,
+            api: target.api.trim_end_matches('/').to_owned(),
+            package,
+            folders,
+            hash_jobs,
+            options,
+            progress,
+            token: std::sync::Mutex::new(token),
+        }
+        .run()
+        .await
     }
 }
 
@@ -167,6 +200,10 @@ struct Session<'a> {
     handler: &'a ServiceHandler,
     api: String,
     package: &'a PushPackage,
+    /// For each resource: its folder when its files are not listed in `package`.
+    folders: &'a [Option<Folder>],
+    /// Threads hashing a folder's files again.
+    hash_jobs: usize,
     options: &'a PushOptions,
     progress: Arc<dyn PushProgress>,
     /// The bearer token of API calls (renewed or stepped up during the push).
@@ -189,7 +226,13 @@ impl<'a> Session<'a> {
         let local = if self.paged() {
             HashMap::new()
         } else {
-            local_files(self.package.resources.iter().flat_map(|r| &r.files))
+            local_files(
+                self.package
+                    .resources
+                    .iter()
+                    .flat_map(|r| &r.files)
+                    .cloned(),
+            )
         };
 
         let mut uploaded_bytes = 0u64;
@@ -368,7 +411,20 @@ impl<'a> Session<'a> {
 
     /// Files of the package, all resources together.
     fn file_count(&self) -> usize {
-        self.package.resources.iter().map(|r| r.files.len()).sum()
+        self.package
+            .resources
+            .iter()
+            .enumerate()
+            .map(|(i, r)| match self.folder(i) {
+                Some(folder) => folder.files,
+                None => r.files.len(),
+            })
+            .sum()
+    }
+
+    /// The folder of the `i`th resource, when its files are not listed.
+    fn folder(&self, i: usize) -> Option<&'a Folder> {
+        self.folders.get(i).and_then(Option::as_ref)
     }
 
     /// Whether the package has more files than one batch: its manifest then names the
@@ -610,7 +666,7 @@ impl<'a> Session<'a> {
         let url = format!("{}/pushes/{push_id}/files", self.api);
         // Batches of MAX_FILE_BATCH files, resources after one another (a resource's
         // files may span batches, a batch may hold many small resources).
-        let mut cursor = (0, 0);
+        let mut cursor = Cursor::default();
         let post = |batch: FileBatch| {
             let url = url.clone();
             async move {
@@ -621,14 +677,14 @@ impl<'a> Session<'a> {
             }
         };
         let (mut bytes, mut staged) = (0u64, 0usize);
-        let Some((first, mut local)) = self.next_batch(&mut cursor) else {
+        let Some((first, mut local)) = self.next_batch(&mut cursor)? else {
             return Ok((0, 0));
         };
         let mut current = post(first).await?;
         loop {
             let (batch, answer) = current;
             // The next batch goes while this one's uploads run.
-            let (next, next_local) = match self.next_batch(&mut cursor) {
+            let (next, next_local) = match self.next_batch(&mut cursor)? {
                 Some((next, next_local)) => (Some(post(next)), Some(next_local)),
                 None => (None, None),
             };
@@ -699,9 +755,28 @@ impl<'a> Session<'a> {
         }
     }
 
-    /// The batch of files from `cursor` (resource, file) on, where its contents are on
-    /// disk, and the cursor moved past it.
-    fn next_batch(&self, cursor: &mut (usize, usize)) -> Option<(FileBatch, LocalFiles<'a>)> {
+    /// The batch of files from `cursor` on, where its contents are on disk, and the cursor
+    /// moved past it. A folder's files are walked and hashed (from the cache) as they are
+    /// taken: one batch of them in memory, whatever the folder's count of files.
+    fn next_batch(
+        &self,
+        cursor: &mut Cursor,
+    ) -> Result<Option<(FileBatch, LocalFiles)>, PushError> {
+        // Walking and hashing block: on a runtime with other threads, the uploads of the
+        // batch before go on meanwhile.
+        let multi_thread = tokio::runtime::Handle::try_current()
+            .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+        if multi_thread {
+            tokio::task::block_in_place(|| self.take_batch(cursor))
+        } else {
+            self.take_batch(cursor)
+        }
+    }
+
+    fn take_batch(
+        &self,
+        cursor: &mut Cursor,
+    ) -> Result<Option<(FileBatch, LocalFiles)>, PushError> {
         let package: &'a PushPackage = self.package;
         let mut batch = FileBatch {
             datasets: Vec::new(),
@@ -709,13 +784,41 @@ impl<'a> Session<'a> {
         let mut local = HashMap::new();
         let mut count = 0;
         while count < MAX_FILE_BATCH {
-            let Some(resource) = package.resources.get(cursor.0) else {
+            let Some(resource) = package.resources.get(cursor.resource) else {
                 break;
             };
-            let take = (resource.files.len().saturating_sub(cursor.1)).min(MAX_FILE_BATCH - count);
-            if take > 0 {
-                let files = &resource.files[cursor.1..cursor.1 + take];
-                local.extend(local_files(files));
+            let files: Vec<PushFile> = match self.folder(cursor.resource) {
+                Some(folder) => {
+                    let hasher = match cursor.folder.take() {
+                        Some(hasher) => hasher,
+                        None => FolderHasher::read_only(folder, self.hash_jobs)
+                            .map_err(|e| folder_error(folder, e))?,
+                    };
+                    let hasher = cursor.folder.insert(hasher);
+                    let chunk = hasher
+                        .next_chunk(MAX_FILE_BATCH - count, &())
+                        .map_err(|e| folder_error(folder, e))?;
+                    if chunk.len() < MAX_FILE_BATCH - count {
+                        // The folder's end.
+                        cursor.folder = None;
+                        cursor.done = true;
+                    }
+                    chunk
+                        .into_iter()
+                        .map(|d| crate::folder::push_file(&folder.root, &folder.path, d))
+                        .collect()
+                }
+                None => {
+                    let take = (resource.files.len().saturating_sub(cursor.file))
+                        .min(MAX_FILE_BATCH - count);
+                    let files = resource.files[cursor.file..cursor.file + take].to_vec();
+                    cursor.file += take;
+                    cursor.done = cursor.file >= resource.files.len();
+                    files
+                }
+            };
+            if !files.is_empty() {
+                count += files.len();
                 batch.datasets.push(DatasetFiles {
                     name: resource.name.clone(),
                     files: files
@@ -727,14 +830,16 @@ impl<'a> Session<'a> {
                         })
                         .collect(),
                 });
-                count += take;
+                local.extend(local_files(files));
             }
-            cursor.1 += take;
-            if cursor.1 >= resource.files.len() {
-                *cursor = (cursor.0 + 1, 0);
+            if cursor.done {
+                *cursor = Cursor {
+                    resource: cursor.resource + 1,
+                    ..Cursor::default()
+                };
             }
         }
-        (count > 0).then_some((batch, local))
+        Ok((count > 0).then_some((batch, local)))
     }
 
     /// Uploads everything the server asked for, `jobs` requests at a time; returns the bytes.
@@ -742,20 +847,23 @@ impl<'a> Session<'a> {
         &self,
         push_id: &str,
         asked: &[Upload],
-        local: &LocalFiles<'_>,
+        local: &LocalFiles,
     ) -> Result<u64, UploadFailure> {
         let mut units = Vec::new();
         for upload in asked {
-            let path = local.get(upload.sha256.as_str()).copied().ok_or_else(|| {
-                UploadFailure::Failed(PushError::Protocol {
-                    phase: Phase::Upload,
-                    url: self.api.clone(),
-                    message: format!(
-                        "the server asked for {}, which is not in the manifest",
-                        upload.sha256
-                    ),
-                })
-            })?;
+            let path = local
+                .get(upload.sha256.as_str())
+                .map(PathBuf::as_path)
+                .ok_or_else(|| {
+                    UploadFailure::Failed(PushError::Protocol {
+                        phase: Phase::Upload,
+                        url: self.api.clone(),
+                        message: format!(
+                            "the server asked for {}, which is not in the manifest",
+                            upload.sha256
+                        ),
+                    })
+                })?;
             match (&upload.url, &upload.parts) {
                 (_, Some(parts)) => units.extend(
                     parts
@@ -949,14 +1057,30 @@ impl<'a> Unit<'a> {
     }
 }
 
-/// Where the contents of some files are on disk, by sha256.
-type LocalFiles<'a> = HashMap<&'a str, &'a Path>;
+/// Where the contents of some files are on disk, by sha256 (at most a batch of them).
+type LocalFiles = HashMap<String, PathBuf>;
 
-fn local_files<'a>(files: impl IntoIterator<Item = &'a PushFile>) -> LocalFiles<'a> {
-    files
-        .into_iter()
-        .map(|f| (f.sha256.as_str(), f.local.as_path()))
-        .collect()
+fn local_files(files: impl IntoIterator<Item = PushFile>) -> LocalFiles {
+    files.into_iter().map(|f| (f.sha256, f.local)).collect()
+}
+
+/// Where the next batch starts: a resource, a file of it (listed files), or its folder
+/// being walked.
+#[derive(Default)]
+struct Cursor {
+    resource: usize,
+    file: usize,
+    folder: Option<FolderHasher>,
+    /// The resource's files are all taken.
+    done: bool,
+}
+
+/// A folder walked again for the push failed (a file gone or changed since the plan).
+fn folder_error(folder: &Folder, e: stone_package::DigestError) -> PushError {
+    PushError::Io {
+        path: folder.root.join(&folder.path),
+        source: std::io::Error::other(format!("{:#}", anyhow::Error::new(e))),
+    }
 }
 
 /// A saved push the server no longer resumes: unknown, expired by its garbage

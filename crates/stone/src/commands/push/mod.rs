@@ -187,9 +187,9 @@ fn push_with(
         preparation,
         max_record_bytes: settings::csv_max_record_bytes()?,
     };
-    let push_package = prepare(&plan, package, options, &lines)?;
+    let prepared = prepare(&plan, package, options, &lines)?;
     // Each file is in the package to push now: its digest in the plan goes (issue 27).
-    plan.datasets.iter_mut().for_each(|d| d.files = Vec::new());
+    plan.datasets.iter_mut().for_each(|d| d.files.forget());
     if let Some(e) = info_error {
         return Err(e.into());
     }
@@ -209,7 +209,7 @@ fn push_with(
         .expect("the handler chosen above");
     let reporter: Arc<dyn PushProgress> = Arc::new(PushLines::new(printer));
     let result = runtime
-        .block_on(handler.push(&push_package, &options, reporter.clone()))
+        .block_on(handler.push_prepared(&prepared, &options, reporter.clone()))
         .with_context(|| {
             format!(
                 "the push of {} to {} ({}) failed",

@@ -176,7 +176,7 @@ pub(super) fn render_plan(plan: &PushPlan) -> String {
         .datasets
         .iter()
         .map(|d| {
-            let path = if d.files.len() > 1 || d.files.first().is_some_and(|f| f.path != d.path) {
+            let path = if d.directory {
                 format!("{}/ ({} files)", d.path, d.files.len())
             } else {
                 d.path.clone()

@@ -1,0 +1,78 @@
+//! A folder resource of more than [`stone_package::LISTED_FILES`] files as a push takes it:
+//! its files walked and hashed (from the hash cache) a chunk at a time, or listed for a
+//! handler that takes the whole record.
+
+use std::path::Path;
+
+use stone_package::{FileDigest, Folder, FolderHasher, LISTED_FILES};
+
+use crate::PushError;
+use crate::record::{PushFile, PushPackage};
+
+/// A package as [`crate::prepare::prepare`] hands it to a handler: the push's record, and
+/// the folders of more than [`stone_package::LISTED_FILES`] files whose files the record
+/// does not list (issue 27: a handler that streams them holds one batch at a time).
+#[derive(Debug, Clone)]
+pub struct PreparedPackage {
+    pub package: PushPackage,
+    /// For each resource of `package`: its folder when its `files` are not listed.
+    pub folders: Vec<Option<Folder>>,
+    /// Threads hashing the folders' files again (from the hash cache the plan wrote).
+    pub jobs: usize,
+}
+
+impl PreparedPackage {
+    /// Whether every file is in the record.
+    pub fn is_listed(&self) -> bool {
+        self.folders.iter().all(Option::is_none)
+    }
+
+    /// The record with every folder's files listed (its memory then grows with the count
+    /// of files: about 250 bytes a file).
+    pub fn listed(&self) -> Result<PushPackage, PushError> {
+        let mut package = self.package.clone();
+        for (resource, folder) in package.resources.iter_mut().zip(&self.folders) {
+            let Some(folder) = folder else { continue };
+            let digests = list_folder(folder, self.jobs).map_err(|e| PushError::Io {
+                path: folder.root.join(&folder.path),
+                source: std::io::Error::other(format!("{e:#}")),
+            })?;
+            resource.files = digests
+                .into_iter()
+                .map(|d| push_file(&folder.root, &folder.path, d))
+                .collect();
+        }
+        Ok(package)
+    }
+}
+
+/// Every file of `folder`, hashed (from the cache) a chunk at a time.
+pub fn list_folder(folder: &Folder, jobs: usize) -> anyhow::Result<Vec<FileDigest>> {
+    let mut hasher = FolderHasher::read_only(folder, jobs)?;
+    let mut files = Vec::with_capacity(folder.files);
+    loop {
+        let chunk = hasher.next_chunk(LISTED_FILES, &())?;
+        if chunk.is_empty() {
+            return Ok(files);
+        }
+        files.extend(chunk);
+    }
+}
+
+/// The record of one file of a folder as a handler pushes it: its path inside the
+/// resource (`resource`: the resource's path), where it is on disk.
+pub fn push_file(root: &Path, resource: &str, digest: FileDigest) -> PushFile {
+    let inner = digest
+        .path
+        .strip_prefix(resource)
+        .map(|p| p.trim_start_matches('/'))
+        .filter(|p| !p.is_empty())
+        .unwrap_or(&digest.path)
+        .to_owned();
+    PushFile {
+        path: inner,
+        local: root.join(&digest.path),
+        sha256: digest.sha256,
+        size: digest.size,
+    }
+}
