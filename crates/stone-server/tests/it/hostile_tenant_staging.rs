@@ -101,6 +101,28 @@ pub(crate) fn world_with(staging: &str) -> World {
 }
 
 impl World {
+    /// `GET /v1/pushes/{id}` with `token` until the push ends: its last status.
+    pub(crate) async fn wait(&self, token: &str, id: &str) -> Value {
+        for _ in 0..1200 {
+            let status = call(
+                &self.server,
+                "GET",
+                &format!("/v1/pushes/{id}"),
+                Some(token),
+                None,
+            )
+            .await
+            .answer
+            .expect(200)
+            .body;
+            if matches!(status["state"].as_str(), Some("succeeded" | "failed")) {
+                return status;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        panic!("push {id} did not end:\n{}", self.server.log());
+    }
+
     pub(crate) async fn post(&self, token: &str, path: &str, body: Option<&Value>) -> Answer {
         call(&self.server, "POST", path, Some(token), body)
             .await
@@ -260,23 +282,7 @@ async fn a_hash_someone_else_staged_is_asked_for(store: Store) {
         .post(&world.bob, &format!("/v1/pushes/{id}/commit"), None)
         .await
         .expect(202);
-    let status = loop {
-        let status = call(
-            &world.server,
-            "GET",
-            &format!("/v1/pushes/{id}"),
-            Some(&world.bob),
-            None,
-        )
-        .await
-        .answer
-        .expect(200)
-        .body;
-        if matches!(status["state"].as_str(), Some("succeeded" | "failed")) {
-            break status;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    };
+    let status = world.wait(&world.bob, &id).await;
     assert_eq!(status["state"], "succeeded", "{status:#}");
     let (_, objects) = blob_files(&world.server.data_dir, "bob-ns", "copy", "dev");
     assert!(objects.values().all(|o| *o == secret.bytes));

@@ -21,15 +21,14 @@ use std::time::Duration;
 use object_store::aws::AmazonS3Builder;
 use object_store::path::Path as ObjectPath;
 use object_store::signer::{HeaderName, HeaderValue, Method, SignedUrlOptions, Signer};
-use serde_json::{Value, json};
+use serde_json::json;
 use stone_test::services::SeaweedFs;
 
-use crate::api_oidc::call;
 use crate::api_s3::{new_bucket, s3_table};
 use crate::api_support::{
     Dataset, File, Options, Site, blob_files, client, manifest, noise, put, sha256_hex,
 };
-use crate::hostile_tenant_staging::{World, blob, headers, world_with};
+use crate::hostile_tenant_staging::{blob, headers, world_with};
 
 /// The base64 `x-amz-checksum-sha256` of some bytes.
 fn checksum(bytes: &[u8]) -> String {
@@ -140,28 +139,6 @@ async fn seaweedfs_enforces_what_direct_uploads_rely_on() {
     assert_eq!(status.as_u16(), 412);
     let (status, _) = put(client(), url, sent(&conditional), body.clone()).await;
     assert_eq!(status.as_u16(), 412);
-}
-
-/// `GET /v1/pushes/{id}` with `token` until it ends.
-async fn wait_as(world: &World, token: &str, id: &str) -> Value {
-    for _ in 0..1200 {
-        let status = call(
-            &world.server,
-            "GET",
-            &format!("/v1/pushes/{id}"),
-            Some(token),
-            None,
-        )
-        .await
-        .answer
-        .expect(200)
-        .body;
-        if matches!(status["state"].as_str(), Some("succeeded" | "failed")) {
-            return status;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("push {id} did not end:\n{}", world.server.log());
 }
 
 /// The key a URL of `bucket` names.
@@ -300,7 +277,7 @@ async fn a_tenant_can_neither_plant_nor_overwrite_a_content_through_a_direct_url
         .post(&world.bob, &format!("/v1/pushes/{id}/commit"), None)
         .await
         .expect(202);
-    let done = wait_as(&world, &world.bob, &id).await;
+    let done = world.wait(&world.bob, &id).await;
     assert_eq!(done["state"], "succeeded", "{done:#}");
     let (_, objects) = blob_files(&world.server.data_dir, "bob-ns", "copy", "dev");
     assert!(objects.values().all(|o| *o == secret.bytes));
