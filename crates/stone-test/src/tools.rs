@@ -242,3 +242,15 @@ pub fn run_python_json(name: &str, args: &[&str]) -> serde_json::Value {
         panic!("{name} {args:?} printed no JSON ({e}):\n{stdout}\n--- stderr ---\n{stderr}")
     })
 }
+
+/// A memory figure of a running process, in bytes (Linux `/proc/<pid>/status`): `VmRSS`,
+/// or its peak so far with `VmHWM`. `None` once the process is gone (or off Linux).
+pub fn process_memory(pid: u32, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kb: u64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|rest| rest.trim().strip_suffix("kB"))
+        .and_then(|kb| kb.trim().parse().ok())?;
+    Some(kb * 1024)
+}

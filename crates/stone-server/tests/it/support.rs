@@ -528,14 +528,8 @@ pub mod hostile {
     /// Resident memory of a process, in bytes (Linux `/proc`): `VmRSS`, or the peak so far
     /// with `VmHWM`.
     pub fn memory_bytes(pid: u32, field: &str) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-        let kb: u64 = status
-            .lines()
-            .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
-            .and_then(|rest| rest.trim().strip_suffix("kB"))
-            .and_then(|kb| kb.trim().parse().ok())
-            .unwrap_or_else(|| panic!("{field} in /proc/{pid}/status"));
-        kb * 1024
+        stone_test::tools::process_memory(pid, field)
+            .unwrap_or_else(|| panic!("{field} in /proc/{pid}/status"))
     }
 
     /// Opens a connection and sends the head of the PUT an `upload` of a created push asks

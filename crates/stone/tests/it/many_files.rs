@@ -69,19 +69,10 @@ fn run_measured(command: &mut std::process::Command) -> (std::process::Output, u
         pipes.1.read_to_end(&mut bytes).unwrap();
         bytes
     });
-    let hwm = |pid: u32| -> Option<u64> {
-        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-        line.split_whitespace()
-            .nth(1)?
-            .parse::<u64>()
-            .ok()
-            .map(|k| k << 10)
-    };
     let mut peak = 0;
     let status = loop {
         // The high-water mark: a sample after the peak sees it.
-        if let Some(now) = hwm(child.id()) {
+        if let Some(now) = stone_test::tools::process_memory(child.id(), "VmHWM") {
             peak = peak.max(now);
         }
         if let Some(status) = child.try_wait().unwrap() {
