@@ -95,7 +95,9 @@ fn every_rust_version_is_met_by_the_dependencies() {
             .iter()
             .find(|p| p["id"] == id)?;
         let text = package["rust_version"].as_str()?;
-        let parts = text.split('.').map(|n| n.parse().unwrap_or(0)).collect();
+        // Three parts ("1.88" is "1.88.0"), so that versions compare as numbers.
+        let mut parts: Vec<u64> = text.split('.').map(|n| n.parse().unwrap_or(0)).collect();
+        parts.resize(3, 0);
         Some((package["name"].as_str()?.to_owned(), parts))
     };
     let nodes = meta["resolve"]["nodes"].as_array().unwrap();
@@ -124,7 +126,7 @@ fn every_rust_version_is_met_by_the_dependencies() {
     for member in &members {
         let (name, declared) = version(member).expect("every crate declares a rust-version");
         assert!(
-            declared >= vec![1, 88],
+            declared >= vec![1, 88, 0],
             "{name}: the code uses let chains, stable since Rust 1.88"
         );
         let mut seen = std::collections::HashSet::new();
