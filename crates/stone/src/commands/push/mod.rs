@@ -189,8 +189,7 @@ fn push_with(
     };
     let prepared = prepare(&plan, &package, options, &lines)?;
     // Each resource and file is in the package to push now: the loaded package and the
-    // plan's datasets go (issue 27: ~1 KB a resource between them, 100 MB for a package of
-    // 100,000 one-file resources).
+    // plan's datasets go (issue 27: both grow with the count of resources).
     drop(package);
     plan.datasets = Vec::new();
     if let Some(e) = info_error {
