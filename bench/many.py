@@ -190,8 +190,6 @@ def main():
             server_rss = s.peak_rss()
         finally:
             s.stop()
-            # The server's log (phases, batches, commit), kept next to the packages.
-            shutil.copy(s.data / "server.out", base / f"server-{key}-{count}.out")
         tc = curl_uploads = None
         if not args.no_curl:
             subprocess.run(["sync"])
