@@ -38,10 +38,10 @@ pub use info::{
 pub use problem::{PROBLEM_CONTENT_TYPE, Problem, Violation, codes};
 pub use push::{
     CommitAccepted, CreatePush, DatasetDetail, DatasetFiles, DatasetManifest, DatasetProgress,
-    DatasetState, DatasetStatus, FileBatch, FilesAccepted, MAX_FILE_BATCH, ManifestFile,
-    NodeStatus, PackageMetadata, PackageNodeProgress, PushCreated, PushFlags, PushReport,
-    PushState, PushStatus, ResultCounts, SchemaField, TableSchema, Upload, UploadCompleted,
-    UploadPart,
+    DatasetState, DatasetStatus, FileBatch, FilesAccepted, MAX_FILE_BATCH, MAX_STATUS_PAGE,
+    ManifestFile, NodeStatus, PackageMetadata, PackageNodeProgress, PushCreated, PushFlags,
+    PushReport, PushState, PushStatus, ResultCounts, SchemaField, TableSchema, Upload,
+    UploadCompleted, UploadPart,
 };
 pub use read::{ColumnInfo, DatasetInfo, FileInfo, PackageNode, PackageResource};
 pub use redact::redact_url;

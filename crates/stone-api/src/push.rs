@@ -45,6 +45,11 @@ pub struct CreatePush {
 /// ([`CreatePush::paged_files`]).
 pub const MAX_FILE_BATCH: usize = 10_000;
 
+/// The most datasets one answer to `GET /v1/pushes/{id}?limit=` lists (a larger `limit`
+/// counts as this): a push of 100,000 datasets is followed a page at a time
+/// ([`PushStatus::after`]).
+pub const MAX_STATUS_PAGE: usize = 10_000;
+
 /// Body of `POST /v1/pushes/{id}/files`: a batch of files of a push created with
 /// `paged_files`, at most [`MAX_FILE_BATCH`] files in all. Sending a batch again is
 /// harmless (a file already recorded keeps its first declaration).
@@ -188,7 +193,9 @@ pub struct PushCreated {
     pub uploads: Vec<Upload>,
     /// Distinct sha256 of the manifest the server already holds (nothing to upload).
     pub already_staged: Vec<String>,
-    /// The datasets, as `GET /v1/pushes/{id}` would show them.
+    /// The datasets, as `GET /v1/pushes/{id}` would show them; none for a push created
+    /// with `paged_files` (it may have 100,000: they all change at commit, and a client
+    /// follows them from `changes`).
     pub datasets: Vec<DatasetProgress>,
     /// The push's change number as of this answer (see [`PushStatus::changes`]): after the
     /// commit, `GET …?since=<changes>` sends only the datasets that changed since these.
@@ -333,6 +340,12 @@ pub struct PushStatus {
     /// Absent from servers that do not count changes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changes: Option<u64>,
+    /// With `?limit=`: present when more datasets changed than the answer lists (at most
+    /// `limit`, in (change, position) order). The position of the last one listed: ask
+    /// again at once with `since=<changes>&after=<after>` for the next page. Absent
+    /// otherwise, and from servers that do not page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<u64>,
     /// The namespace's package node.
     pub package_node: PackageNodeProgress,
     /// The final summary, once the push is `succeeded` or `failed`.
@@ -916,6 +929,7 @@ pub(crate) mod tests {
             updated_at: "2026-01-02T03:04:09Z".into(),
             datasets: vec![done, failed],
             changes: Some(7),
+            after: None,
             package_node: PackageNodeProgress {
                 url: "stone:demo".into(),
                 iri: "https://data.example.org/demo".into(),

@@ -443,7 +443,7 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
             kind,
             kind_source,
             format,
-            schema: r.schema,
+            schema: r.schema.map(|s| *s),
             dialect,
             metadata: node
                 .and_then(|n| child(n, "metadata"))

@@ -16,9 +16,9 @@ use reqwest::{Method, StatusCode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use stone_api::push::{
-    CommitAccepted, CreatePush, DatasetFiles, DatasetManifest, DatasetProgress, DatasetState,
-    FileBatch, FilesAccepted, MAX_FILE_BATCH, ManifestFile, PushCreated, PushFlags, PushState,
-    PushStatus, Upload,
+    CommitAccepted, CreatePush, DatasetFiles, DatasetManifest, DatasetProgress, FileBatch,
+    FilesAccepted, MAX_FILE_BATCH, MAX_STATUS_PAGE, ManifestFile, PushCreated, PushFlags,
+    PushState, PushStatus, Upload,
 };
 use stone_api::{Problem, codes, redact_url};
 use stone_auth::{Secret, StepUpRequest};
@@ -323,7 +323,7 @@ impl<'a> Session<'a> {
             });
             start = created.changes.map(|changes| (created.datasets, changes));
         }
-        let status = self.follow(&push_id, start).await?;
+        let mut status = self.follow(&push_id, start).await?;
         if status.state == PushState::Failed {
             let mut failures: Vec<String> = status
                 .datasets
@@ -343,12 +343,11 @@ impl<'a> Session<'a> {
         Ok(PushResult {
             push_id,
             handler: "service".into(),
-            datasets: status
-                .datasets
-                .iter()
+            datasets: std::mem::take(&mut status.datasets)
+                .into_iter()
                 .map(|d| DatasetOutcome {
-                    url: d.url.clone(),
-                    iri: d.iri.clone(),
+                    url: d.url,
+                    iri: d.iri,
                     kind: Some(d.kind),
                     engine: Some(d.engine),
                     status: status_name(d.status),
@@ -495,22 +494,26 @@ impl<'a> Session<'a> {
         start: Option<(Vec<DatasetProgress>, u64)>,
     ) -> Result<PushStatus, PushError> {
         let base = format!("{}/pushes/{push_id}", self.api);
-        let mut seen: HashMap<String, (DatasetState, Option<String>)> = HashMap::new();
+        // Every dataset as last seen, and where it is (one entry per dataset: a push of
+        // 100,000 datasets is followed in ~30 MB).
         let mut datasets: Vec<DatasetProgress> = Vec::new();
         let mut index: HashMap<String, usize> = HashMap::new();
         let mut take = |list: Vec<DatasetProgress>| {
             for d in list {
-                let now = (d.state, d.status.map(|s| status_name(Some(s))));
-                if seen.get(&d.name) != Some(&now) {
+                let at = index.get(&d.name).copied();
+                let moved = at.is_none_or(|at| {
+                    let seen = &datasets[at];
+                    (seen.state, seen.status) != (d.state, d.status)
+                });
+                if moved {
                     self.progress.event(ProgressEvent::Dataset {
                         name: d.name.clone(),
                         state: status_name(Some(d.state)),
-                        status: now.1.clone(),
+                        status: d.status.map(|s| status_name(Some(s))),
                     });
-                    seen.insert(d.name.clone(), now);
                 }
-                match index.get(&d.name) {
-                    Some(&at) => datasets[at] = d,
+                match at {
+                    Some(at) => datasets[at] = d,
                     None => {
                         index.insert(d.name.clone(), datasets.len());
                         datasets.push(d);
@@ -519,15 +522,24 @@ impl<'a> Session<'a> {
             }
         };
         let mut since: Option<u64> = None;
+        // Where the page before ended inside change `since` (a server that pages).
+        let mut after: Option<u64> = None;
         if let Some((listed, changes)) = start {
             take(listed);
             since = Some(changes);
         }
         let mut wait = POLL_FIRST;
         loop {
-            let url = match since {
-                Some(since) => format!("{base}?since={since}&wait={POLL_WAIT_SECONDS}"),
-                None => base.clone(),
+            // Pages of at most MAX_STATUS_PAGE datasets (a server that does not page sends
+            // them all, as before).
+            let url = match (since, after) {
+                (Some(since), Some(after)) => {
+                    format!("{base}?since={since}&after={after}&limit={MAX_STATUS_PAGE}")
+                }
+                (Some(since), None) => {
+                    format!("{base}?since={since}&wait={POLL_WAIT_SECONDS}&limit={MAX_STATUS_PAGE}")
+                }
+                (None, _) => format!("{base}?limit={MAX_STATUS_PAGE}"),
             };
             let asked = tokio::time::Instant::now();
             let mut status: PushStatus = self
@@ -536,8 +548,25 @@ impl<'a> Session<'a> {
             take(std::mem::take(&mut status.datasets));
             // A server that does not count changes sends everything each time.
             let moved = status.changes != since;
+            let cursor = (since, after);
             since = status.changes;
+            after = status.after.filter(|_| since.is_some());
+            if after.is_some() && (since, after) != cursor {
+                // More of what changed: the next page at once (also once finished).
+                continue;
+            }
+            after = None;
             if status.state.is_terminal() {
+                // In the package's order (pages come in the order of the changes); the
+                // datasets `replace` deletes, last.
+                let order: HashMap<&str, usize> = self
+                    .package
+                    .resources
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| (r.name.as_str(), i))
+                    .collect();
+                datasets.sort_by_key(|d| order.get(d.name.as_str()).copied().unwrap_or(usize::MAX));
                 status.datasets = datasets;
                 return Ok(status);
             }

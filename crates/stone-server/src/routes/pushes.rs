@@ -89,8 +89,13 @@ pub async fn create(
                         ),
                     ));
                 }
-                // Nothing to upload any more: everything was verified at commit.
-                let datasets = app.db.datasets(id).await?;
+                // Nothing to upload any more: everything was verified at commit. (A paged
+                // push's datasets are followed with `?since=`: see below.)
+                let datasets = if manifest.paged_files {
+                    Vec::new()
+                } else {
+                    app.db.datasets(id).await?
+                };
                 return Ok((
                     StatusCode::OK,
                     Json(PushCreated {
@@ -98,7 +103,11 @@ pub async fn create(
                         state: record.state,
                         uploads: Vec::new(),
                         already_staged: contents.keys().cloned().collect(),
-                        datasets: progress(&app, &record.namespace, &datasets),
+                        datasets: if manifest.paged_files {
+                            Vec::new()
+                        } else {
+                            progress(&app, &record.namespace, &datasets)
+                        },
                         changes: None,
                         more_uploads: false,
                     }),
@@ -211,9 +220,12 @@ pub async fn create(
         .push_summary(&id)
         .await?
         .ok_or_else(|| ApiError::push_not_found(&id))?;
-    // The rows just stored, as stored: every one pending (not read back: thousands).
+    // The rows just stored, as stored: every one pending (not read back: thousands). A
+    // paged push lists none (issue 27: 100,000 datasets made an answer of 14 MB, near the
+    // client's 16 MiB bound): they all change at commit, followed from `changes`.
     let datasets: Vec<DatasetRecord> = rows
         .iter()
+        .filter(|_| !manifest.paged_files)
         .zip(0..)
         .map(|(row, position)| DatasetRecord {
             position,
@@ -605,6 +617,13 @@ pub struct StatusQuery {
     /// finished, or after this many seconds (at most [`MAX_STATUS_WAIT`]), whichever
     /// comes first.
     wait: Option<u64>,
+    /// At most this many datasets (at most [`stone_api::MAX_STATUS_PAGE`]), in (change,
+    /// position) order; the answer's `after` says when more changed (issue 27: a push of
+    /// 100,000 datasets). Without it, every dataset changed, in position order.
+    limit: Option<usize>,
+    /// With `limit`: the page goes on from the dataset at this position of change `since`
+    /// (the `changes` and `after` of the page before); the answer comes at once.
+    after: Option<u64>,
 }
 
 /// The longest a status request waits for a change (`?wait=`).
@@ -629,7 +648,16 @@ pub async fn status(
     let since = query
         .since
         .map_or(-1, |since| i64::try_from(since).unwrap_or(i64::MAX));
+    let limit = query
+        .limit
+        .map(|limit| limit.clamp(1, stone_api::MAX_STATUS_PAGE));
+    let after = match (limit, query.after) {
+        (Some(_), Some(after)) => Some(i64::try_from(after).unwrap_or(i64::MAX)),
+        _ => None,
+    };
     let wait = match query.since {
+        // The next page of what changed: at once.
+        Some(_) if after.is_some() => Duration::ZERO,
         Some(_) => Duration::from_secs(query.wait.unwrap_or(0)).min(MAX_STATUS_WAIT),
         None => Duration::ZERO,
     };
@@ -669,7 +697,26 @@ pub async fn status(
             _ = shutdown.changed() => {}
         }
     };
-    let datasets = app.db.datasets_changed_after(&id, since).await?;
+    let (datasets, changes, after) = match limit {
+        None => (
+            app.db.datasets_changed_after(&id, since).await?,
+            record.changes,
+            None,
+        ),
+        Some(limit) => {
+            let (page, more) = app.db.datasets_page(&id, since, after, limit).await?;
+            // Cut short: the next page starts after the last dataset listed.
+            let next = page
+                .last()
+                .filter(|_| more)
+                .map(|(changed, last)| (*changed, last.position));
+            let datasets = page.into_iter().map(|(_, record)| record).collect();
+            match next {
+                Some((changed, position)) => (datasets, changed, u64::try_from(position).ok()),
+                None => (datasets, record.changes, None),
+            }
+        }
+    };
     let (url, iri) = namespace_urls(&app.settings.public_host, &record.namespace);
     Ok(Json(PushStatus {
         push_id: record.id.clone(),
@@ -679,7 +726,8 @@ pub async fn status(
         created_at: record.created_at.clone(),
         updated_at: record.updated_at.clone(),
         datasets: progress(&app, &record.namespace, &datasets),
-        changes: u64::try_from(record.changes).ok(),
+        changes: u64::try_from(changes).ok(),
+        after,
         package_node: PackageNodeProgress {
             url,
             iri,

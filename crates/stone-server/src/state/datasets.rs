@@ -203,6 +203,41 @@ async fn mark_writing(
     Ok(())
 }
 
+/// A `push_datasets` row as [`StateDb::dataset_rows`] reads it: position, name, kind,
+/// operation, state, status, detail, error, checkpoint.
+type DatasetRow = (
+    i64,
+    String,
+    String,
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
+
+fn dataset_record(
+    (position, name, kind, operation, state, status, detail, error, checkpoint): DatasetRow,
+) -> Result<DatasetRecord> {
+    Ok(DatasetRecord {
+        position,
+        name,
+        kind: from_text("kind", &kind)?,
+        operation: match operation.as_str() {
+            "delete" => Operation::Delete,
+            _ => Operation::Write,
+        },
+        state: from_text("dataset state", &state)?,
+        status: status
+            .map(|t| from_text("dataset status", &t))
+            .transpose()?,
+        detail: opt_json("dataset detail", detail)?,
+        error: opt_json("dataset error", error)?,
+        checkpoint: opt_json("checkpoint", checkpoint)?,
+    })
+}
+
 impl StateDb {
     /// The datasets of a push, in order.
     pub async fn datasets(&self, push_id: &str) -> Result<Vec<DatasetRecord>> {
@@ -272,7 +307,53 @@ impl StateDb {
         push_id: &str,
         since: i64,
     ) -> Result<Vec<DatasetRecord>> {
-        type Row = (
+        let rows: Vec<DatasetRow> = self
+            .dataset_rows(
+                "position, name, kind, operation, state, status, detail, error, checkpoint",
+                push_id,
+                Some(since),
+            )
+            .await?;
+        rows.into_iter().map(dataset_record).collect()
+    }
+
+    /// A page of the datasets of a push changed after `(since, after)`: those changed after
+    /// change number `since`, and those changed at `since` whose position is after
+    /// `after` (a page before ended there), at most `limit` of them, in (change, position)
+    /// order, each with its change number; and whether more follow. The answer to a poll
+    /// of a push of 100,000 datasets stays a page, whatever moved.
+    pub async fn datasets_page(
+        &self,
+        push_id: &str,
+        since: i64,
+        after: Option<i64>,
+        limit: usize,
+    ) -> Result<(Vec<(i64, DatasetRecord)>, bool)> {
+        let columns =
+            "changed, position, name, kind, operation, state, status, detail, error, checkpoint";
+        let page = "SELECT * FROM push_datasets
+                    WHERE push_id = $1 AND (changed > $2 OR (changed = $2 AND position > $3))
+                    ORDER BY changed, position LIMIT $4";
+        let sql = match self.backend {
+            Backend::Sqlite => format!(
+                "SELECT json_group_array(json_array({columns}) ORDER BY changed, position) AS rows
+                 FROM ({page}) AS d"
+            ),
+            Backend::Postgres => format!(
+                "SELECT COALESCE(json_agg(json_build_array({columns}) ORDER BY changed, position), '[]')::text AS rows
+                 FROM ({page}) AS d"
+            ),
+        };
+        let rows: String = sqlx::query_scalar(&sql)
+            .bind(push_id)
+            .bind(since)
+            .bind(after.unwrap_or(i64::MAX))
+            .bind(i64::try_from(limit.saturating_add(1)).unwrap_or(i64::MAX))
+            .fetch_one(&self.pool)
+            .await
+            .map_err(query_error("reading datasets"))?;
+        type PageRow = (
+            i64,
             i64,
             String,
             String,
@@ -283,35 +364,32 @@ impl StateDb {
             Option<String>,
             Option<String>,
         );
-        let rows: Vec<Row> = self
-            .dataset_rows(
-                "position, name, kind, operation, state, status, detail, error, checkpoint",
-                push_id,
-                Some(since),
-            )
-            .await?;
-        rows.into_iter()
+        let rows: Vec<PageRow> = from_json("dataset rows", &rows)?;
+        let more = rows.len() > limit;
+        let page = rows
+            .into_iter()
+            .take(limit)
             .map(
-                |(position, name, kind, operation, state, status, detail, error, checkpoint)| {
-                    Ok(DatasetRecord {
-                        position,
-                        name,
-                        kind: from_text("kind", &kind)?,
-                        operation: match operation.as_str() {
-                            "delete" => Operation::Delete,
-                            _ => Operation::Write,
-                        },
-                        state: from_text("dataset state", &state)?,
-                        status: status
-                            .map(|t| from_text("dataset status", &t))
-                            .transpose()?,
-                        detail: opt_json("dataset detail", detail)?,
-                        error: opt_json("dataset error", error)?,
-                        checkpoint: opt_json("checkpoint", checkpoint)?,
-                    })
+                |(
+                    changed,
+                    position,
+                    name,
+                    kind,
+                    operation,
+                    state,
+                    status,
+                    detail,
+                    error,
+                    checkpoint,
+                )| {
+                    let record = dataset_record((
+                        position, name, kind, operation, state, status, detail, error, checkpoint,
+                    ))?;
+                    Ok((changed, record))
                 },
             )
-            .collect()
+            .collect::<Result<Vec<_>>>()?;
+        Ok((page, more))
     }
 
     /// A dataset write starts; the checkpoint is kept from the first attempt.

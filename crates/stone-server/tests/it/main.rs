@@ -33,6 +33,8 @@ mod integrity;
 mod pages;
 // A folder of many files pushed in batches (issue 27).
 mod paged_folder;
+// Many one-file resources: a push's datasets followed a page at a time (issue 27).
+mod many_datasets;
 mod quotas;
 // S3 staging trusts the store's checksum where it proves it (issue 24).
 mod s3_checksum_trust;

@@ -15,6 +15,7 @@ mod identity;
 mod import;
 mod man;
 mod many_files;
+mod many_resources;
 mod plugins;
 mod push_dry_run;
 mod push_e2e;

@@ -51,7 +51,7 @@ fn scans(result: &Value) -> (String, u64) {
 const CLIENT_BUDGET: u64 = 70 << 20;
 
 /// Runs `command` to its end, sampling its peak resident memory: (output, peak bytes).
-fn run_measured(command: &mut std::process::Command) -> (std::process::Output, u64) {
+pub(crate) fn run_measured(command: &mut std::process::Command) -> (std::process::Output, u64) {
     use std::io::Read;
     let mut child = command
         .stdout(std::process::Stdio::piped())

@@ -60,7 +60,7 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         args,
         printer,
         &config,
-        &package,
+        package,
         &to,
         branch,
         jobs,
@@ -76,7 +76,7 @@ fn push_with(
     args: &PushArgs,
     printer: Printer,
     config: &Config,
-    package: &stone_package::Package,
+    package: stone_package::Package,
     to: &Destination,
     branch: Result<stone_package::Branch, stone_package::BranchError>,
     jobs: usize,
@@ -119,7 +119,7 @@ fn push_with(
     // The platform and plugins get graphs validated as RDF: a build without RDF support
     // says so now, before hashing or sending anything (blob stores take files as they are).
     if !outside {
-        crate::rdf_build::require_rdf(package)?;
+        crate::rdf_build::require_rdf(&package)?;
     }
 
     // Before hashing anything: what the server protects, and whether it wants a token.
@@ -157,7 +157,7 @@ fn push_with(
 
     let progress = HashBar::new(printer, package.resources.iter().map(|r| r.size()).sum());
     let mut plan = build_plan(
-        package,
+        &package,
         to,
         namespace,
         choice,
@@ -187,9 +187,11 @@ fn push_with(
         preparation,
         max_record_bytes: settings::csv_max_record_bytes()?,
     };
-    let prepared = prepare(&plan, package, options, &lines)?;
-    // Each file is in the package to push now: its digest in the plan goes (issue 27).
-    plan.datasets.iter_mut().for_each(|d| d.files.forget());
+    let prepared = prepare(&plan, &package, options, &lines)?;
+    // Each resource and file is in the package to push now: the loaded package and the
+    // plan's datasets go (issue 27: both grow with the count of resources).
+    drop(package);
+    plan.datasets = Vec::new();
     if let Some(e) = info_error {
         return Err(e.into());
     }

@@ -1,0 +1,186 @@
+//! Issue 27, the second shape of a package whose size is its count of files: thousands of
+//! one-file resources, each its own dataset. More files than a batch and more datasets
+//! than a page of the push's progress: the files go in batches (`paged_files`), the
+//! commit is followed a page at a time (`?limit=`), the push is SIGKILLed at a random
+//! point of its uploads and resumed (one push, exactly once), and an unchanged re-push
+//! uploads nothing.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use stone_test::TestContext;
+
+use crate::many_files::run_measured;
+use crate::push_e2e::{staged, with_server};
+
+/// Resources of the package: more than a batch of files and a page of datasets (10,000).
+const RESOURCES: usize = 12_000;
+
+/// The client's peak resident memory on a push of the package (debug build).
+const CLIENT_BUDGET: u64 = 100 << 20;
+
+fn name(i: usize) -> String {
+    format!("r{i:05}")
+}
+
+fn resources_package(root: &Path) -> PathBuf {
+    let dir = root.join("resources");
+    let mut descriptor = String::from("publish: {to: \"stone:many\"}\nresources:\n");
+    for shard in 0..RESOURCES.div_ceil(1000) {
+        std::fs::create_dir_all(dir.join(format!("files/{shard:02}"))).unwrap();
+    }
+    for i in 0..RESOURCES {
+        let path = format!("files/{:02}/{}.txt", i / 1000, name(i));
+        std::fs::write(
+            dir.join(&path),
+            format!("resource {i:05} {}\n", "x".repeat(100)),
+        )
+        .unwrap();
+        descriptor.push_str(&format!(
+            "  - path: {path}\n    name: {}\n    kind: BLOB\n",
+            name(i)
+        ));
+    }
+    std::fs::write(dir.join("datasets.yaml"), descriptor).unwrap();
+    dir
+}
+
+/// `stone package push --env local --branch b --json -v <dir>`: its result, within
+/// [`CLIENT_BUDGET`], every poll of the commit asking for a page of what changed.
+fn push_measured(ctx: &TestContext, dir: &Path) -> Value {
+    let (out, peak) = run_measured(
+        ctx.stone()
+            .args([
+                "package", "push", "--env", "local", "--branch", "b", "--json", "-v",
+            ])
+            .arg(dir),
+    );
+    assert!(
+        out.status.success(),
+        "push failed ({:?}):\n{}",
+        out.status,
+        crate::stderr(&out)
+    );
+    eprintln!("client peak RSS {} MB", peak >> 20);
+    assert!(
+        peak < CLIENT_BUDGET,
+        "the push of {RESOURCES} resources peaked at {} MB, over {} MB",
+        peak >> 20,
+        CLIENT_BUDGET >> 20
+    );
+    let log = crate::stderr(&out);
+    let polls: Vec<&str> = log
+        .lines()
+        .filter(|line| line.contains("GET ") && line.contains("/pushes/"))
+        .collect();
+    assert!(!polls.is_empty(), "the commit was followed");
+    assert!(
+        polls
+            .iter()
+            .all(|line| line.contains("?since=") && line.contains("limit=")),
+        "every poll asks for a page of changes: {:?}",
+        &polls[..polls.len().min(5)]
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON result")
+}
+
+/// The datasets of a result: (name, status), in its order.
+fn outcomes(result: &Value) -> Vec<(String, String)> {
+    result["datasets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let url = d["url"].as_str().unwrap();
+            (
+                url.strip_prefix("stone:many/").unwrap_or(url).to_owned(),
+                d["status"].as_str().unwrap_or("?").to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_push_of_12k_resources_resumes_after_sigkill_and_an_unchanged_repush_uploads_nothing() {
+    let (ctx, server, data) = with_server();
+    let dir = resources_package(ctx.root());
+
+    // Killed at a random point of its uploads (between 1 and 60 % of them).
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos() as usize;
+    let kill_at = 1 + seed % (RESOURCES * 6 / 10);
+    let mut child = ctx
+        .stone()
+        .args([
+            "package", "push", "--env", "local", "--branch", "b", "--quiet",
+        ])
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while staged(data.path()) < kill_at {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the push ended before {kill_at} contents were staged:\n{}",
+            server.log_tail(30)
+        );
+        assert!(
+            std::time::Instant::now() < deadline,
+            "uploads did not reach {kill_at} contents:\n{}",
+            server.log_tail(30)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before = staged(data.path());
+    assert!(
+        before < RESOURCES,
+        "the kill came before every upload ({before} staged)"
+    );
+    let saved: Value = serde_json::from_slice(
+        &std::fs::read(dir.join(".stone/pushes/local/b.json"))
+            .expect("the push ID was saved before the uploads"),
+    )
+    .unwrap();
+
+    // The rerun resumes the same push, uploads only what is missing, and reports every
+    // dataset once, in the package's order (the progress came a page at a time).
+    let result = push_measured(&ctx, &dir);
+    assert_eq!(
+        result["push_id"], saved["push_id"],
+        "the rerun resumed the saved push (one push, exactly once)"
+    );
+    let expected: Vec<(String, String)> = (0..RESOURCES)
+        .map(|i| (name(i), "created".to_owned()))
+        .collect();
+    assert!(
+        outcomes(&result) == expected,
+        "every resource created once, in order; first outcomes: {:?}",
+        &outcomes(&result)[..5.min(outcomes(&result).len())]
+    );
+    let content_size = format!("resource {:05} {}\n", 0, "x".repeat(100)).len();
+    let uploaded = result["uploaded_bytes"].as_u64().unwrap();
+    assert!(
+        uploaded <= ((RESOURCES - before) * content_size) as u64,
+        "only the missing contents went up again: {uploaded} bytes, {before} of {RESOURCES} were staged"
+    );
+    assert_eq!(staged(data.path()), RESOURCES, "each content staged once");
+
+    // Unchanged: nothing goes up, every dataset stays as it is.
+    let again = push_measured(&ctx, &dir);
+    assert_eq!(again["uploaded_bytes"], 0, "{}", again["uploaded_bytes"]);
+    let unchanged: Vec<(String, String)> = (0..RESOURCES)
+        .map(|i| (name(i), "unchanged".to_owned()))
+        .collect();
+    assert!(
+        outcomes(&again) == unchanged,
+        "every resource unchanged; first outcomes: {:?}",
+        &outcomes(&again)[..5.min(outcomes(&again).len())]
+    );
+    assert_ne!(again["push_id"], result["push_id"], "a new push");
+}
