@@ -126,7 +126,7 @@ async fn record_outcomes(
         .map_err(query_error("deleting dataset heads"))?;
     }
     for (name, kind, merge) in paged {
-        move_paged_head(tx, backend, push, name, kind, merge, now).await?;
+        move_paged_head(&mut *tx, backend, push, name, kind, merge, now).await?;
     }
     if set.is_empty() {
         return Ok(());

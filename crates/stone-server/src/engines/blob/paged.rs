@@ -586,13 +586,14 @@ impl<'de, F: FnMut(BlobEntry) -> Result<(), String>> Visitor<'de> for HeadVisito
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let each = self.each;
         let mut format = None;
         let mut files = false;
         while let Some(key) = map.next_key::<String>()? {
             match key.as_str() {
                 "format" => format = Some(map.next_value::<String>()?),
                 "files" => {
-                    map.next_value_seed(Files { each: self.each })?;
+                    map.next_value_seed(Files { each: &mut *each })?;
                     files = true;
                 }
                 _ => {
