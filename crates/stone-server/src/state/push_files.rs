@@ -360,14 +360,21 @@ impl StateDb {
     /// The contents named by the batches of live pushes (`staging`, `committing`,
     /// `failed`): the garbage collection keeps them.
     pub async fn paged_live_contents(&self) -> Result<BTreeSet<String>> {
-        let contents: Vec<String> = sqlx::query_scalar(
+        // Streamed into the set: the rows of a million files are never all held besides it.
+        let mut rows = sqlx::query_scalar::<_, String>(
             "SELECT DISTINCT f.sha256 FROM push_files f JOIN pushes p ON p.id = f.push_id
              WHERE p.state IN ('staging', 'committing', 'failed')",
         )
-        .fetch_all(&self.pool)
-        .await
-        .map_err(query_error("reading live files"))?;
-        Ok(contents.into_iter().collect())
+        .fetch(&self.pool);
+        let mut contents = BTreeSet::new();
+        while let Some(sha256) = rows
+            .try_next()
+            .await
+            .map_err(query_error("reading live files"))?
+        {
+            contents.insert(sha256);
+        }
+        Ok(contents)
     }
 }
 
