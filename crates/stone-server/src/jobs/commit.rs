@@ -249,7 +249,7 @@ impl JobRunner {
     }
 
     /// A dataset's checkpoint: the recorded one, or the engine's state now.
-    pub(super) async fn checkpoint_of<'a>(
+    async fn checkpoint_of<'a>(
         &self,
         push: &PushRecord,
         record: &'a DatasetRecord,

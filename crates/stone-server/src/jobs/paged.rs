@@ -75,8 +75,9 @@ impl JobRunner {
             ) else {
                 continue;
             };
-            let checkpointed = self.checkpoint_of(push, record, manifest).await;
-            let (ready, outcomes) = self.mark_writing(&push.id, vec![checkpointed]).await?;
+            // Whether the head exists, without reading it.
+            let checkpoints = self.blob_checkpoints(push, &[(record, manifest)]).await;
+            let (ready, outcomes) = self.mark_writing(&push.id, checkpoints).await?;
             self.record(push, &outcomes, writes_failed).await?;
             for (record, manifest, checkpoint) in &ready {
                 let written = self.write_paged(push, record, manifest, checkpoint).await?;

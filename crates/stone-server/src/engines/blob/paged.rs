@@ -313,7 +313,10 @@ impl BlobEngine {
 
     /// The [`ListingDigest`] of the files a head document lists, read as a stream; `None`
     /// when there is no such document.
-    async fn document_digest(&self, key: &StorePath) -> Result<Option<String>, BlobError> {
+    pub(super) async fn document_digest(
+        &self,
+        key: &StorePath,
+    ) -> Result<Option<String>, BlobError> {
         let Some((reader, _)) = self.open_document(key).await? else {
             return Ok(None);
         };
