@@ -58,8 +58,7 @@ pub(crate) fn touch_under<N: AsRef<Path>>(
 ) -> Option<Result<(), (usize, io::Error)>> {
     #[cfg(target_os = "linux")]
     {
-        use rustix::fs::{AtFlags, Mode, OFlags, Timestamps, UTIME_NOW, UTIME_OMIT};
-        use rustix::time::Timespec;
+        use rustix::fs::{AtFlags, Mode, OFlags, Timespec, Timestamps, UTIME_NOW, UTIME_OMIT};
         let fd = rustix::fs::open(
             dir,
             OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
