@@ -321,7 +321,7 @@ async fn a_paged_push_is_read_in_pages_and_its_head_and_quota_come_from_its_file
     db.record_files("p", &[batch]).await.unwrap().unwrap();
     assert_eq!(
         db.paged_file_counts("p").await.unwrap(),
-        [("f".to_owned(), 4)].into_iter().collect()
+        std::collections::BTreeMap::from([("f".to_owned(), 4u64)])
     );
     let paths = |page: Vec<ManifestFile>| page.into_iter().map(|f| f.path).collect::<Vec<_>>();
     assert_eq!(
