@@ -167,6 +167,7 @@ async fn a_new_or_changed_paged_folder_of_200k_files_is_committed_page_by_page()
     assert_eq!(first["status"], "created", "{first:#}");
     assert_eq!(first["detail"]["files"], FILES as u64, "{first:#}");
     let peak = peak_rss(server.pid());
+    eprintln!("server peak RSS through the first push: {} MB", peak >> 20);
     assert!(
         peak < WRITE_BUDGET,
         "server peak RSS {} MB through the first push of {FILES} files (budget {} MB)",
@@ -186,6 +187,7 @@ async fn a_new_or_changed_paged_folder_of_200k_files_is_committed_page_by_page()
     assert_eq!(changed["status"], "appended", "{changed:#}");
     assert_eq!(changed["detail"]["files"], FILES as u64, "{changed:#}");
     let peak = peak_rss(server.pid());
+    eprintln!("server peak RSS through a changed push: {} MB", peak >> 20);
     assert!(
         peak < WRITE_BUDGET,
         "server peak RSS {} MB through a push that changes one of {FILES} files (budget {} MB)",
