@@ -732,7 +732,7 @@ pub async fn commit(
                 .unchanged_listings(&app.engines.blob, &id, &record.manifest, |_| true)
                 .await?
         };
-        if !(record.protected && !record.manifest.options.force) {
+        if !record.protected || record.manifest.options.force {
             // Issue 27: nothing reads its files whole: checked page by page.
             check_paged(&app, &principal, &id, &record, &unchanged).await?;
             return start_commit(&app, &id).await.map(accepted);
