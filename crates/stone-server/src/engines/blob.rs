@@ -54,6 +54,7 @@ mod cleanup;
 mod error;
 mod layout;
 mod local;
+mod paged;
 mod read;
 mod retire;
 mod upload;
@@ -83,6 +84,7 @@ use serde::{Deserialize, Serialize};
 
 pub use error::BlobError;
 pub use layout::ListingDigest;
+pub use paged::PagedPut;
 pub use retire::RetiredExpiry;
 
 use layout::{
@@ -650,8 +652,19 @@ impl BlobEngine {
         document: &HeadDocument,
         previous: Option<UpdateVersion>,
     ) -> Result<bool, BlobError> {
-        let head = location.head();
         let body = serde_json::to_vec_pretty(document).expect("a head document serializes");
+        self.write_head_bytes(&location.head(), body, previous)
+            .await
+    }
+
+    /// [`Self::write_head`] of a document's bytes.
+    async fn write_head_bytes(
+        &self,
+        head: &StorePath,
+        body: Vec<u8>,
+        previous: Option<UpdateVersion>,
+    ) -> Result<bool, BlobError> {
+        let head = head.clone();
         let payload = PutPayload::from(body);
         let conditional = self.conditional.load(Ordering::Relaxed);
         let mode = match (conditional, previous) {

@@ -35,13 +35,25 @@ impl JobRunner {
                 })
             })
             .await?;
+        // The big folders that did change are written page by page, their files never
+        // read into the manifest (`paged.rs`).
+        let paged = self.paged_datasets(&push, &datasets, &unchanged).await?;
+        let mut skip = paged.clone();
+        skip.extend(unchanged.keys().map(|name| (name.clone(), ())));
         self.db
-            .fill_paged_files_except(id, &mut push.manifest, &unchanged)
+            .fill_paged_files_except(id, &mut push.manifest, &skip)
             .await?;
         let mut writes_failed = false;
         if !unchanged.is_empty() {
             let outcomes = self.unchanged_outcomes(&push, &datasets, &unchanged).await;
             self.record(&push, &outcomes, &mut writes_failed).await?;
+        }
+        if !paged.is_empty()
+            && !self
+                .commit_paged(&push, &datasets, &paged, &mut writes_failed, lost)
+                .await?
+        {
+            return Ok(false);
         }
         let manifests: HashMap<&str, &DatasetManifest> = push
             .manifest
@@ -52,7 +64,7 @@ impl JobRunner {
         let pending: Vec<(&DatasetRecord, &DatasetManifest)> = datasets
             .iter()
             .filter(|d| d.operation == Operation::Write && d.state != DatasetState::Done)
-            .filter(|d| !unchanged.contains_key(&d.name))
+            .filter(|d| !unchanged.contains_key(&d.name) && !paged.contains_key(&d.name))
             .filter_map(|d| manifests.get(d.name.as_str()).map(|m| (d, *m)))
             .collect();
         // Object-storage datasets go in batches: the checkpoints of a batch are recorded in
@@ -225,7 +237,7 @@ impl JobRunner {
     }
 
     /// Records finished writes; `failed` becomes true when one of them failed.
-    async fn record(
+    pub(super) async fn record(
         &self,
         push: &PushRecord,
         outcomes: &[WriteOutcome],

@@ -68,6 +68,7 @@ use crate::state::{DatasetRecord, HeadUpdate, Operation, PushRecord, StateDb, Wr
 
 mod blob_batch;
 mod commit;
+mod paged;
 mod runner;
 
 use blob_batch::blob_put;

@@ -780,6 +780,11 @@ pub async fn commit(
                 .unchanged_listings(&app.engines.blob, &id, &record.manifest, |_| true)
                 .await?
         };
+        if !record.protected || record.manifest.options.force {
+            // Issue 27: nothing reads its files whole: checked page by page.
+            check_paged(&app, &principal, &id, &record, &unchanged).await?;
+            return start_commit(&app, &id).await.map(accepted);
+        }
         app.db
             .fill_paged_files_except(&id, &mut record.manifest, &unchanged)
             .await?;
@@ -821,48 +826,7 @@ pub async fn commit(
     }
     let contents: Vec<(&str, u64)> = contents.into_iter().collect();
     let all: Vec<&str> = contents.iter().map(|(sha256, _)| *sha256).collect();
-    // Only contents the caller may reuse count as there; any other must be its own upload.
-    let reusable = may_reuse(&app, &principal, &all).await?;
-    let candidates: Vec<(&str, u64)> = contents
-        .iter()
-        .filter(|(sha256, _)| reusable.contains(*sha256))
-        .copied()
-        .collect();
-    let staged: BTreeSet<&str> = candidates
-        .iter()
-        .zip(
-            app.staging
-                .staged_among(&candidates)
-                .await
-                .map_err(ApiError::internal)?,
-        )
-        .filter(|(_, staged)| *staged)
-        .map(|((sha256, _), _)| *sha256)
-        .collect();
-    let holder = holder_key(&principal.user);
-    let checks: Vec<_> = contents
-        .iter()
-        .filter(|(sha256, _)| !staged.contains(sha256))
-        .map(|&(sha256, size)| {
-            let (app, holder) = (&app, holder.as_str());
-            async move {
-                match app.staging.complete(sha256, size, holder).await {
-                    Ok(Completion::Staged) => Ok(None),
-                    Ok(Completion::NoUpload | Completion::PartsMissing(_))
-                    | Err(
-                        StagingError::DigestMismatch { .. } | StagingError::SizeMismatch { .. },
-                    ) => Ok(Some(sha256.to_owned())),
-                    Err(error) => Err(ApiError::internal(error)),
-                }
-            }
-        })
-        .collect();
-    let mut missing = Vec::new();
-    let mut checked = futures::stream::iter(checks).buffered(CONTENT_CHECKS);
-    while let Some(checked) = checked.next().await {
-        missing.extend(checked?);
-    }
-    drop(checked);
+    let missing = unstaged(&app, &principal, &contents).await?;
     if !missing.is_empty() {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
@@ -910,14 +874,187 @@ pub async fn commit(
     // What this push commits: once it succeeds, whoever may read its namespace and
     // branch may reuse these contents.
     app.db.record_push_contents(&id, &all).await?;
+    start_commit(&app, &id).await.map(accepted)
+}
+
+/// Moves a checked push to `committing` and wakes the runner.
+async fn start_commit(app: &App, id: &str) -> ApiResult<PushState> {
     let state = app
         .db
-        .start_commit(&id)
+        .start_commit(id)
         .await?
-        .ok_or_else(|| ApiError::push_not_found(&id))?;
+        .ok_or_else(|| ApiError::push_not_found(id))?;
     app.runner.wake();
     tracing::info!(push = %id, "commit accepted");
-    Ok(accepted(state))
+    Ok(state)
+}
+
+/// The contents among `contents` (sha256, size) that are neither staged and reusable by
+/// the caller nor completed now: the caller must upload them.
+async fn unstaged(
+    app: &App,
+    principal: &Principal,
+    contents: &[(&str, u64)],
+) -> ApiResult<Vec<String>> {
+    let all: Vec<&str> = contents.iter().map(|(sha256, _)| *sha256).collect();
+    // Only contents the caller may reuse count as there; any other must be its own upload.
+    let reusable = may_reuse(app, principal, &all).await?;
+    let candidates: Vec<(&str, u64)> = contents
+        .iter()
+        .filter(|(sha256, _)| reusable.contains(*sha256))
+        .copied()
+        .collect();
+    let staged: BTreeSet<&str> = candidates
+        .iter()
+        .zip(
+            app.staging
+                .staged_among(&candidates)
+                .await
+                .map_err(ApiError::internal)?,
+        )
+        .filter(|(_, staged)| *staged)
+        .map(|((sha256, _), _)| *sha256)
+        .collect();
+    let holder = holder_key(&principal.user);
+    let checks: Vec<_> = contents
+        .iter()
+        .filter(|(sha256, _)| !staged.contains(sha256))
+        .map(|&(sha256, size)| {
+            let holder = holder.as_str();
+            async move {
+                match app.staging.complete(sha256, size, holder).await {
+                    Ok(Completion::Staged) => Ok(None),
+                    Ok(Completion::NoUpload | Completion::PartsMissing(_))
+                    | Err(
+                        StagingError::DigestMismatch { .. } | StagingError::SizeMismatch { .. },
+                    ) => Ok(Some(sha256.to_owned())),
+                    Err(error) => Err(ApiError::internal(error)),
+                }
+            }
+        })
+        .collect();
+    let mut missing = Vec::new();
+    let mut checked = futures::stream::iter(checks).buffered(CONTENT_CHECKS);
+    while let Some(checked) = checked.next().await {
+        missing.extend(checked?);
+    }
+    drop(checked);
+    Ok(missing)
+}
+
+/// Files of a paged push whose contents are checked at once at commit.
+const PAGED_CHECK: usize = 10_000;
+
+/// Issue 27: the commit checks of a paged push that no guard reads, without its files in
+/// memory: every dataset has files (or is `unchanged`), every content of the others is
+/// staged and reusable or completed now (page by page from `push_files`), and the
+/// namespace's quota takes what they add (computed by the database).
+async fn check_paged<T>(
+    app: &App,
+    principal: &Principal,
+    id: &str,
+    record: &PushRecord,
+    unchanged: &BTreeMap<String, T>,
+) -> ApiResult<()> {
+    let counts = app.db.paged_file_counts(id).await?;
+    let empty =
+        record.manifest.datasets.iter().find(|d| {
+            counts.get(&d.name).is_none_or(|n| *n == 0) && !unchanged.contains_key(&d.name)
+        });
+    if let Some(empty) = empty {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            codes::PUSH_INCOMPLETE,
+            "Content is missing",
+            format!(
+                "dataset {} of push {id} has no files: send them (POST /v1/pushes/{id}/files) before the commit",
+                empty.name
+            ),
+        )
+        .at(format!("/v1/pushes/{id}")));
+    }
+    let skip: Vec<&str> = unchanged.keys().map(String::as_str).collect();
+    let (mut missing, mut count) = (Vec::new(), 0usize);
+    for dataset in &record.manifest.datasets {
+        if unchanged.contains_key(&dataset.name) {
+            continue;
+        }
+        // In path order, a page at a time (a content two pages share is checked twice).
+        let mut after: Option<String> = None;
+        loop {
+            let page = app
+                .db
+                .paged_files_after(id, &dataset.name, after.as_deref(), PAGED_CHECK)
+                .await?;
+            let Some(last) = page.last() else {
+                break;
+            };
+            after = Some(last.path.clone());
+            let mut contents: Vec<(&str, u64)> =
+                page.iter().map(|f| (f.sha256.as_str(), f.size)).collect();
+            contents.sort_unstable();
+            contents.dedup();
+            let unstaged = unstaged(app, principal, &contents).await?;
+            count += unstaged.len();
+            // The first ones name what is missing; the count says how much.
+            let room = PAGED_CHECK.saturating_sub(missing.len());
+            missing.extend(unstaged.into_iter().take(room));
+        }
+    }
+    if count > 0 {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            codes::PUSH_INCOMPLETE,
+            "Content is missing",
+            format!(
+                "{count} content(s) of push {id} are not staged and verified; upload them (re-post the manifest with the push ID for fresh URLs)"
+            ),
+        )
+        .with("missing", missing)
+        .at(format!("/v1/pushes/{id}")));
+    }
+    let rows: Vec<NewDataset> = app
+        .db
+        .datasets(id)
+        .await?
+        .into_iter()
+        .map(|record| NewDataset {
+            name: record.name,
+            kind: record.kind,
+            operation: record.operation,
+        })
+        .collect();
+    let written = record
+        .manifest
+        .datasets
+        .iter()
+        .any(|d| !unchanged.contains_key(&d.name));
+    if !written && !rows.iter().any(|row| row.operation == Operation::Delete) {
+        // Nothing added, nothing freed: the quota cannot be exceeded, nothing to record.
+        return Ok(());
+    }
+    let quota = app
+        .settings
+        .config
+        .quotas
+        .bytes_for(&record.manifest.namespace);
+    // The datasets' files are not in the manifest: the change names only the deletes, and
+    // the database adds the push's files.
+    let change = quota_change(&record.manifest, &rows);
+    let (figures, recorded) = app
+        .db
+        .reserve_paged_quota(&change, id, &skip, quota)
+        .await?;
+    if !recorded {
+        return Err(quota_exceeded(
+            &record.manifest.namespace,
+            figures,
+            quota.unwrap_or_default(),
+        )
+        .at(format!("/v1/pushes/{id}")));
+    }
+    app.db.record_paged_contents(id, &skip).await?;
+    Ok(())
 }
 
 /// `POST /v1/pushes/{id}/uploads/{sha256}/complete`.

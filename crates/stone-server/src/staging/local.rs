@@ -732,7 +732,14 @@ impl StagingStore for LocalStaging {
         }
         let paths: Vec<PathBuf> = sha256s.iter().map(|s| self.content_path(s)).collect();
         let root = self.root.clone();
+        let names: Vec<String> = sha256s.to_vec();
+        let contents = self.root.join("contents");
         tokio::task::spawn_blocking(move || {
+            match crate::fs_at::touch_under(&contents, &names) {
+                Some(Ok(())) => return Ok(()),
+                Some(Err((i, error))) => return Err(StagingError::io(&paths[i])(error)),
+                None => {}
+            }
             let now = SystemTime::now();
             for path in paths {
                 match std::fs::File::open(&path).and_then(|file| file.set_modified(now)) {

@@ -17,6 +17,7 @@ async fn record_outcomes(
     let mut failed = Vec::new();
     let mut set: Vec<(&str, AssetKind, &[String], bool)> = Vec::new();
     let mut deleted = Vec::new();
+    let mut paged: Vec<(&str, AssetKind, bool)> = Vec::new();
     for outcome in outcomes {
         match outcome {
             WriteOutcome::Done {
@@ -29,6 +30,9 @@ async fn record_outcomes(
                 match head {
                     Some(HeadUpdate::Set { kind, files, merge }) => {
                         set.push((name.as_str(), *kind, files.as_slice(), *merge))
+                    }
+                    Some(HeadUpdate::Paged { kind, merge }) => {
+                        paged.push((name.as_str(), *kind, *merge))
                     }
                     Some(HeadUpdate::Delete) => deleted.push(name.as_str()),
                     None => {}
@@ -71,7 +75,7 @@ async fn record_outcomes(
         .await
         .map_err(query_error("marking datasets failed"))?;
     }
-    if set.is_empty() && deleted.is_empty() {
+    if set.is_empty() && deleted.is_empty() && paged.is_empty() {
         return Ok(());
     }
     // One head writer at a time: SQLite's write lock is already ours (the UPDATEs above);
@@ -91,6 +95,11 @@ async fn record_outcomes(
             .chain(deleted.iter().copied())
             .map(|name| format!("dataset_head/{}/{name}/{}", push.namespace, push.branch))
             .collect();
+        keys.extend(
+            paged.iter().map(|(name, ..)| {
+                format!("dataset_head/{}/{name}/{}", push.namespace, push.branch)
+            }),
+        );
         keys.sort();
         sqlx::query(
             "SELECT count(*) AS locked FROM (
@@ -115,6 +124,9 @@ async fn record_outcomes(
         .execute(&mut *tx)
         .await
         .map_err(query_error("deleting dataset heads"))?;
+    }
+    for (name, kind, merge) in paged {
+        move_paged_head(&mut *tx, backend, push, name, kind, merge, now).await?;
     }
     if set.is_empty() {
         return Ok(());
@@ -169,6 +181,58 @@ async fn record_outcomes(
     .execute(&mut *tx)
     .await
     .map_err(query_error("moving dataset heads"))?;
+    Ok(())
+}
+
+/// [`HeadUpdate::Paged`]: the dataset's head holds the distinct contents the batches of
+/// the push recorded for it (with `merge`, and those it held), sorted: the JSON array is
+/// built by the database, from `push_files`, inside the caller's transaction.
+async fn move_paged_head(
+    tx: &mut sqlx::AnyConnection,
+    backend: Backend,
+    push: &PushRecord,
+    name: &str,
+    kind: AssetKind,
+    merge: bool,
+    now: &str,
+) -> Result<()> {
+    let (held, files) = match backend {
+        Backend::Sqlite => (
+            "SELECT j.value FROM dataset_heads h, json_each(h.files) AS j
+             WHERE h.namespace = $1 AND h.name = $2 AND h.branch = $3",
+            "SELECT json_group_array(s) FROM (SELECT DISTINCT sha256 AS s FROM push_files
+                 WHERE push_id = $5 AND dataset = $2 {held} ORDER BY s)",
+        ),
+        Backend::Postgres => (
+            "SELECT jsonb_array_elements_text(h.files::jsonb) FROM dataset_heads h
+             WHERE h.namespace = $1 AND h.name = $2 AND h.branch = $3",
+            "SELECT COALESCE(json_agg(s ORDER BY s), '[]'::json)::text
+             FROM (SELECT DISTINCT sha256 COLLATE \"C\" AS s FROM push_files
+                 WHERE push_id = $5 AND dataset = $2 {held}) AS u",
+        ),
+    };
+    let held = if merge {
+        format!("UNION {held}")
+    } else {
+        String::new()
+    };
+    let files = files.replace("{held}", &held);
+    sqlx::query(&format!(
+        "INSERT INTO dataset_heads (namespace, name, branch, kind, files, push_id, updated_at)
+         SELECT $1, $2, $3, $4, ({files}), $5, $6 WHERE true
+         ON CONFLICT (namespace, name, branch) DO UPDATE SET
+            kind = excluded.kind, files = excluded.files,
+            push_id = excluded.push_id, updated_at = excluded.updated_at"
+    ))
+    .bind(&push.namespace)
+    .bind(name)
+    .bind(&push.branch)
+    .bind(text(&kind))
+    .bind(&push.id)
+    .bind(now)
+    .execute(&mut *tx)
+    .await
+    .map_err(query_error("moving a dataset head"))?;
     Ok(())
 }
 

@@ -254,6 +254,10 @@ pub enum HeadUpdate {
         files: Vec<String>,
         merge: bool,
     },
+    /// Issue 27: [`HeadUpdate::Set`] with the contents the batches of the push recorded
+    /// for the dataset (`push_files`), taken by the database inside the transaction that
+    /// moves the head: a folder of a million files is never a list in the server.
+    Paged { kind: AssetKind, merge: bool },
     /// The dataset is gone from the branch.
     Delete,
 }

@@ -186,6 +186,78 @@ impl StateDb {
         Ok(digest)
     }
 
+    /// How many files the batches of a push recorded, by dataset.
+    pub async fn paged_file_counts(&self, push_id: &str) -> Result<BTreeMap<String, u64>> {
+        let counts: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT dataset, count(*) FROM push_files WHERE push_id = $1 GROUP BY dataset",
+        )
+        .bind(push_id)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(query_error("counting files"))?;
+        Ok(counts
+            .into_iter()
+            .map(|(dataset, files)| (dataset, u64::try_from(files).unwrap_or(0)))
+            .collect())
+    }
+
+    /// Up to `limit` files the batches of a push recorded for `dataset`, in path order
+    /// (bytewise, as a head lists them), those after the path `after` (from the first
+    /// without): a commit reads a folder of a million files page by page, and holds no
+    /// connection between two pages. (On PostgreSQL the bytewise order cannot use the
+    /// primary key's index: each page sorts the dataset's rows.)
+    pub async fn paged_files_after(
+        &self,
+        push_id: &str,
+        dataset: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<ManifestFile>> {
+        let path = match self.backend {
+            Backend::Sqlite => "path",
+            Backend::Postgres => "path COLLATE \"C\"",
+        };
+        // Every path is longer than "" (a path is never empty).
+        let sql = format!(
+            "SELECT path, sha256, size FROM push_files
+             WHERE push_id = $1 AND dataset = $2 AND {path} > $3 ORDER BY {path} LIMIT {limit}"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(push_id)
+            .bind(dataset)
+            .bind(after.unwrap_or(""))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(query_error("reading files"))?;
+        Ok(rows
+            .iter()
+            .map(|row| ManifestFile {
+                path: row.get("path"),
+                sha256: row.get("sha256"),
+                size: u64::try_from(row.get::<i64, _>("size")).unwrap_or(0),
+            })
+            .collect())
+    }
+
+    /// Records the distinct contents of a push's batches, but those of the datasets
+    /// `skip` names, as what the push commits ([`StateDb::record_push_contents`]), in one
+    /// statement: nothing of them is held.
+    pub async fn record_paged_contents(&self, push_id: &str, skip: &[&str]) -> Result<()> {
+        let skipped = names_cte(self.backend, "s", "$2");
+        sqlx::query(&format!(
+            "WITH {skipped} INSERT INTO push_contents (push_id, sha256)
+             SELECT DISTINCT $1, f.sha256 FROM push_files f
+             WHERE f.push_id = $1 AND f.dataset NOT IN (SELECT name FROM s)
+             ON CONFLICT (push_id, sha256) DO NOTHING"
+        ))
+        .bind(push_id)
+        .bind(super::json(&skip))
+        .execute(&self.pool)
+        .await
+        .map_err(query_error("recording a push's contents"))?;
+        Ok(())
+    }
+
     /// Issue 27: the object-storage datasets of a `paged_files` push (those `wanted` says,
     /// of at least [`UNCHANGED_FROM_FILES`] files) whose files, as its batches recorded
     /// them, are exactly what their head lists now (same [`ListingDigest`], read from the
@@ -306,13 +378,33 @@ impl StateDb {
     /// The contents named by the batches of live pushes (`staging`, `committing`,
     /// `failed`): the garbage collection keeps them.
     pub async fn paged_live_contents(&self) -> Result<BTreeSet<String>> {
-        let contents: Vec<String> = sqlx::query_scalar(
+        // Streamed into the set: the rows of a million files are never all held besides it.
+        let mut rows = sqlx::query_scalar::<_, String>(
             "SELECT DISTINCT f.sha256 FROM push_files f JOIN pushes p ON p.id = f.push_id
              WHERE p.state IN ('staging', 'committing', 'failed')",
         )
-        .fetch_all(&self.pool)
-        .await
-        .map_err(query_error("reading live files"))?;
-        Ok(contents.into_iter().collect())
+        .fetch(&self.pool);
+        let mut contents = BTreeSet::new();
+        while let Some(sha256) = rows
+            .try_next()
+            .await
+            .map_err(query_error("reading live files"))?
+        {
+            contents.insert(sha256);
+        }
+        Ok(contents)
+    }
+}
+
+/// `{table} AS MATERIALIZED (SELECT … AS name …)`: the strings of the JSON array bound at
+/// `param` as rows of one column `name`, for a `WITH` clause.
+pub(super) fn names_cte(backend: Backend, table: &str, param: &str) -> String {
+    match backend {
+        Backend::Sqlite => {
+            format!("{table} AS MATERIALIZED (SELECT j.value AS name FROM json_each({param}) AS j)")
+        }
+        Backend::Postgres => format!(
+            "{table} AS MATERIALIZED (SELECT j.value AS name FROM jsonb_array_elements_text({param}::jsonb) AS j(value))"
+        ),
     }
 }

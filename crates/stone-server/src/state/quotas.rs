@@ -117,6 +117,98 @@ impl StateDb {
     }
 }
 
+impl StateDb {
+    /// Issue 27: [`Self::reserve_quota`] of a paged push, whose writes are the files its
+    /// batches recorded (but those of the datasets `skip` names: unchanged), not
+    /// `change.writes`: the figures are computed and the contents recorded by the
+    /// database, so that a push of a million files is not a list in the server.
+    pub async fn reserve_paged_quota(
+        &self,
+        change: &QuotaChange<'_>,
+        push_id: &str,
+        skip: &[&str],
+        quota: Option<u64>,
+    ) -> Result<(QuotaFigures, bool)> {
+        use super::push_files::names_cte;
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        if self.backend == Backend::Postgres {
+            sqlx::query(
+                "SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS l",
+            )
+            .bind(format!("quota/{}", change.namespace))
+            .execute(&mut *tx)
+            .await
+            .map_err(query_error("locking a namespace's quota"))?;
+        }
+        let deleted = json(&change.deletes);
+        let skipped = json(&skip);
+        let d = names_cte(self.backend, "d", "$1");
+        sqlx::query(&format!(
+            "WITH {d} DELETE FROM namespace_contents
+             WHERE namespace = $2 AND branch = $3 AND dataset IN (SELECT name FROM d)"
+        ))
+        .bind(&deleted)
+        .bind(change.namespace)
+        .bind(change.branch)
+        .execute(&mut *tx)
+        .await
+        .map_err(query_error("freeing deleted datasets' contents"))?;
+        // What the namespace holds but the deleted datasets (each content once).
+        let held = "SELECT c.sha256, c.size FROM namespace_contents c
+             WHERE c.namespace = $2 AND NOT (c.branch = $3 AND c.dataset IN (SELECT name FROM d))";
+        let used: i64 = sqlx::query_scalar(&format!(
+            "WITH {d} SELECT CAST(COALESCE(sum(h.size), 0) AS BIGINT) FROM (
+                 SELECT DISTINCT c.sha256, c.size FROM ({held}) AS c) AS h"
+        ))
+        .bind(&deleted)
+        .bind(change.namespace)
+        .bind(change.branch)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(query_error("reading what a namespace holds"))?;
+        let s = names_cte(self.backend, "s", "$4");
+        let asked: i64 = sqlx::query_scalar(&format!(
+            "WITH {d}, {s} SELECT CAST(COALESCE(sum(n.size), 0) AS BIGINT) FROM (
+                 SELECT f.sha256, f.size FROM push_files f
+                 WHERE f.push_id = $5 AND f.dataset NOT IN (SELECT name FROM s)
+                 EXCEPT SELECT h.sha256, h.size FROM ({held}) AS h) AS n"
+        ))
+        .bind(&deleted)
+        .bind(change.namespace)
+        .bind(change.branch)
+        .bind(&skipped)
+        .bind(push_id)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(query_error("reading what a push adds"))?;
+        let figures = QuotaFigures {
+            used: u64::try_from(used).unwrap_or(0),
+            asked: u64::try_from(asked).unwrap_or(0),
+        };
+        if figures.exceeds(quota) {
+            tx.rollback().await.map_err(query_error("rollback"))?;
+            return Ok((figures, false));
+        }
+        let s = names_cte(self.backend, "s", "$3");
+        sqlx::query(&format!(
+            "WITH {s} INSERT INTO namespace_contents (namespace, branch, dataset, sha256, size)
+             SELECT $1, $2, f.dataset, f.sha256, max(f.size) FROM push_files f
+             WHERE f.push_id = $4 AND f.dataset NOT IN (SELECT name FROM s)
+             GROUP BY f.dataset, f.sha256
+             ON CONFLICT (namespace, branch, dataset, sha256) DO NOTHING"
+        ))
+        .bind(change.namespace)
+        .bind(change.branch)
+        .bind(&skipped)
+        .bind(push_id)
+        .execute(&mut *tx)
+        .await
+        .map_err(query_error("recording a namespace's contents"))?;
+        tx.commit().await.map_err(query_error("commit"))?;
+        Ok((figures, true))
+    }
+}
+
 /// The distinct contents (sha256 → size) a namespace holds, less the datasets `change`
 /// deletes on its branch.
 async fn held_by_namespace(

@@ -285,3 +285,141 @@ async fn multipart_bookkeeping() {
     );
     assert!(db.held_among("b", &["s"]).await.unwrap().is_empty());
 }
+
+/// Issue 27: what the commit of a paged push takes from the files its batches recorded,
+/// in the database: pages in path order, the quota's figures, the head's contents.
+#[tokio::test]
+async fn a_paged_push_is_read_in_pages_and_its_head_and_quota_come_from_its_files() {
+    use stone_api::{DatasetFiles, ManifestFile};
+    let dir = tempfile::tempdir().unwrap();
+    let db = StateDb::open(&dir.path().join("state.db")).await.unwrap();
+    let mut paged = manifest();
+    paged.paged_files = true;
+    let rows = vec![NewDataset {
+        name: "f".into(),
+        kind: AssetKind::Blob,
+        operation: Operation::Write,
+    }];
+    db.create_push("p", "me", &paged, false, &rows)
+        .await
+        .unwrap();
+    let file = |path: &str, sha256: &str, size: u64| ManifestFile {
+        path: path.into(),
+        sha256: sha256.repeat(32),
+        size,
+    };
+    let batch = DatasetFiles {
+        name: "f".into(),
+        // "B" sorts before "a" bytewise; "c" shares a content with "a".
+        files: vec![
+            file("b", "22", 2),
+            file("a", "11", 1),
+            file("c", "11", 1),
+            file("B", "33", 3),
+        ],
+    };
+    db.record_files("p", &[batch]).await.unwrap().unwrap();
+    assert_eq!(
+        db.paged_file_counts("p").await.unwrap(),
+        std::collections::BTreeMap::from([("f".to_owned(), 4u64)])
+    );
+    let paths = |page: Vec<ManifestFile>| page.into_iter().map(|f| f.path).collect::<Vec<_>>();
+    assert_eq!(
+        paths(db.paged_files_after("p", "f", None, 2).await.unwrap()),
+        ["B", "a"]
+    );
+    assert_eq!(
+        paths(db.paged_files_after("p", "f", Some("a"), 2).await.unwrap()),
+        ["b", "c"]
+    );
+    assert!(
+        db.paged_files_after("p", "f", Some("c"), 2)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+
+    // The quota: three distinct contents, 6 bytes, of which nothing is held yet.
+    let change = QuotaChange {
+        namespace: "demo",
+        branch: "dev",
+        writes: vec![],
+        deletes: vec![],
+    };
+    let (figures, recorded) = db
+        .reserve_paged_quota(&change, "p", &[], Some(5))
+        .await
+        .unwrap();
+    assert_eq!((figures.used, figures.asked, recorded), (0, 6, false));
+    let (figures, recorded) = db
+        .reserve_paged_quota(&change, "p", &["f"], Some(5))
+        .await
+        .unwrap();
+    assert_eq!(
+        (figures.asked, recorded),
+        (0, true),
+        "a skipped dataset adds nothing"
+    );
+    let (figures, recorded) = db
+        .reserve_paged_quota(&change, "p", &[], Some(6))
+        .await
+        .unwrap();
+    assert_eq!((figures.used, figures.asked, recorded), (0, 6, true));
+    let (figures, _) = db
+        .reserve_paged_quota(&change, "p", &[], Some(6))
+        .await
+        .unwrap();
+    assert_eq!((figures.used, figures.asked), (6, 0), "recorded: held now");
+    let delete = QuotaChange {
+        deletes: vec!["f"],
+        ..change.clone()
+    };
+    let figures = db.quota_figures(&delete).await.unwrap();
+    assert_eq!(figures.used, 0, "what a deleted dataset holds is freed");
+    db.record_paged_contents("p", &[]).await.unwrap();
+    db.record_paged_contents("p", &[]).await.unwrap();
+
+    // The head: the push's distinct contents, sorted, with those it held when merging.
+    let push = db.push("p").await.unwrap().unwrap();
+    let detail = DatasetDetail::default();
+    let done = |head| {
+        db.dataset_done(
+            &push,
+            "f",
+            DatasetStatus::Created,
+            &detail,
+            Some(head),
+        )
+    };
+    done(HeadUpdate::Set {
+        kind: AssetKind::Blob,
+        files: vec!["44".repeat(32)],
+        merge: false,
+    })
+    .await
+    .unwrap();
+    done(HeadUpdate::Paged {
+        kind: AssetKind::Blob,
+        merge: true,
+    })
+    .await
+    .unwrap();
+    let all: Vec<String> = ["11", "22", "33", "44"]
+        .iter()
+        .map(|s| s.repeat(32))
+        .collect();
+    assert_eq!(
+        db.dataset_head("demo", "f", "dev").await.unwrap(),
+        Some((AssetKind::Blob, all.clone()))
+    );
+    done(HeadUpdate::Paged {
+        kind: AssetKind::Blob,
+        merge: false,
+    })
+    .await
+    .unwrap();
+    assert_eq!(
+        db.dataset_head("demo", "f", "dev").await.unwrap(),
+        Some((AssetKind::Blob, all[..3].to_vec()))
+    );
+}

@@ -310,6 +310,96 @@ async fn paged_listing_is_the_heads(db: StateDb) {
     assert_eq!(listing.finish(), expected.finish());
     let other = db.paged_listing("p2", "other").await.unwrap();
     assert_eq!(other.files(), 0);
+
+    // The commit of a big folder reads the files in pages, in the same order.
+    let mut paged = Vec::new();
+    let mut after: Option<String> = None;
+    loop {
+        let page = db
+            .paged_files_after("p2", "scans", after.as_deref(), 3)
+            .await
+            .unwrap();
+        let Some(last) = page.last() else { break };
+        after = Some(last.path.clone());
+        paged.extend(page.into_iter().map(|f| f.path));
+    }
+    let order: Vec<&str> = sorted.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paged, order);
+
+    // Its quota and recorded contents, computed by the database: ten contents, nothing
+    // held yet; held once recorded; a skipped (unchanged) dataset adds nothing.
+    let change = stone_server::state::QuotaChange {
+        namespace: "demo",
+        branch: "dev",
+        writes: vec![],
+        deletes: vec![],
+    };
+    let (figures, recorded) = db
+        .reserve_paged_quota(&change, "p2", &[], Some(7 * 45 - 1))
+        .await
+        .unwrap();
+    assert_eq!((figures.used, figures.asked, recorded), (0, 7 * 45, false));
+    let (_, recorded) = db
+        .reserve_paged_quota(&change, "p2", &["scans"], Some(0))
+        .await
+        .unwrap();
+    assert!(recorded);
+    let (figures, recorded) = db
+        .reserve_paged_quota(&change, "p2", &[], None)
+        .await
+        .unwrap();
+    assert_eq!((figures.used, figures.asked, recorded), (0, 7 * 45, true));
+    let (figures, _) = db
+        .reserve_paged_quota(&change, "p2", &[], None)
+        .await
+        .unwrap();
+    assert_eq!((figures.used, figures.asked), (7 * 45, 0));
+    db.record_paged_contents("p2", &[]).await.unwrap();
+    db.record_paged_contents("p2", &["scans"]).await.unwrap();
+
+    // Its head's contents, from the same rows: merged with what the head held, or not.
+    let push = db.push("p2").await.unwrap().unwrap();
+    let detail = DatasetDetail::default();
+    let held = sha('f');
+    db.dataset_done(
+        &push,
+        "scans",
+        DatasetStatus::Created,
+        &detail,
+        Some(HeadUpdate::Set {
+            kind: AssetKind::Blob,
+            files: vec![held.clone()],
+            merge: false,
+        }),
+    )
+    .await
+    .unwrap();
+    let mut contents: Vec<String> = all.iter().map(|f| f.sha256.clone()).collect();
+    contents.sort();
+    for merge in [true, false] {
+        db.dataset_done(
+            &push,
+            "scans",
+            DatasetStatus::Appended,
+            &detail,
+            Some(HeadUpdate::Paged {
+                kind: AssetKind::Blob,
+                merge,
+            }),
+        )
+        .await
+        .unwrap();
+        let mut expected = contents.clone();
+        if merge {
+            expected.push(held.clone());
+            expected.sort();
+        }
+        assert_eq!(
+            db.dataset_head("demo", "scans", "dev").await.unwrap(),
+            Some((AssetKind::Blob, expected)),
+            "merge: {merge}"
+        );
+    }
 }
 
 #[tokio::test]

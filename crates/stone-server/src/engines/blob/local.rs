@@ -59,7 +59,7 @@ pub(super) fn put_local(
     use rustix::fs::{Mode, OFlags};
 
     let head_key = root.clone().join(layout::HEAD_NAME);
-    let Some(dataset) = local_path(dir, root) else {
+    let Some((dataset, dataset_fd)) = open_dataset(dir, root, dirs)? else {
         return Ok(None);
     };
     let head_path = || dataset.join(layout::HEAD_NAME);
@@ -69,33 +69,6 @@ pub(super) fn put_local(
             source: errno.into(),
         }
     };
-    // `{ns}/{dataset}/{branch}`: opened from the namespace's directory.
-    let Some(ns_dir) = dataset.parent().and_then(Path::parent) else {
-        return Ok(None);
-    };
-    let below = dataset.strip_prefix(ns_dir).unwrap_or(&dataset);
-    let open_dir = |dirs: &mut OpenDirs| {
-        rustix::fs::openat(
-            dirs.namespace(ns_dir)?,
-            below,
-            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
-            Mode::empty(),
-        )
-    };
-    let dataset_fd = match open_dir(dirs) {
-        Err(rustix::io::Errno::NOENT) => {
-            let objects = dataset.join(layout::OBJECTS_DIR);
-            std::fs::create_dir_all(&objects).map_err(|source| BlobError::LocalIo {
-                path: objects,
-                source,
-            })?;
-            // The namespace's directory may be new too.
-            dirs.namespace = None;
-            open_dir(dirs)
-        }
-        opened => opened,
-    }
-    .map_err(io(dataset.clone()))?;
 
     let current = match rustix::fs::openat(
         &dataset_fd,
@@ -177,6 +150,95 @@ pub(super) fn put_local(
         });
     }
     Ok(Some(summary(status, linked_files, linked_bytes)))
+}
+
+/// The directory of the dataset at `root` (created with its `objects` directory if
+/// missing), opened from the namespace's directory in `dirs`; `None` when the store has
+/// no such path.
+#[cfg(target_os = "linux")]
+fn open_dataset(
+    dir: &Path,
+    root: &StorePath,
+    dirs: &mut OpenDirs,
+) -> Result<Option<(PathBuf, rustix::fd::OwnedFd)>, BlobError> {
+    use rustix::fs::{Mode, OFlags};
+    let Some(dataset) = local_path(dir, root) else {
+        return Ok(None);
+    };
+    let io = |path: PathBuf| {
+        move |errno: rustix::io::Errno| BlobError::LocalIo {
+            path,
+            source: errno.into(),
+        }
+    };
+    // `{ns}/{dataset}/{branch}`: opened from the namespace's directory.
+    let Some(ns_dir) = dataset.parent().and_then(Path::parent) else {
+        return Ok(None);
+    };
+    let below = dataset.strip_prefix(ns_dir).unwrap_or(&dataset);
+    let open_dir = |dirs: &mut OpenDirs| {
+        rustix::fs::openat(
+            dirs.namespace(ns_dir)?,
+            below,
+            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+    };
+    let dataset_fd = match open_dir(dirs) {
+        Err(rustix::io::Errno::NOENT) => {
+            let objects = dataset.join(layout::OBJECTS_DIR);
+            std::fs::create_dir_all(&objects).map_err(|source| BlobError::LocalIo {
+                path: objects,
+                source,
+            })?;
+            // The namespace's directory may be new too.
+            dirs.namespace = None;
+            open_dir(dirs)
+        }
+        opened => opened,
+    }
+    .map_err(io(dataset.clone()))?;
+    Ok(Some((dataset, dataset_fd)))
+}
+
+/// Issue 27: hard-links the verified staged files of one page of a paged put (see
+/// `paged.rs`) into the dataset at `root`, each distinct content once, as [`put_local`]
+/// does: `Some((objects linked, their bytes))`, or `None` when one needs the general path
+/// (nothing visible has changed: objects are not visible before a head lists them).
+#[cfg(target_os = "linux")]
+pub(super) fn link_page(
+    dir: &Path,
+    root: &StorePath,
+    files: &[BlobFile],
+    dirs: &mut OpenDirs,
+) -> Result<Option<(u64, u64)>, BlobError> {
+    let Some((_, dataset_fd)) = open_dataset(dir, root, dirs)? else {
+        return Ok(None);
+    };
+    let (mut linked_files, mut linked_bytes) = (0, 0);
+    let mut seen = std::collections::HashSet::new();
+    for file in files.iter().filter(|f| seen.insert(f.sha256.as_str())) {
+        match link_at(dirs, &dataset_fd, file) {
+            Some(true) => {
+                linked_files += 1;
+                linked_bytes += file.size;
+            }
+            Some(false) => {}
+            None => return Ok(None),
+        }
+    }
+    Ok(Some((linked_files, linked_bytes)))
+}
+
+/// Elsewhere, the general path.
+#[cfg(not(target_os = "linux"))]
+pub(super) fn link_page(
+    _dir: &Path,
+    _root: &StorePath,
+    _files: &[BlobFile],
+    _dirs: &mut OpenDirs,
+) -> Result<Option<(u64, u64)>, BlobError> {
+    Ok(None)
 }
 
 /// Hard-links the verified staged file of `file` to its object in the dataset directory

@@ -2,6 +2,10 @@
 
 use super::*;
 
+/// Heads of at least this many bytes (some 50,000 files) are recorded as versions without
+/// being parsed ([`BlobEngine::record_version`]).
+const STREAMED_VERSION_FROM: u64 = 8 << 20;
+
 impl BlobEngine {
     /// Records the dataset's current head on the branch as the named version `version`
     /// (see the module documentation). A version name is what the push API accepts for a
@@ -20,6 +24,35 @@ impl BlobEngine {
         let key = location.version(version)?;
         let lock = self.locks.get(location.root.as_ref());
         let _guard = lock.lock().await;
+        // Issue 27: the head of a big folder is compared by digest and copied as it is,
+        // never parsed whole.
+        let head_key = location.head();
+        if let Ok(meta) = self.store.head(&head_key).await
+            && meta.size >= STREAMED_VERSION_FROM
+        {
+            let Some(listed) = self.document_digest(&head_key).await? else {
+                return Err(BlobError::NoHead {
+                    version: version.to_owned(),
+                    location: location.root.to_string(),
+                });
+            };
+            let status = match self.document_digest(&key).await? {
+                Some(named) if named == listed => return Ok(VersionStatus::Unchanged),
+                Some(_) if !force => {
+                    return Err(BlobError::VersionExists {
+                        version: version.to_owned(),
+                        location: location.root.to_string(),
+                    });
+                }
+                Some(_) => VersionStatus::Moved,
+                None => VersionStatus::Created,
+            };
+            self.store
+                .copy(&head_key, &key)
+                .await
+                .map_err(BlobError::storage("copy", &key))?;
+            return Ok(status);
+        }
         let Some((head, _)) = self.read_head(&location).await? else {
             return Err(BlobError::NoHead {
                 version: version.to_owned(),
