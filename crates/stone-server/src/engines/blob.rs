@@ -731,13 +731,7 @@ impl PutTarget {
         keep: Option<&str>,
     ) -> Result<Self, BlobError> {
         let location = DatasetLocation::new(prefix, ns, dataset, branch)?;
-        let keep = keep
-            .map(|version| {
-                location
-                    .version(version)
-                    .map(|key| (version.to_owned(), key))
-            })
-            .transpose()?;
+        let keep = location.kept(keep)?;
         let mut given: BTreeMap<String, BlobFile> = BTreeMap::new();
         for file in files {
             check_path(&file.path)?;

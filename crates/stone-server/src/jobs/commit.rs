@@ -324,6 +324,34 @@ impl JobRunner {
         Ok(())
     }
 
+    /// Where each of `files`' contents can be copied from server-side, by sha256: the S3
+    /// staging store's key, when the blob engine copies from it (issue 24) and the store
+    /// vouches for the content; the others are absent.
+    pub(super) async fn copy_sources(
+        &self,
+        dataset: &str,
+        files: &[stone_api::ManifestFile],
+    ) -> Result<HashMap<String, String>, Problem> {
+        let mut sources = HashMap::new();
+        if !self.engines.blob_copies_from_staging {
+            return Ok(sources);
+        }
+        for file in files {
+            if sources.contains_key(&file.sha256) {
+                continue;
+            }
+            let source = self
+                .staging
+                .copy_source(&file.sha256, file.size)
+                .await
+                .map_err(|error| staging_problem(dataset, error))?;
+            if let Some(key) = source {
+                sources.insert(file.sha256.clone(), key);
+            }
+        }
+        Ok(sources)
+    }
+
     /// Local files of a dataset's contents, by sha256, but those in `copied` (which the
     /// engine copies server-side from staging).
     async fn contents(
@@ -364,23 +392,14 @@ impl JobRunner {
         let resumed = record.state == DatasetState::Writing;
         // An object-storage dataset in the S3 staging store's bucket: contents the store
         // vouches for are copied server-side, not downloaded (issue 24).
-        let mut copied: HashMap<String, String> = HashMap::new();
-        if matches!(manifest.kind.engine(), Engine::ObjectStorage)
-            && self.engines.blob_copies_from_staging
-        {
-            for file in &manifest.files {
-                if copied.contains_key(&file.sha256) {
-                    continue;
-                }
-                match self.staging.copy_source(&file.sha256, file.size).await {
-                    Ok(Some(key)) => {
-                        copied.insert(file.sha256.clone(), key);
-                    }
-                    Ok(None) => {}
-                    Err(error) => return Ok(Err(staging_problem(&manifest.name, error))),
-                }
+        let copied = if matches!(manifest.kind.engine(), Engine::ObjectStorage) {
+            match self.copy_sources(&manifest.name, &manifest.files).await {
+                Ok(copied) => copied,
+                Err(problem) => return Ok(Err(problem)),
             }
-        }
+        } else {
+            HashMap::new()
+        };
         let contents = match self.contents(manifest, &copied).await {
             Ok(contents) => contents,
             Err(problem) => return Ok(Err(problem)),

@@ -164,21 +164,7 @@ impl JobRunner {
         name: &str,
         page: Vec<ManifestFile>,
     ) -> Result<(Vec<BlobFile>, HashMap<String, String>, Vec<LocalContent>), Problem> {
-        let mut sources: HashMap<String, String> = HashMap::new();
-        if self.engines.blob_copies_from_staging {
-            for file in &page {
-                if sources.contains_key(&file.sha256) {
-                    continue;
-                }
-                match self.staging.copy_source(&file.sha256, file.size).await {
-                    Ok(Some(key)) => {
-                        sources.insert(file.sha256.clone(), key);
-                    }
-                    Ok(None) => {}
-                    Err(error) => return Err(staging_problem(name, error)),
-                }
-            }
-        }
+        let sources = self.copy_sources(name, &page).await?;
         let mut wanted: Vec<(&str, u64)> = page
             .iter()
             .filter(|f| !sources.contains_key(&f.sha256))

@@ -407,6 +407,36 @@ fn written_datasets(manifest: &CreatePush) -> Vec<NewDataset> {
         .collect()
 }
 
+/// The datasets a push recorded, as the quota counts them.
+async fn recorded_datasets(app: &App, id: &str) -> ApiResult<Vec<NewDataset>> {
+    Ok(app
+        .db
+        .datasets(id)
+        .await?
+        .into_iter()
+        .map(|record| NewDataset {
+            name: record.name,
+            kind: record.kind,
+            operation: record.operation,
+        })
+        .collect())
+}
+
+/// A commit refused: `count` contents of push `id` are not staged (`missing` names them,
+/// or the first of them).
+fn push_incomplete<T: serde::Serialize>(id: &str, count: usize, missing: T) -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        codes::PUSH_INCOMPLETE,
+        "Content is missing",
+        format!(
+            "{count} content(s) of push {id} are not staged and verified; upload them (re-post the manifest with the push ID for fresh URLs)"
+        ),
+    )
+    .with("missing", missing)
+    .at(format!("/v1/pushes/{id}"))
+}
+
 /// What a push writes to and deletes from its namespace, as the quota counts it.
 fn quota_change<'a>(manifest: &'a CreatePush, rows: &'a [NewDataset]) -> QuotaChange<'a> {
     QuotaChange {
@@ -828,32 +858,12 @@ pub async fn commit(
     let all: Vec<&str> = contents.iter().map(|(sha256, _)| *sha256).collect();
     let missing = unstaged(&app, &principal, &contents).await?;
     if !missing.is_empty() {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            codes::PUSH_INCOMPLETE,
-            "Content is missing",
-            format!(
-                "{} content(s) of push {id} are not staged and verified; upload them (re-post the manifest with the push ID for fresh URLs)",
-                missing.len()
-            ),
-        )
-        .with("missing", missing)
-        .at(format!("/v1/pushes/{id}")));
+        return Err(push_incomplete(&id, missing.len(), missing));
     }
     // The namespace's quota, exactly, now that the push is complete: what it adds is
     // recorded (and what it deletes freed) in the same step as the check, one push of a
     // namespace at a time, so two pushes cannot both pass on the same remaining bytes.
-    let rows: Vec<NewDataset> = app
-        .db
-        .datasets(&id)
-        .await?
-        .into_iter()
-        .map(|record| NewDataset {
-            name: record.name,
-            kind: record.kind,
-            operation: record.operation,
-        })
-        .collect();
+    let rows = recorded_datasets(&app, &id).await?;
     let quota = app
         .settings
         .config
@@ -1002,28 +1012,9 @@ async fn check_paged<T>(
         }
     }
     if count > 0 {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            codes::PUSH_INCOMPLETE,
-            "Content is missing",
-            format!(
-                "{count} content(s) of push {id} are not staged and verified; upload them (re-post the manifest with the push ID for fresh URLs)"
-            ),
-        )
-        .with("missing", missing)
-        .at(format!("/v1/pushes/{id}")));
+        return Err(push_incomplete(id, count, missing));
     }
-    let rows: Vec<NewDataset> = app
-        .db
-        .datasets(id)
-        .await?
-        .into_iter()
-        .map(|record| NewDataset {
-            name: record.name,
-            kind: record.kind,
-            operation: record.operation,
-        })
-        .collect();
+    let rows = recorded_datasets(app, id).await?;
     let written = record
         .manifest
         .datasets

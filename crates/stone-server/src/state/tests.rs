@@ -382,15 +382,7 @@ async fn a_paged_push_is_read_in_pages_and_its_head_and_quota_come_from_its_file
     // The head: the push's distinct contents, sorted, with those it held when merging.
     let push = db.push("p").await.unwrap().unwrap();
     let detail = DatasetDetail::default();
-    let done = |head| {
-        db.dataset_done(
-            &push,
-            "f",
-            DatasetStatus::Created,
-            &detail,
-            Some(head),
-        )
-    };
+    let done = |head| db.dataset_done(&push, "f", DatasetStatus::Created, &detail, Some(head));
     done(HeadUpdate::Set {
         kind: AssetKind::Blob,
         files: vec!["44".repeat(32)],

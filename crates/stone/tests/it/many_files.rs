@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use stone_test::TestContext;
+use stone_test::services::StoneServer;
 
 use crate::push_e2e::{push, staged, with_server_config, with_slow_staging};
 
@@ -89,6 +90,62 @@ pub(crate) fn run_measured(command: &mut std::process::Command) -> (std::process
     (output, peak)
 }
 
+/// Starts `stone package push --env local --branch <branch> --quiet <dir>` and SIGKILLs it
+/// once a random count of contents (1 to 60 % of `contents`) is staged in the server's
+/// `data`; returns the count staged after the kill (fewer than `contents`) and the push
+/// record the client saved before its uploads.
+pub(crate) fn push_killed_midway(
+    ctx: &TestContext,
+    server: &StoneServer,
+    data: &Path,
+    dir: &Path,
+    branch: &str,
+    contents: usize,
+) -> (usize, Value) {
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos() as usize;
+    let kill_at = 1 + seed % (contents * 6 / 10);
+    let mut child = ctx
+        .stone()
+        .args([
+            "package", "push", "--env", "local", "--branch", branch, "--quiet",
+        ])
+        .arg(dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while staged(data) < kill_at {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the push ended before {kill_at} contents were staged:\n{}",
+            server.log_tail(30)
+        );
+        assert!(
+            std::time::Instant::now() < deadline,
+            "uploads did not reach {kill_at} contents:\n{}",
+            server.log_tail(30)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before = staged(data);
+    assert!(
+        before < contents,
+        "the kill came before every upload ({before} staged)"
+    );
+    let saved: Value = serde_json::from_slice(
+        &std::fs::read(dir.join(format!(".stone/pushes/local/{branch}.json")))
+            .expect("the push ID was saved before the uploads"),
+    )
+    .unwrap();
+    (before, saved)
+}
+
 /// `stone package push --env local --json <extra> <dir>`: its result and peak memory,
 /// which must stay within [`CLIENT_BUDGET`].
 fn push_measured(ctx: &TestContext, dir: &Path, extra: &[&str]) -> Value {
@@ -159,47 +216,7 @@ fn a_push_of_200k_files_resumes_after_sigkill_and_an_unchanged_repush_uploads_no
     drop(plan);
 
     // Killed at a random point of its uploads (between 1 and 60 % of the contents).
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos() as usize;
-    let kill_at = 1 + seed % (DISTINCT * 6 / 10);
-    let mut child = ctx
-        .stone()
-        .args([
-            "package", "push", "--env", "local", "--branch", "many", "--quiet",
-        ])
-        .arg(&dir)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
-    while staged(data.path()) < kill_at {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the push ended before {kill_at} contents were staged:\n{}",
-            server.log_tail(30)
-        );
-        assert!(
-            std::time::Instant::now() < deadline,
-            "uploads did not reach {kill_at} contents:\n{}",
-            server.log_tail(30)
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
-    let before = staged(data.path());
-    assert!(
-        before < DISTINCT,
-        "the kill came before every upload ({before} staged)"
-    );
-    let saved: Value = serde_json::from_slice(
-        &std::fs::read(dir.join(".stone/pushes/local/many.json"))
-            .expect("the push ID was saved before the uploads"),
-    )
-    .unwrap();
+    let (before, saved) = push_killed_midway(&ctx, &server, data.path(), &dir, "many", DISTINCT);
 
     // The rerun resumes the same push and uploads only what is missing.
     let result = push_measured(&ctx, &dir, &["--branch", "many"]);

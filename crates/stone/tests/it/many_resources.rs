@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use stone_test::TestContext;
 
-use crate::many_files::run_measured;
+use crate::many_files::{push_killed_midway, run_measured};
 use crate::push_e2e::{staged, with_server};
 
 /// Resources of the package: more than a batch of files and a page of datasets (10,000).
@@ -106,47 +106,7 @@ fn a_push_of_12k_resources_resumes_after_sigkill_and_an_unchanged_repush_uploads
     let dir = resources_package(ctx.root());
 
     // Killed at a random point of its uploads (between 1 and 60 % of them).
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos() as usize;
-    let kill_at = 1 + seed % (RESOURCES * 6 / 10);
-    let mut child = ctx
-        .stone()
-        .args([
-            "package", "push", "--env", "local", "--branch", "b", "--quiet",
-        ])
-        .arg(&dir)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
-    while staged(data.path()) < kill_at {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the push ended before {kill_at} contents were staged:\n{}",
-            server.log_tail(30)
-        );
-        assert!(
-            std::time::Instant::now() < deadline,
-            "uploads did not reach {kill_at} contents:\n{}",
-            server.log_tail(30)
-        );
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
-    let before = staged(data.path());
-    assert!(
-        before < RESOURCES,
-        "the kill came before every upload ({before} staged)"
-    );
-    let saved: Value = serde_json::from_slice(
-        &std::fs::read(dir.join(".stone/pushes/local/b.json"))
-            .expect("the push ID was saved before the uploads"),
-    )
-    .unwrap();
+    let (before, saved) = push_killed_midway(&ctx, &server, data.path(), &dir, "b", RESOURCES);
 
     // The rerun resumes the same push, uploads only what is missing, and reports every
     // dataset once, in the package's order (the progress came a page at a time).

@@ -73,6 +73,12 @@ impl DatasetLocation {
             .versions()
             .join(format!("{version}{VERSION_EXTENSION}")))
     }
+
+    /// The version a write keeps (`keep`), with its key.
+    pub fn kept(&self, keep: Option<&str>) -> Result<Option<(String, StorePath)>, BlobError> {
+        keep.map(|version| Ok((version.to_owned(), self.version(version)?)))
+            .transpose()
+    }
 }
 
 /// Version names are package versions as the push API accepts them: ASCII letters,

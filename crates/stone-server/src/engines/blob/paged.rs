@@ -59,13 +59,7 @@ impl BlobEngine {
         keep: Option<&str>,
     ) -> Result<PagedPut<'_>, BlobError> {
         let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
-        let keep = keep
-            .map(|version| {
-                location
-                    .version(version)
-                    .map(|key| (version.to_owned(), key))
-            })
-            .transpose()?;
+        let keep = location.kept(keep)?;
         let lock = self.locks.get(location.root.as_ref());
         let guard = lock.lock_owned().await;
         let (file, path) = self.temporary_file(&location)?;
