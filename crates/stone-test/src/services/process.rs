@@ -60,7 +60,8 @@ pub(crate) fn port_is_free(port: u16) -> bool {
 }
 
 /// Starts a service with fresh ports up to three times when an attempt fails because a
-/// port was taken meanwhile (`Err(message)` mentioning "address already in use") or the
+/// port was taken meanwhile (`Err(message)` mentioning "address already in use", or
+/// SeaweedFS's "port allocation failed" for a port it checks before binding) or the
 /// program hung before it answered ("did not answer within", the attempt's process is
 /// killed); any other failure panics at once with its message. Every failed attempt's
 /// message is in the panic, so a retried hang is still visible when all attempts fail.
@@ -73,6 +74,7 @@ pub fn start_with_retries<T>(name: &str, mut attempt: impl FnMut() -> Result<T, 
                 let lower = message.to_lowercase();
                 let collision = lower.contains("address already in use")
                     || lower.contains("eaddrinuse")
+                    || lower.contains("port allocation failed")
                     || lower.contains("did not answer within");
                 failures.push(message);
                 if !collision {
