@@ -119,6 +119,25 @@ async fn touch_in(tx: &mut sqlx::AnyConnection, push_id: &str, now: &str) -> Res
     Ok(changes.unwrap_or(0))
 }
 
+/// Serialises the transactions that name `key` across replicas: PostgreSQL's
+/// transaction-scoped advisory lock (SQLite needs none: its first write takes the
+/// database's write lock).
+async fn lock_key(
+    backend: Backend,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    key: &str,
+    what: &'static str,
+) -> Result<()> {
+    if backend == Backend::Postgres {
+        sqlx::query("SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS l")
+            .bind(key)
+            .execute(&mut **tx)
+            .await
+            .map_err(query_error(what))?;
+    }
+    Ok(())
+}
+
 fn query_error(what: &'static str) -> impl FnOnce(sqlx::Error) -> StateError {
     move |source| StateError::Query { what, source }
 }

@@ -236,15 +236,13 @@ impl StateDb {
             self.changed.notify_waiters();
             return Ok(None);
         };
-        if self.backend == Backend::Postgres {
-            sqlx::query(
-                "SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS l",
-            )
-            .bind(format!("package_node/{}/{}", node.namespace, node.branch))
-            .execute(&mut *tx)
-            .await
-            .map_err(query_error("locking a package node"))?;
-        }
+        lock_key(
+            self.backend,
+            &mut tx,
+            &format!("package_node/{}/{}", node.namespace, node.branch),
+            "locking a package node",
+        )
+        .await?;
         let previous: Option<String> = sqlx::query_scalar(
             "SELECT node FROM package_nodes WHERE namespace = $1 AND branch = $2",
         )

@@ -57,15 +57,13 @@ impl StateDb {
         quota: Option<u64>,
     ) -> Result<(QuotaFigures, bool)> {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
-        if self.backend == Backend::Postgres {
-            sqlx::query(
-                "SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS l",
-            )
-            .bind(format!("quota/{}", change.namespace))
-            .execute(&mut *tx)
-            .await
-            .map_err(query_error("locking a namespace's quota"))?;
-        }
+        lock_key(
+            self.backend,
+            &mut tx,
+            &format!("quota/{}", change.namespace),
+            "locking a namespace's quota",
+        )
+        .await?;
         let deleted: Vec<Value> = change
             .deletes
             .iter()
@@ -131,15 +129,13 @@ impl StateDb {
     ) -> Result<(QuotaFigures, bool)> {
         use super::push_files::names_cte;
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
-        if self.backend == Backend::Postgres {
-            sqlx::query(
-                "SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS l",
-            )
-            .bind(format!("quota/{}", change.namespace))
-            .execute(&mut *tx)
-            .await
-            .map_err(query_error("locking a namespace's quota"))?;
-        }
+        lock_key(
+            self.backend,
+            &mut tx,
+            &format!("quota/{}", change.namespace),
+            "locking a namespace's quota",
+        )
+        .await?;
         let deleted = json(&change.deletes);
         let skipped = json(&skip);
         let d = names_cte(self.backend, "d", "$1");
