@@ -106,18 +106,10 @@ pub(super) fn put_local(
         return Ok(Some(summary(BlobStatus::Unchanged, 0, 0)));
     }
 
-    let (mut linked_files, mut linked_bytes) = (0, 0);
-    let mut seen = std::collections::HashSet::new();
-    for file in given.values().filter(|f| seen.insert(f.sha256.as_str())) {
-        match link_at(dirs, &dataset_fd, file) {
-            Some(true) => {
-                linked_files += 1;
-                linked_bytes += file.size;
-            }
-            Some(false) => {}
-            None => return Ok(None),
-        }
-    }
+    let Some((linked_files, linked_bytes)) = link_distinct(dirs, &dataset_fd, given.values())
+    else {
+        return Ok(None);
+    };
 
     let document = HeadDocument::new(target);
     let body = serde_json::to_vec_pretty(&document).expect("a head document serializes");
@@ -215,19 +207,7 @@ pub(super) fn link_page(
     let Some((_, dataset_fd)) = open_dataset(dir, root, dirs)? else {
         return Ok(None);
     };
-    let (mut linked_files, mut linked_bytes) = (0, 0);
-    let mut seen = std::collections::HashSet::new();
-    for file in files.iter().filter(|f| seen.insert(f.sha256.as_str())) {
-        match link_at(dirs, &dataset_fd, file) {
-            Some(true) => {
-                linked_files += 1;
-                linked_bytes += file.size;
-            }
-            Some(false) => {}
-            None => return Ok(None),
-        }
-    }
-    Ok(Some((linked_files, linked_bytes)))
+    Ok(link_distinct(dirs, &dataset_fd, files))
 }
 
 /// Elsewhere, the general path.
@@ -239,6 +219,25 @@ pub(super) fn link_page(
     _dirs: &mut OpenDirs,
 ) -> Result<Option<(u64, u64)>, BlobError> {
     Ok(None)
+}
+
+/// [`link_at`] of each distinct content of `files` once: `Some((objects linked, their
+/// bytes))`, `None` as soon as one needs the general path.
+#[cfg(target_os = "linux")]
+fn link_distinct<'a>(
+    dirs: &mut OpenDirs,
+    dataset: &rustix::fd::OwnedFd,
+    files: impl IntoIterator<Item = &'a BlobFile>,
+) -> Option<(u64, u64)> {
+    let (mut linked_files, mut linked_bytes) = (0, 0);
+    let mut seen = std::collections::HashSet::new();
+    for file in files.into_iter().filter(|f| seen.insert(f.sha256.as_str())) {
+        if link_at(dirs, dataset, file)? {
+            linked_files += 1;
+            linked_bytes += file.size;
+        }
+    }
+    Some((linked_files, linked_bytes))
 }
 
 /// Hard-links the verified staged file of `file` to its object in the dataset directory
