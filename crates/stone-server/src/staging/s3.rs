@@ -31,6 +31,14 @@
 //!   database records where each content lives (`staged_contents.owner`). A caller's
 //!   object that is not the content is then deleted, and only then is the caller
 //!   recorded as a holder of the content.
+//! - The sweep against completions and reuses on any replica (issue 24): a content
+//!   recorded as staged has its object. The sweep deletes an object only after
+//!   [`StateDb::start_deletion`] (one transaction under the key's cross-replica lock) found
+//!   no record keeping it and left a deletion mark, and finishes the mark after the
+//!   `DELETE`; a completion reads the mark before it checks or writes the object and
+//!   records the content only if the mark is unchanged and finished
+//!   ([`StateDb::record_content_at`]), else waits and looks again; a reuse is a conditional
+//!   touch, which never revives a record the sweep forgot.
 //! - Engines get a local copy ([`StagingStore::local_file`]): downloaded in ranges at
 //!   once, and hashed again while it is downloaded unless the content's object reports
 //!   the expected SHA-256 on a store that enforces checksums (a server-side copy keeps
@@ -1195,6 +1203,7 @@ impl StagingStore for S3Staging {
                     },
                 ),
             };
+            super::test_pause(&format!("decide-{sha256}")).await;
             // A push that reused it since keeps it (its record was touched).
             let Some(forgotten) = self.delete_guarded(&sha256, &key, keeps).await? else {
                 continue;
