@@ -626,11 +626,27 @@ impl S3Staging {
         }
     }
 
-    /// Deletes a caller's verified upload once the content is recorded elsewhere.
+    /// Deletes a caller's verified upload once the content is recorded elsewhere: a
+    /// direct upload only if no completion (of the same caller, on another replica) made
+    /// it the content meanwhile.
     async fn drop_caller_object(&self, from: &ObjectPath, content: &ObjectPath) {
-        if from != content
-            && let Err(error) = self.delete_object(from).await
-        {
+        if from == content {
+            return;
+        }
+        let deleted = match self.parse_key(from.as_ref()) {
+            Some((Place::Direct, holder, sha256)) => {
+                let keeps = Keeps::Content {
+                    sha256,
+                    owner: holder,
+                    unused_before: None,
+                };
+                self.delete_guarded(sha256, from, keeps, false)
+                    .await
+                    .map(|_| ())
+            }
+            _ => self.delete_object(from).await,
+        };
+        if let Err(error) = deleted {
             // The garbage collection deletes it later.
             tracing::warn!(error = %crate::report::error_chain(&error), "a caller's upload was not deleted after it was verified");
         }
@@ -640,17 +656,21 @@ impl S3Staging {
     /// agrees on ([`StateDb::start_deletion`]): the deletion recorded (a completion then
     /// records nothing there), the object deleted, the deletion finished. `None` when it
     /// is kept; otherwise whether a recorded content was forgotten with it.
+    /// `sweep`: the sweep's deletion (the test hook `delete-<sha256>` may pause it).
     async fn delete_guarded(
         &self,
         sha256: &str,
         key: &ObjectPath,
         keeps: Keeps<'_>,
+        sweep: bool,
     ) -> Result<Option<bool>, StagingError> {
         let Some((deletion, forgotten)) = self.db.start_deletion(key.as_ref(), keeps).await?
         else {
             return Ok(None);
         };
-        super::test_pause(&format!("delete-{sha256}")).await;
+        if sweep {
+            super::test_pause(&format!("delete-{sha256}")).await;
+        }
         let deleted = self.delete_object(key).await;
         self.db.finish_deletion(key.as_ref(), &deletion).await?;
         deleted?;
@@ -695,7 +715,7 @@ impl StagingStore for S3Staging {
                     owner: "",
                     unused_before: None,
                 };
-                if let Err(error) = self.delete_guarded(sha256, &key, keeps).await {
+                if let Err(error) = self.delete_guarded(sha256, &key, keeps, false).await {
                     tracing::warn!(error = %crate::report::error_chain(&error), "cannot delete a staged object of the wrong size");
                 }
                 Ok(false)
@@ -954,7 +974,7 @@ impl StagingStore for S3Staging {
                         owner: holder,
                     },
                 };
-                if self.delete_guarded(sha256, &key, keeps).await?.is_some() {
+                if self.delete_guarded(sha256, &key, keeps, false).await?.is_some() {
                     tracing::warn!(
                         sha256,
                         found,
@@ -1205,7 +1225,7 @@ impl StagingStore for S3Staging {
             };
             super::test_pause(&format!("decide-{sha256}")).await;
             // A push that reused it since keeps it (its record was touched).
-            let Some(forgotten) = self.delete_guarded(&sha256, &key, keeps).await? else {
+            let Some(forgotten) = self.delete_guarded(&sha256, &key, keeps, true).await? else {
                 continue;
             };
             if forgotten {
