@@ -160,7 +160,7 @@ pub mod env_vars {
     /// `pause-<point>`, the server writes `paused-<point>` when it reaches that point and
     /// waits until `pause-<point>` is removed. Points: `decide-<sha256>` (the S3 sweep
     /// found an object of that content old and unnamed by the live pushes, and has not
-    /// decided yet), `delete-<sha256>` (it decided to delete it and is about to),
+    /// decided yet; `paused-<point>` holds the round's age limit), `delete-<sha256>` (it decided to delete it and is about to),
     /// `reuse-<sha256>` (a push found that content staged and has not touched it yet). Tests use it to force
     /// the interleaving of a sweep and a push across replicas (issue 24).
     pub const STONE_SERVER_TEST_PAUSE_AT: &str = "STONE_SERVER_TEST_PAUSE_AT";

@@ -221,6 +221,12 @@ pub trait StagingStore: Send + Sync + std::fmt::Debug {
 /// file `pause-<point>`, writes `paused-<point>` and waits until `pause-<point>` is
 /// removed. Tests use it to force the interleaving of a sweep and a push on two replicas.
 pub(crate) async fn test_pause(point: &str) {
+    test_pause_with(point, point).await;
+}
+
+/// [`test_pause`], writing `detail` into `paused-<point>` (what the test needs to know of
+/// the paused work).
+pub(crate) async fn test_pause_with(point: &str, detail: &str) {
     #[cfg(feature = "test-hooks")]
     {
         use crate::config::env_vars::STONE_SERVER_TEST_PAUSE_AT;
@@ -237,7 +243,7 @@ pub(crate) async fn test_pause(point: &str) {
             return;
         }
         let paused = dir.join(format!("paused-{point}"));
-        let _ = std::fs::write(&paused, point);
+        let _ = std::fs::write(&paused, detail);
         tracing::warn!(point, "test hook: paused until {} is removed", pause.display());
         while pause.exists() {
             tokio::time::sleep(Duration::from_millis(20)).await;
@@ -246,7 +252,7 @@ pub(crate) async fn test_pause(point: &str) {
         tracing::warn!(point, "test hook: resumed");
     }
     #[cfg(not(feature = "test-hooks"))]
-    let _ = point;
+    let _ = (point, detail);
 }
 
 /// What a sweep of a staging store removed.

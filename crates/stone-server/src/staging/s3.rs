@@ -1223,7 +1223,7 @@ impl StagingStore for S3Staging {
                     },
                 ),
             };
-            super::test_pause(&format!("decide-{sha256}")).await;
+            super::test_pause_with(&format!("decide-{sha256}"), &before).await;
             // A push that reused it since keeps it (its record was touched).
             let Some(forgotten) = self.delete_guarded(&sha256, &key, keeps, true).await? else {
                 continue;

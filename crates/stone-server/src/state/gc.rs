@@ -70,6 +70,15 @@ impl StateDb {
         Ok(touched)
     }
 
+    /// When a verified content of the S3 store was last verified or reused.
+    pub async fn content_used_at(&self, sha256: &str) -> Result<Option<String>> {
+        sqlx::query_scalar("SELECT verified_at FROM staged_contents WHERE sha256 = $1")
+            .bind(sha256)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(query_error("reading a staged content"))
+    }
+
     /// Multipart uploads started before `before`.
     pub async fn multiparts_before(&self, before: &str) -> Result<Vec<MultipartRecord>> {
         let rows = sqlx::query(

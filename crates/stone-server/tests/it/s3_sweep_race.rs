@@ -1,6 +1,6 @@
 //! Issue 24: the sweep of the S3 staging store against the pushes of other replicas. Two
 //! real `stone-server` replicas share one PostgreSQL database and one SeaweedFS staging
-//! bucket; replica A sweeps every second (contents unused for 0 s go), replica B takes
+//! bucket; replica A sweeps every second (contents unused for 1 s go), replica B takes
 //! the pushes. The test hook `STONE_SERVER_TEST_PAUSE_AT` (feature `test-hooks`) stops
 //! the sweep or a push at the critical point, so that each interleaving is forced, not
 //! hoped for:
@@ -61,7 +61,7 @@ async fn replicas() -> Replicas {
              [iceberg]\nwarehouse = \"{}\"\n\
              [graph]\nremote_url = \"{}\"\n\
              [gc]\ninterval_seconds = {interval}\npush_expiry_seconds = 3600\n\
-             staged_content_seconds = 0\nmultipart_seconds = 3600\n\
+             staged_content_seconds = 1\nmultipart_seconds = 3600\n\
              [staging]\nstore = \"s3\"\npart_size = 5242880\n[staging.s3]\n{}\
              [blob]\nstore = \"s3\"\n[blob.s3]\n{}",
             postgres.url(),
@@ -102,11 +102,17 @@ impl Replicas {
         std::fs::write(self.pause_file(point), "").unwrap();
     }
 
-    /// Waits until a replica waits at `point` (a guard against a hang, not a timing check).
-    async fn paused(&self, point: &str) {
+    /// Waits until a replica waits at `point` (a guard against a hang, not a timing
+    /// check); what it wrote there.
+    async fn paused(&self, point: &str) -> String {
         let paused = self.hooks.path().join(format!("paused-{point}"));
-        self.until(&format!("a replica reached {point}"), || paused.exists())
-            .await;
+        let mut detail = String::new();
+        self.until(&format!("a replica reached {point}"), || {
+            detail = std::fs::read_to_string(&paused).unwrap_or_default();
+            !detail.is_empty()
+        })
+        .await;
+        detail
     }
 
     /// Lets whoever waits at `point` go on, and waits until it did.
@@ -308,10 +314,19 @@ async fn a_push_that_found_a_content_staged_asks_for_it_again_if_a_sweep_took_it
     replicas.pause(&decide);
     replicas.pause(&reuse);
 
-    // Staged and committed by a first push, then unused: replica A's sweep has read the
-    // live pushes (not the next one) and is about to decide on it.
+    // Staged and committed by a first push, then unused: replica A's sweep reads the live
+    // pushes (not the next one) and stops before it decides on it, in the first round
+    // whose age limit the content's record is older than (earlier rounds keep it: let go).
     replicas.push("one", &file, None).await;
-    replicas.paused(&decide).await;
+    loop {
+        let limit = replicas.paused(&decide).await;
+        let used = replicas.db.content_used_at(&sha).await.unwrap().expect("staged");
+        if used < limit {
+            break;
+        }
+        replicas.resume(&decide).await;
+        replicas.pause(&decide);
+    }
 
     // The second push, on B, finds it staged (the caller holds it) and stops before it
     // touches it.
