@@ -244,7 +244,11 @@ pub(crate) async fn test_pause_with(point: &str, detail: &str) {
         }
         let paused = dir.join(format!("paused-{point}"));
         let _ = std::fs::write(&paused, detail);
-        tracing::warn!(point, "test hook: paused until {} is removed", pause.display());
+        tracing::warn!(
+            point,
+            "test hook: paused until {} is removed",
+            pause.display()
+        );
         while pause.exists() {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }

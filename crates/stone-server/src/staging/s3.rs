@@ -664,8 +664,7 @@ impl S3Staging {
         keeps: Keeps<'_>,
         sweep: bool,
     ) -> Result<Option<bool>, StagingError> {
-        let Some((deletion, forgotten)) = self.db.start_deletion(key.as_ref(), keeps).await?
-        else {
+        let Some((deletion, forgotten)) = self.db.start_deletion(key.as_ref(), keeps).await? else {
             return Ok(None);
         };
         if sweep {
@@ -974,7 +973,11 @@ impl StagingStore for S3Staging {
                         owner: holder,
                     },
                 };
-                if self.delete_guarded(sha256, &key, keeps, false).await?.is_some() {
+                if self
+                    .delete_guarded(sha256, &key, keeps, false)
+                    .await?
+                    .is_some()
+                {
                     tracing::warn!(
                         sha256,
                         found,

@@ -246,9 +246,19 @@ impl StateDb {
     /// it, once no location of it is recorded). Returns the deletion's ID and whether a
     /// recorded content was forgotten; `None` when the object is kept. The caller deletes
     /// the object, then [`Self::finish_deletion`].
-    pub async fn start_deletion(&self, key: &str, keeps: Keeps<'_>) -> Result<Option<(String, bool)>> {
+    pub async fn start_deletion(
+        &self,
+        key: &str,
+        keeps: Keeps<'_>,
+    ) -> Result<Option<(String, bool)>> {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
-        lock_key(self.backend, &mut tx, &deletion_lock(key), "locking a staged object").await?;
+        lock_key(
+            self.backend,
+            &mut tx,
+            &deletion_lock(key),
+            "locking a staged object",
+        )
+        .await?;
         let deletion = uuid::Uuid::new_v4().simple().to_string();
         // A write first: SQLite takes its write lock here, for the whole transaction.
         sqlx::query(
@@ -353,7 +363,13 @@ impl StateDb {
         seen: Option<&DeletionMark>,
     ) -> Result<bool> {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
-        lock_key(self.backend, &mut tx, &deletion_lock(key), "locking a staged object").await?;
+        lock_key(
+            self.backend,
+            &mut tx,
+            &deletion_lock(key),
+            "locking a staged object",
+        )
+        .await?;
         let recorded = sqlx::query(
             "INSERT INTO staged_contents (sha256, size, verified_at, owner)
              SELECT $1, $2, $3, $4 WHERE NOT EXISTS (
@@ -379,14 +395,16 @@ impl StateDb {
 
     /// Forgets the deletions finished (or left under way) before `before` (RFC 3339).
     pub async fn prune_deletions(&self, before: &str) -> Result<u64> {
-        Ok(sqlx::query(
-            "DELETE FROM staged_deletions WHERE COALESCE(finished_at, started_at) < $1",
+        Ok(
+            sqlx::query(
+                "DELETE FROM staged_deletions WHERE COALESCE(finished_at, started_at) < $1",
+            )
+            .bind(before)
+            .execute(&self.pool)
+            .await
+            .map_err(query_error("forgetting old deletions of staged objects"))?
+            .rows_affected(),
         )
-        .bind(before)
-        .execute(&self.pool)
-        .await
-        .map_err(query_error("forgetting old deletions of staged objects"))?
-        .rows_affected())
     }
 }
 

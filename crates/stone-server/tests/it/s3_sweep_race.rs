@@ -215,7 +215,8 @@ impl Replicas {
             assert_eq!(commit.status.as_u16(), 202, "{:#}", commit.body);
             let status = self.b.wait(&pushed).await;
             assert_eq!(
-                status["state"], "succeeded",
+                status["state"],
+                "succeeded",
                 "a commit the server accepted failed: {status:#}\n--- replica A ---\n{}\n--- replica B ---\n{}",
                 self.a.log(),
                 self.b.log()
@@ -229,7 +230,10 @@ impl Replicas {
                 .await
                 .unwrap();
             assert_eq!(read.status().as_u16(), 200);
-            assert!(read.bytes().await.unwrap() == file.bytes, "the bytes read back");
+            assert!(
+                read.bytes().await.unwrap() == file.bytes,
+                "the bytes read back"
+            );
             return refused;
         }
     }
@@ -245,7 +249,11 @@ fn blob_manifest(branch: &str, file: &File) -> (Value, Contents) {
         branch,
         Options::default(),
         None,
-        &[Dataset::new(&dataset_name(branch), "BLOB", vec![file.clone()])],
+        &[Dataset::new(
+            &dataset_name(branch),
+            "BLOB",
+            vec![file.clone()],
+        )],
     )
 }
 
@@ -293,7 +301,10 @@ async fn a_sweep_and_a_completion_on_another_replica_never_record_a_deleted_uplo
         })
         .await;
     replicas
-        .assert_record_has_its_object(&sha, &format!("after the sweep (completion answered {answer})"))
+        .assert_record_has_its_object(
+            &sha,
+            &format!("after the sweep (completion answered {answer})"),
+        )
         .await;
 
     // The client's way on: whatever B recorded, a commit it accepts succeeds.
@@ -320,7 +331,12 @@ async fn a_push_that_found_a_content_staged_asks_for_it_again_if_a_sweep_took_it
     replicas.push("one", &file, None).await;
     loop {
         let limit = replicas.paused(&decide).await;
-        let used = replicas.db.content_used_at(&sha).await.unwrap().expect("staged");
+        let used = replicas
+            .db
+            .content_used_at(&sha)
+            .await
+            .unwrap()
+            .expect("staged");
         if used < limit {
             break;
         }
@@ -399,7 +415,14 @@ async fn deletions_and_records_exclude_each_other(db: &StateDb) {
     assert_eq!(db.start_deletion(key, content(None)).await.unwrap(), None);
     // A record elsewhere does not keep this key (a leftover copy).
     let (leftover, forgotten) = db
-        .start_deletion("uploads/c", Keeps::Content { sha256: "c", owner: "", unused_before: None })
+        .start_deletion(
+            "uploads/c",
+            Keeps::Content {
+                sha256: "c",
+                owner: "",
+                unused_before: None,
+            },
+        )
         .await
         .unwrap()
         .expect("not the content's place");
@@ -420,18 +443,44 @@ async fn deletions_and_records_exclude_each_other(db: &StateDb) {
     assert!(under_way.under_way);
     // While it is under way, and once it is over, a record by whoever read the mark
     // before it began is refused; a touch does not revive the record.
-    assert!(!db.record_content_at("c", 5, "h", key, before.as_ref()).await.unwrap());
-    assert!(!db.record_content_at("c", 5, "h", key, Some(&under_way)).await.unwrap());
-    assert!(db.touch_contents(&["c".to_owned()]).await.unwrap().is_empty());
+    assert!(
+        !db.record_content_at("c", 5, "h", key, before.as_ref())
+            .await
+            .unwrap()
+    );
+    assert!(
+        !db.record_content_at("c", 5, "h", key, Some(&under_way))
+            .await
+            .unwrap()
+    );
+    assert!(
+        db.touch_contents(&["c".to_owned()])
+            .await
+            .unwrap()
+            .is_empty()
+    );
     assert!(!db.touch_content_at("c", 5, "h").await.unwrap());
     db.finish_deletion(key, &deletion).await.unwrap();
-    assert!(!db.record_content_at("c", 5, "h", key, before.as_ref()).await.unwrap());
+    assert!(
+        !db.record_content_at("c", 5, "h", key, before.as_ref())
+            .await
+            .unwrap()
+    );
     assert_eq!(db.verified_content_at("c").await.unwrap(), None);
     // Read after it ended (the caller then checks the object): recorded.
     let after = db.deletion_mark(key).await.unwrap().unwrap();
     assert!(!after.under_way);
-    assert!(db.record_content_at("c", 5, "h", key, Some(&after)).await.unwrap());
-    assert_eq!(db.touch_contents(&["c".to_owned(), "x".to_owned()]).await.unwrap(), vec!["c".to_owned()]);
+    assert!(
+        db.record_content_at("c", 5, "h", key, Some(&after))
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        db.touch_contents(&["c".to_owned(), "x".to_owned()])
+            .await
+            .unwrap(),
+        vec!["c".to_owned()]
+    );
     assert!(db.touch_content_at("c", 5, "h").await.unwrap());
     // A caller's multipart upload is kept while it is recorded.
     db.create_multipart(&MultipartRecord {
@@ -443,10 +492,23 @@ async fn deletions_and_records_exclude_each_other(db: &StateDb) {
     })
     .await
     .unwrap();
-    let multipart = Keeps::Multipart { sha256: "m", owner: "h" };
-    assert_eq!(db.start_deletion("uploads/callers/h/m", multipart).await.unwrap(), None);
+    let multipart = Keeps::Multipart {
+        sha256: "m",
+        owner: "h",
+    };
+    assert_eq!(
+        db.start_deletion("uploads/callers/h/m", multipart)
+            .await
+            .unwrap(),
+        None
+    );
     db.delete_multipart("u").await.unwrap();
-    assert!(db.start_deletion("uploads/callers/h/m", multipart).await.unwrap().is_some());
+    assert!(
+        db.start_deletion("uploads/callers/h/m", multipart)
+            .await
+            .unwrap()
+            .is_some()
+    );
     // Old deletions are forgotten.
     assert!(db.prune_deletions("2999-01-01T00:00:00Z").await.unwrap() >= 3);
     assert_eq!(db.deletion_mark(key).await.unwrap(), None);
