@@ -20,10 +20,11 @@
 //! Committed datasets never depend on staging: the engines copy (Iceberg) or hard-link
 //! (object storage) what they keep, and graphs are loaded, so only pushes still to be
 //! committed need staged contents. A push that finds a content already staged touches it
-//! (`StagingStore::touch`), and the sweep reads a content's age again right before it
-//! deletes it, so a push created during a sweep keeps what it found. What is left is an
-//! instant between that last check and the deletion; a push that loses its content there
-//! fails with `push.incomplete` at commit and its rerun uploads the content again.
+//! (`StagingStore::touch`) and reuses it only if the touch found it still there, and the
+//! sweep reads a content's age again right before it deletes it, so a push created during
+//! a sweep keeps what it found or uploads it again. On S3 the sweep and the completions of
+//! every replica agree on each deletion through the state (issue 24: see
+//! `staging::s3` and docs/scale-out.md), so a content recorded as staged has its object.
 //!
 //! 5. (every replica, outside the lock) sweeps its cache of tables' Parquet answers:
 //!    see [`crate::content_cache`].

@@ -156,6 +156,14 @@ pub mod env_vars {
     /// until the process is killed, or stopped (SIGTERM: the job then goes on and parks at
     /// the next dataset). Tests use it to kill or stop the server mid-commit.
     pub const STONE_SERVER_TEST_PAUSE_COMMIT: &str = "STONE_SERVER_TEST_PAUSE_COMMIT";
+    /// Test hook, not for production: a directory. Where it holds a file
+    /// `pause-<point>`, the server writes `paused-<point>` when it reaches that point and
+    /// waits until `pause-<point>` is removed. Points: `decide-<sha256>` (the S3 sweep
+    /// found an object of that content old and unnamed by the live pushes, and has not
+    /// decided yet; `paused-<point>` holds the round's age limit), `delete-<sha256>` (it decided to delete it and is about to),
+    /// `reuse-<sha256>` (a push found that content staged and has not touched it yet). Tests use it to force
+    /// the interleaving of a sweep and a push across replicas (issue 24).
+    pub const STONE_SERVER_TEST_PAUSE_AT: &str = "STONE_SERVER_TEST_PAUSE_AT";
     /// tracing filter of the logs (stderr), e.g. `stone_server=debug`.
     pub const STONE_SERVER_LOG: &str = "STONE_SERVER_LOG";
 }

@@ -285,7 +285,7 @@ pub(super) async fn plan_uploads(
         .filter(|(sha256, _)| reusable.contains(*sha256))
         .map(|(sha256, size)| (sha256.as_str(), *size))
         .collect();
-    let reused: BTreeSet<&str> = candidates
+    let found: Vec<String> = candidates
         .iter()
         .zip(
             app.staging
@@ -294,7 +294,20 @@ pub(super) async fn plan_uploads(
                 .map_err(ApiError::internal)?,
         )
         .filter(|(_, staged)| *staged)
-        .map(|((sha256, _), _)| *sha256)
+        .map(|((sha256, _), _)| (*sha256).to_owned())
+        .collect();
+    for sha256 in &found {
+        crate::staging::test_pause(&format!("reuse-{sha256}")).await;
+    }
+    // Reused contents: touched now, so that the garbage collection keeps them for this push
+    // (a sweep that read the live pushes before this one existed reads their age again
+    // before deleting); one the sweep took since the check is not touched, and uploaded.
+    let reused: BTreeSet<String> = app
+        .staging
+        .touch(&found)
+        .await
+        .map_err(ApiError::internal)?
+        .into_iter()
         .collect();
 
     let ttl = Duration::from_secs(app.settings.config.staging.url_ttl_seconds);
@@ -369,12 +382,6 @@ pub(super) async fn plan_uploads(
         }
     }
     drop(checked);
-    // Reused contents: the garbage collection keeps them for this push (a sweep that read
-    // the live pushes before this one existed reads their age again before deleting).
-    app.staging
-        .touch(&already_staged)
-        .await
-        .map_err(ApiError::internal)?;
     Ok(Planned {
         uploads,
         already_staged,

@@ -726,14 +726,15 @@ impl StagingStore for LocalStaging {
             .collect()))
     }
 
-    async fn touch(&self, sha256s: &[String]) -> Result<(), StagingError> {
+    async fn touch(&self, sha256s: &[String]) -> Result<Vec<String>, StagingError> {
         if sha256s.is_empty() {
-            return Ok(());
+            return Ok(Vec::new());
         }
         let paths: Vec<PathBuf> = sha256s.iter().map(|s| self.content_path(s)).collect();
         let root = self.root.clone();
         let names: Vec<String> = sha256s.to_vec();
         let contents = self.root.join("contents");
+        let all = sha256s.to_vec();
         tokio::task::spawn_blocking(move || {
             match crate::fs_at::touch_under(&contents, &names) {
                 Some(Ok(())) => return Ok(()),
@@ -751,7 +752,8 @@ impl StagingStore for LocalStaging {
             Ok(())
         })
         .await
-        .map_err(|e| StagingError::io(&root)(std::io::Error::other(e)))?
+        .map_err(|e| StagingError::io(&root)(std::io::Error::other(e)))??;
+        Ok(all)
     }
 
     async fn sweep(

@@ -183,8 +183,11 @@ pub trait StagingStore: Send + Sync + std::fmt::Debug {
     }
 
     /// Marks staged contents used now (a push names them and finds them staged), so that
-    /// the garbage collection keeps them for another `gc.staged_content_seconds`.
-    async fn touch(&self, sha256s: &[String]) -> Result<(), StagingError>;
+    /// the garbage collection keeps them for another `gc.staged_content_seconds`; returns
+    /// those still staged. A push reuses only those: one the sweep took between the check
+    /// and the touch is uploaded again (S3: the touch is the reuse's decision, atomic with
+    /// the sweep's; the local store keeps no record and returns them all).
+    async fn touch(&self, sha256s: &[String]) -> Result<Vec<String>, StagingError>;
 
     /// Garbage collection: deletes the contents not in `live` and not uploaded or
     /// touched since `contents_before`, and aborts the multipart uploads started before
@@ -211,6 +214,49 @@ pub trait StagingStore: Send + Sync + std::fmt::Debug {
     async fn object_location(&self, _sha256: &str) -> Option<String> {
         None
     }
+}
+
+/// Test hook (feature `test-hooks`; see
+/// [`crate::config::env_vars::STONE_SERVER_TEST_PAUSE_AT`]): when that directory holds a
+/// file `pause-<point>`, writes `paused-<point>` and waits until `pause-<point>` is
+/// removed. Tests use it to force the interleaving of a sweep and a push on two replicas.
+pub(crate) async fn test_pause(point: &str) {
+    test_pause_with(point, point).await;
+}
+
+/// [`test_pause`], writing `detail` into `paused-<point>` (what the test needs to know of
+/// the paused work).
+pub(crate) async fn test_pause_with(point: &str, detail: &str) {
+    #[cfg(feature = "test-hooks")]
+    {
+        use crate::config::env_vars::STONE_SERVER_TEST_PAUSE_AT;
+        static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+        let Some(dir) = DIR.get_or_init(|| {
+            std::env::var_os(STONE_SERVER_TEST_PAUSE_AT)
+                .filter(|dir| !dir.is_empty())
+                .map(PathBuf::from)
+        }) else {
+            return;
+        };
+        let pause = dir.join(format!("pause-{point}"));
+        if !pause.exists() {
+            return;
+        }
+        let paused = dir.join(format!("paused-{point}"));
+        let _ = std::fs::write(&paused, detail);
+        tracing::warn!(
+            point,
+            "test hook: paused until {} is removed",
+            pause.display()
+        );
+        while pause.exists() {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let _ = std::fs::remove_file(&paused);
+        tracing::warn!(point, "test hook: resumed");
+    }
+    #[cfg(not(feature = "test-hooks"))]
+    let _ = (point, detail);
 }
 
 /// What a sweep of a staging store removed.

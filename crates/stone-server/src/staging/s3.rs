@@ -31,6 +31,14 @@
 //!   database records where each content lives (`staged_contents.owner`). A caller's
 //!   object that is not the content is then deleted, and only then is the caller
 //!   recorded as a holder of the content.
+//! - The sweep against completions and reuses on any replica (issue 24): a content
+//!   recorded as staged has its object. The sweep deletes an object only after
+//!   [`StateDb::start_deletion`] (one transaction under the key's cross-replica lock) found
+//!   no record keeping it and left a deletion mark, and finishes the mark after the
+//!   `DELETE`; a completion reads the mark before it checks or writes the object and
+//!   records the content only if the mark is unchanged and finished
+//!   ([`StateDb::record_content_at`]), else waits and looks again; a reuse is a conditional
+//!   touch, which never revives a record the sweep forgot.
 //! - Engines get a local copy ([`StagingStore::local_file`]): downloaded in ranges at
 //!   once, and hashed again while it is downloaded unless the content's object reports
 //!   the expected SHA-256 on a store that enforces checksums (a server-side copy keeps
@@ -58,7 +66,7 @@ use super::{
     layout, part_size_for, rfc3339,
 };
 use crate::config::S3Options;
-use crate::state::{MultipartRecord, StateDb};
+use crate::state::{Keeps, MultipartRecord, StateDb};
 
 mod calls;
 
@@ -87,6 +95,11 @@ const DOWNLOAD_RANGE: u64 = 32 << 20;
 
 /// How many ranges of a content are downloaded at once.
 const RANGES_AT_ONCE: usize = 4;
+
+/// How long a completion waits for a sweep's deletion of the place its content goes
+/// (normally one S3 `DELETE`), and how often it looks.
+const DELETION_WAIT: Duration = Duration::from_secs(30);
+const DELETION_POLL: Duration = Duration::from_millis(50);
 
 /// The S3 staging store.
 #[derive(Debug)]
@@ -202,6 +215,17 @@ impl S3Staging {
             Some((_, owner)) => self.location(sha256, &owner),
             None => self.key(sha256),
         })
+    }
+
+    /// Forgets the content if its record still names `key` (found missing or corrupt
+    /// there); a record made meanwhile at another place stays.
+    async fn forget_missing(&self, sha256: &str, key: &ObjectPath) -> Result<(), StagingError> {
+        if let Some((_, owner)) = self.db.verified_content_at(sha256).await?
+            && self.location(sha256, &owner) == *key
+        {
+            self.db.forget_content_at(sha256, &owner).await?;
+        }
+        Ok(())
     }
 
     /// What a key under the prefix holds: `(place, holder, sha256)`, the holder empty for
@@ -509,7 +533,14 @@ impl S3Staging {
     /// (and used now), `holder` recorded as holding it (after: a holder always has the
     /// content staged), and only then the caller's object deleted, unless it is the
     /// content (before: a process dying in between would leave the caller neither its
-    /// upload nor the holding, and its retried commit incomplete).
+    /// upload nor the holding, and its retried commit incomplete). False when the upload
+    /// is gone (a sweep deleted it): nothing is recorded, the caller uploads again.
+    ///
+    /// Against a sweep on any replica (issue 24): a content staged already is kept only
+    /// through its record (a conditional touch: a record the sweep forgot is not revived);
+    /// this upload is recorded only if no deletion of its location began since the
+    /// location's deletion mark was read, before the object was checked or written
+    /// ([`StateDb::record_content_at`]); a deletion under way is waited for.
     async fn promote(
         &self,
         sha256: &str,
@@ -517,54 +548,132 @@ impl S3Staging {
         holder: &str,
         from: &ObjectPath,
         in_place: bool,
-    ) -> Result<(), StagingError> {
-        // The content's lock: the garbage collection deletes contents under it.
+    ) -> Result<bool, StagingError> {
+        // The content's lock: this process's sweep deletes contents under it.
         let _content = self.locks.lock(sha256).await;
-        let owner = match self.db.verified_content_at(sha256).await? {
-            Some((recorded, owner))
-                if recorded == size
-                    && self.object_size(&self.location(sha256, &owner)).await? == Some(size) =>
+        let started = std::time::Instant::now();
+        loop {
+            if let Some((recorded, owner)) = self.db.verified_content_at(sha256).await?
+                && recorded == size
+                && self.db.touch_content_at(sha256, size, &owner).await?
             {
-                Some(owner)
+                // Touched: no sweep deletes it now for `staged_content_seconds`.
+                let location = self.location(sha256, &owner);
+                if self.object_size(&location).await? == Some(size) {
+                    self.db.record_holder(sha256, holder).await?;
+                    self.drop_caller_object(from, &location).await;
+                    return Ok(true);
+                }
+                // Deleted behind the state's back: forgotten; this upload becomes it.
+                self.db.forget_content_at(sha256, &owner).await?;
             }
-            _ => None,
-        };
-        let owner = match owner {
-            Some(owner) => owner,
-            None if in_place => {
-                tracing::debug!(
+            let (target, owner) = if in_place {
+                (from.clone(), holder)
+            } else {
+                (self.key(sha256), "")
+            };
+            let seen = self.db.deletion_mark(target.as_ref()).await?;
+            if seen.as_ref().is_none_or(|mark| !mark.under_way) {
+                if in_place {
+                    if self.object_size(from).await? != Some(size) {
+                        return Ok(false);
+                    }
+                    tracing::debug!(
+                        sha256,
+                        size,
+                        "caller's upload kept in place as the content (no copy)"
+                    );
+                } else {
+                    let copied = std::time::Instant::now();
+                    match self.store.copy(from, &target).await {
+                        Ok(()) => {}
+                        Err(object_store::Error::NotFound { .. }) => return Ok(false),
+                        Err(error) => {
+                            return Err(s3_error(format!("copying {from} to {target}"))(error));
+                        }
+                    }
+                    tracing::debug!(
+                        sha256,
+                        size,
+                        elapsed_us = copied.elapsed().as_micros() as u64,
+                        "caller's upload copied server-side to the content's key"
+                    );
+                }
+                // Also marks it used now: the garbage collection keeps it for this push.
+                if self
+                    .db
+                    .record_content_at(sha256, size, owner, target.as_ref(), seen.as_ref())
+                    .await?
+                {
+                    self.db.record_holder(sha256, holder).await?;
+                    self.drop_caller_object(from, &target).await;
+                    return Ok(true);
+                }
+            }
+            // A sweep is deleting the location, or began since the mark was read: once it
+            // is done, look again (the object is gone, or the copy is made again).
+            if started.elapsed() > DELETION_WAIT {
+                return Err(StagingError::S3 {
+                    what: format!("recording {sha256}"),
+                    source: format!(
+                        "a deletion of {target} has been under way for more than {} s; try again later",
+                        DELETION_WAIT.as_secs()
+                    )
+                    .into(),
+                });
+            }
+            tokio::time::sleep(DELETION_POLL).await;
+        }
+    }
+
+    /// Deletes a caller's verified upload once the content is recorded elsewhere: a
+    /// direct upload only if no completion (of the same caller, on another replica) made
+    /// it the content meanwhile.
+    async fn drop_caller_object(&self, from: &ObjectPath, content: &ObjectPath) {
+        if from == content {
+            return;
+        }
+        let deleted = match self.parse_key(from.as_ref()) {
+            Some((Place::Direct, holder, sha256)) => {
+                let keeps = Keeps::Content {
                     sha256,
-                    size,
-                    "caller's upload kept in place as the content (no copy)"
-                );
-                holder.to_owned()
-            }
-            None => {
-                let key = self.key(sha256);
-                let started = std::time::Instant::now();
-                self.store
-                    .copy(from, &key)
+                    owner: holder,
+                    unused_before: None,
+                };
+                self.delete_guarded(sha256, from, keeps, false)
                     .await
-                    .map_err(s3_error(format!("copying {from} to {key}")))?;
-                tracing::debug!(
-                    sha256,
-                    size,
-                    elapsed_us = started.elapsed().as_micros() as u64,
-                    "caller's upload copied server-side to the content's key"
-                );
-                String::new()
+                    .map(|_| ())
             }
+            _ => self.delete_object(from).await,
         };
-        // Also marks it used now: the garbage collection keeps it for this push.
-        self.db.mark_verified_at(sha256, size, &owner).await?;
-        self.db.record_holder(sha256, holder).await?;
-        if self.location(sha256, &owner) != *from
-            && let Err(error) = self.delete_object(from).await
-        {
+        if let Err(error) = deleted {
             // The garbage collection deletes it later.
             tracing::warn!(error = %crate::report::error_chain(&error), "a caller's upload was not deleted after it was verified");
         }
-        Ok(())
+    }
+
+    /// Deletes the object at `key` unless `keeps` keeps it, in the order every replica
+    /// agrees on ([`StateDb::start_deletion`]): the deletion recorded (a completion then
+    /// records nothing there), the object deleted, the deletion finished. `None` when it
+    /// is kept; otherwise whether a recorded content was forgotten with it.
+    /// `sweep`: the sweep's deletion (the test hook `delete-<sha256>` may pause it).
+    async fn delete_guarded(
+        &self,
+        sha256: &str,
+        key: &ObjectPath,
+        keeps: Keeps<'_>,
+        sweep: bool,
+    ) -> Result<Option<bool>, StagingError> {
+        let Some((deletion, forgotten)) = self.db.start_deletion(key.as_ref(), keeps).await? else {
+            return Ok(None);
+        };
+        if sweep {
+            super::test_pause(&format!("delete-{sha256}")).await;
+        }
+        let deleted = self.delete_object(key).await;
+        self.db.finish_deletion(key.as_ref(), &deletion).await?;
+        deleted?;
+        Ok(Some(forgotten))
     }
 }
 
@@ -579,12 +688,19 @@ impl StagingStore for S3Staging {
             return Ok(verified == size);
         }
         let key = self.key(sha256);
+        // Read before the object is: a sweep deleting it meanwhile stops the record.
+        let seen = self.db.deletion_mark(key.as_ref()).await?;
+        if seen.as_ref().is_some_and(|mark| mark.under_way) {
+            return Ok(false);
+        }
         match self.object_size(&key).await? {
             Some(found) if found == size => {
                 // Only the server writes this key, with a verified upload (its record was
                 // lost: a crash between the copy and the record).
-                self.db.mark_verified(sha256, size).await?;
-                Ok(true)
+                Ok(self
+                    .db
+                    .record_content_at(sha256, size, "", key.as_ref(), seen.as_ref())
+                    .await?)
             }
             Some(found) => {
                 tracing::warn!(
@@ -593,7 +709,14 @@ impl StagingStore for S3Staging {
                     size,
                     "staged object has the wrong size; deleting it"
                 );
-                let _ = self.store.delete(&key).await;
+                let keeps = Keeps::Content {
+                    sha256,
+                    owner: "",
+                    unused_before: None,
+                };
+                if let Err(error) = self.delete_guarded(sha256, &key, keeps, false).await {
+                    tracing::warn!(error = %crate::report::error_chain(&error), "cannot delete a staged object of the wrong size");
+                }
                 Ok(false)
             }
             None => Ok(false),
@@ -782,8 +905,11 @@ impl StagingStore for S3Staging {
                     }
                     Err(error) => return Err(error),
                 }
-                self.promote(sha256, size, holder, &key, false).await?;
+                let staged = self.promote(sha256, size, holder, &key, false).await?;
                 self.db.delete_multipart(&record.upload_id).await?;
+                if !staged {
+                    return Ok(Completion::NoUpload);
+                }
                 tracing::debug!(
                     sha256,
                     size,
@@ -836,20 +962,41 @@ impl StagingStore for S3Staging {
                 // Announced with another size than the bytes have. A content kept at
                 // this key stays (it is the right size for its digest).
                 let _content = self.locks.lock(sha256).await;
-                if self.content_location(sha256).await? != key {
+                let keeps = match self.parse_key(key.as_ref()) {
+                    Some((Place::Direct, _, _)) => Keeps::Content {
+                        sha256,
+                        owner: holder,
+                        unused_before: None,
+                    },
+                    _ => Keeps::Multipart {
+                        sha256,
+                        owner: holder,
+                    },
+                };
+                if self
+                    .delete_guarded(sha256, &key, keeps, false)
+                    .await?
+                    .is_some()
+                {
                     tracing::warn!(
                         sha256,
                         found,
                         size,
-                        "a caller's upload has the wrong size; deleting it"
+                        "a caller's upload has the wrong size; deleted"
                     );
-                    self.delete_object(&key).await?;
                 }
                 return Ok(Completion::NoUpload);
             }
             None => return Ok(Completion::NoUpload),
         };
-        self.promote(sha256, size, holder, &key, in_place).await?;
+        if !self.promote(sha256, size, holder, &key, in_place).await? {
+            tracing::info!(
+                sha256,
+                size,
+                "caller's upload deleted by a sweep before it was recorded; to upload again"
+            );
+            return Ok(Completion::NoUpload);
+        }
         tracing::debug!(sha256, size, "caller's upload verified and staged");
         Ok(Completion::Staged)
     }
@@ -875,7 +1022,7 @@ impl StagingStore for S3Staging {
         match self.stored_checksum(&key).await? {
             None => {
                 // Gone from the bucket: not staged any more (see `local_file`).
-                self.db.forget_content(sha256).await?;
+                self.forget_missing(sha256, &key).await?;
                 Err(gone())
             }
             Some((found, stored)) if found == size => {
@@ -911,7 +1058,7 @@ impl StagingStore for S3Staging {
                 // Gone from the bucket (deleted by hand, or by the garbage collection in
                 // the instant a push found it staged): not staged any more, so that the
                 // next push uploads it again.
-                self.db.forget_content(sha256).await?;
+                self.forget_missing(sha256, &key).await?;
                 return Err(gone(sha256));
             }
             Some((found, stored)) if found == size => {
@@ -927,7 +1074,7 @@ impl StagingStore for S3Staging {
                                 Some(object_store::Error::NotFound { .. })
                             ) =>
                         {
-                            self.db.forget_content(sha256).await?;
+                            self.forget_missing(sha256, &key).await?;
                             return Err(gone(sha256));
                         }
                         Err(error) => return Err(error),
@@ -955,7 +1102,7 @@ impl StagingStore for S3Staging {
                 // Gone from the bucket (deleted by hand, or by the garbage collection in
                 // the instant a push found it staged): not staged any more, so that the
                 // next push uploads it again.
-                self.db.forget_content(sha256).await?;
+                self.forget_missing(sha256, &key).await?;
                 return Err(StagingError::NotStaged {
                     sha256: sha256.to_owned(),
                 });
@@ -964,7 +1111,7 @@ impl StagingStore for S3Staging {
         };
         if actual != sha256 || actual_size != size {
             let _ = self.store.delete(&key).await;
-            self.db.forget_content(sha256).await?;
+            self.forget_missing(sha256, &key).await?;
             return Err(StagingError::DigestMismatch {
                 expected: sha256.to_owned(),
                 actual,
@@ -973,7 +1120,7 @@ impl StagingStore for S3Staging {
         Ok(content)
     }
 
-    async fn touch(&self, sha256s: &[String]) -> Result<(), StagingError> {
+    async fn touch(&self, sha256s: &[String]) -> Result<Vec<String>, StagingError> {
         Ok(self.db.touch_contents(sha256s).await?)
     }
 
@@ -1037,74 +1184,69 @@ impl StagingStore for S3Staging {
             }
         }
         drop(listing);
+        // Each deletion is agreed on with the completions of every replica through the
+        // state ([`Self::delete_guarded`]); this process's own completions and sweeps also
+        // wait for each other (the caller's lock, then the content's).
         for (place, owner, sha256, size) in candidates {
-            if place == Place::Direct {
-                // A caller's single upload, or a content kept there: the caller's lock
-                // (its completion), then the content's.
-                let _guard = self.locks.lock(&format!("{sha256}.{owner}")).await;
-                let _content = self.locks.lock(&sha256).await;
-                let key = self.direct_key(&sha256, &owner);
-                let is_content = self
-                    .db
-                    .verified_content_at(&sha256)
-                    .await?
-                    .is_some_and(|(_, recorded)| recorded == owner);
-                if is_content {
-                    // A push that reused it since keeps it (its record was touched).
-                    if !self
-                        .db
-                        .forget_content_unused_since(&sha256, &before)
-                        .await?
-                    {
-                        continue;
-                    }
-                    self.delete_object(&key).await?;
-                    self.db.forget_holders(&[sha256.as_str()]).await?;
-                    tracing::info!(sha256 = %sha256, bytes = size, "gc: staged content deleted");
-                } else {
-                    self.delete_object(&key).await?;
-                    tracing::info!(sha256 = %sha256, bytes = size, "gc: a caller's upload never committed deleted");
+            let _guard = match place {
+                Place::Content => None,
+                Place::Caller | Place::Direct => {
+                    Some(self.locks.lock(&format!("{sha256}.{owner}")).await)
                 }
-                swept.contents += 1;
-                swept.bytes += size;
-                continue;
-            }
-            if place == Place::Caller {
-                let _guard = self.locks.lock(&format!("{sha256}.{owner}")).await;
-                if self.db.multipart(&sha256, &owner).await?.is_some() {
-                    // Completed but not verified yet: the upload's own age decides.
-                    continue;
-                }
-                self.delete_object(&self.upload_key(&sha256, &owner))
-                    .await?;
-                tracing::info!(sha256 = %sha256, bytes = size, "gc: a caller's upload never committed deleted");
-                swept.contents += 1;
-                swept.bytes += size;
-                continue;
-            }
-            let _guard = self.locks.lock(&sha256).await;
-            if let Some((_, recorded)) = self.db.verified_content_at(&sha256).await?
-                && !recorded.is_empty()
-            {
-                // The content lives at a caller's direct key: this is a leftover copy.
-                self.delete_object(&self.key(&sha256)).await?;
-                swept.contents += 1;
-                swept.bytes += size;
-                continue;
-            }
+            };
+            let _content = match place {
+                Place::Caller => None,
+                Place::Content | Place::Direct => Some(self.locks.lock(&sha256).await),
+            };
+            let (key, keeps) = match place {
+                // A caller's single upload, or a content kept there.
+                Place::Direct => (
+                    self.direct_key(&sha256, &owner),
+                    Keeps::Content {
+                        sha256: &sha256,
+                        owner: &owner,
+                        unused_before: Some(&before),
+                    },
+                ),
+                // Completed but not verified yet: the upload's own age decides.
+                Place::Caller => (
+                    self.upload_key(&sha256, &owner),
+                    Keeps::Multipart {
+                        sha256: &sha256,
+                        owner: &owner,
+                    },
+                ),
+                // The content, or a leftover copy when it lives at a caller's direct key.
+                Place::Content => (
+                    self.key(&sha256),
+                    Keeps::Content {
+                        sha256: &sha256,
+                        owner: "",
+                        unused_before: Some(&before),
+                    },
+                ),
+            };
+            super::test_pause_with(&format!("decide-{sha256}"), &before).await;
             // A push that reused it since keeps it (its record was touched).
-            if !self
-                .db
-                .forget_content_unused_since(&sha256, &before)
-                .await?
-            {
+            let Some(forgotten) = self.delete_guarded(&sha256, &key, keeps, true).await? else {
                 continue;
+            };
+            if forgotten {
+                tracing::info!(sha256 = %sha256, bytes = size, "gc: staged content deleted");
+            } else if place == Place::Content {
+                tracing::info!(sha256 = %sha256, bytes = size, "gc: a staged object no record names deleted");
+            } else {
+                tracing::info!(sha256 = %sha256, bytes = size, "gc: a caller's upload never committed deleted");
             }
-            self.delete_object(&self.key(&sha256)).await?;
-            self.db.forget_holders(&[sha256.as_str()]).await?;
-            tracing::info!(sha256 = %sha256, bytes = size, "gc: staged content deleted");
             swept.contents += 1;
             swept.bytes += size;
+        }
+        if let Err(error) = self
+            .db
+            .prune_deletions(&crate::state::ago(crate::state::DELETIONS_KEPT))
+            .await
+        {
+            tracing::warn!(error = %crate::report::error_chain(&error), "gc: cannot forget old deletions");
         }
         Ok(swept)
     }

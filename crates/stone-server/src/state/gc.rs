@@ -43,24 +43,31 @@ impl StateDb {
     }
 
     /// Marks verified contents of the S3 store used now (a push reuses them), so that the
-    /// garbage collection leaves them for another `staged_content_seconds`. One
+    /// garbage collection leaves them for another `staged_content_seconds`; returns those
+    /// still recorded. A content the sweep forgot meanwhile is not touched (nothing
+    /// revives its record): it is not staged any more, and must be uploaded again. One
     /// transaction (one fsync) for them all.
-    pub async fn touch_contents(&self, sha256s: &[String]) -> Result<()> {
+    pub async fn touch_contents(&self, sha256s: &[String]) -> Result<Vec<String>> {
         if sha256s.is_empty() {
-            return Ok(());
+            return Ok(Vec::new());
         }
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         let now = now();
+        let mut touched = Vec::with_capacity(sha256s.len());
         for sha256 in sha256s {
-            sqlx::query("UPDATE staged_contents SET verified_at = $1 WHERE sha256 = $2")
+            let rows = sqlx::query("UPDATE staged_contents SET verified_at = $1 WHERE sha256 = $2")
                 .bind(&now)
                 .bind(sha256)
                 .execute(&mut *tx)
                 .await
-                .map_err(query_error("touching a staged content"))?;
+                .map_err(query_error("touching a staged content"))?
+                .rows_affected();
+            if rows == 1 {
+                touched.push(sha256.clone());
+            }
         }
         tx.commit().await.map_err(query_error("commit"))?;
-        Ok(())
+        Ok(touched)
     }
 
     /// When a verified content of the S3 store was last verified or reused.
@@ -70,23 +77,6 @@ impl StateDb {
             .fetch_optional(&self.pool)
             .await
             .map_err(query_error("reading a staged content"))
-    }
-
-    /// Forgets a verified content unless it was used since `before`; false when it was.
-    pub async fn forget_content_unused_since(&self, sha256: &str, before: &str) -> Result<bool> {
-        let held: Option<String> = self.content_used_at(sha256).await?;
-        if held.is_none() {
-            return Ok(true);
-        }
-        let forgotten =
-            sqlx::query("DELETE FROM staged_contents WHERE sha256 = $1 AND verified_at < $2")
-                .bind(sha256)
-                .bind(before)
-                .execute(&self.pool)
-                .await
-                .map_err(query_error("forgetting a staged content"))?
-                .rows_affected();
-        Ok(forgotten == 1)
     }
 
     /// Multipart uploads started before `before`.

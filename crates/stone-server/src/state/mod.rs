@@ -38,6 +38,7 @@ pub use gc::ago;
 pub use leases::EngineLock;
 pub use push_files::FileTotals;
 pub use quotas::{QuotaChange, QuotaFigures};
+pub use staging::{DELETIONS_KEPT, DeletionMark, Keeps};
 
 /// Errors of the state database.
 #[derive(Debug, thiserror::Error)]

@@ -47,6 +47,36 @@ impl StateDb {
         Ok(())
     }
 
+    /// Forgets a content where `owner`'s location has it (it was found missing there),
+    /// unless the content was recorded elsewhere meanwhile.
+    pub async fn forget_content_at(&self, sha256: &str, owner: &str) -> Result<()> {
+        sqlx::query("DELETE FROM staged_contents WHERE sha256 = $1 AND owner = $2")
+            .bind(sha256)
+            .bind(owner)
+            .execute(&self.pool)
+            .await
+            .map_err(query_error("forgetting a staged content"))?;
+        Ok(())
+    }
+
+    /// Marks a content used now if it is still recorded with this size at `owner`'s
+    /// location; false when it is not (a sweep forgot it: it is not staged any more).
+    pub async fn touch_content_at(&self, sha256: &str, size: u64, owner: &str) -> Result<bool> {
+        let touched = sqlx::query(
+            "UPDATE staged_contents SET verified_at = $1
+             WHERE sha256 = $2 AND size = $3 AND owner = $4",
+        )
+        .bind(now())
+        .bind(sha256)
+        .bind(size as i64)
+        .bind(owner)
+        .execute(&self.pool)
+        .await
+        .map_err(query_error("touching a staged content"))?
+        .rows_affected();
+        Ok(touched == 1)
+    }
+
     /// Forgets a content (it was found corrupt or missing).
     pub async fn forget_content(&self, sha256: &str) -> Result<()> {
         sqlx::query("DELETE FROM staged_contents WHERE sha256 = $1")
@@ -153,6 +183,234 @@ impl StateDb {
         .map_err(query_error("reading parts"))?;
         Ok(numbers.into_iter().map(|n| n as u32).collect())
     }
+}
+
+/// How long a deletion of a staged object may stay under way: one not finished after
+/// this (its sweep died) counts as over. A deletion is one S3 `DELETE`.
+const DELETION_STALE: Duration = Duration::from_secs(300);
+
+/// How long finished deletions are remembered (see [`StateDb::prune_deletions`]): far
+/// longer than a completion takes between reading a mark and recording the content.
+pub const DELETIONS_KEPT: Duration = Duration::from_secs(24 * 3600);
+
+/// The last deletion of a staged object that the state recorded (see
+/// `0009_staged_deletions.sql`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeletionMark {
+    /// Which deletion (a fresh ID each time).
+    pub deletion: String,
+    /// Not finished yet (and not stale).
+    pub under_way: bool,
+}
+
+/// What keeps an object from a sweep's deletion ([`StateDb::start_deletion`]).
+#[derive(Debug, Clone, Copy)]
+pub enum Keeps<'a> {
+    /// The object is where `owner`'s location of the content is (`''`: the content's own
+    /// key; a holder: its direct upload): kept while the content is recorded there and
+    /// was used since `unused_before` (RFC 3339; `None`: kept whenever it is recorded).
+    /// A recorded content not used since is forgotten with the deletion.
+    Content {
+        sha256: &'a str,
+        owner: &'a str,
+        unused_before: Option<&'a str>,
+    },
+    /// A caller's multipart upload: kept while `owner`'s upload of the content is
+    /// recorded (completed, not verified yet).
+    Multipart { sha256: &'a str, owner: &'a str },
+}
+
+/// Deletions of staged objects (issue 24): the sweep and a completion on different
+/// replicas agree, through the state, on whether an object is deleted or recorded as a
+/// content; neither holds a connection across an S3 call.
+impl StateDb {
+    /// The last deletion of the object at `key`, if one was recorded.
+    pub async fn deletion_mark(&self, key: &str) -> Result<Option<DeletionMark>> {
+        let row: Option<(String, String, Option<String>)> = sqlx::query_as(
+            "SELECT deletion, started_at, finished_at FROM staged_deletions WHERE object_key = $1",
+        )
+        .bind(key)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(query_error("reading a deletion of a staged object"))?;
+        let stale = ago(DELETION_STALE);
+        Ok(row.map(|(deletion, started_at, finished_at)| DeletionMark {
+            deletion,
+            under_way: finished_at.is_none() && started_at >= stale,
+        }))
+    }
+
+    /// Begins the deletion of the object at `key` unless `keeps` keeps it: one
+    /// transaction under `key`'s cross-replica lock records the deletion (a fresh mark,
+    /// under way) and forgets the content if it was recorded there unused (and who held
+    /// it, once no location of it is recorded). Returns the deletion's ID and whether a
+    /// recorded content was forgotten; `None` when the object is kept. The caller deletes
+    /// the object, then [`Self::finish_deletion`].
+    pub async fn start_deletion(
+        &self,
+        key: &str,
+        keeps: Keeps<'_>,
+    ) -> Result<Option<(String, bool)>> {
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        lock_key(
+            self.backend,
+            &mut tx,
+            &deletion_lock(key),
+            "locking a staged object",
+        )
+        .await?;
+        let deletion = uuid::Uuid::new_v4().simple().to_string();
+        // A write first: SQLite takes its write lock here, for the whole transaction.
+        sqlx::query(
+            "INSERT INTO staged_deletions (object_key, deletion, started_at, finished_at)
+             VALUES ($1, $2, $3, NULL)
+             ON CONFLICT (object_key) DO UPDATE SET deletion = excluded.deletion,
+                 started_at = excluded.started_at, finished_at = NULL",
+        )
+        .bind(key)
+        .bind(&deletion)
+        .bind(now())
+        .execute(&mut *tx)
+        .await
+        .map_err(query_error("recording a deletion of a staged object"))?;
+        let mut forgotten = false;
+        match keeps {
+            Keeps::Content {
+                sha256,
+                owner,
+                unused_before,
+            } => {
+                let used: Option<String> = sqlx::query_scalar(
+                    "SELECT verified_at FROM staged_contents WHERE sha256 = $1 AND owner = $2",
+                )
+                .bind(sha256)
+                .bind(owner)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(query_error("reading a staged content"))?;
+                if let Some(used) = used {
+                    if unused_before.is_none_or(|before| used.as_str() >= before) {
+                        tx.rollback().await.map_err(query_error("rollback"))?;
+                        return Ok(None);
+                    }
+                    sqlx::query("DELETE FROM staged_contents WHERE sha256 = $1 AND owner = $2")
+                        .bind(sha256)
+                        .bind(owner)
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(query_error("forgetting a staged content"))?;
+                    forgotten = true;
+                }
+                // Possession is proved again by the next upload, once the content is
+                // staged nowhere (without this, the table would only grow). A completion
+                // records its holder after its content: never lost here.
+                sqlx::query(
+                    "DELETE FROM content_holders WHERE sha256 = $1
+                     AND NOT EXISTS (SELECT 1 FROM staged_contents WHERE sha256 = $2)",
+                )
+                .bind(sha256)
+                .bind(sha256)
+                .execute(&mut *tx)
+                .await
+                .map_err(query_error("forgetting a content's holders"))?;
+            }
+            Keeps::Multipart { sha256, owner } => {
+                let recorded: Option<String> = sqlx::query_scalar(
+                    "SELECT upload_id FROM multipart_uploads WHERE sha256 = $1 AND owner = $2",
+                )
+                .bind(sha256)
+                .bind(owner)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(query_error("reading a multipart upload"))?;
+                if recorded.is_some() {
+                    tx.rollback().await.map_err(query_error("rollback"))?;
+                    return Ok(None);
+                }
+            }
+        }
+        tx.commit().await.map_err(query_error("commit"))?;
+        Ok(Some((deletion, forgotten)))
+    }
+
+    /// Ends a deletion [`Self::start_deletion`] began (the object is gone, or the delete
+    /// failed: either way a completion looks at the object again).
+    pub async fn finish_deletion(&self, key: &str, deletion: &str) -> Result<()> {
+        sqlx::query(
+            "UPDATE staged_deletions SET finished_at = $1 WHERE object_key = $2 AND deletion = $3",
+        )
+        .bind(now())
+        .bind(key)
+        .bind(deletion)
+        .execute(&self.pool)
+        .await
+        .map_err(query_error("finishing a deletion of a staged object"))?;
+        Ok(())
+    }
+
+    /// Records the verified content `sha256` at `key`, `owner`'s location (see
+    /// [`Self::mark_verified_at`]), used now, unless a deletion of `key` began since the
+    /// caller read `seen` (before it checked or wrote the object), or is under way: one
+    /// statement under `key`'s cross-replica lock, so that a sweep either sees the record
+    /// and keeps the object, or its deletion mark stops the record. False when it was not
+    /// recorded (look at the object again).
+    pub async fn record_content_at(
+        &self,
+        sha256: &str,
+        size: u64,
+        owner: &str,
+        key: &str,
+        seen: Option<&DeletionMark>,
+    ) -> Result<bool> {
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        lock_key(
+            self.backend,
+            &mut tx,
+            &deletion_lock(key),
+            "locking a staged object",
+        )
+        .await?;
+        let recorded = sqlx::query(
+            "INSERT INTO staged_contents (sha256, size, verified_at, owner)
+             SELECT $1, $2, $3, $4 WHERE NOT EXISTS (
+                 SELECT 1 FROM staged_deletions WHERE object_key = $5
+                 AND NOT (deletion = $6 AND (finished_at IS NOT NULL OR started_at < $7)))
+             ON CONFLICT (sha256) DO UPDATE SET size = excluded.size,
+                 verified_at = excluded.verified_at, owner = excluded.owner",
+        )
+        .bind(sha256)
+        .bind(size as i64)
+        .bind(now())
+        .bind(owner)
+        .bind(key)
+        .bind(seen.map_or("", |mark| mark.deletion.as_str()))
+        .bind(ago(DELETION_STALE))
+        .execute(&mut *tx)
+        .await
+        .map_err(query_error("recording a staged content"))?
+        .rows_affected();
+        tx.commit().await.map_err(query_error("commit"))?;
+        Ok(recorded == 1)
+    }
+
+    /// Forgets the deletions finished (or left under way) before `before` (RFC 3339).
+    pub async fn prune_deletions(&self, before: &str) -> Result<u64> {
+        Ok(
+            sqlx::query(
+                "DELETE FROM staged_deletions WHERE COALESCE(finished_at, started_at) < $1",
+            )
+            .bind(before)
+            .execute(&self.pool)
+            .await
+            .map_err(query_error("forgetting old deletions of staged objects"))?
+            .rows_affected(),
+        )
+    }
+}
+
+/// The cross-replica lock of a staged object.
+fn deletion_lock(key: &str) -> String {
+    format!("stone-server/staged-object/{key}")
 }
 
 /// Possession of contents (issue 22): who may reuse a staged content without uploading it.
