@@ -762,7 +762,10 @@ pub(crate) mod tests {
         assert_eq!(paged.datasets[0].listing, None);
         let listing = paged.datasets[1].listing.as_ref().unwrap();
         assert_eq!((listing.files, listing.bytes), (1_000_000, 128_000_000));
-        roundtrip(&paged, samples()[8].1.clone());
+        assert_eq!(
+            serde_json::to_value(&paged).unwrap()["datasets"][1]["listing"],
+            samples()[8].1["datasets"][1]["listing"]
+        );
     }
 
     #[test]
