@@ -33,16 +33,16 @@ pub mod redact;
 pub mod signature;
 pub mod validate;
 
-pub use listing::ListingDigest;
 pub use info::{
     AuthMode, Identity, OidcInfo, ServerInfo, StagingInfo, StagingStoreKind, StepUp, roles_of,
 };
+pub use listing::ListingDigest;
 pub use problem::{PROBLEM_CONTENT_TYPE, Problem, Violation, codes};
 pub use push::{
     CommitAccepted, CreatePush, DatasetDetail, DatasetFiles, DatasetManifest, DatasetProgress,
-    DatasetState, DatasetStatus, FileBatch, FilesAccepted, FolderListing, MAX_FILE_BATCH, MAX_STATUS_PAGE,
-    ManifestFile, NodeStatus, PackageMetadata, PackageNodeProgress, PushCreated, PushFlags,
-    PushReport, PushState, PushStatus, ResultCounts, SchemaField, TableSchema, Upload,
+    DatasetState, DatasetStatus, FileBatch, FilesAccepted, FolderListing, MAX_FILE_BATCH,
+    MAX_STATUS_PAGE, ManifestFile, NodeStatus, PackageMetadata, PackageNodeProgress, PushCreated,
+    PushFlags, PushReport, PushState, PushStatus, ResultCounts, SchemaField, TableSchema, Upload,
     UploadCompleted, UploadPart,
 };
 pub use read::{ColumnInfo, DatasetInfo, FileInfo, PackageNode, PackageResource};

@@ -433,7 +433,11 @@ mod tests {
             bytes: 3,
         });
         validate_manifest(&declared).unwrap();
-        for (sha256, files) in [("B".repeat(64), 3), ("b".repeat(63), 3), ("b".repeat(64), 0)] {
+        for (sha256, files) in [
+            ("B".repeat(64), 3),
+            ("b".repeat(63), 3),
+            ("b".repeat(64), 0),
+        ] {
             declared.datasets[0].listing = Some(crate::FolderListing {
                 sha256,
                 files,

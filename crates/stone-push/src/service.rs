@@ -17,8 +17,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use stone_api::push::{
     CommitAccepted, CreatePush, DatasetFiles, DatasetManifest, DatasetProgress, FileBatch,
-    FilesAccepted, FolderListing, MAX_FILE_BATCH, MAX_STATUS_PAGE, ManifestFile, PushCreated, PushFlags,
-    PushState, PushStatus, Upload,
+    FilesAccepted, FolderListing, MAX_FILE_BATCH, MAX_STATUS_PAGE, ManifestFile, PushCreated,
+    PushFlags, PushState, PushStatus, Upload,
 };
 use stone_api::{Problem, codes, redact_url};
 use stone_auth::{Secret, StepUpRequest};
@@ -292,8 +292,7 @@ impl<'a> Session<'a> {
                             ),
                         }
                     )));
-                    let (bytes, staged) =
-                        self.send_batches(&created.push_id, &unchanged).await?;
+                    let (bytes, staged) = self.send_batches(&created.push_id, &unchanged).await?;
                     uploaded_bytes += bytes;
                     already_staged += staged;
                 }

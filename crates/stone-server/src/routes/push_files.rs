@@ -133,7 +133,10 @@ pub(super) async fn unchanged_declared(
         }
     }
     if !unchanged.is_empty() {
-        tracing::debug!(datasets = unchanged.len(), "declared listings are the heads': files not asked for");
+        tracing::debug!(
+            datasets = unchanged.len(),
+            "declared listings are the heads': files not asked for"
+        );
     }
     unchanged
 }

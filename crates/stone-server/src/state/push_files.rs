@@ -440,7 +440,9 @@ pub fn declared_listings(
 
 /// Whether a batch of the push named files of `dataset` (`counts`: files by dataset).
 fn counts_any(counts: &[(String, i64)], dataset: &str) -> bool {
-    counts.iter().any(|(name, files)| name == dataset && *files > 0)
+    counts
+        .iter()
+        .any(|(name, files)| name == dataset && *files > 0)
 }
 
 /// `{table} AS MATERIALIZED (SELECT … AS name …)`: the strings of the JSON array bound at

@@ -139,10 +139,17 @@ async fn a_declared_listing_that_is_the_heads_spares_every_batch() {
     send_files(&server, &id, "a").await;
     assert_eq!(batches_recorded(&server, &id), FILES.div_ceil(BATCH));
     let (state, first) = committed(&server, &id).await;
-    assert_eq!((state.as_str(), &first["status"]), ("succeeded", &json!("created")));
+    assert_eq!(
+        (state.as_str(), &first["status"]),
+        ("succeeded", &json!("created"))
+    );
     let written = std::fs::metadata(&head).unwrap().modified().unwrap();
     let stored: Value = serde_json::from_slice(&std::fs::read(&head).unwrap()).unwrap();
-    assert_eq!(stored["listing"], listing("a").0, "the client's digest is the head's");
+    assert_eq!(
+        stored["listing"],
+        listing("a").0,
+        "the client's digest is the head's"
+    );
 
     // The same listing declared: named unchanged; committed without a single batch.
     let created = create(&server, &manifest("dev", Some(listing("a")))).await;
@@ -165,7 +172,11 @@ async fn a_declared_listing_that_is_the_heads_spares_every_batch() {
     assert!(created.get("unchanged").is_none(), "{created:#}");
     let id = created["push_id"].as_str().unwrap().to_owned();
     let refused = server.commit(&id).await.expect(409);
-    assert_eq!(refused.body["code"], "push.incomplete", "{:#}", refused.body);
+    assert_eq!(
+        refused.body["code"], "push.incomplete",
+        "{:#}",
+        refused.body
+    );
     // Its files sent, it is written.
     send_files(&server, &id, "b").await;
     let (state, changed) = committed(&server, &id).await;
@@ -181,7 +192,11 @@ async fn a_declared_listing_that_is_the_heads_spares_every_batch() {
     let id = created["push_id"].as_str().unwrap().to_owned();
     assert_ne!(push_all(&server, "dev", "c").await, "unchanged");
     let refused = server.commit(&id).await.expect(409);
-    assert_eq!(refused.body["code"], "push.incomplete", "{:#}", refused.body);
+    assert_eq!(
+        refused.body["code"], "push.incomplete",
+        "{:#}",
+        refused.body
+    );
     assert!(
         refused.body["detail"]
             .as_str()
@@ -191,7 +206,11 @@ async fn a_declared_listing_that_is_the_heads_spares_every_batch() {
         refused.body
     );
     let stored: Value = serde_json::from_slice(&std::fs::read(&head).unwrap()).unwrap();
-    assert_eq!(stored["listing"], listing("c").0, "the head stays the other push's");
+    assert_eq!(
+        stored["listing"],
+        listing("c").0,
+        "the head stays the other push's"
+    );
     let mut resumed = manifest("dev", Some(listing("b")));
     resumed["push_id"] = json!(id);
     let answer = Answer::of(
@@ -235,5 +254,8 @@ async fn on_a_protected_ref_a_declared_listing_spares_nothing() {
     server.commit(&id).await.expect(409);
     send_files(&server, &id, "a").await;
     let (state, again) = committed(&server, &id).await;
-    assert_eq!((state.as_str(), &again["status"]), ("succeeded", &json!("unchanged")));
+    assert_eq!(
+        (state.as_str(), &again["status"]),
+        ("succeeded", &json!("unchanged"))
+    );
 }
