@@ -100,7 +100,8 @@ pub struct PlannedDataset {
 #[derive(Debug)]
 pub enum PlannedFiles {
     Listed(Vec<FileDigest>),
-    Unlisted { folder: Folder, jobs: usize },
+    /// Boxed: most datasets are listed, and a plan holds one per resource.
+    Unlisted { folder: Box<Folder>, jobs: usize },
 }
 
 impl PlannedFiles {
@@ -246,7 +247,10 @@ pub fn build_plan(
                 folder.files = counted.files;
                 folder.bytes = counted.bytes;
                 (
-                    PlannedFiles::Unlisted { folder, jobs },
+                    PlannedFiles::Unlisted {
+                        folder: Box::new(folder),
+                        jobs,
+                    },
                     counted.bytes,
                     listing.finish(),
                 )

@@ -16,8 +16,8 @@ use reqwest::{Method, StatusCode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use stone_api::push::{
-    CommitAccepted, CreatePush, DatasetFiles, DatasetManifest, DatasetProgress, FileBatch,
-    FilesAccepted, MAX_FILE_BATCH, MAX_STATUS_PAGE, ManifestFile, PushCreated, PushFlags,
+    CommitAccepted, CreatePush, DatasetFiles, DatasetManifest, DatasetProgress, DatasetState,
+    DatasetStatus, FileBatch, FilesAccepted, MAX_FILE_BATCH, MAX_STATUS_PAGE, ManifestFile, PushCreated, PushFlags,
     PushState, PushStatus, Upload,
 };
 use stone_api::{Problem, codes, redact_url};
@@ -485,50 +485,44 @@ impl<'a> Session<'a> {
     /// first answer, a server that counts changes sends only the datasets that moved
     /// (`?since=`), and answers as soon as something moved (`&wait=`: no polling delay
     /// between a change and its report); the answer returned lists every dataset, in the
-    /// server's order. `start`: the datasets and the change number the server gave when
-    /// the push was created, when this session committed it (the first poll then asks
-    /// only for what changed since: no answer listing every dataset while it commits).
+    /// package's order (those `replace` deleted last). `start`: the datasets and the
+    /// change number the server gave when the push was created, when this session
+    /// committed it (the first poll then asks only for what changed since: no answer
+    /// listing every dataset while it commits).
+    ///
+    /// What a server can make the client hold or do is bounded ([`Followed`]): only the
+    /// push's datasets are kept, and the follow stops when no dataset moves forward for
+    /// [`stall_timeout`] (the push goes on on the server; the same command follows it
+    /// again).
     async fn follow(
         &self,
         push_id: &str,
         start: Option<(Vec<DatasetProgress>, u64)>,
     ) -> Result<PushStatus, PushError> {
         let base = format!("{}/pushes/{push_id}", self.api);
-        // Every dataset as last seen, and where it is (one entry per dataset: a push of
-        // 100,000 datasets is followed in ~30 MB).
-        let mut datasets: Vec<DatasetProgress> = Vec::new();
-        let mut index: HashMap<String, usize> = HashMap::new();
-        let mut take = |list: Vec<DatasetProgress>| {
-            for d in list {
-                let at = index.get(&d.name).copied();
-                let moved = at.is_none_or(|at| {
-                    let seen = &datasets[at];
-                    (seen.state, seen.status) != (d.state, d.status)
-                });
-                if moved {
-                    self.progress.event(ProgressEvent::Dataset {
-                        name: d.name.clone(),
-                        state: status_name(Some(d.state)),
-                        status: d.status.map(|s| status_name(Some(s))),
-                    });
-                }
-                match at {
-                    Some(at) => datasets[at] = d,
-                    None => {
-                        index.insert(d.name.clone(), datasets.len());
-                        datasets.push(d);
-                    }
-                }
-            }
+        let stall = stall_timeout()?;
+        let mut followed = Followed::new(self.package, self.options.replace);
+        let report = |d: &DatasetProgress| {
+            self.progress.event(ProgressEvent::Dataset {
+                name: d.name.clone(),
+                state: status_name(Some(d.state)),
+                status: d.status.map(|s| status_name(Some(s))),
+            })
+        };
+        let protocol = |message: String| PushError::Protocol {
+            phase: Phase::Poll,
+            url: base.clone(),
+            message,
         };
         let mut since: Option<u64> = None;
         // Where the page before ended inside change `since` (a server that pages).
         let mut after: Option<u64> = None;
         if let Some((listed, changes)) = start {
-            take(listed);
+            followed.take(listed, &report).map_err(protocol)?;
             since = Some(changes);
         }
         let mut wait = POLL_FIRST;
+        let mut moved_forward = tokio::time::Instant::now();
         loop {
             // Pages of at most MAX_STATUS_PAGE datasets (a server that does not page sends
             // them all, as before).
@@ -545,7 +539,22 @@ impl<'a> Session<'a> {
             let mut status: PushStatus = self
                 .request(Phase::Poll, Method::GET, &url, None::<&()>)
                 .await?;
-            take(std::mem::take(&mut status.datasets));
+            let forward = followed
+                .take(std::mem::take(&mut status.datasets), &report)
+                .map_err(protocol)?;
+            if forward {
+                moved_forward = tokio::time::Instant::now();
+            } else if !status.state.is_terminal() && moved_forward.elapsed() >= stall {
+                return Err(PushError::Unavailable {
+                    phase: Phase::Poll,
+                    url: base.clone(),
+                    message: format!(
+                        "no dataset of the push moved forward for {} s ({STONE_PUSH_STALL_TIMEOUT}); \
+                         the push {push_id} goes on on the server",
+                        stall.as_secs()
+                    ),
+                });
+            }
             // A server that does not count changes sends everything each time.
             let moved = status.changes != since;
             let cursor = (since, after);
@@ -557,22 +566,13 @@ impl<'a> Session<'a> {
             }
             after = None;
             if status.state.is_terminal() {
-                // In the package's order (pages come in the order of the changes); the
-                // datasets `replace` deletes, last.
-                let order: HashMap<&str, usize> = self
-                    .package
-                    .resources
-                    .iter()
-                    .enumerate()
-                    .map(|(i, r)| (r.name.as_str(), i))
-                    .collect();
-                datasets.sort_by_key(|d| order.get(d.name.as_str()).copied().unwrap_or(usize::MAX));
-                status.datasets = datasets;
+                status.datasets = followed.finish();
                 return Ok(status);
             }
             // The server waited for this answer, or it brings news: ask again at once.
-            // Otherwise (a server that does not wait) poll at intervals.
-            if since.is_none() || (!moved && asked.elapsed() < POLL_FIRST) {
+            // Otherwise (a server that does not wait, or whose changes move nothing
+            // forward) poll at intervals.
+            if since.is_none() || (!(moved && forward) && asked.elapsed() < POLL_FIRST) {
                 tokio::time::sleep(wait).await;
                 wait = (wait * 2).min(POLL_MAX);
             }
@@ -1042,6 +1042,213 @@ impl<'a> Session<'a> {
 
 /// `size` bytes of the file at `path` from `offset` (an upload read whole): an error if
 /// the file is shorter now than when it was planned.
+/// How long following a commit waits for any dataset of the push to move forward
+/// (seconds; default [`STALL_DEFAULT`]) before it stops: the push goes on on the server,
+/// and the same command follows it again.
+pub const STONE_PUSH_STALL_TIMEOUT: &str = "STONE_PUSH_STALL_TIMEOUT";
+/// One hour: longer than any one dataset's write takes on the platform.
+const STALL_DEFAULT: Duration = Duration::from_secs(3600);
+/// Datasets not in the package a server may report (those `replace` deletes).
+const MAX_OTHER_DATASETS: usize = 100_000;
+/// The longest name, URL or IRI of a dataset the client keeps.
+const MAX_PROGRESS_TEXT: usize = 4096;
+/// What the progress of the push's datasets may hold: this much, plus
+/// [`PROGRESS_BYTES_PER_DATASET`] per dataset of the push.
+const PROGRESS_BYTES_BASE: usize = 16 << 20;
+const PROGRESS_BYTES_PER_DATASET: usize = 2048;
+
+/// [`STONE_PUSH_STALL_TIMEOUT`], or its default.
+fn stall_timeout() -> Result<Duration, PushError> {
+    match std::env::var(STONE_PUSH_STALL_TIMEOUT) {
+        Err(_) => Ok(STALL_DEFAULT),
+        Ok(value) => match value.trim().parse::<u64>() {
+            Ok(seconds) if seconds > 0 => Ok(Duration::from_secs(seconds)),
+            _ => Err(PushError::Destination(format!(
+                "{STONE_PUSH_STALL_TIMEOUT}={value:?}: expected a number of seconds (at least 1)"
+            ))),
+        },
+    }
+}
+
+/// How far a dataset's write has got.
+fn rank(state: DatasetState) -> u8 {
+    match state {
+        DatasetState::Pending | DatasetState::Unknown => 1,
+        DatasetState::Writing => 2,
+        DatasetState::Done | DatasetState::Failed => 3,
+    }
+}
+
+/// The progress of a push's datasets as the server reports it, bounded whatever it
+/// sends: one entry per dataset of the package, plus at most [`MAX_OTHER_DATASETS`] that
+/// `replace` deletes (a push without `replace` has no other: a name the package does not
+/// have is an error), and at most [`PROGRESS_BYTES_BASE`] + [`PROGRESS_BYTES_PER_DATASET`]
+/// per dataset of text. A server that pages new names forever, or sends huge entries, is
+/// stopped with an error instead of growing the client.
+struct Followed<'p> {
+    /// The package's dataset names, and their place in it.
+    order: HashMap<&'p str, u32>,
+    /// For each dataset of the package, its entry in `datasets` (`u32::MAX`: not seen).
+    slots: Vec<u32>,
+    /// The other datasets seen (deleted by `replace`), and their entry.
+    others: HashMap<String, u32>,
+    /// Every dataset seen, as last reported, and how far it got at most ([`rank`]).
+    datasets: Vec<(DatasetProgress, u8)>,
+    replace: bool,
+    /// The text `datasets` holds (names, URLs, details, errors), roughly.
+    bytes: usize,
+    max_bytes: usize,
+}
+
+impl<'p> Followed<'p> {
+    fn new(package: &'p PushPackage, replace: bool) -> Self {
+        let order: HashMap<&str, u32> = package
+            .resources
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.name.as_str(), u32::try_from(i).unwrap_or(u32::MAX)))
+            .collect();
+        Followed {
+            slots: vec![u32::MAX; package.resources.len()],
+            order,
+            others: HashMap::new(),
+            datasets: Vec::new(),
+            replace,
+            bytes: 0,
+            max_bytes: PROGRESS_BYTES_BASE
+                .saturating_add(package.resources.len().saturating_mul(PROGRESS_BYTES_PER_DATASET)),
+        }
+    }
+
+    /// Takes a page of progress: `report`s each dataset that changed; whether one moved
+    /// forward (first seen, or further than it ever was). An error names what the server
+    /// sent that no push of this package can have.
+    fn take(
+        &mut self,
+        list: Vec<DatasetProgress>,
+        report: &dyn Fn(&DatasetProgress),
+    ) -> Result<bool, String> {
+        let mut forward = false;
+        for d in list {
+            let shown = || {
+                let mut name: String = d.name.chars().take(80).collect();
+                if name.len() < d.name.len() {
+                    name.push('…');
+                }
+                name.escape_debug().to_string()
+            };
+            if [&d.name, &d.url, &d.iri]
+                .iter()
+                .any(|t| t.len() > MAX_PROGRESS_TEXT)
+            {
+                return Err(format!(
+                    "the progress of the dataset `{}` has a name, URL or IRI longer than {MAX_PROGRESS_TEXT} bytes",
+                    shown()
+                ));
+            }
+            let at = match self.order.get(d.name.as_str()) {
+                Some(&position) => {
+                    let slot = &mut self.slots[position as usize];
+                    if *slot == u32::MAX {
+                        *slot = self.datasets.len() as u32;
+                    }
+                    *slot
+                }
+                None if !self.replace => {
+                    return Err(format!(
+                        "the server reports the dataset `{}`, which is not in the package (a push without `--replace` writes only the package's datasets)",
+                        shown()
+                    ));
+                }
+                None => {
+                    if !matches!(
+                        d.status,
+                        None | Some(DatasetStatus::Deleted) | Some(DatasetStatus::Unknown)
+                    ) {
+                        return Err(format!(
+                            "the server reports the dataset `{}`, which is not in the package, as {}: only a deletion (`--replace`) can concern it",
+                            shown(),
+                            status_name(d.status)
+                        ));
+                    }
+                    match self.others.get(d.name.as_str()) {
+                        Some(&at) => at,
+                        None if self.others.len() >= MAX_OTHER_DATASETS => {
+                            return Err(format!(
+                                "the server reports more than {MAX_OTHER_DATASETS} datasets that are not in the package (the next: `{}`)",
+                                shown()
+                            ));
+                        }
+                        None => {
+                            let at = self.datasets.len() as u32;
+                            self.others.insert(d.name.clone(), at);
+                            at
+                        }
+                    }
+                }
+            };
+            let size = text_size(&d);
+            let at = at as usize;
+            let new_rank = rank(d.state);
+            if at == self.datasets.len() {
+                self.bytes = self.bytes.saturating_add(size);
+                forward = true;
+                report(&d);
+                self.datasets.push((d, new_rank));
+            } else {
+                let (seen, best) = &mut self.datasets[at];
+                self.bytes = self.bytes.saturating_sub(text_size(seen)).saturating_add(size);
+                if (seen.state, seen.status) != (d.state, d.status) {
+                    report(&d);
+                }
+                if new_rank > *best {
+                    *best = new_rank;
+                    forward = true;
+                }
+                *seen = d;
+            }
+            if self.bytes > self.max_bytes {
+                return Err(format!(
+                    "the progress the server reports is larger than {} for a push of {} datasets",
+                    size_in_words(self.max_bytes),
+                    self.slots.len()
+                ));
+            }
+        }
+        Ok(forward)
+    }
+
+    /// Every dataset seen: the package's in its order, then the others.
+    fn finish(self) -> Vec<DatasetProgress> {
+        let mut key = vec![u32::MAX; self.datasets.len()];
+        for (position, &slot) in self.slots.iter().enumerate() {
+            if let Some(k) = key.get_mut(slot as usize) {
+                *k = position as u32;
+            }
+        }
+        let mut entries: Vec<(u32, usize, DatasetProgress)> = self
+            .datasets
+            .into_iter()
+            .enumerate()
+            .map(|(i, (d, _))| (key[i], i, d))
+            .collect();
+        entries.sort_by_key(|e| (e.0, e.1));
+        entries.into_iter().map(|e| e.2).collect()
+    }
+}
+
+/// Roughly the bytes a dataset's progress holds beyond its fixed size.
+fn text_size(d: &DatasetProgress) -> usize {
+    fn json_len<T: Serialize>(value: &T) -> usize {
+        serde_json::to_vec(value).map_or(0, |v| v.len())
+    }
+    d.name.len()
+        + d.url.len()
+        + d.iri.len()
+        + d.detail.as_ref().map_or(0, json_len)
+        + d.error.as_ref().map_or(0, json_len)
+}
+
 fn read_range(path: &Path, offset: u64, size: u64) -> std::io::Result<Vec<u8>> {
     use std::io::{Read, Seek};
     let mut file = std::fs::File::open(path)?;
