@@ -323,10 +323,9 @@ impl<'a> Session<'a> {
             });
             start = created.changes.map(|changes| (created.datasets, changes));
         }
-        let mut status = self.follow(&push_id, start).await?;
+        let (status, datasets) = self.follow(&push_id, start).await?;
         if status.state == PushState::Failed {
-            let mut failures: Vec<String> = status
-                .datasets
+            let mut failures: Vec<String> = datasets
                 .iter()
                 .filter_map(|d| {
                     d.error
@@ -343,7 +342,7 @@ impl<'a> Session<'a> {
         Ok(PushResult {
             push_id,
             handler: "service".into(),
-            datasets: std::mem::take(&mut status.datasets)
+            datasets: datasets
                 .into_iter()
                 .map(|d| DatasetOutcome {
                     url: d.url,
@@ -484,8 +483,8 @@ impl<'a> Session<'a> {
     /// Polls the push until it is finished, reporting each dataset's changes. After the
     /// first answer, a server that counts changes sends only the datasets that moved
     /// (`?since=`), and answers as soon as something moved (`&wait=`: no polling delay
-    /// between a change and its report); the answer returned lists every dataset, in the
-    /// package's order (those `replace` deleted last). `start`: the datasets and the
+    /// between a change and its report); the last answer is returned with every dataset
+    /// seen, in the package's order (those `replace` deleted last). `start`: the datasets and the
     /// change number the server gave when the push was created, when this session
     /// committed it (the first poll then asks only for what changed since: no answer
     /// listing every dataset while it commits).
@@ -498,7 +497,7 @@ impl<'a> Session<'a> {
         &self,
         push_id: &str,
         start: Option<(Vec<DatasetProgress>, u64)>,
-    ) -> Result<PushStatus, PushError> {
+    ) -> Result<(PushStatus, Vec<Kept>), PushError> {
         let base = format!("{}/pushes/{push_id}", self.api);
         let stall = stall_timeout()?;
         let mut followed = Followed::new(self.package, self.options.replace);
@@ -566,8 +565,7 @@ impl<'a> Session<'a> {
             }
             after = None;
             if status.state.is_terminal() {
-                status.datasets = followed.finish();
-                return Ok(status);
+                return Ok((status, followed.finish()));
             }
             // The server waited for this answer, or it brings news: ask again at once.
             // Otherwise (a server that does not wait, or whose changes move nothing
@@ -1079,6 +1077,28 @@ fn rank(state: DatasetState) -> u8 {
     }
 }
 
+/// A dataset's progress as last reported, kept compact (a push of 100,000 datasets holds
+/// 100,000 of these while it is followed; the API's record, with its details inline, is
+/// five times larger).
+#[derive(Debug)]
+struct Kept {
+    url: String,
+    iri: String,
+    kind: stone_package::AssetKind,
+    engine: stone_package::Engine,
+    state: DatasetState,
+    status: Option<DatasetStatus>,
+    detail: Option<Box<stone_api::push::DatasetDetail>>,
+    error: Option<Box<Problem>>,
+    /// How far it got at most ([`rank`]).
+    best: u8,
+    /// Its place in the answer: its position in the package, or after them all in the
+    /// order first seen.
+    key: u64,
+    /// Roughly the bytes it holds beyond its fixed size.
+    size: usize,
+}
+
 /// The progress of a push's datasets as the server reports it, bounded whatever it
 /// sends: one entry per dataset of the package, plus at most [`MAX_OTHER_DATASETS`] that
 /// `replace` deletes (a push without `replace` has no other: a name the package does not
@@ -1092,8 +1112,8 @@ struct Followed<'p> {
     slots: Vec<u32>,
     /// The other datasets seen (deleted by `replace`), and their entry.
     others: HashMap<String, u32>,
-    /// Every dataset seen, as last reported, and how far it got at most ([`rank`]).
-    datasets: Vec<(DatasetProgress, u8)>,
+    /// Every dataset seen.
+    datasets: Vec<Kept>,
     replace: bool,
     /// The text `datasets` holds (names, URLs, details, errors), roughly.
     bytes: usize,
@@ -1115,8 +1135,12 @@ impl<'p> Followed<'p> {
             datasets: Vec::new(),
             replace,
             bytes: 0,
-            max_bytes: PROGRESS_BYTES_BASE
-                .saturating_add(package.resources.len().saturating_mul(PROGRESS_BYTES_PER_DATASET)),
+            max_bytes: PROGRESS_BYTES_BASE.saturating_add(
+                package
+                    .resources
+                    .len()
+                    .saturating_mul(PROGRESS_BYTES_PER_DATASET),
+            ),
         }
     }
 
@@ -1146,13 +1170,13 @@ impl<'p> Followed<'p> {
                     shown()
                 ));
             }
-            let at = match self.order.get(d.name.as_str()) {
+            let (at, key) = match self.order.get(d.name.as_str()) {
                 Some(&position) => {
                     let slot = &mut self.slots[position as usize];
                     if *slot == u32::MAX {
                         *slot = self.datasets.len() as u32;
                     }
-                    *slot
+                    (*slot, u64::from(position))
                 }
                 None if !self.replace => {
                     return Err(format!(
@@ -1171,7 +1195,7 @@ impl<'p> Followed<'p> {
                             status_name(d.status)
                         ));
                     }
-                    match self.others.get(d.name.as_str()) {
+                    let at = match self.others.get(d.name.as_str()) {
                         Some(&at) => at,
                         None if self.others.len() >= MAX_OTHER_DATASETS => {
                             return Err(format!(
@@ -1184,28 +1208,49 @@ impl<'p> Followed<'p> {
                             self.others.insert(d.name.clone(), at);
                             at
                         }
-                    }
+                    };
+                    (at, (1 << 32) + self.others.len() as u64)
                 }
             };
-            let size = text_size(&d);
             let at = at as usize;
             let new_rank = rank(d.state);
+            let size = text_size(&d);
             if at == self.datasets.len() {
-                self.bytes = self.bytes.saturating_add(size);
                 forward = true;
                 report(&d);
-                self.datasets.push((d, new_rank));
+                self.bytes = self.bytes.saturating_add(size);
+                self.datasets.push(Kept {
+                    url: d.url,
+                    iri: d.iri,
+                    kind: d.kind,
+                    engine: d.engine,
+                    state: d.state,
+                    status: d.status,
+                    detail: d.detail.map(Box::new),
+                    error: d.error.map(Box::new),
+                    best: new_rank,
+                    key,
+                    size,
+                });
             } else {
-                let (seen, best) = &mut self.datasets[at];
-                self.bytes = self.bytes.saturating_sub(text_size(seen)).saturating_add(size);
-                if (seen.state, seen.status) != (d.state, d.status) {
+                let kept = &mut self.datasets[at];
+                if (kept.state, kept.status) != (d.state, d.status) {
                     report(&d);
                 }
-                if new_rank > *best {
-                    *best = new_rank;
+                if new_rank > kept.best {
+                    kept.best = new_rank;
                     forward = true;
                 }
-                *seen = d;
+                self.bytes = self.bytes.saturating_sub(kept.size).saturating_add(size);
+                kept.url = d.url;
+                kept.iri = d.iri;
+                kept.kind = d.kind;
+                kept.engine = d.engine;
+                kept.state = d.state;
+                kept.status = d.status;
+                kept.detail = d.detail.map(Box::new);
+                kept.error = d.error.map(Box::new);
+                kept.size = size;
             }
             if self.bytes > self.max_bytes {
                 return Err(format!(
@@ -1218,22 +1263,11 @@ impl<'p> Followed<'p> {
         Ok(forward)
     }
 
-    /// Every dataset seen: the package's in its order, then the others.
-    fn finish(self) -> Vec<DatasetProgress> {
-        let mut key = vec![u32::MAX; self.datasets.len()];
-        for (position, &slot) in self.slots.iter().enumerate() {
-            if let Some(k) = key.get_mut(slot as usize) {
-                *k = position as u32;
-            }
-        }
-        let mut entries: Vec<(u32, usize, DatasetProgress)> = self
-            .datasets
-            .into_iter()
-            .enumerate()
-            .map(|(i, (d, _))| (key[i], i, d))
-            .collect();
-        entries.sort_by_key(|e| (e.0, e.1));
-        entries.into_iter().map(|e| e.2).collect()
+    /// Every dataset seen: the package's in its order, then the others (sorted in place).
+    fn finish(self) -> Vec<Kept> {
+        let mut datasets = self.datasets;
+        datasets.sort_unstable_by_key(|d| d.key);
+        datasets
     }
 }
 
