@@ -824,3 +824,155 @@ pub(crate) fn parse_kind(kind: &Spanned<String>) -> Result<AssetKind, (Option<Lo
     kind.parse::<AssetKind>()
         .map_err(|e| (location_of(kind.span()), e))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use marked_yaml::LoaderOptions;
+
+    const FILE: &str = "datasets.yaml";
+
+    /// The whole file as marked-yaml's loader reads it (what the loader here must match).
+    fn marked(text: &str) -> Result<Node, LoadError> {
+        let options = LoaderOptions::default()
+            .error_on_duplicate_keys(true)
+            .toplevel_mapping();
+        marked_yaml::parse_yaml_with_options(0, text, options)
+    }
+
+    /// The same node: values, and the span of every node and key.
+    fn same(a: &Node, b: &Node) -> bool {
+        if a.span() != b.span() {
+            return false;
+        }
+        match (a, b) {
+            (Node::Scalar(a), Node::Scalar(b)) => a.as_str() == b.as_str(),
+            (Node::Sequence(a), Node::Sequence(b)) => {
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|(a, b)| same(a, b))
+            }
+            (Node::Mapping(a), Node::Mapping(b)) => {
+                a.len() == b.len()
+                    && a.iter().zip(b.iter()).all(|((ka, va), (kb, vb))| {
+                        ka.as_str() == kb.as_str() && ka.span() == kb.span() && same(va, vb)
+                    })
+            }
+            _ => false,
+        }
+    }
+
+    /// Reads `text` with the loader: its items, its root, its load error (a structural
+    /// error is returned as `Err`).
+    fn load(text: &str) -> Result<(Vec<Node>, Option<Node>, Option<DescriptorError>), DescriptorError> {
+        let mut loader = Loader::new(Path::new(FILE), text);
+        let mut items = Vec::new();
+        while let Some(item) = loader.next_item()? {
+            items.push(item);
+        }
+        Ok((items, loader.root.take(), loader.load_error.take()))
+    }
+
+    #[test]
+    fn the_loader_builds_what_marked_yaml_builds_the_resources_one_at_a_time() {
+        let texts = [
+            "",
+            "# only a comment\n",
+            "---\n",
+            "publish: {to: \"stone:t\"}\nresources: [{path: a.csv}, {path: b.csv, name: b}]\n",
+            "resources:\n  - path: a.csv\n    metadata: {x: [1, 2, {y: z}]}\n  - path: b\n    kind: BLOB\nname: n\n",
+            "resources:\n- a.csv\n- [nested, list]\n- {path: c}\n",
+            "resources: {path: a.csv}\n",
+            "resources: a.csv\n",
+            "resources: []\npublish: {to: x}\n",
+            "metadata: {resources: [1, 2]}\nresources: [{path: a}]\n",
+            "a: 1\n---\nb: 2\n",
+            // Load errors: duplicate keys (top level, in a resource, nested), keys that are
+            // not scalars, a top level that is not a mapping.
+            "publish: {to: \"stone:t\"}\nresources: [{path: a.csv}]\npublish: {to: \"stone:u\"}\n",
+            "resources:\n  - path: a.csv\n    path: b.csv\n",
+            "resources:\n  - path: a.csv\n  - path: b\n    metadata: {k: 1, k: 2}\n",
+            "a: 1\na: {b: 1, b: 2}\n",
+            "resources: [{path: a}]\nresources: [{path: b}]\n",
+            "? [a, b]\n: c\n",
+            "resources:\n  - ? {x: 1}\n    : y\n",
+            "- just\n- a list\n",
+            "just a scalar\n",
+        ];
+        for text in texts {
+            let (items, root, error) = load(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+            match marked(text) {
+                Err(expected) => {
+                    assert_eq!(
+                        error,
+                        Some(load_error(Path::new(FILE), expected)),
+                        "{text:?}"
+                    );
+                }
+                Ok(expected) => {
+                    assert_eq!(error, None, "{text:?}");
+                    let root = root.unwrap_or_else(|| panic!("{text:?}: no root"));
+                    let (Node::Mapping(expected), Node::Mapping(root)) = (&expected, &root) else {
+                        panic!("{text:?}: not mappings");
+                    };
+                    assert_eq!(expected.len(), root.len(), "{text:?}");
+                    for ((ek, ev), (k, v)) in expected.iter().zip(root.iter()) {
+                        assert!(ek.as_str() == k.as_str() && ek.span() == k.span(), "{text:?}");
+                        match (ek.as_str(), ev) {
+                            ("resources", Node::Sequence(seq)) => {
+                                // Handed out one at a time, and left empty in the tree.
+                                assert_eq!(v.span(), ev.span(), "{text:?}");
+                                assert!(v.as_sequence().is_some_and(|s| s.is_empty()));
+                                assert_eq!(seq.len(), items.len(), "{text:?}");
+                                for (e, item) in seq.iter().zip(&items) {
+                                    assert!(same(e, item), "{text:?}: {e:?} / {item:?}");
+                                }
+                            }
+                            _ => assert!(same(ev, v), "{text:?}: {ev:?} / {v:?}"),
+                        }
+                    }
+                    if !matches!(expected.get_node("resources"), Some(Node::Sequence(_))) {
+                        assert!(items.is_empty(), "{text:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn structural_errors_end_the_reading_wherever_they_are() {
+        for (text, expected) in [
+            ("resources: [{path: a}]\nx: &a 1\n", "anchors and aliases"),
+            ("resources:\n  - path: !tag a\n", "explicit YAML tags"),
+            ("a: [1\n", "invalid YAML"),
+            // After a first document, and after a load error.
+            ("a: 1\n---\nb: &x 1\n", "anchors and aliases"),
+            ("a: 1\na: 2\nb: !t 3\n", "explicit YAML tags"),
+        ] {
+            let error = load(text).err().unwrap_or_else(|| panic!("{text:?} loaded"));
+            assert!(error.message.contains(expected), "{text:?}: {error}");
+        }
+        let deep = format!("resources: [{{path: a, metadata: {}{}}}]\n", "[".repeat(70), "]".repeat(70));
+        let error = load(&deep).err().expect("too deep");
+        assert!(error.message.contains("nesting deeper than 64"), "{error}");
+    }
+
+    #[test]
+    fn a_resource_is_typed_and_its_errors_located_on_its_own() {
+        let text = "publish: {to: \"stone:t\"}\nresources:\n  - path: a.csv\n  - path: b.csv\n    knid: BLOB\n";
+        let parsed = parse_descriptor(Path::new(FILE), text).unwrap();
+        assert_eq!(parsed.resource_count, 2);
+        let mut nodes = resource_nodes(Path::new(FILE), text);
+        let first = resource_file(Path::new(FILE), &nodes.next().unwrap().unwrap()).unwrap();
+        assert_eq!(first.path.as_deref().map(String::as_str), Some("a.csv"));
+        let error = resource_file(Path::new(FILE), &nodes.next().unwrap().unwrap())
+            .err()
+            .unwrap();
+        assert!(error.message.starts_with("unknown key `knid`"), "{error}");
+        assert_eq!(error.location, Some(Location { line: 5, column: 5 }));
+        assert!(nodes.next().is_none());
+        // A key that does not belong, in a resource: found by the first reading.
+        let text = "resources:\n  - path: a.csv\n  - path: b.csv\n    branch: main\n";
+        let error = parse_descriptor(Path::new(FILE), text).err().unwrap();
+        assert!(error.message.contains("`branch` does not belong"), "{error}");
+        assert_eq!(error.location, Some(Location { line: 4, column: 5 }));
+    }
+}

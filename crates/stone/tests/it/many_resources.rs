@@ -24,12 +24,17 @@ fn name(i: usize) -> String {
 }
 
 fn resources_package(root: &Path) -> PathBuf {
-    let dir = root.join("resources");
+    package_of(root, "resources", RESOURCES)
+}
+
+/// A package of `count` one-file resources of ~120 bytes, named [`name`], in `root/dir`.
+fn package_of(root: &Path, dir: &str, count: usize) -> PathBuf {
+    let dir = root.join(dir);
     let mut descriptor = String::from("publish: {to: \"stone:many\"}\nresources:\n");
-    for shard in 0..RESOURCES.div_ceil(1000) {
+    for shard in 0..count.div_ceil(1000) {
         std::fs::create_dir_all(dir.join(format!("files/{shard:02}"))).unwrap();
     }
-    for i in 0..RESOURCES {
+    for i in 0..count {
         let path = format!("files/{:02}/{}.txt", i / 1000, name(i));
         std::fs::write(
             dir.join(&path),

@@ -180,7 +180,9 @@ fn push_with(
     }
 
     if args.dry_run {
-        return printer.result(&render::DryRun::of(&plan), || render::render_plan(&plan));
+        return printer.result_written(&render::DryRun::of(&plan), |out| {
+            render::write_plan(&plan, out)
+        });
     }
 
     let lines = Lines(printer);

@@ -89,6 +89,18 @@ fn table_of<const N: usize>(
     count: usize,
     row: impl Fn(usize) -> [String; N],
 ) -> String {
+    let mut out = String::new();
+    table_lines(header, count, row, |line| out.push_str(line));
+    out
+}
+
+/// [`table_of`], handing out each line (with its newline) as it is made.
+fn table_lines<const N: usize>(
+    header: [&str; N],
+    count: usize,
+    row: impl Fn(usize) -> [String; N],
+    mut emit: impl FnMut(&str),
+) {
     let header = header.map(String::from);
     let mut widths = header.clone().map(|h| h.chars().count());
     for i in 0..count {
@@ -96,27 +108,29 @@ fn table_of<const N: usize>(
             *w = (*w).max(cell.chars().count());
         }
     }
-    let mut out = String::new();
+    let mut cells_line = String::new();
     let mut line = String::new();
     let mut write = |cells: &[String; N]| {
-        line.clear();
+        cells_line.clear();
         for (i, (c, w)) in cells.iter().zip(widths).enumerate() {
             if i > 0 {
-                line.push_str("  ");
+                cells_line.push_str("  ");
             }
-            let _ = write!(line, "{c:<w$}");
+            let _ = write!(cells_line, "{c:<w$}");
         }
-        let _ = writeln!(out, "  {}", line.trim_end());
+        line.clear();
+        let _ = writeln!(line, "  {}", cells_line.trim_end());
+        emit(&line);
     };
     write(&header);
     for i in 0..count {
         write(&row(i));
     }
-    out
 }
 
-/// The plan as a person reads it.
-pub(super) fn render_plan(plan: &PushPlan) -> String {
+/// The plan as a person reads it, written to `to` as it is made: a plan of 100,000
+/// datasets is tens of MB of text, never held whole (issue 27).
+pub(super) fn write_plan(plan: &PushPlan, to: &mut dyn std::io::Write) -> std::io::Result<()> {
     let mut out = String::new();
     let name = plan
         .package
@@ -199,11 +213,20 @@ pub(super) fn render_plan(plan: &PushPlan) -> String {
             d.iri.clone(),
         ]
     };
-    out.push_str(&table_of(
+    to.write_all(out.as_bytes())?;
+    out.clear();
+    let mut written = Ok(());
+    table_lines(
         ["DATASET", "KIND", "ENGINE", "SIZE", "SHA256", "PATH", "IRI"],
         plan.datasets.len(),
         row,
-    ));
+        |line| {
+            if written.is_ok() {
+                written = to.write_all(line.as_bytes());
+            }
+        },
+    );
+    written?;
     let _ = writeln!(out);
     let _ = writeln!(
         out,
@@ -220,5 +243,5 @@ pub(super) fn render_plan(plan: &PushPlan) -> String {
         plan.hashing.cached_files
     );
     let _ = writeln!(out, "Dry run: nothing was uploaded.");
-    out
+    to.write_all(out.as_bytes())
 }
