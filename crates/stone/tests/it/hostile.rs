@@ -659,7 +659,8 @@ fn a_server_paging_unknown_datasets_forever_is_refused_in_bounded_memory() {
     let (ctx, dir) = against(&api);
     let (out, peak) = crate::hostile_answers::run_watched(
         ctx.stone()
-            .args(["package", "push", "--replace", "--yes", "--env", "local", "--branch", "x"])
+            // Quiet: 100,000 lines of progress would fill the pipe nobody reads meanwhile.
+            .args(["-q", "package", "push", "--replace", "--yes", "--env", "local", "--branch", "x"])
             .arg(&dir),
         Duration::from_secs(120),
     );
