@@ -862,7 +862,10 @@ mod tests {
 
     /// Reads `text` with the loader: its items, its root, its load error (a structural
     /// error is returned as `Err`).
-    fn load(text: &str) -> Result<(Vec<Node>, Option<Node>, Option<DescriptorError>), DescriptorError> {
+    /// The items, the root and the load error of a file.
+    type Loaded = (Vec<Node>, Option<Node>, Option<DescriptorError>);
+
+    fn load(text: &str) -> Result<Loaded, DescriptorError> {
         let mut loader = Loader::new(Path::new(FILE), text);
         let mut items = Vec::new();
         while let Some(item) = loader.next_item()? {

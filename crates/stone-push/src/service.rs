@@ -350,7 +350,7 @@ impl<'a> Session<'a> {
                     kind: Some(d.kind),
                     engine: Some(d.engine),
                     status: status_name(d.status),
-                    detail: d.detail.as_ref().and_then(|x| serde_json::to_value(x).ok()),
+                    detail: d.detail.as_deref().and_then(|x| serde_json::from_str(x).ok()),
                 })
                 .collect(),
             package_node: Some(DatasetOutcome {
@@ -1088,7 +1088,8 @@ struct Kept {
     engine: stone_package::Engine,
     state: DatasetState,
     status: Option<DatasetStatus>,
-    detail: Option<Box<stone_api::push::DatasetDetail>>,
+    /// As JSON: a few bytes where the record is ~300.
+    detail: Option<Box<str>>,
     error: Option<Box<Problem>>,
     /// How far it got at most ([`rank`]).
     best: u8,
@@ -1214,7 +1215,8 @@ impl<'p> Followed<'p> {
             };
             let at = at as usize;
             let new_rank = rank(d.state);
-            let size = text_size(&d);
+            let detail = d.detail.as_ref().map(detail_json);
+            let size = text_size(&d, detail.as_deref());
             if at == self.datasets.len() {
                 forward = true;
                 report(&d);
@@ -1226,7 +1228,7 @@ impl<'p> Followed<'p> {
                     engine: d.engine,
                     state: d.state,
                     status: d.status,
-                    detail: d.detail.map(Box::new),
+                    detail,
                     error: d.error.map(Box::new),
                     best: new_rank,
                     key,
@@ -1248,7 +1250,7 @@ impl<'p> Followed<'p> {
                 kept.engine = d.engine;
                 kept.state = d.state;
                 kept.status = d.status;
-                kept.detail = d.detail.map(Box::new);
+                kept.detail = detail;
                 kept.error = d.error.map(Box::new);
                 kept.size = size;
             }
@@ -1271,16 +1273,21 @@ impl<'p> Followed<'p> {
     }
 }
 
+fn detail_json(detail: &stone_api::push::DatasetDetail) -> Box<str> {
+    serde_json::to_string(detail)
+        .unwrap_or_else(|_| "{}".into())
+        .into_boxed_str()
+}
+
 /// Roughly the bytes a dataset's progress holds beyond its fixed size.
-fn text_size(d: &DatasetProgress) -> usize {
-    fn json_len<T: Serialize>(value: &T) -> usize {
-        serde_json::to_vec(value).map_or(0, |v| v.len())
-    }
+fn text_size(d: &DatasetProgress, detail: Option<&str>) -> usize {
     d.name.len()
         + d.url.len()
         + d.iri.len()
-        + d.detail.as_ref().map_or(0, json_len)
-        + d.error.as_ref().map_or(0, json_len)
+        + detail.map_or(0, str::len)
+        + d.error
+            .as_ref()
+            .map_or(0, |e| serde_json::to_vec(e).map_or(0, |v| v.len()))
 }
 
 fn read_range(path: &Path, offset: u64, size: u64) -> std::io::Result<Vec<u8>> {
