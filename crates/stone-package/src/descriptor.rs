@@ -587,7 +587,9 @@ impl<'a> Loader<'a> {
                 seq.push(node);
                 return None;
             }
-            Open::Mapping { key: key @ None, .. } => {
+            Open::Mapping {
+                key: key @ None, ..
+            } => {
                 // Only scalars get here as keys (the others were refused when they began).
                 if let Node::Scalar(scalar) = node {
                     *key = Some(scalar);
@@ -918,7 +920,10 @@ mod tests {
                     };
                     assert_eq!(expected.len(), root.len(), "{text:?}");
                     for ((ek, ev), (k, v)) in expected.iter().zip(root.iter()) {
-                        assert!(ek.as_str() == k.as_str() && ek.span() == k.span(), "{text:?}");
+                        assert!(
+                            ek.as_str() == k.as_str() && ek.span() == k.span(),
+                            "{text:?}"
+                        );
                         match (ek.as_str(), ev) {
                             ("resources", Node::Sequence(seq)) => {
                                 // Handed out one at a time, and left empty in the tree.
@@ -950,10 +955,16 @@ mod tests {
             ("a: 1\n---\nb: &x 1\n", "anchors and aliases"),
             ("a: 1\na: 2\nb: !t 3\n", "explicit YAML tags"),
         ] {
-            let error = load(text).err().unwrap_or_else(|| panic!("{text:?} loaded"));
+            let error = load(text)
+                .err()
+                .unwrap_or_else(|| panic!("{text:?} loaded"));
             assert!(error.message.contains(expected), "{text:?}: {error}");
         }
-        let deep = format!("resources: [{{path: a, metadata: {}{}}}]\n", "[".repeat(70), "]".repeat(70));
+        let deep = format!(
+            "resources: [{{path: a, metadata: {}{}}}]\n",
+            "[".repeat(70),
+            "]".repeat(70)
+        );
         let error = load(&deep).err().expect("too deep");
         assert!(error.message.contains("nesting deeper than 64"), "{error}");
     }
@@ -975,7 +986,10 @@ mod tests {
         // A key that does not belong, in a resource: found by the first reading.
         let text = "resources:\n  - path: a.csv\n  - path: b.csv\n    branch: main\n";
         let error = parse_descriptor(Path::new(FILE), text).err().unwrap();
-        assert!(error.message.contains("`branch` does not belong"), "{error}");
+        assert!(
+            error.message.contains("`branch` does not belong"),
+            "{error}"
+        );
         assert_eq!(error.location, Some(Location { line: 4, column: 5 }));
     }
 }

@@ -101,7 +101,10 @@ pub struct PlannedDataset {
 pub enum PlannedFiles {
     Listed(Vec<FileDigest>),
     /// Boxed: most datasets are listed, and a plan holds one per resource.
-    Unlisted { folder: Box<Folder>, jobs: usize },
+    Unlisted {
+        folder: Box<Folder>,
+        jobs: usize,
+    },
 }
 
 impl PlannedFiles {

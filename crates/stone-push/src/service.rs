@@ -17,8 +17,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use stone_api::push::{
     CommitAccepted, CreatePush, DatasetFiles, DatasetManifest, DatasetProgress, DatasetState,
-    DatasetStatus, FileBatch, FilesAccepted, MAX_FILE_BATCH, MAX_STATUS_PAGE, ManifestFile, PushCreated, PushFlags,
-    PushState, PushStatus, Upload,
+    DatasetStatus, FileBatch, FilesAccepted, MAX_FILE_BATCH, MAX_STATUS_PAGE, ManifestFile,
+    PushCreated, PushFlags, PushState, PushStatus, Upload,
 };
 use stone_api::{Problem, codes, redact_url};
 use stone_auth::{Secret, StepUpRequest};
@@ -350,7 +350,10 @@ impl<'a> Session<'a> {
                     kind: Some(d.kind),
                     engine: Some(d.engine),
                     status: status_name(d.status),
-                    detail: d.detail.as_deref().and_then(|x| serde_json::from_str(x).ok()),
+                    detail: d
+                        .detail
+                        .as_deref()
+                        .and_then(|x| serde_json::from_str(x).ok()),
                 })
                 .collect(),
             package_node: Some(DatasetOutcome {

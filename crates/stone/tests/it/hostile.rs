@@ -649,7 +649,11 @@ fn a_server_paging_unknown_datasets_forever_is_refused_in_bounded_memory() {
     );
     assert_clear_error(&out, "which is not in the package");
     assert!(stderr(&out).contains("`x0-00000`"), "{}", stderr(&out));
-    assert!(start.elapsed() < Duration::from_secs(60), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        start.elapsed()
+    );
     assert!(peak < FOLLOW_PEAK_KIB, "peak {peak} KiB");
     assert_no_token(&out);
 
@@ -660,12 +664,26 @@ fn a_server_paging_unknown_datasets_forever_is_refused_in_bounded_memory() {
     let (out, peak) = crate::hostile_answers::run_watched(
         ctx.stone()
             // Quiet: 100,000 lines of progress would fill the pipe nobody reads meanwhile.
-            .args(["-q", "package", "push", "--replace", "--yes", "--env", "local", "--branch", "x"])
+            .args([
+                "-q",
+                "package",
+                "push",
+                "--replace",
+                "--yes",
+                "--env",
+                "local",
+                "--branch",
+                "x",
+            ])
             .arg(&dir),
         Duration::from_secs(120),
     );
     assert_clear_error(&out, "datasets that are not in the package");
-    assert!(stderr(&out).contains("more than 100000"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("more than 100000"),
+        "{}",
+        stderr(&out)
+    );
     assert!(peak < FOLLOW_PEAK_KIB, "peak {peak} KiB");
     let polls = api.seen().iter().filter(|r| r.method == "GET").count();
     assert!((10..=12).contains(&polls), "{polls} polls");
@@ -685,7 +703,11 @@ fn a_commit_where_nothing_moves_is_left_after_the_stall_timeout() {
     let out = push(&ctx, &dir);
     let took = start.elapsed();
     assert_clear_error(&out, "no dataset of the push moved forward for 3 s");
-    assert!(stderr(&out).contains("run the same command again"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("run the same command again"),
+        "{}",
+        stderr(&out)
+    );
     assert!(
         took >= Duration::from_secs(3) && took < Duration::from_secs(30),
         "{took:?}"

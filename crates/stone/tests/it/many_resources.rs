@@ -177,10 +177,15 @@ fn a_dry_run_of_40k_resources_holds_each_resource_compactly() {
     );
     let plan = crate::stdout(&out);
     let totals = format!("{DRY_RUN_RESOURCES} datasets, {DRY_RUN_RESOURCES} files");
-    assert!(plan.contains(&totals), "{}", &plan[plan.len().saturating_sub(500)..]);
+    assert!(
+        plan.contains(&totals),
+        "{}",
+        &plan[plan.len().saturating_sub(500)..]
+    );
     let last = name(DRY_RUN_RESOURCES - 1);
     assert!(
-        plan.lines().any(|l| l.trim_start().starts_with(&format!("stone:many/{last} "))),
+        plan.lines()
+            .any(|l| l.trim_start().starts_with(&format!("stone:many/{last} "))),
         "every dataset is listed, the last one too"
     );
     eprintln!("dry run peak RSS {} MB", peak >> 20);
