@@ -104,11 +104,7 @@ pub struct PlannedDataset {
 #[derive(Debug)]
 pub enum PlannedFiles {
     Listed(Vec<FileDigest>),
-    /// Boxed: most datasets are listed, and a plan holds one per resource.
-    Unlisted {
-        folder: Box<Folder>,
-        jobs: usize,
-    },
+    Unlisted { folder: Folder, jobs: usize },
 }
 
 impl PlannedFiles {
@@ -264,10 +260,7 @@ pub fn build_plan(
                     sha256: wire.finish(),
                 };
                 (
-                    PlannedFiles::Unlisted {
-                        folder: Box::new(folder),
-                        jobs,
-                    },
+                    PlannedFiles::Unlisted { folder, jobs },
                     counted.bytes,
                     listing.finish(),
                     Some(wire),

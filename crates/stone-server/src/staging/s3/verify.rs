@@ -221,4 +221,5 @@ impl S3Staging {
         }
         Ok(())
     }
+
 }

@@ -28,20 +28,22 @@ impl<'a> DryRun<'a> {
 /// The result as a person reads it.
 pub(super) fn render_result(result: &PushResult) -> String {
     let mut out = String::new();
-    let row = |i: usize| {
-        let d = &result.datasets[i];
-        [
-            d.url.clone(),
-            d.kind.map(|k| k.to_string()).unwrap_or_default(),
-            d.engine.map(|e| e.to_string()).unwrap_or_default(),
-            d.status.clone(),
-            d.iri.clone(),
-        ]
-    };
-    out.push_str(&table_of(
+    let rows: Vec<[String; 5]> = result
+        .datasets
+        .iter()
+        .map(|d| {
+            [
+                d.url.clone(),
+                d.kind.map(|k| k.to_string()).unwrap_or_default(),
+                d.engine.map(|e| e.to_string()).unwrap_or_default(),
+                d.status.clone(),
+                d.iri.clone(),
+            ]
+        })
+        .collect();
+    out.push_str(&table(
         ["DATASET", "KIND", "ENGINE", "STATUS", "IRI"],
-        result.datasets.len(),
-        row,
+        &rows,
     ));
     let expiries: Vec<&serde_json::Value> = result
         .datasets
@@ -82,55 +84,29 @@ pub(super) fn render_result(result: &PushResult) -> String {
     out
 }
 
-/// Left-aligned columns, two spaces apart, indented by two: a table of `count` rows, each made by `row` when it is measured and again when it is
-/// written: a plan of 100,000 datasets is not held as 700,000 cells (issue 27).
-fn table_of<const N: usize>(
-    header: [&str; N],
-    count: usize,
-    row: impl Fn(usize) -> [String; N],
-) -> String {
-    let mut out = String::new();
-    table_lines(header, count, row, |line| out.push_str(line));
-    out
-}
-
-/// [`table_of`], handing out each line (with its newline) as it is made.
-fn table_lines<const N: usize>(
-    header: [&str; N],
-    count: usize,
-    row: impl Fn(usize) -> [String; N],
-    mut emit: impl FnMut(&str),
-) {
+/// Left-aligned columns, two spaces apart, indented by two.
+fn table<const N: usize>(header: [&str; N], rows: &[[String; N]]) -> String {
     let header = header.map(String::from);
     let mut widths = header.clone().map(|h| h.chars().count());
-    for i in 0..count {
-        for (w, cell) in widths.iter_mut().zip(&row(i)) {
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
     }
-    let mut cells_line = String::new();
-    let mut line = String::new();
-    let mut write = |cells: &[String; N]| {
-        cells_line.clear();
-        for (i, (c, w)) in cells.iter().zip(widths).enumerate() {
-            if i > 0 {
-                cells_line.push_str("  ");
-            }
-            let _ = write!(cells_line, "{c:<w$}");
-        }
-        line.clear();
-        let _ = writeln!(line, "  {}", cells_line.trim_end());
-        emit(&line);
-    };
-    write(&header);
-    for i in 0..count {
-        write(&row(i));
+    let mut out = String::new();
+    for row in std::iter::once(&header).chain(rows) {
+        let line: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        let _ = writeln!(out, "  {}", line.join("  ").trim_end());
     }
+    out
 }
 
-/// The plan as a person reads it, written to `to` as it is made: a plan of 100,000
-/// datasets is tens of MB of text, never held whole (issue 27).
-pub(super) fn write_plan(plan: &PushPlan, to: &mut dyn std::io::Write) -> std::io::Result<()> {
+/// The plan as a person reads it.
+pub(super) fn render_plan(plan: &PushPlan) -> String {
     let mut out = String::new();
     let name = plan
         .package
@@ -196,37 +172,30 @@ pub(super) fn write_plan(plan: &PushPlan, to: &mut dyn std::io::Write) -> std::i
     }
     let _ = writeln!(out);
 
-    let row = |i: usize| {
-        let d = &plan.datasets[i];
-        let path = if d.directory {
-            format!("{}/ ({} files)", d.path, d.files.len())
-        } else {
-            d.path.clone()
-        };
-        [
-            d.url.clone(),
-            d.kind.to_string(),
-            d.engine.to_string(),
-            HumanBytes(d.size).to_string(),
-            d.sha256[..12].to_owned(),
-            path,
-            d.iri.clone(),
-        ]
-    };
-    to.write_all(out.as_bytes())?;
-    out.clear();
-    let mut written = Ok(());
-    table_lines(
+    let rows: Vec<[String; 7]> = plan
+        .datasets
+        .iter()
+        .map(|d| {
+            let path = if d.directory {
+                format!("{}/ ({} files)", d.path, d.files.len())
+            } else {
+                d.path.clone()
+            };
+            [
+                d.url.clone(),
+                d.kind.to_string(),
+                d.engine.to_string(),
+                HumanBytes(d.size).to_string(),
+                d.sha256[..12].to_owned(),
+                path,
+                d.iri.clone(),
+            ]
+        })
+        .collect();
+    out.push_str(&table(
         ["DATASET", "KIND", "ENGINE", "SIZE", "SHA256", "PATH", "IRI"],
-        plan.datasets.len(),
-        row,
-        |line| {
-            if written.is_ok() {
-                written = to.write_all(line.as_bytes());
-            }
-        },
-    );
-    written?;
+        &rows,
+    ));
     let _ = writeln!(out);
     let _ = writeln!(
         out,
@@ -243,5 +212,5 @@ pub(super) fn write_plan(plan: &PushPlan, to: &mut dyn std::io::Write) -> std::i
         plan.hashing.cached_files
     );
     let _ = writeln!(out, "Dry run: nothing was uploaded.");
-    to.write_all(out.as_bytes())
+    out
 }
