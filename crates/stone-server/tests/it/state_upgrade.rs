@@ -47,7 +47,6 @@ fn manifest() -> CreatePush {
                 sha256: "a".repeat(64),
                 size: 5,
             }],
-            listing: None,
         }],
         paged_files: false,
     }
