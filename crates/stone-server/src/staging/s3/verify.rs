@@ -221,5 +221,4 @@ impl S3Staging {
         }
         Ok(())
     }
-
 }
