@@ -665,20 +665,10 @@ impl StagingStore for LocalStaging {
         // file nobody reads.
         let _ = tokio::fs::remove_file(&path).await;
         let (actual, actual_size) = copied?;
-        if actual_size != size || actual != sha256 {
+        if let Some(mismatch) = StagingError::mismatch(sha256, size, actual, actual_size) {
             // Nothing is kept: the next manifest post starts a fresh upload.
             self.db.delete_multipart(&record.upload_id).await?;
-            return Err(if actual_size != size {
-                StagingError::SizeMismatch {
-                    expected: size,
-                    actual: actual_size,
-                }
-            } else {
-                StagingError::DigestMismatch {
-                    expected: sha256.to_owned(),
-                    actual,
-                }
-            });
+            return Err(mismatch);
         }
         let target = self.content_path(sha256);
         // Staged already (by another caller): that verified file stays as it is.

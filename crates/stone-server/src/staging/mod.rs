@@ -81,6 +81,29 @@ pub enum StagingError {
 }
 
 impl StagingError {
+    /// What a content read back (`actual`, `actual_size`) is against what it should be:
+    /// `None` when it is that content.
+    pub(crate) fn mismatch(
+        sha256: &str,
+        size: u64,
+        actual: String,
+        actual_size: u64,
+    ) -> Option<Self> {
+        if actual_size != size {
+            Some(Self::SizeMismatch {
+                expected: size,
+                actual: actual_size,
+            })
+        } else if actual != sha256 {
+            Some(Self::DigestMismatch {
+                expected: sha256.to_owned(),
+                actual,
+            })
+        } else {
+            None
+        }
+    }
+
     pub(crate) fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Self {
         let path = path.into();
         move |source| Self::Io { path, source }

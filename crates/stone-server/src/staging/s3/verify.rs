@@ -205,19 +205,9 @@ impl S3Staging {
         size: u64,
     ) -> Result<(), StagingError> {
         let (actual, actual_size) = self.download(key, None).await?;
-        if actual != sha256 || actual_size != size {
+        if let Some(mismatch) = StagingError::mismatch(sha256, size, actual, actual_size) {
             self.delete_object(key).await?;
-            return Err(if actual_size != size {
-                StagingError::SizeMismatch {
-                    expected: size,
-                    actual: actual_size,
-                }
-            } else {
-                StagingError::DigestMismatch {
-                    expected: sha256.to_owned(),
-                    actual,
-                }
-            });
+            return Err(mismatch);
         }
         Ok(())
     }
