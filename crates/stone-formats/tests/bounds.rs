@@ -90,7 +90,7 @@ fn a_footer_declaring_more_elements_than_it_holds_is_refused_before_the_parquet_
         (
             vec![0x0b, 0x28, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x55],
             "a map in an unknown field 20",
-            "declares",
+            "map where Parquet has none",
         ),
         // What the fuzzer wrote: field 4 (row groups) as a double, whose bytes the
         // parquet crate reads as a list header of 260 million row groups.
@@ -133,6 +133,102 @@ fn a_footer_declaring_more_elements_than_it_holds_is_refused_before_the_parquet_
     fs::write(&path, framed(&footer)).unwrap();
     let shape = check_parquet_footer(&path, &ParquetLimits::default()).unwrap();
     assert_eq!(shape.columns, 0);
+}
+
+/// FileMetaData { 1: version = 1, 2: schema = [{ 4: name = "s", 5: num_children = 1 },
+/// { 1: type = INT32, 3: repetition = REQUIRED, 4: name = "a", <extra> }], 3: num_rows = 0,
+/// <rest> } (`rest`: the row groups, field 4, at least): a footer of one column whose
+/// element carries the fields `extra`.
+fn footer_with(extra: &[u8], rest: &[u8]) -> Vec<u8> {
+    [
+        &[0x15, 0x02, 0x19][..],
+        &list_header(2, 12),
+        &[0x48, 0x01, b's', 0x15, 0x02, 0x00],
+        &[0x15, 0x02, 0x25, 0x00, 0x18, 0x01, b'a'],
+        extra,
+        &[0x00, 0x16, 0x00],
+        rest,
+        &[0x00],
+    ]
+    .concat()
+}
+
+#[test]
+fn an_unknown_list_of_booleans_is_skipped_as_the_parquet_crate_skips_it() {
+    // The parquet crate (58) skips a list of booleans without reading a byte per element
+    // (the compact protocol writes one): the check must walk the same bytes. Found by the
+    // fuzzer: a schema element with an unknown field holding a list of six booleans, which
+    // the check read as six bytes and the crate as none, so that the crate went on to parse
+    // bytes the check had passed over as a list header of hundreds of millions of row
+    // groups, reserved room for them and aborted.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bools.parquet");
+    // Field 16 (unknown to Parquet): a list of two booleans, written as the crate reads it
+    // (no element bytes); then field 18 (unknown): an i32. The crate reads this footer.
+    let footer = footer_with(&[0xc9, 0x22, 0x25, 0x04], &[0x19, 0x0c]);
+    fs::write(&path, framed(&footer)).unwrap();
+    parquet::file::metadata::ParquetMetaDataReader::new()
+        .parse_and_finish(&fs::File::open(&path).unwrap())
+        .expect("the parquet crate reads the footer");
+    let shape = check_parquet_footer(&path, &ParquetLimits::default()).unwrap();
+    assert_eq!(shape.columns, 1, "{shape:?}");
+
+    // The fuzzer's file (also in fuzz/corpus/parquet_footer/, replayed by stone-fuzz): its
+    // element's field 22 is a list of six booleans; after it the crate reads the footer's
+    // field 4 (row groups) from a double's bytes as a list header of 260 million row
+    // groups. The check, reading the same bytes, refuses that field.
+    #[rustfmt::skip]
+    let fuzzed: [u8; 86] = [
+        0x50, 0x01, 0x00, 0x00, 0x00, 0x50, 0x41, 0x52, 0x31, 0xff, 0xff, 0xff, 0xff, 0xff,
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x15, 0x02, 0x19, 0x1c, 0x48, 0x06,
+        0x73, 0x63, 0x68, 0x00, 0x65, 0x02, 0x35, 0x36, 0xf9, 0x61, 0x15, 0xec, 0x02, 0x15,
+        0x02, 0x00, 0x15, 0x00, 0x17, 0xfc, 0x92, 0xd5, 0xea, 0xfd, 0x00, 0x32, 0x00, 0x18,
+        0x02, 0x5a, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xfd, 0x13, 0x00, 0xfe, 0x16,
+        0xe7, 0xfd, 0x89, 0xd6, 0xf9, 0x3d, 0x0c, 0x00, 0x38, 0x00, 0x00, 0x00, 0x50, 0x41,
+        0x52, 0x31,
+    ];
+    fs::write(&path, fuzzed).unwrap();
+    let err = check_parquet_footer(&path, &ParquetLimits::default()).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("field 4 of the footer's FileMetaData")
+            && err.to_string().contains("where Parquet has a list"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_row_group_of_more_column_chunks_than_the_column_limit_is_refused() {
+    // The parquet crate reserves a row group's declared column chunks (hundreds of bytes
+    // each) before it reads one: at up to 64 MiB of footer, millions of them. A row group
+    // has one chunk per leaf column, so the column limit bounds them.
+    let chunk = [0x26, 0x00, 0x00]; // ColumnChunk { 2: file_offset = 0 }
+    let row_group = |chunks: u64| {
+        let mut bytes = [&[0x19][..], &list_header(chunks, 12)].concat();
+        for _ in 0..chunks {
+            bytes.extend_from_slice(&chunk);
+        }
+        bytes.extend_from_slice(&[0x16, 0x00, 0x16, 0x00, 0x00]);
+        bytes
+    };
+    let limits = ParquetLimits {
+        max_columns: 4,
+        ..ParquetLimits::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("chunks.parquet");
+    for (chunks, refused) in [(4, false), (5, true)] {
+        let rest = [&[0x19][..], &list_header(1, 12), &row_group(chunks)].concat();
+        fs::write(&path, framed(&footer_with(&[], &rest))).unwrap();
+        let checked = check_parquet_footer(&path, &limits);
+        assert_eq!(checked.is_err(), refused, "{chunks} chunks: {checked:?}");
+        if let Err(err) = checked {
+            assert!(
+                err.to_string().contains("more than stone reads (4)"),
+                "{err}"
+            );
+        }
+    }
 }
 
 #[test]
