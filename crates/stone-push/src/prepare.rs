@@ -65,6 +65,7 @@ pub fn prepare(
     } = options;
     let mut resources = Vec::with_capacity(package.resources.len());
     let mut folders = Vec::with_capacity(package.resources.len());
+    let mut listings = Vec::with_capacity(package.resources.len());
     let mut folder_jobs = 1;
     for (resource, planned) in package.resources.iter().zip(&plan.datasets) {
         let listed;
@@ -77,6 +78,7 @@ pub fn prepare(
                 // Pushed as they are: walked again by the handler, a chunk at a time.
                 folder_jobs = *jobs;
                 folders.push(Some(folder.clone()));
+                listings.push(planned.listing.clone());
                 resources.push(PushResource {
                     name: resource.slug.to_string(),
                     path: resource.path.clone(),
@@ -97,6 +99,7 @@ pub fn prepare(
             }
         };
         folders.push(None);
+        listings.push(None);
         let (files, schema) = match resource.kind {
             _ if preparation == Preparation::AsIs => {
                 (as_pushed(package, resource, planned_files), None)
@@ -150,6 +153,7 @@ pub fn prepare(
         package,
         folders,
         jobs: folder_jobs,
+        listings,
     })
 }
 

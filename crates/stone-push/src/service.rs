@@ -6,7 +6,7 @@
 //! upload, so running the same command again resumes. Staging URLs never get our
 //! credentials: uploads go through a separate HTTP client that has none.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,8 +17,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use stone_api::push::{
     CommitAccepted, CreatePush, DatasetFiles, DatasetManifest, DatasetProgress, FileBatch,
-    FilesAccepted, MAX_FILE_BATCH, MAX_STATUS_PAGE, ManifestFile, PushCreated, PushFlags,
-    PushState, PushStatus, Upload,
+    FilesAccepted, FolderListing, MAX_FILE_BATCH, MAX_STATUS_PAGE, ManifestFile, PushCreated,
+    PushFlags, PushState, PushStatus, Upload,
 };
 use stone_api::{Problem, codes, redact_url};
 use stone_auth::{Secret, StepUpRequest};
@@ -146,7 +146,7 @@ impl PackagePushHandler for ServiceHandler {
         options: &'a PushOptions,
         progress: Arc<dyn PushProgress>,
     ) -> BoxFuture<'a, Result<PushResult, PushError>> {
-        Box::pin(self.session(package, &[], 1, options, progress))
+        Box::pin(self.session(package, &[], &[], 1, options, progress))
     }
 
     fn push_prepared<'a>(
@@ -160,6 +160,7 @@ impl PackagePushHandler for ServiceHandler {
         Box::pin(self.session(
             &prepared.package,
             &prepared.folders,
+            &prepared.listings,
             prepared.jobs,
             options,
             progress,
@@ -172,6 +173,7 @@ impl ServiceHandler {
         &self,
         package: &PushPackage,
         folders: &[Option<Folder>],
+        listings: &[Option<FolderListing>],
         hash_jobs: usize,
         options: &PushOptions,
         progress: Arc<dyn PushProgress>,
@@ -186,6 +188,7 @@ impl ServiceHandler {
             api: target.api.trim_end_matches('/').to_owned(),
             package,
             folders,
+            listings,
             hash_jobs,
             options,
             progress,
@@ -202,6 +205,9 @@ struct Session<'a> {
     package: &'a PushPackage,
     /// For each resource: its folder when its files are not listed in `package`.
     folders: &'a [Option<Folder>],
+    /// For each resource with a folder: its listing as the plan digested it (declared in
+    /// a paged manifest: a server whose head has it needs none of the folder's files).
+    listings: &'a [Option<FolderListing>],
     /// Threads hashing a folder's files again.
     hash_jobs: usize,
     options: &'a PushOptions,
@@ -270,13 +276,23 @@ impl<'a> Session<'a> {
             )?;
             if self.paged() {
                 if created.state == PushState::Staging {
+                    // Issue 27: the folders the server found unchanged from their declared
+                    // listing are not sent (only those this push declared).
+                    let unchanged = self.unchanged_folders(&created.unchanged);
                     self.progress.event(ProgressEvent::Note(format!(
-                        "{} push {}: {} files, sent in batches of {MAX_FILE_BATCH}",
+                        "{} push {}: {} files, sent in batches of {MAX_FILE_BATCH}{}",
                         if resumed { "resuming" } else { "new" },
                         created.push_id,
-                        self.file_count()
+                        self.file_count(),
+                        match unchanged.len() {
+                            0 => String::new(),
+                            n => format!(
+                                "; {n} folder(s) of {} files unchanged on the server: not sent",
+                                self.unchanged_files(&unchanged)
+                            ),
+                        }
                     )));
-                    let (bytes, staged) = self.send_batches(&created.push_id).await?;
+                    let (bytes, staged) = self.send_batches(&created.push_id, &unchanged).await?;
                     uploaded_bytes += bytes;
                     already_staged += staged;
                 }
@@ -432,6 +448,33 @@ impl<'a> Session<'a> {
         self.file_count() > MAX_FILE_BATCH
     }
 
+    /// The resources (by index) among those the server names `unchanged` whose listing
+    /// this push declared.
+    fn unchanged_folders(&self, named: &[String]) -> HashSet<usize> {
+        self.package
+            .resources
+            .iter()
+            .enumerate()
+            .filter(|(i, r)| self.declared(*i).is_some() && named.contains(&r.name))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// The files of the resources `unchanged`.
+    fn unchanged_files(&self, unchanged: &HashSet<usize>) -> u64 {
+        unchanged
+            .iter()
+            .filter_map(|i| self.declared(*i))
+            .map(|l| l.files)
+            .sum()
+    }
+
+    /// The listing declared for the `i`th resource (a folder of a paged push).
+    fn declared(&self, i: usize) -> Option<&'a FolderListing> {
+        self.folder(i)?;
+        self.listings.get(i).and_then(Option::as_ref)
+    }
+
     fn manifest(&self, push_id: Option<String>) -> CreatePush {
         let paged = self.paged();
         CreatePush {
@@ -450,7 +493,9 @@ impl<'a> Session<'a> {
                 .package
                 .resources
                 .iter()
-                .map(|r| DatasetManifest {
+                .enumerate()
+                .map(|(i, r)| DatasetManifest {
+                    listing: self.declared(i).filter(|_| paged).cloned(),
                     name: r.name.clone(),
                     kind: r.kind,
                     metadata: r.metadata.clone(),
@@ -691,11 +736,18 @@ impl<'a> Session<'a> {
     /// run. A batch is sent again for fresh URLs when they expired, and for the rest of its
     /// uploads when the answer held only some (`more_uploads`). Returns the bytes uploaded
     /// and the count of contents the server already had.
-    async fn send_batches(&self, push_id: &str) -> Result<(u64, usize), PushError> {
+    async fn send_batches(
+        &self,
+        push_id: &str,
+        unchanged: &HashSet<usize>,
+    ) -> Result<(u64, usize), PushError> {
         let url = format!("{}/pushes/{push_id}/files", self.api);
         // Batches of MAX_FILE_BATCH files, resources after one another (a resource's
         // files may span batches, a batch may hold many small resources).
-        let mut cursor = Cursor::default();
+        let mut cursor = Cursor {
+            skip: unchanged.clone(),
+            ..Cursor::default()
+        };
         let post = |batch: FileBatch| {
             let url = url.clone();
             async move {
@@ -816,6 +868,11 @@ impl<'a> Session<'a> {
             let Some(resource) = package.resources.get(cursor.resource) else {
                 break;
             };
+            if cursor.skip.contains(&cursor.resource) {
+                // Unchanged on the server: none of its files is sent.
+                cursor.resource += 1;
+                continue;
+            }
             let files: Vec<PushFile> = match self.folder(cursor.resource) {
                 Some(folder) => {
                     let hasher = match cursor.folder.take() {
@@ -864,6 +921,7 @@ impl<'a> Session<'a> {
             if cursor.done {
                 *cursor = Cursor {
                     resource: cursor.resource + 1,
+                    skip: std::mem::take(&mut cursor.skip),
                     ..Cursor::default()
                 };
             }
@@ -1102,6 +1160,8 @@ struct Cursor {
     folder: Option<FolderHasher>,
     /// The resource's files are all taken.
     done: bool,
+    /// Resources not sent (unchanged on the server).
+    skip: HashSet<usize>,
 }
 
 /// A folder walked again for the push failed (a file gone or changed since the plan).

@@ -241,6 +241,17 @@ fn a_push_of_200k_files_resumes_after_sigkill_and_an_unchanged_repush_uploads_no
     assert_eq!(again["uploaded_bytes"], 0, "{again}");
     assert_eq!(scans(&again).0, "unchanged", "{again}");
     assert_ne!(again["push_id"], result["push_id"], "a new push: {again}");
+    // Its folder's listing is the head's: not one batch of its files was sent.
+    let id = again["push_id"].as_str().unwrap().to_owned();
+    let log = server.log_tail(1_000_000);
+    assert!(log.contains(&id), "the re-push is in the server's log");
+    assert_eq!(
+        log.lines()
+            .filter(|l| l.contains("file batch recorded") && l.contains(&id))
+            .count(),
+        0,
+        "an unchanged folder is not sent"
+    );
 }
 
 /// A package `paged` publishing to `stone:<namespace>` one BLOB folder `scans` of `files`
@@ -340,6 +351,18 @@ fn an_unchanged_paged_folder_is_not_rewritten_and_a_changed_one_is() {
         log.contains("listing unchanged: nothing to write"),
         "the commit took the listing's digest: {log}"
     );
+    // The client declared the folder's listing, the server found it its head's: not one
+    // batch of files was sent (the first push sent two).
+    let batches = |result: &Value| {
+        let id = result["push_id"].as_str().unwrap().to_owned();
+        server
+            .log_tail(100_000)
+            .lines()
+            .filter(|l| l.contains("file batch recorded") && l.contains(&id))
+            .count()
+    };
+    assert_eq!(batches(&first), 2, "{}", server.log_tail(100));
+    assert_eq!(batches(&again), 0, "{}", server.log_tail(100));
 
     // One file's content changes: written (the folder is appended to), the head moves,
     // with another digest; it lists the file's new content.
@@ -350,6 +373,7 @@ fn an_unchanged_paged_folder_is_not_rewritten_and_a_changed_one_is() {
         ("appended".into(), files as u64),
         "{changed}"
     );
+    assert_eq!(batches(&changed), 2, "a changed folder is sent");
     let (new_body, _) = head_of(data.path(), "b");
     assert_ne!(new_body, body, "the head was rewritten");
     let listing = |b: &[u8]| {
@@ -381,4 +405,5 @@ fn an_unchanged_paged_folder_is_not_rewritten_and_a_changed_one_is() {
     // And unchanged again.
     let last = push(&ctx, &dir, &["--branch", "b"]);
     assert_eq!(scans(&last), ("unchanged".into(), files as u64), "{last}");
+    assert_eq!(batches(&last), 0, "{}", server.log_tail(100));
 }
