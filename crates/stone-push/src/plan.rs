@@ -104,7 +104,11 @@ pub struct PlannedDataset {
 #[derive(Debug)]
 pub enum PlannedFiles {
     Listed(Vec<FileDigest>),
-    Unlisted { folder: Folder, jobs: usize },
+    /// Boxed: most datasets are listed, and a plan holds one per resource.
+    Unlisted {
+        folder: Box<Folder>,
+        jobs: usize,
+    },
 }
 
 impl PlannedFiles {
@@ -260,7 +264,10 @@ pub fn build_plan(
                     sha256: wire.finish(),
                 };
                 (
-                    PlannedFiles::Unlisted { folder, jobs },
+                    PlannedFiles::Unlisted {
+                        folder: Box::new(folder),
+                        jobs,
+                    },
                     counted.bytes,
                     listing.finish(),
                     Some(wire),

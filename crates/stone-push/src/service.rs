@@ -16,9 +16,9 @@ use reqwest::{Method, StatusCode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use stone_api::push::{
-    CommitAccepted, CreatePush, DatasetFiles, DatasetManifest, DatasetProgress, FileBatch,
-    FilesAccepted, FolderListing, MAX_FILE_BATCH, MAX_STATUS_PAGE, ManifestFile, PushCreated,
-    PushFlags, PushState, PushStatus, Upload,
+    CommitAccepted, CreatePush, DatasetFiles, DatasetManifest, DatasetProgress, DatasetState,
+    DatasetStatus, FileBatch, FilesAccepted, FolderListing, MAX_FILE_BATCH, MAX_STATUS_PAGE,
+    ManifestFile, PushCreated, PushFlags, PushState, PushStatus, Upload,
 };
 use stone_api::{Problem, codes, redact_url};
 use stone_auth::{Secret, StepUpRequest};
@@ -34,6 +34,10 @@ use crate::identity::TokenSource;
 use crate::record::{DatasetOutcome, PushFile, PushOptions, PushPackage, PushResult, status_name};
 use crate::resume::{self, ResumeState};
 use crate::{Phase, PushError};
+
+mod follow;
+
+pub use follow::STONE_PUSH_STALL_TIMEOUT;
 
 /// Rounds of create → upload before giving up on URLs that keep expiring.
 const ROUNDS: usize = 5;
@@ -339,10 +343,9 @@ impl<'a> Session<'a> {
             });
             start = created.changes.map(|changes| (created.datasets, changes));
         }
-        let mut status = self.follow(&push_id, start).await?;
+        let (status, datasets) = self.follow(&push_id, start).await?;
         if status.state == PushState::Failed {
-            let mut failures: Vec<String> = status
-                .datasets
+            let mut failures: Vec<String> = datasets
                 .iter()
                 .filter_map(|d| {
                     d.error
@@ -359,7 +362,7 @@ impl<'a> Session<'a> {
         Ok(PushResult {
             push_id,
             handler: "service".into(),
-            datasets: std::mem::take(&mut status.datasets)
+            datasets: datasets
                 .into_iter()
                 .map(|d| DatasetOutcome {
                     url: d.url,
@@ -367,7 +370,10 @@ impl<'a> Session<'a> {
                     kind: Some(d.kind),
                     engine: Some(d.engine),
                     status: status_name(d.status),
-                    detail: d.detail.as_ref().and_then(|x| serde_json::to_value(x).ok()),
+                    detail: d
+                        .detail
+                        .as_deref()
+                        .and_then(|x| serde_json::from_str(x).ok()),
                 })
                 .collect(),
             package_node: Some(DatasetOutcome {
@@ -524,104 +530,6 @@ impl<'a> Session<'a> {
             Some(&self.manifest(push_id)),
         )
         .await
-    }
-
-    /// Polls the push until it is finished, reporting each dataset's changes. After the
-    /// first answer, a server that counts changes sends only the datasets that moved
-    /// (`?since=`), and answers as soon as something moved (`&wait=`: no polling delay
-    /// between a change and its report); the answer returned lists every dataset, in the
-    /// server's order. `start`: the datasets and the change number the server gave when
-    /// the push was created, when this session committed it (the first poll then asks
-    /// only for what changed since: no answer listing every dataset while it commits).
-    async fn follow(
-        &self,
-        push_id: &str,
-        start: Option<(Vec<DatasetProgress>, u64)>,
-    ) -> Result<PushStatus, PushError> {
-        let base = format!("{}/pushes/{push_id}", self.api);
-        // Every dataset as last seen, and where it is (one entry per dataset: a push of
-        // 100,000 datasets is followed in ~30 MB).
-        let mut datasets: Vec<DatasetProgress> = Vec::new();
-        let mut index: HashMap<String, usize> = HashMap::new();
-        let mut take = |list: Vec<DatasetProgress>| {
-            for d in list {
-                let at = index.get(&d.name).copied();
-                let moved = at.is_none_or(|at| {
-                    let seen = &datasets[at];
-                    (seen.state, seen.status) != (d.state, d.status)
-                });
-                if moved {
-                    self.progress.event(ProgressEvent::Dataset {
-                        name: d.name.clone(),
-                        state: status_name(Some(d.state)),
-                        status: d.status.map(|s| status_name(Some(s))),
-                    });
-                }
-                match at {
-                    Some(at) => datasets[at] = d,
-                    None => {
-                        index.insert(d.name.clone(), datasets.len());
-                        datasets.push(d);
-                    }
-                }
-            }
-        };
-        let mut since: Option<u64> = None;
-        // Where the page before ended inside change `since` (a server that pages).
-        let mut after: Option<u64> = None;
-        if let Some((listed, changes)) = start {
-            take(listed);
-            since = Some(changes);
-        }
-        let mut wait = POLL_FIRST;
-        loop {
-            // Pages of at most MAX_STATUS_PAGE datasets (a server that does not page sends
-            // them all, as before).
-            let url = match (since, after) {
-                (Some(since), Some(after)) => {
-                    format!("{base}?since={since}&after={after}&limit={MAX_STATUS_PAGE}")
-                }
-                (Some(since), None) => {
-                    format!("{base}?since={since}&wait={POLL_WAIT_SECONDS}&limit={MAX_STATUS_PAGE}")
-                }
-                (None, _) => format!("{base}?limit={MAX_STATUS_PAGE}"),
-            };
-            let asked = tokio::time::Instant::now();
-            let mut status: PushStatus = self
-                .request(Phase::Poll, Method::GET, &url, None::<&()>)
-                .await?;
-            take(std::mem::take(&mut status.datasets));
-            // A server that does not count changes sends everything each time.
-            let moved = status.changes != since;
-            let cursor = (since, after);
-            since = status.changes;
-            after = status.after.filter(|_| since.is_some());
-            if after.is_some() && (since, after) != cursor {
-                // More of what changed: the next page at once (also once finished).
-                continue;
-            }
-            after = None;
-            if status.state.is_terminal() {
-                // In the package's order (pages come in the order of the changes); the
-                // datasets `replace` deletes, last.
-                let order: HashMap<&str, usize> = self
-                    .package
-                    .resources
-                    .iter()
-                    .enumerate()
-                    .map(|(i, r)| (r.name.as_str(), i))
-                    .collect();
-                datasets.sort_by_key(|d| order.get(d.name.as_str()).copied().unwrap_or(usize::MAX));
-                status.datasets = datasets;
-                return Ok(status);
-            }
-            // The server waited for this answer, or it brings news: ask again at once.
-            // Otherwise (a server that does not wait) poll at intervals.
-            if since.is_none() || (!moved && asked.elapsed() < POLL_FIRST) {
-                tokio::time::sleep(wait).await;
-                wait = (wait * 2).min(POLL_MAX);
-            }
-        }
     }
 
     /// A JSON request to the push API, retried on connection errors, 429 and 5xx (the
