@@ -904,6 +904,7 @@ pub(crate) mod tests {
             "datasets": [dataset_pending_json()],
             "changes": 0,
             "more_uploads": true,
+            "unchanged": ["scans"],
         });
         roundtrip(&push_created(), expected.clone());
         let read: PushCreated = serde_json::from_value(with_unknown_fields(&expected)).unwrap();
