@@ -71,10 +71,26 @@ pub(crate) fn run_measured(command: &mut std::process::Command) -> (std::process
         bytes
     });
     let mut peak = 0;
+    // What the largest resident sample was made of (anonymous, file-backed, threads): a
+    // peak over budget says which.
+    let (mut largest, mut breakdown) = (0, String::new());
     let status = loop {
         // The high-water mark: a sample after the peak sees it.
-        if let Some(now) = stone_test::tools::process_memory(child.id(), "VmHWM") {
-            peak = peak.max(now);
+        if let Ok(text) = std::fs::read_to_string(format!("/proc/{}/status", child.id())) {
+            let field = |name: &str| stone_test::tools::status_bytes(&text, name).unwrap_or(0);
+            peak = peak.max(field("VmHWM"));
+            if field("VmRSS") > largest {
+                largest = field("VmRSS");
+                breakdown = ["VmRSS", "RssAnon", "RssFile", "Threads"]
+                    .iter()
+                    .filter_map(|name| {
+                        text.lines()
+                            .find(|l| l.starts_with(&format!("{name}:")))
+                            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ");
+            }
         }
         if let Some(status) = child.try_wait().unwrap() {
             break status;
@@ -82,6 +98,7 @@ pub(crate) fn run_measured(command: &mut std::process::Command) -> (std::process
         std::thread::sleep(std::time::Duration::from_millis(5));
     };
     assert!(peak > 0, "the client's memory could not be read from /proc");
+    eprintln!("largest sample: {breakdown}");
     let output = std::process::Output {
         status,
         stdout: out.join().unwrap(),
@@ -168,10 +185,11 @@ fn push_measured(ctx: &TestContext, dir: &Path, extra: &[&str]) -> Value {
     );
     assert!(
         peak < CLIENT_BUDGET,
-        "`stone package push {}` of {FILES} files peaked at {} MB, over {} MB: the client's memory grows with the count of files again",
+        "`stone package push {}` of {FILES} files peaked at {} MB, over {} MB: the client's memory grows with the count of files again\n{}",
         extra.join(" "),
         peak >> 20,
-        CLIENT_BUDGET >> 20
+        CLIENT_BUDGET >> 20,
+        crate::stderr(&out)
     );
     serde_json::from_slice(&out.stdout).expect("JSON result")
 }
