@@ -25,6 +25,7 @@
 //! the same `push_id` resumes the push (fresh URLs for whatever is still missing).
 
 pub mod info;
+pub mod listing;
 pub mod problem;
 pub mod push;
 pub mod read;
@@ -35,12 +36,13 @@ pub mod validate;
 pub use info::{
     AuthMode, Identity, OidcInfo, ServerInfo, StagingInfo, StagingStoreKind, StepUp, roles_of,
 };
+pub use listing::ListingDigest;
 pub use problem::{PROBLEM_CONTENT_TYPE, Problem, Violation, codes};
 pub use push::{
     CommitAccepted, CreatePush, DatasetDetail, DatasetFiles, DatasetManifest, DatasetProgress,
-    DatasetState, DatasetStatus, FileBatch, FilesAccepted, MAX_FILE_BATCH, MAX_STATUS_PAGE,
-    ManifestFile, NodeStatus, PackageMetadata, PackageNodeProgress, PushCreated, PushFlags,
-    PushReport, PushState, PushStatus, ResultCounts, SchemaField, TableSchema, Upload,
+    DatasetState, DatasetStatus, FileBatch, FilesAccepted, FolderListing, MAX_FILE_BATCH,
+    MAX_STATUS_PAGE, ManifestFile, NodeStatus, PackageMetadata, PackageNodeProgress, PushCreated,
+    PushFlags, PushReport, PushState, PushStatus, ResultCounts, SchemaField, TableSchema, Upload,
     UploadCompleted, UploadPart,
 };
 pub use read::{ColumnInfo, DatasetInfo, FileInfo, PackageNode, PackageResource};

@@ -147,6 +147,27 @@ pub struct DatasetManifest {
     /// The files of the resource (at least one). For TABULAR, the Parquet files the client
     /// produced.
     pub files: Vec<ManifestFile>,
+    /// Issue 27, a push with `paged_files` only: the digest of all the files of this
+    /// (object-storage) dataset as the client walked them. When the dataset's head on the
+    /// branch has this listing, the server names the dataset in
+    /// [`PushCreated::unchanged`] and the client need not send its files: the commit then
+    /// finds the dataset unchanged (the head still has this listing) or refuses the push
+    /// (409 `push.incomplete`: the head changed meanwhile; post the manifest again).
+    /// Ignored by servers that do not know it (the client then sends the files).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub listing: Option<FolderListing>,
+}
+
+/// What a client declares of a folder's files all together ([`DatasetManifest::listing`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FolderListing {
+    /// [`crate::ListingDigest`] of the files: lowercase hex sha256 of each file, in
+    /// bytewise path order, as `path NUL sha256 NUL size LF` (paths inside the dataset).
+    pub sha256: String,
+    /// Files.
+    pub files: u64,
+    /// Their bytes.
+    pub bytes: u64,
 }
 
 /// Declared columns of a TABULAR dataset.
@@ -208,6 +229,13 @@ pub struct PushCreated {
     /// from servers that always list every upload.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub more_uploads: bool,
+    /// Issue 27, a push with `paged_files`: the datasets whose declared
+    /// [`DatasetManifest::listing`] is their head's listing now. Their files need not be
+    /// sent (`POST /v1/pushes/{id}/files`); the commit records them unchanged. Absent
+    /// (empty) otherwise, on a protected ref without `force` (its guards read every file)
+    /// and from servers that do not know it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unchanged: Vec<String>,
 }
 
 /// How to upload one content (a sha256).
@@ -609,6 +637,7 @@ pub(crate) mod tests {
                         sha256: sha('a'),
                         size: 10,
                     }],
+                    listing: None,
                 },
                 DatasetManifest {
                     name: "map".into(),
@@ -620,6 +649,7 @@ pub(crate) mod tests {
                         sha256: sha('b'),
                         size: 3,
                     }],
+                    listing: None,
                 },
             ],
             paged_files: false,
@@ -683,7 +713,11 @@ pub(crate) mod tests {
                     "branch": "main",
                     "options": {"yes": false, "force": false, "replace": false, "manual": true},
                     "package": {"public": false},
-                    "datasets": [{"name": "scans", "kind": "BLOB", "files": []}],
+                    "datasets": [
+                        {"name": "scans", "kind": "BLOB", "files": []},
+                        {"name": "frames", "kind": "BLOB", "files": [],
+                         "listing": {"sha256": sha('d'), "files": 1000000, "bytes": 128000000}},
+                    ],
                     "paged_files": true,
                 }),
             ),
@@ -725,6 +759,13 @@ pub(crate) mod tests {
         roundtrip(&accepted, files_accepted_json());
         let paged: CreatePush = serde_json::from_value(samples()[8].1.clone()).unwrap();
         assert!(paged.paged_files);
+        assert_eq!(paged.datasets[0].listing, None);
+        let listing = paged.datasets[1].listing.as_ref().unwrap();
+        assert_eq!((listing.files, listing.bytes), (1_000_000, 128_000_000));
+        assert_eq!(
+            serde_json::to_value(&paged).unwrap()["datasets"][1]["listing"],
+            samples()[8].1["datasets"][1]["listing"]
+        );
     }
 
     #[test]
@@ -804,6 +845,7 @@ pub(crate) mod tests {
             datasets: vec![dataset_pending()],
             changes: Some(0),
             more_uploads: true,
+            unchanged: vec!["scans".into()],
         }
     }
 
@@ -862,6 +904,7 @@ pub(crate) mod tests {
             "datasets": [dataset_pending_json()],
             "changes": 0,
             "more_uploads": true,
+            "unchanged": ["scans"],
         });
         roundtrip(&push_created(), expected.clone());
         let read: PushCreated = serde_json::from_value(with_unknown_fields(&expected)).unwrap();

@@ -170,6 +170,18 @@ pub fn validate_manifest_within(
                 ),
             ));
         }
+        if let Some(listing) = &dataset.listing {
+            // Only compared with a head's digest: a malformed one is refused all the same.
+            if !is_sha256(&listing.sha256) || listing.files == 0 {
+                return Err(InvalidField::new(
+                    &field,
+                    format!(
+                        "dataset {}'s listing is not a listing digest (64 lowercase hex characters, at least one file)",
+                        dataset.name
+                    ),
+                ));
+            }
+        }
         check_files(dataset, &dataset.files, limits, &mut contents, &mut bytes)?;
     }
     Ok(contents)
@@ -413,6 +425,26 @@ mod tests {
                 .len(),
             1
         );
+        // A folder's listing, when declared, is a digest.
+        let mut declared = paged.clone();
+        declared.datasets[0].listing = Some(crate::FolderListing {
+            sha256: "b".repeat(64),
+            files: 3,
+            bytes: 3,
+        });
+        validate_manifest(&declared).unwrap();
+        for (sha256, files) in [
+            ("B".repeat(64), 3),
+            ("b".repeat(63), 3),
+            ("b".repeat(64), 0),
+        ] {
+            declared.datasets[0].listing = Some(crate::FolderListing {
+                sha256,
+                files,
+                bytes: 3,
+            });
+            assert!(validate_manifest(&declared).is_err());
+        }
         let unknown = validate_batch(&paged, &batch("other"), &limits).unwrap_err();
         assert_eq!(unknown.field, "datasets[other]");
         // A batch's paths follow the one path rule, as a manifest's do.

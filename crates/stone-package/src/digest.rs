@@ -163,11 +163,12 @@ impl CacheReader {
             return;
         };
         let previous = std::mem::take(&mut entry.path);
-        let Some(line) = self.next_line() else {
+        if self.next_line().is_none() {
             return;
-        };
-        let line = line.to_owned();
-        if CacheEntry::parse(&line, &mut entry).is_some() && entry.path > previous {
+        }
+        // The line as read (no copy of it: a million lines on a warm run).
+        let line = self.line.trim_end_matches('\n');
+        if CacheEntry::parse(line, &mut entry).is_some() && entry.path > previous {
             self.current = Some(entry);
         } else {
             self.lines = None;
@@ -587,6 +588,10 @@ fn hash_parallel<F: Borrow<PackageFile> + Sync>(
     jobs: usize,
     progress: &dyn HashProgress,
 ) -> Result<Vec<(usize, Sha)>, DigestError> {
+    if todo.is_empty() {
+        // Everything came from the cache: no thread, no buffer.
+        return Ok(Vec::new());
+    }
     let next = AtomicUsize::new(0);
     let out = Mutex::new(Vec::with_capacity(todo.len()));
     let first_error: Mutex<Option<DigestError>> = Mutex::new(None);

@@ -171,8 +171,10 @@ pub struct Resource {
     pub kind: AssetKind,
     pub kind_source: KindSource,
     pub format: Option<Format>,
-    pub schema: Option<TableSchema>,
-    pub dialect: Option<Dialect>,
+    // Rarely written: boxed, so that a resource without them is small (issue 27: a
+    // package of 100,000 resources holds 100,000 of these).
+    pub schema: Option<Box<TableSchema>>,
+    pub dialect: Option<Box<Dialect>>,
     pub metadata: serde_json::Value,
     /// The files of the resource: one, or every file under a directory, sorted; empty for
     /// a folder of more than [`LISTED_FILES`] files (`unlisted`), walked again when needed
@@ -314,16 +316,14 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
         source,
     })?;
 
-    let resources_file = d.resources.ok_or_else(|| {
-        err(None, "the package has no `resources`".into())
+    if d.resources.is_none() {
+        return Err(err(None, "the package has no `resources`".into())
             .with_hint("list each file under `resources:`, e.g. `resources: [{path: data.csv}]`")
-    })?;
+            .into());
+    }
+    let resource_count = parsed.resource_count;
     let resources_location = node_location(child(&parsed.root, "resources"));
-    let resource_nodes: Vec<_> = child(&parsed.root, "resources")
-        .and_then(|n| n.as_sequence())
-        .map(|s| s.iter().collect())
-        .unwrap_or_default();
-    if resources_file.is_empty() {
+    if resource_count == 0 {
         return Err(err(
             resources_location,
             "`resources` is empty: a package needs at least one resource".into(),
@@ -340,13 +340,13 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
                 Some(to) => Some(parse_publish_to(file, to)?),
             };
             if let Some(as_name) = &p.as_name
-                && resources_file.len() != 1
+                && resource_count != 1
             {
                 return Err(err(
                     location_of(as_name.span()),
                     format!(
                         "`publish.as_name` at the package level needs exactly one resource, but the package has {}",
-                        resources_file.len()
+                        resource_count
                     ),
                 )
                 .with_hint("set `publish.as_name` on the resource instead")
@@ -377,12 +377,15 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
         None => (None, None),
     };
 
-    let mut resources = Vec::with_capacity(resources_file.len());
+    // The resources one at a time, from the file again: never all of them as nodes or as
+    // written (issue 27).
+    let mut resources = Vec::with_capacity(resource_count);
     let mut seen: HashMap<Label, usize> = HashMap::new();
     let mut parents: HashMap<PathBuf, PathBuf> = HashMap::new();
-    for (index, r) in resources_file.into_iter().enumerate() {
-        let node = resource_nodes.get(index).copied();
-        let location = node_location(node);
+    for (index, node) in descriptor::resource_nodes(file, text).enumerate() {
+        let node = node?;
+        let r = descriptor::resource_file(file, &node)?;
+        let location = node_location(Some(&node));
         let Some(path_spanned) = &r.path else {
             return Err(err(location, format!("resource {} has no `path`", index + 1)).into());
         };
@@ -443,10 +446,9 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
             kind,
             kind_source,
             format,
-            schema: r.schema.map(|s| *s),
-            dialect,
-            metadata: node
-                .and_then(|n| child(n, "metadata"))
+            schema: r.schema,
+            dialect: dialect.map(Box::new),
+            metadata: child(&node, "metadata")
                 .map(node_to_json)
                 .unwrap_or(serde_json::Value::Null),
             files,

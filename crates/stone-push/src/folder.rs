@@ -19,6 +19,9 @@ pub struct PreparedPackage {
     pub folders: Vec<Option<Folder>>,
     /// Threads hashing the folders' files again (from the hash cache the plan wrote).
     pub jobs: usize,
+    /// For each resource of `package` with a folder: the listing the plan digested
+    /// (issue 27: declared to the server, which then may need none of its files).
+    pub listings: Vec<Option<stone_api::FolderListing>>,
 }
 
 impl PreparedPackage {
@@ -59,16 +62,19 @@ pub fn list_folder(folder: &Folder, jobs: usize) -> anyhow::Result<Vec<FileDiges
     }
 }
 
+/// The path of a file of a folder (`path`, relative to the package) inside the resource
+/// (`resource`: the resource's path).
+pub fn inner_path<'p>(resource: &str, path: &'p str) -> &'p str {
+    path.strip_prefix(resource)
+        .map(|p| p.trim_start_matches('/'))
+        .filter(|p| !p.is_empty())
+        .unwrap_or(path)
+}
+
 /// The record of one file of a folder as a handler pushes it: its path inside the
 /// resource (`resource`: the resource's path), where it is on disk.
 pub fn push_file(root: &Path, resource: &str, digest: FileDigest) -> PushFile {
-    let inner = digest
-        .path
-        .strip_prefix(resource)
-        .map(|p| p.trim_start_matches('/'))
-        .filter(|p| !p.is_empty())
-        .unwrap_or(&digest.path)
-        .to_owned();
+    let inner = inner_path(resource, &digest.path).to_owned();
     PushFile {
         path: inner,
         local: root.join(&digest.path),

@@ -92,6 +92,10 @@ pub struct PlannedDataset {
     /// A folder (not one file).
     #[serde(skip)]
     pub directory: bool,
+    /// A folder of more than [`LISTED_FILES`] files: its listing as the push API digests
+    /// it (issue 27: a server whose head has it needs none of the files).
+    #[serde(skip)]
+    pub listing: Option<stone_api::FolderListing>,
 }
 
 /// The files of a planned dataset: listed, or (a folder of more than
@@ -100,7 +104,11 @@ pub struct PlannedDataset {
 #[derive(Debug)]
 pub enum PlannedFiles {
     Listed(Vec<FileDigest>),
-    Unlisted { folder: Folder, jobs: usize },
+    /// Boxed: most datasets are listed, and a plan holds one per resource.
+    Unlisted {
+        folder: Box<Folder>,
+        jobs: usize,
+    },
 }
 
 impl PlannedFiles {
@@ -219,17 +227,18 @@ pub fn build_plan(
     let mut datasets = Vec::with_capacity(package.resources.len());
     for r in &package.resources {
         let (url, iri) = place(&r.slug, &r.path);
-        let (files, size, sha256) = match package.folder(r) {
+        let (files, size, sha256, wire) = match package.folder(r) {
             None => {
                 let files: Vec<FileDigest> = digests.by_ref().take(r.files.len()).collect();
                 let mut listing = Listing::new(r.is_directory(), &r.path);
                 files.iter().for_each(|f| listing.add(f));
                 let size = r.size();
-                (PlannedFiles::Listed(files), size, listing.finish())
+                (PlannedFiles::Listed(files), size, listing.finish(), None)
             }
             Some(mut folder) => {
                 let mut hasher = session.folder(&folder).with_context(hashing_failed)?;
                 let mut listing = Listing::new(true, &r.path);
+                let mut wire = stone_api::ListingDigest::default();
                 loop {
                     let chunk = hasher
                         .next_chunk(LISTED_FILES, progress)
@@ -237,7 +246,11 @@ pub fn build_plan(
                     if chunk.is_empty() {
                         break;
                     }
-                    chunk.iter().for_each(|f| listing.add(f));
+                    chunk.iter().for_each(|f| {
+                        listing.add(f);
+                        let inner = crate::folder::inner_path(&r.path, &f.path);
+                        wire.add(inner, &f.sha256, f.size);
+                    });
                 }
                 let counted = hasher.stats();
                 session.absorb(hasher);
@@ -245,10 +258,19 @@ pub fn build_plan(
                 // was loaded).
                 folder.files = counted.files;
                 folder.bytes = counted.bytes;
+                let wire = stone_api::FolderListing {
+                    files: wire.files(),
+                    bytes: wire.bytes(),
+                    sha256: wire.finish(),
+                };
                 (
-                    PlannedFiles::Unlisted { folder, jobs },
+                    PlannedFiles::Unlisted {
+                        folder: Box::new(folder),
+                        jobs,
+                    },
                     counted.bytes,
                     listing.finish(),
+                    Some(wire),
                 )
             }
         };
@@ -264,6 +286,7 @@ pub fn build_plan(
             sha256,
             directory: r.is_directory(),
             files,
+            listing: wire,
         });
     }
     let hashing = session.finish();

@@ -12,7 +12,7 @@ use stone_api::push::{PackageMetadata, SchemaField, TableSchema as WireSchema};
 use stone_formats::{ColumnInfo, CsvOptions, FormatError};
 use stone_package::digest::{FileDigest, ensure_state_dir, sha256_file};
 use stone_package::package::STATE_DIR;
-use stone_package::{AssetKind, Format, Package, Resource};
+use stone_package::{AssetKind, Folder, Format, Package, Resource};
 
 use crate::folder::{PreparedPackage, list_folder};
 use crate::plan::{PlannedFiles, PushPlan};
@@ -53,8 +53,10 @@ pub enum Preparation {
 }
 
 /// The package as the handler takes it, after converting and checking what `options` ask.
+/// Each dataset's digests leave the plan once its files are in the package to push (a
+/// plan of 100,000 resources is not held twice, issue 27).
 pub fn prepare(
-    plan: &PushPlan,
+    plan: &mut PushPlan,
     package: &Package,
     options: PrepareOptions,
     progress: &dyn PrepareProgress,
@@ -65,8 +67,9 @@ pub fn prepare(
     } = options;
     let mut resources = Vec::with_capacity(package.resources.len());
     let mut folders = Vec::with_capacity(package.resources.len());
+    let mut listings = Vec::with_capacity(package.resources.len());
     let mut folder_jobs = 1;
-    for (resource, planned) in package.resources.iter().zip(&plan.datasets) {
+    for (resource, planned) in package.resources.iter().zip(plan.datasets.iter_mut()) {
         let listed;
         let planned_files = match &planned.files {
             PlannedFiles::Listed(files) => files,
@@ -76,7 +79,8 @@ pub fn prepare(
             {
                 // Pushed as they are: walked again by the handler, a chunk at a time.
                 folder_jobs = *jobs;
-                folders.push(Some(folder.clone()));
+                folders.push(Some(Folder::clone(folder)));
+                listings.push(planned.listing.clone());
                 resources.push(PushResource {
                     name: resource.slug.to_string(),
                     path: resource.path.clone(),
@@ -97,6 +101,7 @@ pub fn prepare(
             }
         };
         folders.push(None);
+        listings.push(None);
         let (files, schema) = match resource.kind {
             _ if preparation == Preparation::AsIs => {
                 (as_pushed(package, resource, planned_files), None)
@@ -117,6 +122,7 @@ pub fn prepare(
             schema,
             files,
         });
+        planned.files.forget();
     }
     let publish = package.publish.as_ref();
     let package = PushPackage {
@@ -150,6 +156,7 @@ pub fn prepare(
         package,
         folders,
         jobs: folder_jobs,
+        listings,
     })
 }
 
@@ -219,7 +226,7 @@ fn tabular(
         let source = package.root.join(&d.path);
         let (local, sha256, size, cols) = match Format::detect(&source) {
             Some(Format::Parquet) => {
-                let cols = match &resource.schema {
+                let cols = match resource.schema.as_deref() {
                     Some(schema) => stone_formats::check_parquet_schema(&source, schema),
                     None => stone_formats::parquet_columns(&source),
                 }
@@ -274,7 +281,7 @@ fn convert(
     max_record_bytes: usize,
     progress: &dyn PrepareProgress,
 ) -> Result<(PathBuf, Converted), anyhow::Error> {
-    let mut options = CsvOptions::new(source, format, resource.dialect.as_ref())?;
+    let mut options = CsvOptions::new(source, format, resource.dialect.as_deref())?;
     options.max_record_bytes = max_record_bytes;
     // The key: the source's content and everything that shapes the output.
     let settings = serde_json::json!({
@@ -304,7 +311,7 @@ fn convert(
         source,
         &parquet,
         &options,
-        resource.schema.as_ref(),
+        resource.schema.as_deref(),
         &|_| {},
     )
     .map_err(|e: FormatError| anyhow::Error::new(e))?;

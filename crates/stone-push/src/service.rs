@@ -6,7 +6,7 @@
 //! upload, so running the same command again resumes. Staging URLs never get our
 //! credentials: uploads go through a separate HTTP client that has none.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,9 +16,9 @@ use reqwest::{Method, StatusCode};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use stone_api::push::{
-    CommitAccepted, CreatePush, DatasetFiles, DatasetManifest, DatasetProgress, FileBatch,
-    FilesAccepted, MAX_FILE_BATCH, MAX_STATUS_PAGE, ManifestFile, PushCreated, PushFlags,
-    PushState, PushStatus, Upload,
+    CommitAccepted, CreatePush, DatasetFiles, DatasetManifest, DatasetProgress, DatasetState,
+    DatasetStatus, FileBatch, FilesAccepted, FolderListing, MAX_FILE_BATCH, MAX_STATUS_PAGE,
+    ManifestFile, PushCreated, PushFlags, PushState, PushStatus, Upload,
 };
 use stone_api::{Problem, codes, redact_url};
 use stone_auth::{Secret, StepUpRequest};
@@ -34,6 +34,10 @@ use crate::identity::TokenSource;
 use crate::record::{DatasetOutcome, PushFile, PushOptions, PushPackage, PushResult, status_name};
 use crate::resume::{self, ResumeState};
 use crate::{Phase, PushError};
+
+mod follow;
+
+pub use follow::STONE_PUSH_STALL_TIMEOUT;
 
 /// Rounds of create → upload before giving up on URLs that keep expiring.
 const ROUNDS: usize = 5;
@@ -146,7 +150,7 @@ impl PackagePushHandler for ServiceHandler {
         options: &'a PushOptions,
         progress: Arc<dyn PushProgress>,
     ) -> BoxFuture<'a, Result<PushResult, PushError>> {
-        Box::pin(self.session(package, &[], 1, options, progress))
+        Box::pin(self.session(package, &[], &[], 1, options, progress))
     }
 
     fn push_prepared<'a>(
@@ -160,6 +164,7 @@ impl PackagePushHandler for ServiceHandler {
         Box::pin(self.session(
             &prepared.package,
             &prepared.folders,
+            &prepared.listings,
             prepared.jobs,
             options,
             progress,
@@ -172,6 +177,7 @@ impl ServiceHandler {
         &self,
         package: &PushPackage,
         folders: &[Option<Folder>],
+        listings: &[Option<FolderListing>],
         hash_jobs: usize,
         options: &PushOptions,
         progress: Arc<dyn PushProgress>,
@@ -186,6 +192,7 @@ impl ServiceHandler {
             api: target.api.trim_end_matches('/').to_owned(),
             package,
             folders,
+            listings,
             hash_jobs,
             options,
             progress,
@@ -202,6 +209,9 @@ struct Session<'a> {
     package: &'a PushPackage,
     /// For each resource: its folder when its files are not listed in `package`.
     folders: &'a [Option<Folder>],
+    /// For each resource with a folder: its listing as the plan digested it (declared in
+    /// a paged manifest: a server whose head has it needs none of the folder's files).
+    listings: &'a [Option<FolderListing>],
     /// Threads hashing a folder's files again.
     hash_jobs: usize,
     options: &'a PushOptions,
@@ -270,13 +280,23 @@ impl<'a> Session<'a> {
             )?;
             if self.paged() {
                 if created.state == PushState::Staging {
+                    // Issue 27: the folders the server found unchanged from their declared
+                    // listing are not sent (only those this push declared).
+                    let unchanged = self.unchanged_folders(&created.unchanged);
                     self.progress.event(ProgressEvent::Note(format!(
-                        "{} push {}: {} files, sent in batches of {MAX_FILE_BATCH}",
+                        "{} push {}: {} files, sent in batches of {MAX_FILE_BATCH}{}",
                         if resumed { "resuming" } else { "new" },
                         created.push_id,
-                        self.file_count()
+                        self.file_count(),
+                        match unchanged.len() {
+                            0 => String::new(),
+                            n => format!(
+                                "; {n} folder(s) of {} files unchanged on the server: not sent",
+                                self.unchanged_files(&unchanged)
+                            ),
+                        }
                     )));
-                    let (bytes, staged) = self.send_batches(&created.push_id).await?;
+                    let (bytes, staged) = self.send_batches(&created.push_id, &unchanged).await?;
                     uploaded_bytes += bytes;
                     already_staged += staged;
                 }
@@ -323,10 +343,9 @@ impl<'a> Session<'a> {
             });
             start = created.changes.map(|changes| (created.datasets, changes));
         }
-        let mut status = self.follow(&push_id, start).await?;
+        let (status, datasets) = self.follow(&push_id, start).await?;
         if status.state == PushState::Failed {
-            let mut failures: Vec<String> = status
-                .datasets
+            let mut failures: Vec<String> = datasets
                 .iter()
                 .filter_map(|d| {
                     d.error
@@ -343,7 +362,7 @@ impl<'a> Session<'a> {
         Ok(PushResult {
             push_id,
             handler: "service".into(),
-            datasets: std::mem::take(&mut status.datasets)
+            datasets: datasets
                 .into_iter()
                 .map(|d| DatasetOutcome {
                     url: d.url,
@@ -351,7 +370,10 @@ impl<'a> Session<'a> {
                     kind: Some(d.kind),
                     engine: Some(d.engine),
                     status: status_name(d.status),
-                    detail: d.detail.as_ref().and_then(|x| serde_json::to_value(x).ok()),
+                    detail: d
+                        .detail
+                        .as_deref()
+                        .and_then(|x| serde_json::from_str(x).ok()),
                 })
                 .collect(),
             package_node: Some(DatasetOutcome {
@@ -432,6 +454,33 @@ impl<'a> Session<'a> {
         self.file_count() > MAX_FILE_BATCH
     }
 
+    /// The resources (by index) among those the server names `unchanged` whose listing
+    /// this push declared.
+    fn unchanged_folders(&self, named: &[String]) -> HashSet<usize> {
+        self.package
+            .resources
+            .iter()
+            .enumerate()
+            .filter(|(i, r)| self.declared(*i).is_some() && named.contains(&r.name))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// The files of the resources `unchanged`.
+    fn unchanged_files(&self, unchanged: &HashSet<usize>) -> u64 {
+        unchanged
+            .iter()
+            .filter_map(|i| self.declared(*i))
+            .map(|l| l.files)
+            .sum()
+    }
+
+    /// The listing declared for the `i`th resource (a folder of a paged push).
+    fn declared(&self, i: usize) -> Option<&'a FolderListing> {
+        self.folder(i)?;
+        self.listings.get(i).and_then(Option::as_ref)
+    }
+
     fn manifest(&self, push_id: Option<String>) -> CreatePush {
         let paged = self.paged();
         CreatePush {
@@ -450,7 +499,9 @@ impl<'a> Session<'a> {
                 .package
                 .resources
                 .iter()
-                .map(|r| DatasetManifest {
+                .enumerate()
+                .map(|(i, r)| DatasetManifest {
+                    listing: self.declared(i).filter(|_| paged).cloned(),
                     name: r.name.clone(),
                     kind: r.kind,
                     metadata: r.metadata.clone(),
@@ -479,104 +530,6 @@ impl<'a> Session<'a> {
             Some(&self.manifest(push_id)),
         )
         .await
-    }
-
-    /// Polls the push until it is finished, reporting each dataset's changes. After the
-    /// first answer, a server that counts changes sends only the datasets that moved
-    /// (`?since=`), and answers as soon as something moved (`&wait=`: no polling delay
-    /// between a change and its report); the answer returned lists every dataset, in the
-    /// server's order. `start`: the datasets and the change number the server gave when
-    /// the push was created, when this session committed it (the first poll then asks
-    /// only for what changed since: no answer listing every dataset while it commits).
-    async fn follow(
-        &self,
-        push_id: &str,
-        start: Option<(Vec<DatasetProgress>, u64)>,
-    ) -> Result<PushStatus, PushError> {
-        let base = format!("{}/pushes/{push_id}", self.api);
-        // Every dataset as last seen, and where it is (one entry per dataset: a push of
-        // 100,000 datasets is followed in ~30 MB).
-        let mut datasets: Vec<DatasetProgress> = Vec::new();
-        let mut index: HashMap<String, usize> = HashMap::new();
-        let mut take = |list: Vec<DatasetProgress>| {
-            for d in list {
-                let at = index.get(&d.name).copied();
-                let moved = at.is_none_or(|at| {
-                    let seen = &datasets[at];
-                    (seen.state, seen.status) != (d.state, d.status)
-                });
-                if moved {
-                    self.progress.event(ProgressEvent::Dataset {
-                        name: d.name.clone(),
-                        state: status_name(Some(d.state)),
-                        status: d.status.map(|s| status_name(Some(s))),
-                    });
-                }
-                match at {
-                    Some(at) => datasets[at] = d,
-                    None => {
-                        index.insert(d.name.clone(), datasets.len());
-                        datasets.push(d);
-                    }
-                }
-            }
-        };
-        let mut since: Option<u64> = None;
-        // Where the page before ended inside change `since` (a server that pages).
-        let mut after: Option<u64> = None;
-        if let Some((listed, changes)) = start {
-            take(listed);
-            since = Some(changes);
-        }
-        let mut wait = POLL_FIRST;
-        loop {
-            // Pages of at most MAX_STATUS_PAGE datasets (a server that does not page sends
-            // them all, as before).
-            let url = match (since, after) {
-                (Some(since), Some(after)) => {
-                    format!("{base}?since={since}&after={after}&limit={MAX_STATUS_PAGE}")
-                }
-                (Some(since), None) => {
-                    format!("{base}?since={since}&wait={POLL_WAIT_SECONDS}&limit={MAX_STATUS_PAGE}")
-                }
-                (None, _) => format!("{base}?limit={MAX_STATUS_PAGE}"),
-            };
-            let asked = tokio::time::Instant::now();
-            let mut status: PushStatus = self
-                .request(Phase::Poll, Method::GET, &url, None::<&()>)
-                .await?;
-            take(std::mem::take(&mut status.datasets));
-            // A server that does not count changes sends everything each time.
-            let moved = status.changes != since;
-            let cursor = (since, after);
-            since = status.changes;
-            after = status.after.filter(|_| since.is_some());
-            if after.is_some() && (since, after) != cursor {
-                // More of what changed: the next page at once (also once finished).
-                continue;
-            }
-            after = None;
-            if status.state.is_terminal() {
-                // In the package's order (pages come in the order of the changes); the
-                // datasets `replace` deletes, last.
-                let order: HashMap<&str, usize> = self
-                    .package
-                    .resources
-                    .iter()
-                    .enumerate()
-                    .map(|(i, r)| (r.name.as_str(), i))
-                    .collect();
-                datasets.sort_by_key(|d| order.get(d.name.as_str()).copied().unwrap_or(usize::MAX));
-                status.datasets = datasets;
-                return Ok(status);
-            }
-            // The server waited for this answer, or it brings news: ask again at once.
-            // Otherwise (a server that does not wait) poll at intervals.
-            if since.is_none() || (!moved && asked.elapsed() < POLL_FIRST) {
-                tokio::time::sleep(wait).await;
-                wait = (wait * 2).min(POLL_MAX);
-            }
-        }
     }
 
     /// A JSON request to the push API, retried on connection errors, 429 and 5xx (the
@@ -691,11 +644,18 @@ impl<'a> Session<'a> {
     /// run. A batch is sent again for fresh URLs when they expired, and for the rest of its
     /// uploads when the answer held only some (`more_uploads`). Returns the bytes uploaded
     /// and the count of contents the server already had.
-    async fn send_batches(&self, push_id: &str) -> Result<(u64, usize), PushError> {
+    async fn send_batches(
+        &self,
+        push_id: &str,
+        unchanged: &HashSet<usize>,
+    ) -> Result<(u64, usize), PushError> {
         let url = format!("{}/pushes/{push_id}/files", self.api);
         // Batches of MAX_FILE_BATCH files, resources after one another (a resource's
         // files may span batches, a batch may hold many small resources).
-        let mut cursor = Cursor::default();
+        let mut cursor = Cursor {
+            skip: unchanged.clone(),
+            ..Cursor::default()
+        };
         let post = |batch: FileBatch| {
             let url = url.clone();
             async move {
@@ -816,6 +776,11 @@ impl<'a> Session<'a> {
             let Some(resource) = package.resources.get(cursor.resource) else {
                 break;
             };
+            if cursor.skip.contains(&cursor.resource) {
+                // Unchanged on the server: none of its files is sent.
+                cursor.resource += 1;
+                continue;
+            }
             let files: Vec<PushFile> = match self.folder(cursor.resource) {
                 Some(folder) => {
                     let hasher = match cursor.folder.take() {
@@ -864,6 +829,7 @@ impl<'a> Session<'a> {
             if cursor.done {
                 *cursor = Cursor {
                     resource: cursor.resource + 1,
+                    skip: std::mem::take(&mut cursor.skip),
                     ..Cursor::default()
                 };
             }
@@ -1102,6 +1068,8 @@ struct Cursor {
     folder: Option<FolderHasher>,
     /// The resource's files are all taken.
     done: bool,
+    /// Resources not sent (unchanged on the server).
+    skip: HashSet<usize>,
 }
 
 /// A folder walked again for the push failed (a file gone or changed since the plan).

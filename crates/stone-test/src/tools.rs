@@ -247,6 +247,11 @@ pub fn run_python_json(name: &str, args: &[&str]) -> serde_json::Value {
 /// or its peak so far with `VmHWM`. `None` once the process is gone (or off Linux).
 pub fn process_memory(pid: u32, field: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status_bytes(&status, field)
+}
+
+/// A memory field (`VmHWM`, `RssAnon`, …) of a `/proc/<pid>/status` text, in bytes.
+pub fn status_bytes(status: &str, field: &str) -> Option<u64> {
     let kb: u64 = status
         .lines()
         .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))

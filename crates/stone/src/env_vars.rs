@@ -15,6 +15,10 @@ pub const STONE_HTTP_RETRIES: &str = "STONE_HTTP_RETRIES";
 /// before the request fails as timed out (default 120; 300 for uploads). Read in
 /// `stone-http`, which builds every HTTP client of the CLI.
 pub const STONE_HTTP_READ_TIMEOUT: &str = stone_http::STONE_HTTP_READ_TIMEOUT;
+/// Seconds `stone package push` follows a commit in which no dataset moves forward
+/// before it stops (default 3600): the push goes on on the server, and running the same
+/// command again follows it. Read in `stone-push`.
+pub const STONE_PUSH_STALL_TIMEOUT: &str = stone_push::service::STONE_PUSH_STALL_TIMEOUT;
 /// The longest CSV/TSV record `stone package push` reads, in bytes (default 64 MiB,
 /// `stone_formats::csv::MAX_RECORD_BYTES`): a longer one is refused naming its file, line
 /// and column, before it is held in memory and before anything is sent.

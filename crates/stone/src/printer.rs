@@ -87,6 +87,22 @@ impl Printer {
         Ok(())
     }
 
+    /// [`Printer::result`] for a long text: `human` writes it to stdout as it makes it,
+    /// instead of returning it whole.
+    pub fn result_written<T: Serialize + ?Sized>(
+        &self,
+        value: &T,
+        human: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) -> anyhow::Result<()> {
+        if self.json {
+            return self.result(value, String::new);
+        }
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        human(&mut out)?;
+        out.flush()?;
+        Ok(())
+    }
+
     /// An error: as JSON on stdout under `--json`, and as text on stderr always.
     pub fn error(&self, report: &Report) {
         if self.json {

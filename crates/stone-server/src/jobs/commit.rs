@@ -38,12 +38,22 @@ impl JobRunner {
         // The big folders that did change are written page by page, their files never
         // read into the manifest (`paged.rs`).
         let paged = self.paged_datasets(&push, &datasets, &unchanged).await?;
+        // Folders whose files were not sent (their declared listing was their head's) and
+        // whose head changed since the commit was accepted: failed, never written empty.
+        let stale = self.stale_declared(&push, &datasets, &unchanged).await?;
+        let mut writes_failed = false;
         let mut skip = paged.clone();
         skip.extend(unchanged.keys().map(|name| (name.clone(), ())));
+        skip.extend(stale.iter().filter_map(|outcome| match outcome {
+            WriteOutcome::Failed { name, .. } => Some((name.clone(), ())),
+            WriteOutcome::Done { .. } => None,
+        }));
+        if !stale.is_empty() {
+            self.record(&push, &stale, &mut writes_failed).await?;
+        }
         self.db
             .fill_paged_files_except(id, &mut push.manifest, &skip)
             .await?;
-        let mut writes_failed = false;
         if !unchanged.is_empty() {
             let outcomes = self.unchanged_outcomes(&push, &datasets, &unchanged).await;
             self.record(&push, &outcomes, &mut writes_failed).await?;
@@ -64,7 +74,7 @@ impl JobRunner {
         let pending: Vec<(&DatasetRecord, &DatasetManifest)> = datasets
             .iter()
             .filter(|d| d.operation == Operation::Write && d.state != DatasetState::Done)
-            .filter(|d| !unchanged.contains_key(&d.name) && !paged.contains_key(&d.name))
+            .filter(|d| !skip.contains_key(&d.name))
             .filter_map(|d| manifests.get(d.name.as_str()).map(|m| (d, *m)))
             .collect();
         // Object-storage datasets go in batches: the checkpoints of a batch are recorded in
@@ -234,6 +244,48 @@ impl JobRunner {
             outcomes.push(outcome);
         }
         outcomes
+    }
+
+    /// Issue 27: the datasets of a paged push still to write whose files no batch named
+    /// (the client was told their declared listing was their head's) and that are not
+    /// `unchanged` now: the head moved between the commit's acceptance and this run. They
+    /// fail (409 `push.incomplete`), instead of being written without files.
+    async fn stale_declared(
+        &self,
+        push: &PushRecord,
+        datasets: &[DatasetRecord],
+        unchanged: &std::collections::BTreeMap<String, crate::state::FileTotals>,
+    ) -> anyhow::Result<Vec<WriteOutcome>> {
+        let declared: Vec<&str> = crate::state::declared_listings(&push.manifest)
+            .map(|(d, _)| d.name.as_str())
+            .filter(|name| {
+                !unchanged.contains_key(*name)
+                    && datasets.iter().any(|d| {
+                        d.name == *name
+                            && d.operation == Operation::Write
+                            && d.state != DatasetState::Done
+                    })
+            })
+            .collect();
+        if declared.is_empty() {
+            return Ok(Vec::new());
+        }
+        let counts = self.db.paged_file_counts(&push.id).await?;
+        Ok(declared
+            .into_iter()
+            .filter(|name| counts.get(*name).is_none_or(|n| *n == 0))
+            .map(|name| {
+                tracing::warn!(push = %push.id, dataset = %name, "declared listing no longer the head's and no files sent: failed");
+                WriteOutcome::Failed {
+                    name: name.to_owned(),
+                    problem: Problem::new(409, codes::PUSH_INCOMPLETE, "Content is missing")
+                        .with_detail(format!(
+                            "dataset {name} changed on the server after this push was created, and its files were not sent (they were unchanged then): push again"
+                        ))
+                        .with("dataset", name),
+                }
+            })
+            .collect())
     }
 
     /// Records finished writes; `failed` becomes true when one of them failed.

@@ -9,12 +9,13 @@ use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use stone_api::{FileBatch, FilesAccepted, PushState, codes};
+use stone_api::{CreatePush, FileBatch, FilesAccepted, PushState, codes};
 
 use super::App;
 use super::pushes::{Planned, plan_uploads, refusal};
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
+use crate::state::declared_listings;
 
 /// `POST /v1/pushes/{id}/files`.
 pub async fn add_files(
@@ -98,11 +99,44 @@ pub async fn add_files(
         already_staged,
         more_uploads,
     } = plan_uploads(&app, &principal, &contents, resumed).await?;
-    tracing::debug!(push = %id, files = batch_files, uploads = uploads.len(), total = totals.files, "file batch recorded");
+    tracing::info!(push = %id, files = batch_files, uploads = uploads.len(), total = totals.files, "file batch recorded");
     Ok(Json(FilesAccepted {
         uploads,
         already_staged,
         more_uploads,
         files: totals.files,
     }))
+}
+
+/// Issue 27: the datasets of a `paged_files` manifest whose declared listing
+/// ([`stone_api::DatasetManifest::listing`]) is their head's listing now: the answer to
+/// `POST /v1/pushes` names them (`unchanged`) and the client sends none of their files.
+/// None on a protected ref without `force`: its guards read every file at commit. A head
+/// that cannot be read is not unchanged (its files are sent).
+pub(super) async fn unchanged_declared(
+    app: &App,
+    manifest: &CreatePush,
+    protected: bool,
+) -> Vec<String> {
+    if protected && !manifest.options.force {
+        return Vec::new();
+    }
+    let mut unchanged = Vec::new();
+    for (dataset, listing) in declared_listings(manifest) {
+        let head = app
+            .engines
+            .blob
+            .head_listing(&manifest.namespace, &dataset.name, &manifest.branch)
+            .await;
+        if matches!(head, Ok(Some(head)) if head == listing.sha256) {
+            unchanged.push(dataset.name.clone());
+        }
+    }
+    if !unchanged.is_empty() {
+        tracing::debug!(
+            datasets = unchanged.len(),
+            "declared listings are the heads': files not asked for"
+        );
+    }
+    unchanged
 }

@@ -110,6 +110,7 @@ pub async fn create(
                         },
                         changes: None,
                         more_uploads: false,
+                        unchanged: Vec::new(),
                     }),
                 )
                     .into_response());
@@ -239,6 +240,8 @@ pub async fn create(
             checkpoint: None,
         })
         .collect();
+    // Issue 27: the folders whose declared listing is their head's need not be sent.
+    let unchanged = super::push_files::unchanged_declared(&app, &manifest, protected).await;
     let body = PushCreated {
         push_id: id.clone(),
         state: record.state,
@@ -247,6 +250,7 @@ pub async fn create(
         datasets: progress(&app, &record.namespace, &datasets),
         changes: u64::try_from(change).ok(),
         more_uploads,
+        unchanged,
     };
     let mut response = (status, Json(body)).into_response();
     if let Ok(location) = HeaderValue::from_str(&format!("/v1/pushes/{id}")) {
@@ -979,15 +983,26 @@ async fn check_paged<T>(
             counts.get(&d.name).is_none_or(|n| *n == 0) && !unchanged.contains_key(&d.name)
         });
     if let Some(empty) = empty {
+        // Issue 27: its files were not sent because its declared listing was its head's,
+        // and the head changed since.
+        let detail = if empty.listing.is_some() {
+            format!(
+                "dataset {} of push {id} has no files, and its declared listing is not its head's (any more: the head may have changed since the push was created); post the manifest again (push_id) and send its files (POST /v1/pushes/{id}/files)",
+                empty.name
+            )
+        } else {
+            format!(
+                "dataset {} of push {id} has no files: send them (POST /v1/pushes/{id}/files) before the commit",
+                empty.name
+            )
+        };
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             codes::PUSH_INCOMPLETE,
             "Content is missing",
-            format!(
-                "dataset {} of push {id} has no files: send them (POST /v1/pushes/{id}/files) before the commit",
-                empty.name
-            ),
+            detail,
         )
+        .with("dataset", &empty.name)
         .at(format!("/v1/pushes/{id}")));
     }
     let skip: Vec<&str> = unchanged.keys().map(String::as_str).collect();

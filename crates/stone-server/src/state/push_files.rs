@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use futures::TryStreamExt;
 use sqlx::Row;
-use stone_api::{CreatePush, DatasetFiles, Engine, ManifestFile};
+use stone_api::{CreatePush, DatasetFiles, DatasetManifest, Engine, FolderListing, ManifestFile};
 
 use super::{Backend, Result, StateDb, query_error};
 use crate::engines::blob::{BlobEngine, ListingDigest};
@@ -16,6 +16,11 @@ const ROWS_PER_INSERT: usize = 1_000;
 /// Files a dataset of a paged push has from which [`StateDb::unchanged_listings`] looks
 /// at its head's digest.
 const UNCHANGED_FROM_FILES: i64 = 1_000;
+
+/// Datasets of a push whose declared listing (`DatasetManifest::listing`) the server
+/// looks at, in manifest order: a head read each (at creation and at commit). The others'
+/// files are sent.
+pub const MAX_DECLARED_LISTINGS: usize = 100;
 
 /// What a push's batches declared, all together.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -264,7 +269,10 @@ impl StateDb {
     /// head's first bytes): a commit writes nothing for them and needs neither their files
     /// nor their contents, whether the push adds or replaces. By name, with their totals.
     /// A dataset whose head has no digest or cannot be read is not one of them (its write
-    /// then goes the full way, which reports what is wrong).
+    /// then goes the full way, which reports what is wrong). A dataset no batch named
+    /// whose declared listing ([`declared_listings`]) is its head's is one of them too,
+    /// with the declared totals (the client was told at creation it need not send its
+    /// files).
     pub async fn unchanged_listings(
         &self,
         blob: &BlobEngine,
@@ -286,11 +294,30 @@ impl StateDb {
         .await
         .map_err(query_error("counting files"))?;
         let big: BTreeSet<String> = counts
-            .into_iter()
+            .iter()
             .filter(|(_, files)| *files >= UNCHANGED_FROM_FILES)
-            .map(|(dataset, _)| dataset)
+            .map(|(dataset, _)| dataset.clone())
             .collect();
         let (ns, branch) = (&manifest.namespace, &manifest.branch);
+        // Datasets whose files were not sent because their declared listing was their
+        // head's when the push was created: unchanged if it still is.
+        let declared = declared_listings(manifest)
+            .filter(|(dataset, _)| !counts_any(&counts, &dataset.name))
+            .map(|(dataset, listing)| (dataset.name.as_str(), listing));
+        for (name, listing) in declared.collect::<Vec<_>>() {
+            if !wanted(name) {
+                continue;
+            }
+            if let Ok(Some(head)) = blob.head_listing(ns, name, branch).await
+                && head == listing.sha256
+            {
+                let totals = FileTotals {
+                    files: listing.files,
+                    bytes: listing.bytes,
+                };
+                unchanged.insert(name.to_owned(), totals);
+            }
+        }
         for dataset in &manifest.datasets {
             if dataset.kind.engine() != Engine::ObjectStorage
                 || !big.contains(&dataset.name)
@@ -394,6 +421,28 @@ impl StateDb {
         }
         Ok(contents)
     }
+}
+
+/// The datasets of a `paged_files` manifest whose files the server may find unchanged
+/// from their declared listing alone (`DatasetManifest::listing`): object-storage ones,
+/// the first [`MAX_DECLARED_LISTINGS`] in manifest order.
+pub fn declared_listings(
+    manifest: &CreatePush,
+) -> impl Iterator<Item = (&DatasetManifest, &FolderListing)> {
+    manifest
+        .datasets
+        .iter()
+        .filter(|_| manifest.paged_files)
+        .filter_map(|d| d.listing.as_ref().map(|listing| (d, listing)))
+        .filter(|(d, _)| d.kind.engine() == Engine::ObjectStorage)
+        .take(MAX_DECLARED_LISTINGS)
+}
+
+/// Whether a batch of the push named files of `dataset` (`counts`: files by dataset).
+fn counts_any(counts: &[(String, i64)], dataset: &str) -> bool {
+    counts
+        .iter()
+        .any(|(name, files)| name == dataset && *files > 0)
 }
 
 /// `{table} AS MATERIALIZED (SELECT … AS name …)`: the strings of the JSON array bound at

@@ -33,6 +33,8 @@ mod integrity;
 mod pages;
 // A folder of many files pushed in batches (issue 27).
 mod paged_folder;
+// A folder whose declared listing is its head's is not sent at all (issue 27).
+mod declared_listing;
 // Many one-file resources: a push's datasets followed a page at a time (issue 27).
 mod many_datasets;
 mod quotas;

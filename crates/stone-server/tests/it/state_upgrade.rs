@@ -47,6 +47,7 @@ fn manifest() -> CreatePush {
                 sha256: "a".repeat(64),
                 size: 5,
             }],
+            listing: None,
         }],
         paged_files: false,
     }

@@ -573,3 +573,145 @@ fn staging_urls_on_unexpected_schemes_are_refused_before_upload() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Following a commit (issue 27): what a server can make the client hold and how long. A
+// fake again: the real `stone-server` never reports datasets a push does not have, nor
+// keeps a commit going forever.
+
+/// The push API of a push that stays `committing` forever: `POST /pushes` answers it, and
+/// every poll answers `page(n)` for the n-th poll (its datasets, and whether another page
+/// of the same change follows).
+fn committing_forever(
+    page: impl Fn(u64) -> (Vec<serde_json::Value>, bool) + Send + Sync + 'static,
+) -> FakeServer {
+    let polls = std::sync::atomic::AtomicU64::new(0);
+    fake_api(move |seen: &Seen, s: &mut TcpStream| {
+        let json = [("content-type", "application/json")];
+        if seen.method == "POST" && seen.path.ends_with("/pushes") {
+            let created = serde_json::json!({
+                "push_id": "p-1", "state": "committing", "uploads": [],
+                "already_staged": [], "datasets": []
+            });
+            respond(s, "201 Created", &json, created.to_string().as_bytes());
+        } else if seen.method == "GET" && seen.path.contains("/pushes/p-1") {
+            let n = polls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let (datasets, more) = page(n);
+            let mut status = serde_json::json!({
+                "push_id": "p-1", "state": "committing", "namespace": "demo",
+                "branch": "x", "created_at": "2026-11-27T00:00:00Z",
+                "updated_at": "2026-11-27T00:00:00Z", "datasets": datasets,
+                "changes": n + 1,
+                "package_node": {"url": "stone:demo", "iri": "https://data.test/demo"}
+            });
+            if more {
+                status["after"] = serde_json::json!(n + 1);
+            }
+            respond(s, "200 OK", &json, status.to_string().as_bytes());
+        } else {
+            respond(s, "404 Not Found", &json, b"{}");
+        }
+    })
+}
+
+fn progress(name: &str, state: &str) -> serde_json::Value {
+    serde_json::json!({
+        "name": name, "url": format!("stone:demo/{name}"),
+        "iri": format!("https://data.test/demo/{name}"),
+        "kind": "BLOB", "engine": "object_storage", "state": state
+    })
+}
+
+/// Pages of 10,000 dataset names never seen before, forever, each page another change
+/// with more to come.
+fn new_names(n: u64) -> (Vec<serde_json::Value>, bool) {
+    let names = (0..10_000).map(|i| progress(&format!("x{n}-{i:05}"), "pending"));
+    (names.collect(), true)
+}
+
+/// The client's peak on these (debug build): the CLI, a page of 10,000 datasets, the
+/// datasets a `--replace` may delete (bounded) and slack. One that keeps every name it is
+/// sent grows past it within seconds (about 6 MB a page), or hangs.
+const FOLLOW_PEAK_KIB: u64 = 200 * 1024;
+
+#[test]
+fn a_server_paging_unknown_datasets_forever_is_refused_in_bounded_memory() {
+    // Without `--replace`, a push writes only the package's datasets: the first other
+    // name is an error.
+    let api = committing_forever(new_names);
+    let (ctx, dir) = against(&api);
+    let start = Instant::now();
+    let (out, peak) = crate::hostile_answers::run_watched(
+        ctx.stone()
+            .args(["package", "push", "--env", "local", "--branch", "x"])
+            .arg(&dir),
+        Duration::from_secs(90),
+    );
+    assert_clear_error(&out, "which is not in the package");
+    assert!(stderr(&out).contains("`x0-00000`"), "{}", stderr(&out));
+    assert!(
+        start.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(peak < FOLLOW_PEAK_KIB, "peak {peak} KiB");
+    assert_no_token(&out);
+
+    // With it, the datasets it deletes are not in the package: kept up to a bound, then
+    // an error (the server would otherwise grow the client for as long as it likes).
+    let api = committing_forever(new_names);
+    let (ctx, dir) = against(&api);
+    let (out, peak) = crate::hostile_answers::run_watched(
+        ctx.stone()
+            // Quiet: 100,000 lines of progress would fill the pipe nobody reads meanwhile.
+            .args([
+                "-q",
+                "package",
+                "push",
+                "--replace",
+                "--yes",
+                "--env",
+                "local",
+                "--branch",
+                "x",
+            ])
+            .arg(&dir),
+        Duration::from_secs(120),
+    );
+    assert_clear_error(&out, "datasets that are not in the package");
+    assert!(
+        stderr(&out).contains("more than 100000"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(peak < FOLLOW_PEAK_KIB, "peak {peak} KiB");
+    let polls = api.seen().iter().filter(|r| r.method == "GET").count();
+    assert!((10..=12).contains(&polls), "{polls} polls");
+}
+
+#[test]
+fn a_commit_where_nothing_moves_is_left_after_the_stall_timeout() {
+    // The package's one dataset, pending forever (answered at once: a server that does
+    // not wait), and datasets going back and forth, which is no progress either.
+    let api = committing_forever(|n| {
+        let state = if n % 2 == 0 { "pending" } else { "writing" };
+        (vec![progress("blob", state)], false)
+    });
+    let (mut ctx, dir) = against(&api);
+    ctx.set_var("STONE_PUSH_STALL_TIMEOUT", "3");
+    let start = Instant::now();
+    let out = push(&ctx, &dir);
+    let took = start.elapsed();
+    assert_clear_error(&out, "no dataset of the push moved forward for 3 s");
+    assert!(
+        stderr(&out).contains("run the same command again"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        took >= Duration::from_secs(3) && took < Duration::from_secs(30),
+        "{took:?}"
+    );
+    assert_eq!(out.status.code(), Some(5), "resumable: {}", stderr(&out));
+    assert_no_token(&out);
+}

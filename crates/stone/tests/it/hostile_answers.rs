@@ -20,7 +20,7 @@ use crate::push_e2e::{staged, with_server};
 
 /// Runs `cmd` to its end (killed after `limit`: a hang is a failure), watching its peak
 /// resident set (KiB).
-fn run_watched(cmd: &mut Command, limit: Duration) -> (Output, u64) {
+pub(crate) fn run_watched(cmd: &mut Command, limit: Duration) -> (Output, u64) {
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -71,10 +71,26 @@ pub(crate) fn run_measured(command: &mut std::process::Command) -> (std::process
         bytes
     });
     let mut peak = 0;
+    // What the largest resident sample was made of (anonymous, file-backed, threads): a
+    // peak over budget says which.
+    let (mut largest, mut breakdown) = (0, String::new());
     let status = loop {
         // The high-water mark: a sample after the peak sees it.
-        if let Some(now) = stone_test::tools::process_memory(child.id(), "VmHWM") {
-            peak = peak.max(now);
+        if let Ok(text) = std::fs::read_to_string(format!("/proc/{}/status", child.id())) {
+            let field = |name: &str| stone_test::tools::status_bytes(&text, name).unwrap_or(0);
+            peak = peak.max(field("VmHWM"));
+            if field("VmRSS") > largest {
+                largest = field("VmRSS");
+                breakdown = ["VmRSS", "RssAnon", "RssFile", "Threads"]
+                    .iter()
+                    .filter_map(|name| {
+                        text.lines()
+                            .find(|l| l.starts_with(&format!("{name}:")))
+                            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ");
+            }
         }
         if let Some(status) = child.try_wait().unwrap() {
             break status;
@@ -82,6 +98,7 @@ pub(crate) fn run_measured(command: &mut std::process::Command) -> (std::process
         std::thread::sleep(std::time::Duration::from_millis(5));
     };
     assert!(peak > 0, "the client's memory could not be read from /proc");
+    eprintln!("largest sample: {breakdown}");
     let output = std::process::Output {
         status,
         stdout: out.join().unwrap(),
@@ -168,10 +185,11 @@ fn push_measured(ctx: &TestContext, dir: &Path, extra: &[&str]) -> Value {
     );
     assert!(
         peak < CLIENT_BUDGET,
-        "`stone package push {}` of {FILES} files peaked at {} MB, over {} MB: the client's memory grows with the count of files again",
+        "`stone package push {}` of {FILES} files peaked at {} MB, over {} MB: the client's memory grows with the count of files again\n{}",
         extra.join(" "),
         peak >> 20,
-        CLIENT_BUDGET >> 20
+        CLIENT_BUDGET >> 20,
+        crate::stderr(&out)
     );
     serde_json::from_slice(&out.stdout).expect("JSON result")
 }
@@ -241,6 +259,17 @@ fn a_push_of_200k_files_resumes_after_sigkill_and_an_unchanged_repush_uploads_no
     assert_eq!(again["uploaded_bytes"], 0, "{again}");
     assert_eq!(scans(&again).0, "unchanged", "{again}");
     assert_ne!(again["push_id"], result["push_id"], "a new push: {again}");
+    // Its folder's listing is the head's: not one batch of its files was sent.
+    let id = again["push_id"].as_str().unwrap().to_owned();
+    let log = server.log_tail(1_000_000);
+    assert!(log.contains(&id), "the re-push is in the server's log");
+    assert_eq!(
+        log.lines()
+            .filter(|l| l.contains("file batch recorded") && l.contains(&id))
+            .count(),
+        0,
+        "an unchanged folder is not sent"
+    );
 }
 
 /// A package `paged` publishing to `stone:<namespace>` one BLOB folder `scans` of `files`
@@ -340,6 +369,18 @@ fn an_unchanged_paged_folder_is_not_rewritten_and_a_changed_one_is() {
         log.contains("listing unchanged: nothing to write"),
         "the commit took the listing's digest: {log}"
     );
+    // The client declared the folder's listing, the server found it its head's: not one
+    // batch of files was sent (the first push sent two).
+    let batches = |result: &Value| {
+        let id = result["push_id"].as_str().unwrap().to_owned();
+        server
+            .log_tail(100_000)
+            .lines()
+            .filter(|l| l.contains("file batch recorded") && l.contains(&id))
+            .count()
+    };
+    assert_eq!(batches(&first), 2, "{}", server.log_tail(100));
+    assert_eq!(batches(&again), 0, "{}", server.log_tail(100));
 
     // One file's content changes: written (the folder is appended to), the head moves,
     // with another digest; it lists the file's new content.
@@ -350,6 +391,7 @@ fn an_unchanged_paged_folder_is_not_rewritten_and_a_changed_one_is() {
         ("appended".into(), files as u64),
         "{changed}"
     );
+    assert_eq!(batches(&changed), 2, "a changed folder is sent");
     let (new_body, _) = head_of(data.path(), "b");
     assert_ne!(new_body, body, "the head was rewritten");
     let listing = |b: &[u8]| {
@@ -381,4 +423,5 @@ fn an_unchanged_paged_folder_is_not_rewritten_and_a_changed_one_is() {
     // And unchanged again.
     let last = push(&ctx, &dir, &["--branch", "b"]);
     assert_eq!(scans(&last), ("unchanged".into(), files as u64), "{last}");
+    assert_eq!(batches(&last), 0, "{}", server.log_tail(100));
 }

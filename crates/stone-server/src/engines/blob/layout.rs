@@ -207,52 +207,18 @@ pub(super) const HEAD_PREFIX_LEN: usize = 512;
 /// The digest of a head's listing, as `listing` records it: the lowercase hex sha256 of
 /// every file in path order (bytewise), each as `path NUL sha256 NUL size LF` (a path
 /// holds no control character: see [`check_path`]). Fed file by file, so that a listing
-/// streamed from the state database in pages is digested without being held.
-#[derive(Clone, Default)]
-pub struct ListingDigest {
-    hasher: sha2::Sha256,
-    files: u64,
-    bytes: u64,
-}
+/// streamed from the state database in pages is digested without being held. Shared with
+/// the client (`stone_api::ListingDigest`), which declares a folder's listing computed the
+/// same way (issue 27: an unchanged folder is not sent at all).
+pub use stone_api::ListingDigest;
 
-impl ListingDigest {
-    /// Adds the next file (in path order).
-    pub fn add(&mut self, path: &str, sha256: &str, size: u64) {
-        use sha2::Digest;
-        self.hasher.update(path.as_bytes());
-        self.hasher.update([0]);
-        self.hasher.update(sha256.as_bytes());
-        self.hasher.update([0]);
-        self.hasher.update(size.to_string().as_bytes());
-        self.hasher.update([b'\n']);
-        self.files += 1;
-        self.bytes = self.bytes.saturating_add(size);
+/// The [`ListingDigest`] of a listing sorted by path.
+pub fn listing_digest(files: &[BlobEntry]) -> String {
+    let mut digest = ListingDigest::default();
+    for file in files {
+        digest.add(&file.path, &file.sha256, file.size);
     }
-
-    /// Files added so far.
-    pub fn files(&self) -> u64 {
-        self.files
-    }
-
-    /// Their bytes.
-    pub fn bytes(&self) -> u64 {
-        self.bytes
-    }
-
-    /// The digest (lowercase hex).
-    pub fn finish(self) -> String {
-        use sha2::Digest;
-        hex::encode(self.hasher.finalize())
-    }
-
-    /// The digest of a listing sorted by path.
-    pub fn of(files: &[BlobEntry]) -> String {
-        let mut digest = Self::default();
-        for file in files {
-            digest.add(&file.path, &file.sha256, file.size);
-        }
-        digest.finish()
-    }
+    digest.finish()
 }
 
 /// The `listing` of a head from its first bytes, as this engine writes it (pretty JSON,
@@ -291,7 +257,7 @@ impl HeadDocument {
         Self {
             format: HEAD_FORMAT.to_owned(),
             updated_at: Utc::now(),
-            listing: Some(ListingDigest::of(&files)),
+            listing: Some(listing_digest(&files)),
             files,
         }
     }
@@ -421,11 +387,11 @@ mod tests {
         // Another listing, another digest (a size, a content, a path).
         let mut other = files.clone();
         other[7].size += 1;
-        assert_ne!(ListingDigest::of(&other), digest);
+        assert_ne!(listing_digest(&other), digest);
         let mut other = files.clone();
         other[7].sha256 = format!("{:064x}", 99_999);
-        assert_ne!(ListingDigest::of(&other), digest);
-        assert_ne!(ListingDigest::of(&files[1..]), digest);
+        assert_ne!(listing_digest(&other), digest);
+        assert_ne!(listing_digest(&files[1..]), digest);
         // Parsed back, the field is kept; a head without it, or cut before it, has none.
         let parsed = HeadDocument::parse(&StorePath::from("h"), &body).unwrap();
         assert_eq!(parsed.listing, head.listing);

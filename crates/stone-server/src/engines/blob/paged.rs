@@ -636,6 +636,7 @@ impl<'de, F: FnMut(BlobEntry) -> Result<(), String>> Visitor<'de> for Files<'_, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::blob::layout::listing_digest;
 
     fn entries(range: std::ops::Range<u64>, salt: u64) -> Vec<BlobEntry> {
         range
@@ -700,7 +701,7 @@ mod tests {
         let expected = target_files(Some(&old), &given_map, false);
         assert_eq!(head.files, expected);
         assert_eq!(added.files, 1500);
-        assert_eq!(added.digest, ListingDigest::of(&expected));
+        assert_eq!(added.digest, listing_digest(&expected));
         assert_eq!(head.listing.as_deref(), Some(added.digest.as_str()));
         assert_eq!(
             listing_of_prefix(&bytes[..HEAD_PREFIX_LEN]).as_deref(),
@@ -710,7 +711,7 @@ mod tests {
         // Replaced: the given files only.
         let (replaced, head, _) = merged(Some(&old), &given, true);
         assert_eq!(head.files, given);
-        assert_eq!(replaced.digest, ListingDigest::of(&given));
+        assert_eq!(replaced.digest, listing_digest(&given));
         // The same files again: the digest is the head's (unchanged).
         let (again, _, _) = merged(Some(&old), &old.files, true);
         assert_eq!(again.before, Some(again.digest.clone()));

@@ -172,9 +172,17 @@ fn push_with(
         &progress,
     )?;
     progress.finish();
+    // The plan holds the files' digests now: the package's own list of them goes (issue
+    // 27: a package of 100,000 one-file resources held it twice).
+    let mut package = package;
+    for resource in &mut package.resources {
+        resource.files = Vec::new();
+    }
 
     if args.dry_run {
-        return printer.result(&render::DryRun::of(&plan), || render::render_plan(&plan));
+        return printer.result_written(&render::DryRun::of(&plan), |out| {
+            render::write_plan(&plan, out)
+        });
     }
 
     let lines = Lines(printer);
@@ -187,7 +195,7 @@ fn push_with(
         preparation,
         max_record_bytes: settings::csv_max_record_bytes()?,
     };
-    let prepared = prepare(&plan, &package, options, &lines)?;
+    let prepared = prepare(&mut plan, &package, options, &lines)?;
     // Each resource and file is in the package to push now: the loaded package and the
     // plan's datasets go (issue 27: both grow with the count of resources).
     drop(package);

@@ -28,22 +28,20 @@ impl<'a> DryRun<'a> {
 /// The result as a person reads it.
 pub(super) fn render_result(result: &PushResult) -> String {
     let mut out = String::new();
-    let rows: Vec<[String; 5]> = result
-        .datasets
-        .iter()
-        .map(|d| {
-            [
-                d.url.clone(),
-                d.kind.map(|k| k.to_string()).unwrap_or_default(),
-                d.engine.map(|e| e.to_string()).unwrap_or_default(),
-                d.status.clone(),
-                d.iri.clone(),
-            ]
-        })
-        .collect();
-    out.push_str(&table(
+    let row = |i: usize| {
+        let d = &result.datasets[i];
+        [
+            d.url.clone(),
+            d.kind.map(|k| k.to_string()).unwrap_or_default(),
+            d.engine.map(|e| e.to_string()).unwrap_or_default(),
+            d.status.clone(),
+            d.iri.clone(),
+        ]
+    };
+    out.push_str(&table_of(
         ["DATASET", "KIND", "ENGINE", "STATUS", "IRI"],
-        &rows,
+        result.datasets.len(),
+        row,
     ));
     let expiries: Vec<&serde_json::Value> = result
         .datasets
@@ -84,29 +82,55 @@ pub(super) fn render_result(result: &PushResult) -> String {
     out
 }
 
-/// Left-aligned columns, two spaces apart, indented by two.
-fn table<const N: usize>(header: [&str; N], rows: &[[String; N]]) -> String {
-    let header = header.map(String::from);
-    let mut widths = header.clone().map(|h| h.chars().count());
-    for row in rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
+/// Left-aligned columns, two spaces apart, indented by two: a table of `count` rows, each made by `row` when it is measured and again when it is
+/// written: a plan of 100,000 datasets is not held as 700,000 cells (issue 27).
+fn table_of<const N: usize>(
+    header: [&str; N],
+    count: usize,
+    row: impl Fn(usize) -> [String; N],
+) -> String {
     let mut out = String::new();
-    for row in std::iter::once(&header).chain(rows) {
-        let line: Vec<String> = row
-            .iter()
-            .zip(widths)
-            .map(|(c, w)| format!("{c:<w$}"))
-            .collect();
-        let _ = writeln!(out, "  {}", line.join("  ").trim_end());
-    }
+    table_lines(header, count, row, |line| out.push_str(line));
     out
 }
 
-/// The plan as a person reads it.
-pub(super) fn render_plan(plan: &PushPlan) -> String {
+/// [`table_of`], handing out each line (with its newline) as it is made.
+fn table_lines<const N: usize>(
+    header: [&str; N],
+    count: usize,
+    row: impl Fn(usize) -> [String; N],
+    mut emit: impl FnMut(&str),
+) {
+    let header = header.map(String::from);
+    let mut widths = header.clone().map(|h| h.chars().count());
+    for i in 0..count {
+        for (w, cell) in widths.iter_mut().zip(&row(i)) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut cells_line = String::new();
+    let mut line = String::new();
+    let mut write = |cells: &[String; N]| {
+        cells_line.clear();
+        for (i, (c, w)) in cells.iter().zip(widths).enumerate() {
+            if i > 0 {
+                cells_line.push_str("  ");
+            }
+            let _ = write!(cells_line, "{c:<w$}");
+        }
+        line.clear();
+        let _ = writeln!(line, "  {}", cells_line.trim_end());
+        emit(&line);
+    };
+    write(&header);
+    for i in 0..count {
+        write(&row(i));
+    }
+}
+
+/// The plan as a person reads it, written to `to` as it is made: a plan of 100,000
+/// datasets is tens of MB of text, never held whole (issue 27).
+pub(super) fn write_plan(plan: &PushPlan, to: &mut dyn std::io::Write) -> std::io::Result<()> {
     let mut out = String::new();
     let name = plan
         .package
@@ -172,30 +196,37 @@ pub(super) fn render_plan(plan: &PushPlan) -> String {
     }
     let _ = writeln!(out);
 
-    let rows: Vec<[String; 7]> = plan
-        .datasets
-        .iter()
-        .map(|d| {
-            let path = if d.directory {
-                format!("{}/ ({} files)", d.path, d.files.len())
-            } else {
-                d.path.clone()
-            };
-            [
-                d.url.clone(),
-                d.kind.to_string(),
-                d.engine.to_string(),
-                HumanBytes(d.size).to_string(),
-                d.sha256[..12].to_owned(),
-                path,
-                d.iri.clone(),
-            ]
-        })
-        .collect();
-    out.push_str(&table(
+    let row = |i: usize| {
+        let d = &plan.datasets[i];
+        let path = if d.directory {
+            format!("{}/ ({} files)", d.path, d.files.len())
+        } else {
+            d.path.clone()
+        };
+        [
+            d.url.clone(),
+            d.kind.to_string(),
+            d.engine.to_string(),
+            HumanBytes(d.size).to_string(),
+            d.sha256[..12].to_owned(),
+            path,
+            d.iri.clone(),
+        ]
+    };
+    to.write_all(out.as_bytes())?;
+    out.clear();
+    let mut written = Ok(());
+    table_lines(
         ["DATASET", "KIND", "ENGINE", "SIZE", "SHA256", "PATH", "IRI"],
-        &rows,
-    ));
+        plan.datasets.len(),
+        row,
+        |line| {
+            if written.is_ok() {
+                written = to.write_all(line.as_bytes());
+            }
+        },
+    );
+    written?;
     let _ = writeln!(out);
     let _ = writeln!(
         out,
@@ -212,5 +243,5 @@ pub(super) fn render_plan(plan: &PushPlan) -> String {
         plan.hashing.cached_files
     );
     let _ = writeln!(out, "Dry run: nothing was uploaded.");
-    out
+    to.write_all(out.as_bytes())
 }
