@@ -146,7 +146,9 @@ pub(crate) fn push_killed_midway(
             "uploads did not reach {kill_at} contents:\n{}",
             server.log_tail(30)
         );
-        std::thread::sleep(std::time::Duration::from_millis(5));
+        // Each look lists a directory of up to thousands of contents: every 20 ms leaves
+        // the cores to the processes under test.
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
