@@ -484,6 +484,30 @@ pub fn manifest(
     )
 }
 
+/// Sends one batch of `files` (manifest file records) of the dataset `dataset` to the paged
+/// push `id`, then uploads what its answer asks for.
+pub async fn send_batch(
+    server: &Server,
+    id: &str,
+    dataset: &str,
+    files: Vec<Value>,
+    contents: &Contents,
+) {
+    let mut answer = Answer::of(
+        client()
+            .post(server.url(&format!("/v1/pushes/{id}/files")))
+            .json(&json!({"datasets": [{"name": dataset, "files": files}]}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await
+    .expect(200)
+    .body;
+    answer["push_id"] = json!(id);
+    upload_all(server, &answer, contents).await;
+}
+
 /// Uploads everything a `PushCreated` asks for, as the client does: a plain HTTP client
 /// without credentials, the given headers, parts in parallel.
 pub async fn upload_all(server: &Server, created: &Value, contents: &Contents) {

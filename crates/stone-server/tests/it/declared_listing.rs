@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::api_support::{Answer, Contents, Server, Site, client, upload_all};
+use crate::api_support::{Answer, Contents, Server, Site, client, send_batch};
 
 const FILES: usize = 2_500;
 const DISTINCT: usize = 10;
@@ -78,19 +78,7 @@ async fn send_files(server: &Server, id: &str, salt: &str) {
                 json!({"path": path(i), "sha256": sha256(&body), "size": body.len()})
             })
             .collect();
-        let mut answer = Answer::of(
-            client()
-                .post(server.url(&format!("/v1/pushes/{id}/files")))
-                .json(&json!({"datasets": [{"name": "scans", "files": files}]}))
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await
-        .expect(200)
-        .body;
-        answer["push_id"] = json!(id);
-        upload_all(server, &answer, &contents).await;
+        send_batch(server, id, "scans", files, &contents).await;
     }
 }
 

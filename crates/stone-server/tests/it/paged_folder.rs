@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::api_support::{Answer, Contents, Server, Site, client, upload_all};
+use crate::api_support::{Answer, Contents, Server, Site, client, send_batch};
 
 const FILES: usize = 200_000;
 /// Distinct contents (the test is about files, not uploads).
@@ -83,19 +83,7 @@ async fn push_folder(server: &Server, changed: Option<usize>) -> Value {
                 json!({"path": format!("d{:03}/f{i:06}.txt", i / 1000), "sha256": sha256, "size": size})
             })
             .collect();
-        let mut answer = Answer::of(
-            client()
-                .post(server.url(&format!("/v1/pushes/{id}/files")))
-                .json(&json!({"datasets": [{"name": "scans", "files": files}]}))
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await
-        .expect(200)
-        .body;
-        answer["push_id"] = json!(id);
-        upload_all(server, &answer, &contents).await;
+        send_batch(server, &id, "scans", files, &contents).await;
     }
     server.commit(&id).await.expect(202);
     let deadline = Instant::now() + Duration::from_secs(600);
