@@ -632,10 +632,11 @@ impl Compact<'_> {
         Ok(Some((id, kind)))
     }
 
-    /// A list's (or set's) length and element type. Every element takes at least a byte
+    /// A list's length and element type. Every element takes at least a byte on the wire
     /// and a struct in a list at least three (each struct of the Parquet footer has a
     /// required field): a length the bytes left cannot hold is refused here, before
-    /// anything reserves room for it.
+    /// anything reserves room for it. (The crate's skip reads no byte for a boolean
+    /// element, but a list of them longer than the bytes left is refused all the same.)
     fn list_header(&mut self) -> Result<(u64, u8), FooterError> {
         let b = self.byte()?;
         let size = match b >> 4 {
