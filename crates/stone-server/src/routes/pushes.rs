@@ -1007,31 +1007,38 @@ async fn check_paged<T>(
     }
     let skip: Vec<&str> = unchanged.keys().map(String::as_str).collect();
     let (mut missing, mut count) = (Vec::new(), 0usize);
-    for dataset in &record.manifest.datasets {
-        if unchanged.contains_key(&dataset.name) {
+    // Every file of the datasets to write, a page at a time across datasets (a content two
+    // pages share is checked twice): one query a page, whether the push has one folder of
+    // a million files or a million one-file resources.
+    let mut after: Option<(String, String)> = None;
+    loop {
+        let page = app
+            .db
+            .paged_files_page(
+                id,
+                after.as_ref().map(|(d, p)| (d.as_str(), p.as_str())),
+                PAGED_CHECK,
+            )
+            .await?;
+        let Some((dataset, last)) = page.last() else {
+            break;
+        };
+        after = Some((dataset.clone(), last.path.clone()));
+        let mut contents: Vec<(&str, u64)> = page
+            .iter()
+            .filter(|(dataset, _)| !unchanged.contains_key(dataset))
+            .map(|(_, f)| (f.sha256.as_str(), f.size))
+            .collect();
+        if contents.is_empty() {
             continue;
         }
-        // In path order, a page at a time (a content two pages share is checked twice).
-        let mut after: Option<String> = None;
-        loop {
-            let page = app
-                .db
-                .paged_files_after(id, &dataset.name, after.as_deref(), PAGED_CHECK)
-                .await?;
-            let Some(last) = page.last() else {
-                break;
-            };
-            after = Some(last.path.clone());
-            let mut contents: Vec<(&str, u64)> =
-                page.iter().map(|f| (f.sha256.as_str(), f.size)).collect();
-            contents.sort_unstable();
-            contents.dedup();
-            let unstaged = unstaged(app, principal, &contents).await?;
-            count += unstaged.len();
-            // The first ones name what is missing; the count says how much.
-            let room = PAGED_CHECK.saturating_sub(missing.len());
-            missing.extend(unstaged.into_iter().take(room));
-        }
+        contents.sort_unstable();
+        contents.dedup();
+        let unstaged = unstaged(app, principal, &contents).await?;
+        count += unstaged.len();
+        // The first ones name what is missing; the count says how much.
+        let room = PAGED_CHECK.saturating_sub(missing.len());
+        missing.extend(unstaged.into_iter().take(room));
     }
     if count > 0 {
         return Err(push_incomplete(id, count, missing));

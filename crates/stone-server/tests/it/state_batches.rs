@@ -415,3 +415,94 @@ async fn paged_listing_on_postgresql() {
     let db = StateDb::connect(&postgres.url(), 2).await.unwrap();
     paged_listing_is_the_heads(db).await;
 }
+
+/// The check before a paged push's commit walks every file of the push a page at a time
+/// across datasets (one query a page, not one a dataset: a push of 100,000 one-file
+/// resources): every row once, pages cut inside a dataset and at its end, paths a locale
+/// would sort otherwise than bytes.
+async fn paged_files_walk_across_datasets(db: StateDb) {
+    use stone_api::{DatasetFiles, ManifestFile};
+    let manifest = CreatePush {
+        push_id: None,
+        namespace: "demo".into(),
+        branch: "dev".into(),
+        options: PushFlags::default(),
+        package: PackageMetadata::default(),
+        datasets: vec![],
+        paged_files: true,
+    };
+    let rows: Vec<NewDataset> = ["e", "f", "g"]
+        .into_iter()
+        .map(|name| NewDataset {
+            name: name.into(),
+            kind: AssetKind::Blob,
+            operation: Operation::Write,
+        })
+        .collect();
+    db.create_push("p3", "me", &manifest, false, &rows)
+        .await
+        .unwrap();
+    let files = |name: &str, paths: &[&str]| DatasetFiles {
+        name: name.into(),
+        files: paths
+            .iter()
+            .enumerate()
+            .map(|(i, path)| ManifestFile {
+                path: (*path).into(),
+                sha256: format!("{i:064x}"),
+                size: 4,
+            })
+            .collect(),
+    };
+    let f = ["b", "a_b", "a-b", "B", "ü", "a b"];
+    db.record_files(
+        "p3",
+        &[files("g", &["a", "b"]), files("e", &["z"]), files("f", &f)],
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    let mut walked = Vec::new();
+    let mut after: Option<(String, String)> = None;
+    let mut pages = 0;
+    loop {
+        let page = db
+            .paged_files_page("p3", after.as_ref().map(|(d, p)| (d.as_str(), p.as_str())), 3)
+            .await
+            .unwrap();
+        assert!(page.len() <= 3, "a page holds at most its limit");
+        let Some((dataset, last)) = page.last() else {
+            break;
+        };
+        pages += 1;
+        after = Some((dataset.clone(), last.path.clone()));
+        walked.extend(page.into_iter().map(|(d, f)| format!("{d}/{}", f.path)));
+    }
+    assert_eq!(pages, 3, "9 files, 3 a page: {walked:?}");
+    // In the database's order, each once.
+    let mut sorted = walked.clone();
+    sorted.sort();
+    sorted.dedup();
+    let mut expected: Vec<String> = ["e/z", "g/a", "g/b"].map(String::from).to_vec();
+    expected.extend(f.iter().map(|p| format!("f/{p}")));
+    expected.sort();
+    assert_eq!(sorted, expected, "every file once: {walked:?}");
+    assert_eq!(walked.len(), expected.len(), "no file twice: {walked:?}");
+    // The datasets come one after the other.
+    let datasets: Vec<&str> = walked.iter().map(|w| &w[..1]).collect();
+    assert_eq!(datasets, ["e", "f", "f", "f", "f", "f", "f", "g", "g"]);
+}
+
+#[tokio::test]
+async fn paged_files_walk_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = StateDb::open(&dir.path().join("state.db")).await.unwrap();
+    paged_files_walk_across_datasets(db).await;
+}
+
+#[tokio::test]
+async fn paged_files_walk_on_postgresql() {
+    let postgres = stone_test::services::Postgres::start();
+    let db = StateDb::connect(&postgres.url(), 2).await.unwrap();
+    paged_files_walk_across_datasets(db).await;
+}
