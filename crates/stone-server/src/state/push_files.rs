@@ -59,23 +59,31 @@ impl StateDb {
             .iter()
             .flat_map(|d| d.files.iter().map(move |f| (d.name.as_str(), f)))
             .collect();
+        // SQLite gets anonymous `?` parameters: sqlx asks SQLite for each parameter's name
+        // as it binds it, and SQLite finds a numbered one (`$7`, `?7`) by walking the list
+        // of them, so 5,000 numbered parameters cost 12.5 million steps a statement (16 %
+        // of the server's time in an unchanged re-push of 100,000 one-file resources);
+        // a `?` has no name and is bound in order.
+        let row = |at: usize| match self.backend {
+            Backend::Sqlite => "(?, ?, ?, ?, ?)".to_owned(),
+            Backend::Postgres => format!(
+                "(${}, ${}, ${}, ${}, ${})",
+                at + 1,
+                at + 2,
+                at + 3,
+                at + 4,
+                at + 5
+            ),
+        };
         for chunk in rows.chunks(ROWS_PER_INSERT) {
             let mut sql = String::from(
                 "INSERT INTO push_files (push_id, dataset, path, sha256, size) VALUES ",
             );
             for i in 0..chunk.len() {
-                let at = i * 5;
                 if i > 0 {
                     sql.push(',');
                 }
-                sql.push_str(&format!(
-                    "(${}, ${}, ${}, ${}, ${})",
-                    at + 1,
-                    at + 2,
-                    at + 3,
-                    at + 4,
-                    at + 5
-                ));
+                sql.push_str(&row(i * 5));
             }
             sql.push_str(" ON CONFLICT (push_id, dataset, path) DO NOTHING RETURNING size");
             let mut query = sqlx::query(&sql);

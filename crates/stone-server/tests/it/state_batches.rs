@@ -467,7 +467,11 @@ async fn paged_files_walk_across_datasets(db: StateDb) {
     let mut pages = 0;
     loop {
         let page = db
-            .paged_files_page("p3", after.as_ref().map(|(d, p)| (d.as_str(), p.as_str())), 3)
+            .paged_files_page(
+                "p3",
+                after.as_ref().map(|(d, p)| (d.as_str(), p.as_str())),
+                3,
+            )
             .await
             .unwrap();
         assert!(page.len() <= 3, "a page holds at most its limit");
