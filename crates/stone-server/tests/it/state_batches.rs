@@ -257,13 +257,9 @@ async fn batches_and_change_numbers_on_postgresql() {
     batches_and_change_numbers(db).await;
 }
 
-/// Issue 27: the digest of a paged push's files, streamed from `push_files`, is the
-/// digest of the same files sorted as a head sorts them (bytewise, whatever the
-/// database's collation), and batches sent twice or out of order change nothing.
-async fn paged_listing_is_the_heads(db: StateDb) {
-    use stone_api::{DatasetFiles, ManifestFile};
-    use stone_server::engines::blob::ListingDigest;
-    let manifest = CreatePush {
+/// A push manifest of `demo`/`dev` whose files follow in batches (its datasets are rows).
+fn paged_manifest() -> CreatePush {
+    CreatePush {
         push_id: None,
         namespace: "demo".into(),
         branch: "dev".into(),
@@ -271,7 +267,16 @@ async fn paged_listing_is_the_heads(db: StateDb) {
         package: PackageMetadata::default(),
         datasets: vec![],
         paged_files: true,
-    };
+    }
+}
+
+/// Issue 27: the digest of a paged push's files, streamed from `push_files`, is the
+/// digest of the same files sorted as a head sorts them (bytewise, whatever the
+/// database's collation), and batches sent twice or out of order change nothing.
+async fn paged_listing_is_the_heads(db: StateDb) {
+    use stone_api::{DatasetFiles, ManifestFile};
+    use stone_server::engines::blob::ListingDigest;
+    let manifest = paged_manifest();
     let rows = vec![NewDataset {
         name: "scans".into(),
         kind: AssetKind::Blob,
@@ -422,15 +427,7 @@ async fn paged_listing_on_postgresql() {
 /// would sort otherwise than bytes.
 async fn paged_files_walk_across_datasets(db: StateDb) {
     use stone_api::{DatasetFiles, ManifestFile};
-    let manifest = CreatePush {
-        push_id: None,
-        namespace: "demo".into(),
-        branch: "dev".into(),
-        options: PushFlags::default(),
-        package: PackageMetadata::default(),
-        datasets: vec![],
-        paged_files: true,
-    };
+    let manifest = paged_manifest();
     let rows: Vec<NewDataset> = ["e", "f", "g"]
         .into_iter()
         .map(|name| NewDataset {
