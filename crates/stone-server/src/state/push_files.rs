@@ -242,14 +242,7 @@ impl StateDb {
             .fetch_all(&self.pool)
             .await
             .map_err(query_error("reading files"))?;
-        Ok(rows
-            .iter()
-            .map(|row| ManifestFile {
-                path: row.get("path"),
-                sha256: row.get("sha256"),
-                size: u64::try_from(row.get::<i64, _>("size")).unwrap_or(0),
-            })
-            .collect())
+        Ok(rows.iter().map(manifest_file).collect())
     }
 
     /// A page of the files of a push's batches across its datasets, in (dataset, path)
@@ -280,16 +273,7 @@ impl StateDb {
             .map_err(query_error("reading files"))?;
         Ok(rows
             .iter()
-            .map(|row| {
-                (
-                    row.get("dataset"),
-                    ManifestFile {
-                        path: row.get("path"),
-                        sha256: row.get("sha256"),
-                        size: u64::try_from(row.get::<i64, _>("size")).unwrap_or(0),
-                    },
-                )
-            })
+            .map(|row| (row.get("dataset"), manifest_file(row)))
             .collect())
     }
 
@@ -435,11 +419,7 @@ impl StateDb {
                 let Some(&i) = at.get(dataset.as_str()) else {
                     continue;
                 };
-                files[i].push(ManifestFile {
-                    path: row.get("path"),
-                    sha256: row.get("sha256"),
-                    size: u64::try_from(row.get::<i64, _>("size")).unwrap_or(0),
-                });
+                files[i].push(manifest_file(&row));
             }
         }
         drop(at);
@@ -485,6 +465,15 @@ pub fn declared_listings(
         .filter_map(|d| d.listing.as_ref().map(|listing| (d, listing)))
         .filter(|(d, _)| d.kind.engine() == Engine::ObjectStorage)
         .take(MAX_DECLARED_LISTINGS)
+}
+
+/// A `push_files` row's file (`path`, `sha256`, `size`).
+fn manifest_file(row: &sqlx::any::AnyRow) -> ManifestFile {
+    ManifestFile {
+        path: row.get("path"),
+        sha256: row.get("sha256"),
+        size: u64::try_from(row.get::<i64, _>("size")).unwrap_or(0),
+    }
 }
 
 /// Whether a batch of the push named files of `dataset` (`counts`: files by dataset).
