@@ -6,6 +6,7 @@
 //! upload, so running the same command again resumes. Staging URLs never get our
 //! credentials: uploads go through a separate HTTP client that has none.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -20,7 +21,7 @@ use stone_api::push::{
     DatasetStatus, FileBatch, FilesAccepted, FolderListing, MAX_FILE_BATCH, MAX_STATUS_PAGE,
     ManifestFile, PushCreated, PushFlags, PushState, PushStatus, Upload,
 };
-use stone_api::{Problem, codes, redact_url};
+use stone_api::{Engine, Problem, codes, redact_url};
 use stone_auth::{Secret, StepUpRequest};
 use stone_http::retry::{self, Resend, SendError, retryable_status};
 use stone_http::{describe, size_in_words};
@@ -280,9 +281,9 @@ impl<'a> Session<'a> {
             )?;
             if self.paged() {
                 if created.state == PushState::Staging {
-                    // Issue 27: the folders the server found unchanged from their declared
-                    // listing are not sent (only those this push declared).
-                    let unchanged = self.unchanged_folders(&created.unchanged);
+                    // Issue 27: the resources the server found unchanged from their
+                    // declared listing are not sent (only those this push declared).
+                    let unchanged = self.unchanged_resources(&created.unchanged);
                     self.progress.event(ProgressEvent::Note(format!(
                         "{} push {}: {} files, sent in batches of {MAX_FILE_BATCH}{}",
                         if resumed { "resuming" } else { "new" },
@@ -291,7 +292,7 @@ impl<'a> Session<'a> {
                         match unchanged.len() {
                             0 => String::new(),
                             n => format!(
-                                "; {n} folder(s) of {} files unchanged on the server: not sent",
+                                "; {n} resource(s) of {} files unchanged on the server: not sent",
                                 self.unchanged_files(&unchanged)
                             ),
                         }
@@ -456,12 +457,13 @@ impl<'a> Session<'a> {
 
     /// The resources (by index) among those the server names `unchanged` whose listing
     /// this push declared.
-    fn unchanged_folders(&self, named: &[String]) -> HashSet<usize> {
+    fn unchanged_resources(&self, named: &[String]) -> HashSet<usize> {
+        let named: HashSet<&str> = named.iter().map(String::as_str).collect();
         self.package
             .resources
             .iter()
             .enumerate()
-            .filter(|(i, r)| self.declared(*i).is_some() && named.contains(&r.name))
+            .filter(|(i, r)| named.contains(r.name.as_str()) && self.declared(*i).is_some())
             .map(|(i, _)| i)
             .collect()
     }
@@ -475,10 +477,29 @@ impl<'a> Session<'a> {
             .sum()
     }
 
-    /// The listing declared for the `i`th resource (a folder of a paged push).
-    fn declared(&self, i: usize) -> Option<&'a FolderListing> {
-        self.folder(i)?;
-        self.listings.get(i).and_then(Option::as_ref)
+    /// The listing declared for the `i`th resource in a paged manifest: a folder's as the
+    /// plan digested it, or the digest of an object-storage resource's listed files (a
+    /// push of 100,000 one-file resources whose contents are their heads' then sends no
+    /// file at all). `None` for tables and graphs: their engines keep no listing.
+    fn declared(&self, i: usize) -> Option<Cow<'a, FolderListing>> {
+        if self.folder(i).is_some() {
+            return self.listings.get(i)?.as_ref().map(Cow::Borrowed);
+        }
+        let resource = self.package.resources.get(i)?;
+        if resource.kind.engine() != Engine::ObjectStorage || resource.files.is_empty() {
+            return None;
+        }
+        let mut files: Vec<&PushFile> = resource.files.iter().collect();
+        files.sort_unstable_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
+        let mut digest = stone_api::ListingDigest::default();
+        files
+            .iter()
+            .for_each(|f| digest.add(&f.path, &f.sha256, f.size));
+        Some(Cow::Owned(FolderListing {
+            files: digest.files(),
+            bytes: digest.bytes(),
+            sha256: digest.finish(),
+        }))
     }
 
     fn manifest(&self, push_id: Option<String>) -> CreatePush {
@@ -501,7 +522,7 @@ impl<'a> Session<'a> {
                 .iter()
                 .enumerate()
                 .map(|(i, r)| DatasetManifest {
-                    listing: self.declared(i).filter(|_| paged).cloned(),
+                    listing: paged.then(|| self.declared(i)).flatten().map(Cow::into_owned),
                     name: r.name.clone(),
                     kind: r.kind,
                     metadata: r.metadata.clone(),

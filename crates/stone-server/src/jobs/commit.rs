@@ -25,14 +25,15 @@ impl JobRunner {
         // unchanged folder of a million files costs a scan of its rows and one small
         // read). Only datasets not started: a rerun finishes a started one the full way,
         // whose checkpoint tells what the first attempt did.
+        let not_started: HashSet<&str> = datasets
+            .iter()
+            .filter(|d| d.operation == Operation::Write && d.state == DatasetState::Pending)
+            .map(|d| d.name.as_str())
+            .collect();
         let unchanged = self
             .db
             .unchanged_listings(&self.engines.blob, id, &push.manifest, |name| {
-                datasets.iter().any(|d| {
-                    d.name == name
-                        && d.operation == Operation::Write
-                        && d.state == DatasetState::Pending
-                })
+                not_started.contains(name)
             })
             .await?;
         // The big folders that did change are written page by page, their files never
@@ -208,11 +209,19 @@ impl JobRunner {
         datasets: &[DatasetRecord],
         unchanged: &std::collections::BTreeMap<String, crate::state::FileTotals>,
     ) -> Vec<WriteOutcome> {
+        let records: HashMap<&str, &DatasetRecord> =
+            datasets.iter().map(|d| (d.name.as_str(), d)).collect();
+        let manifests: HashMap<&str, &DatasetManifest> = push
+            .manifest
+            .datasets
+            .iter()
+            .map(|d| (d.name.as_str(), d))
+            .collect();
         let mut outcomes = Vec::new();
         for (name, totals) in unchanged {
             let (Some(record), Some(manifest)) = (
-                datasets.iter().find(|d| &d.name == name),
-                push.manifest.datasets.iter().find(|d| &d.name == name),
+                records.get(name.as_str()),
+                manifests.get(name.as_str()).copied(),
             ) else {
                 continue;
             };
@@ -256,16 +265,14 @@ impl JobRunner {
         datasets: &[DatasetRecord],
         unchanged: &std::collections::BTreeMap<String, crate::state::FileTotals>,
     ) -> anyhow::Result<Vec<WriteOutcome>> {
+        let to_write: HashSet<&str> = datasets
+            .iter()
+            .filter(|d| d.operation == Operation::Write && d.state != DatasetState::Done)
+            .map(|d| d.name.as_str())
+            .collect();
         let declared: Vec<&str> = crate::state::declared_listings(&push.manifest)
             .map(|(d, _)| d.name.as_str())
-            .filter(|name| {
-                !unchanged.contains_key(*name)
-                    && datasets.iter().any(|d| {
-                        d.name == *name
-                            && d.operation == Operation::Write
-                            && d.state != DatasetState::Done
-                    })
-            })
+            .filter(|name| !unchanged.contains_key(*name) && to_write.contains(name))
             .collect();
         if declared.is_empty() {
             return Ok(Vec::new());

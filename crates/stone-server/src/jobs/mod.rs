@@ -35,7 +35,7 @@
 //! the commit. At `[jobs] max_crashes` the push is failed (`push.crashed`) rather than
 //! resumed again, so that a push that kills the server cannot do so at every start.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

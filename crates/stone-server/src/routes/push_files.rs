@@ -15,7 +15,7 @@ use super::App;
 use super::pushes::{Planned, plan_uploads, refusal};
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
-use crate::state::declared_listings;
+use crate::state::heads_declared;
 
 /// `POST /v1/pushes/{id}/files`.
 pub async fn add_files(
@@ -121,17 +121,11 @@ pub(super) async fn unchanged_declared(
     if protected && !manifest.options.force {
         return Vec::new();
     }
-    let mut unchanged = Vec::new();
-    for (dataset, listing) in declared_listings(manifest) {
-        let head = app
-            .engines
-            .blob
-            .head_listing(&manifest.namespace, &dataset.name, &manifest.branch)
-            .await;
-        if matches!(head, Ok(Some(head)) if head == listing.sha256) {
-            unchanged.push(dataset.name.clone());
-        }
-    }
+    let unchanged: Vec<String> = heads_declared(&app.engines.blob, manifest, |_| true)
+        .await
+        .into_iter()
+        .map(|(dataset, _)| dataset.name.clone())
+        .collect();
     if !unchanged.is_empty() {
         tracing::debug!(
             datasets = unchanged.len(),

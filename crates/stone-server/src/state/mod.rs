@@ -36,7 +36,7 @@ mod tests;
 
 pub use gc::ago;
 pub use leases::EngineLock;
-pub use push_files::{FileTotals, MAX_DECLARED_LISTINGS, declared_listings};
+pub use push_files::{FileTotals, declared_listings, heads_declared};
 pub use quotas::{QuotaChange, QuotaFigures};
 pub use staging::{DELETIONS_KEPT, DeletionMark, Keeps};
 

@@ -1,7 +1,7 @@
 //! Issue 27: the files of a push created with `paged_files`, recorded batch by batch
 //! (`push_files`), with what they declare all together (`push_file_totals`).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use futures::TryStreamExt;
 use sqlx::Row;
@@ -16,11 +16,6 @@ const ROWS_PER_INSERT: usize = 1_000;
 /// Files a dataset of a paged push has from which [`StateDb::unchanged_listings`] looks
 /// at its head's digest.
 const UNCHANGED_FROM_FILES: i64 = 1_000;
-
-/// Datasets of a push whose declared listing (`DatasetManifest::listing`) the server
-/// looks at, in manifest order: a head read each (at creation and at commit). The others'
-/// files are sent.
-pub const MAX_DECLARED_LISTINGS: usize = 100;
 
 /// What a push's batches declared, all together.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -326,34 +321,29 @@ impl StateDb {
         .fetch_all(&self.pool)
         .await
         .map_err(query_error("counting files"))?;
-        let big: BTreeSet<String> = counts
+        let sent: HashSet<&str> = counts.iter().map(|(name, _)| name.as_str()).collect();
+        let big: BTreeSet<&str> = counts
             .iter()
             .filter(|(_, files)| *files >= UNCHANGED_FROM_FILES)
-            .map(|(dataset, _)| dataset.clone())
+            .map(|(dataset, _)| dataset.as_str())
             .collect();
         let (ns, branch) = (&manifest.namespace, &manifest.branch);
         // Datasets whose files were not sent because their declared listing was their
         // head's when the push was created: unchanged if it still is.
-        let declared = declared_listings(manifest)
-            .filter(|(dataset, _)| !counts_any(&counts, &dataset.name))
-            .map(|(dataset, listing)| (dataset.name.as_str(), listing));
-        for (name, listing) in declared.collect::<Vec<_>>() {
-            if !wanted(name) {
-                continue;
-            }
-            if let Ok(Some(head)) = blob.head_listing(ns, name, branch).await
-                && head == listing.sha256
-            {
-                let totals = FileTotals {
-                    files: listing.files,
-                    bytes: listing.bytes,
-                };
-                unchanged.insert(name.to_owned(), totals);
-            }
+        let declared = heads_declared(blob, manifest, |name| {
+            !sent.contains(name) && wanted(name)
+        })
+        .await;
+        for (dataset, listing) in declared {
+            let totals = FileTotals {
+                files: listing.files,
+                bytes: listing.bytes,
+            };
+            unchanged.insert(dataset.name.clone(), totals);
         }
         for dataset in &manifest.datasets {
             if dataset.kind.engine() != Engine::ObjectStorage
-                || !big.contains(&dataset.name)
+                || !big.contains(dataset.name.as_str())
                 || !wanted(&dataset.name)
             {
                 continue;
@@ -453,8 +443,8 @@ impl StateDb {
 }
 
 /// The datasets of a `paged_files` manifest whose files the server may find unchanged
-/// from their declared listing alone (`DatasetManifest::listing`): object-storage ones,
-/// the first [`MAX_DECLARED_LISTINGS`] in manifest order.
+/// from their declared listing alone (`DatasetManifest::listing`): the object-storage
+/// ones, whether of one file or a million (a push names at most `limits.max_datasets`).
 pub fn declared_listings(
     manifest: &CreatePush,
 ) -> impl Iterator<Item = (&DatasetManifest, &FolderListing)> {
@@ -464,7 +454,29 @@ pub fn declared_listings(
         .filter(|_| manifest.paged_files)
         .filter_map(|d| d.listing.as_ref().map(|listing| (d, listing)))
         .filter(|(d, _)| d.kind.engine() == Engine::ObjectStorage)
-        .take(MAX_DECLARED_LISTINGS)
+}
+
+/// The [`declared_listings`] of the datasets `wanted` names whose head has that listing
+/// now, in manifest order (their heads read together: [`BlobEngine::head_listings`]). A
+/// head that cannot be read is not one of them: its files are asked for.
+pub async fn heads_declared<'m>(
+    blob: &BlobEngine,
+    manifest: &'m CreatePush,
+    wanted: impl Fn(&str) -> bool,
+) -> Vec<(&'m DatasetManifest, &'m FolderListing)> {
+    let declared: Vec<_> = declared_listings(manifest)
+        .filter(|(dataset, _)| wanted(&dataset.name))
+        .collect();
+    let names: Vec<&str> = declared.iter().map(|(d, _)| d.name.as_str()).collect();
+    let heads = blob
+        .head_listings(&manifest.namespace, &names, &manifest.branch)
+        .await;
+    declared
+        .into_iter()
+        .zip(heads)
+        .filter(|((_, listing), head)| matches!(head, Ok(Some(head)) if *head == listing.sha256))
+        .map(|(declared, _)| declared)
+        .collect()
 }
 
 /// A `push_files` row's file (`path`, `sha256`, `size`).
@@ -474,13 +486,6 @@ fn manifest_file(row: &sqlx::any::AnyRow) -> ManifestFile {
         sha256: row.get("sha256"),
         size: u64::try_from(row.get::<i64, _>("size")).unwrap_or(0),
     }
-}
-
-/// Whether a batch of the push named files of `dataset` (`counts`: files by dataset).
-fn counts_any(counts: &[(String, i64)], dataset: &str) -> bool {
-    counts
-        .iter()
-        .any(|(name, files)| name == dataset && *files > 0)
 }
 
 /// `{table} AS MATERIALIZED (SELECT … AS name …)`: the strings of the JSON array bound at

@@ -2,8 +2,9 @@
 //! one-file resources, each its own dataset. More files than a batch and more datasets
 //! than a page of the push's progress: the files go in batches (`paged_files`), the
 //! commit is followed a page at a time (`?limit=`), the push is SIGKILLed at a random
-//! point of its uploads and resumed (one push, exactly once), and an unchanged re-push
-//! uploads nothing.
+//! point of its uploads and resumed (one push, exactly once), an unchanged re-push
+//! uploads nothing and names no file (each resource's declared listing is its head's),
+//! and a re-push of one changed resource sends only its file.
 
 use std::path::{Path, PathBuf};
 
@@ -60,9 +61,10 @@ fn package_of(root: &Path, dir: &str, count: usize) -> PathBuf {
     dir
 }
 
-/// `stone package push --env local --branch b --json -v <dir>`: its result, within
-/// [`CLIENT_BUDGET`], every poll of the commit asking for a page of what changed.
-fn push_measured(ctx: &TestContext, dir: &Path) -> Value {
+/// `stone package push --env local --branch b --json -v <dir>`: its result and its log
+/// (stderr), within [`CLIENT_BUDGET`], every poll of the commit asking for a page of what
+/// changed.
+fn push_measured(ctx: &TestContext, dir: &Path) -> (Value, String) {
     let (out, peak) = run_measured(
         ctx.stone()
             .args([
@@ -96,7 +98,17 @@ fn push_measured(ctx: &TestContext, dir: &Path) -> Value {
         "every poll asks for a page of changes: {:?}",
         &polls[..polls.len().min(5)]
     );
-    serde_json::from_slice(&out.stdout).expect("JSON result")
+    (
+        serde_json::from_slice(&out.stdout).expect("JSON result"),
+        log,
+    )
+}
+
+/// The batches of files (`POST …/pushes/{id}/files`) a push's `-v` log shows.
+fn batches(log: &str) -> usize {
+    log.lines()
+        .filter(|line| line.contains("POST ") && line.contains("/files"))
+        .count()
 }
 
 /// The datasets of a result: (name, status), in its order.
@@ -125,7 +137,7 @@ fn a_push_of_12k_resources_resumes_after_sigkill_and_an_unchanged_repush_uploads
 
     // The rerun resumes the same push, uploads only what is missing, and reports every
     // dataset once, in the package's order (the progress came a page at a time).
-    let result = push_measured(&ctx, &dir);
+    let (result, _) = push_measured(&ctx, &dir);
     assert_eq!(
         result["push_id"], saved["push_id"],
         "the rerun resumed the saved push (one push, exactly once)"
@@ -146,8 +158,9 @@ fn a_push_of_12k_resources_resumes_after_sigkill_and_an_unchanged_repush_uploads
     );
     assert_eq!(staged(data.path()), RESOURCES, "each content staged once");
 
-    // Unchanged: nothing goes up, every dataset stays as it is.
-    let again = push_measured(&ctx, &dir);
+    // Unchanged: nothing goes up, every dataset stays as it is, and no file is even named
+    // to the server: each resource's declared listing is its head's (issue 27).
+    let (again, log) = push_measured(&ctx, &dir);
     assert_eq!(again["uploaded_bytes"], 0, "{}", again["uploaded_bytes"]);
     let unchanged: Vec<(String, String)> = (0..RESOURCES)
         .map(|i| (name(i), "unchanged".to_owned()))
@@ -158,6 +171,39 @@ fn a_push_of_12k_resources_resumes_after_sigkill_and_an_unchanged_repush_uploads
         &outcomes(&again)[..5.min(outcomes(&again).len())]
     );
     assert_ne!(again["push_id"], result["push_id"], "a new push");
+    assert_eq!(batches(&log), 0, "no batch of files was sent:\n{log}");
+    assert!(
+        log.contains(&format!(
+            "{RESOURCES} resource(s) of {RESOURCES} files unchanged on the server: not sent"
+        )),
+        "{log}"
+    );
+
+    // One resource changed: only its file is sent (one batch), only its content goes up,
+    // and the rest stay unchanged.
+    let changed = format!("changed content of {}\n", name(7));
+    std::fs::write(dir.join(format!("files/00/{}.txt", name(7))), &changed).unwrap();
+    let (third, log) = push_measured(&ctx, &dir);
+    assert_eq!(batches(&log), 1, "one batch, of the changed resource:\n{log}");
+    assert_eq!(third["uploaded_bytes"], changed.len(), "{third}");
+    let expected: Vec<(String, String)> = (0..RESOURCES)
+        .map(|i| {
+            let status = if i == 7 { "appended" } else { "unchanged" };
+            (name(i), status.to_owned())
+        })
+        .collect();
+    let got = outcomes(&third);
+    let differing: Vec<_> = got
+        .iter()
+        .zip(&expected)
+        .filter(|(a, b)| a != b)
+        .take(5)
+        .collect();
+    assert!(
+        got.len() == expected.len() && differing.is_empty(),
+        "only {} appended to (its file written again): {differing:?}",
+        name(7)
+    );
 }
 
 #[test]

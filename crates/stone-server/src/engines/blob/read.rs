@@ -60,25 +60,12 @@ impl BlobEngine {
         if let Some(dir) = &self.local_dir
             && let Some(path) = local_path(dir, &head)
         {
-            let read = tokio::task::spawn_blocking(move || {
-                use std::io::Read;
-                let file = match std::fs::File::open(&path) {
-                    Ok(file) => file,
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-                    Err(source) => return Err(BlobError::LocalIo { path, source }),
-                };
-                let mut prefix = Vec::with_capacity(HEAD_PREFIX_LEN);
-                file.take(HEAD_PREFIX_LEN as u64)
-                    .read_to_end(&mut prefix)
-                    .map_err(|source| BlobError::LocalIo { path, source })?;
-                Ok(listing_of_prefix(&prefix))
-            })
-            .await
-            .map_err(|e| BlobError::LocalIo {
-                path: PathBuf::from(head.as_ref()),
-                source: std::io::Error::other(e),
-            })?;
-            return read;
+            return tokio::task::spawn_blocking(move || local_head_listing(path))
+                .await
+                .map_err(|e| BlobError::LocalIo {
+                    path: PathBuf::from(head.as_ref()),
+                    source: std::io::Error::other(e),
+                })?;
         }
         let options = GetOptions {
             range: Some(GetRange::Bounded(0..HEAD_PREFIX_LEN as u64)),
@@ -94,6 +81,59 @@ impl BlobEngine {
             .await
             .map_err(BlobError::storage("get", &head))?;
         Ok(listing_of_prefix(&prefix))
+    }
+
+    /// [`Self::head_listing`] of several datasets of a namespace and branch, in order. A
+    /// push may name 100,000 one-file datasets (issue 27): on a local store their heads
+    /// are read [`HEAD_LISTINGS_CHUNK`] to a blocking task, elsewhere 16 at a time.
+    pub async fn head_listings(
+        &self,
+        ns: &str,
+        datasets: &[&str],
+        branch: &str,
+    ) -> Vec<Result<Option<String>, BlobError>> {
+        let Some(dir) = &self.local_dir else {
+            let reads: Vec<_> = datasets
+                .iter()
+                .map(|dataset| self.head_listing(ns, dataset, branch))
+                .collect();
+            return futures::stream::iter(reads).buffered(16).collect().await;
+        };
+        let mut listings = Vec::with_capacity(datasets.len());
+        for chunk in datasets.chunks(HEAD_LISTINGS_CHUNK) {
+            let heads: Vec<Result<Option<PathBuf>, BlobError>> = chunk
+                .iter()
+                .map(|dataset| {
+                    let head = DatasetLocation::new(&self.prefix, ns, dataset, branch)?.head();
+                    Ok(local_path(dir, &head))
+                })
+                .collect();
+            if heads.iter().any(|head| matches!(head, Ok(None))) {
+                // A key that is no plain path (never made by this engine's names): the
+                // store reads it, one by one.
+                for dataset in chunk {
+                    listings.push(self.head_listing(ns, dataset, branch).await);
+                }
+                continue;
+            }
+            let read = tokio::task::spawn_blocking(move || {
+                heads
+                    .into_iter()
+                    .map(|head| head.and_then(|path| path.map_or(Ok(None), local_head_listing)))
+                    .collect::<Vec<_>>()
+            })
+            .await;
+            match read {
+                Ok(read) => listings.extend(read),
+                Err(error) => listings.extend(chunk.iter().map(|dataset| {
+                    Err(BlobError::LocalIo {
+                        path: PathBuf::from(*dataset),
+                        source: std::io::Error::other(error.to_string()),
+                    })
+                })),
+            }
+        }
+        listings
     }
 
     /// A file of the dataset as the head lists it now; `None` when the head does not list
@@ -178,4 +218,23 @@ impl BlobEngine {
             stream,
         }))
     }
+}
+
+/// Heads whose listing digest [`BlobEngine::head_listings`] reads in one blocking task.
+const HEAD_LISTINGS_CHUNK: usize = 1_000;
+
+/// The listing digest of a local head file, from its first bytes; `None` when there is no
+/// head, or a head without one.
+fn local_head_listing(path: PathBuf) -> Result<Option<String>, BlobError> {
+    use std::io::Read;
+    let file = match std::fs::File::open(&path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => return Err(BlobError::LocalIo { path, source }),
+    };
+    let mut prefix = Vec::with_capacity(HEAD_PREFIX_LEN);
+    file.take(HEAD_PREFIX_LEN as u64)
+        .read_to_end(&mut prefix)
+        .map_err(|source| BlobError::LocalIo { path, source })?;
+    Ok(listing_of_prefix(&prefix))
 }
