@@ -1007,6 +1007,7 @@ async fn check_paged<T>(
     }
     let skip: Vec<&str> = unchanged.keys().map(String::as_str).collect();
     let (mut missing, mut count) = (Vec::new(), 0usize);
+    let (started, mut checked) = (std::time::Instant::now(), 0usize);
     // Every file of the datasets to write, a page at a time across datasets (a content two
     // pages share is checked twice): one query a page, whether the push has one folder of
     // a million files or a million one-file resources.
@@ -1034,6 +1035,7 @@ async fn check_paged<T>(
         }
         contents.sort_unstable();
         contents.dedup();
+        checked += contents.len();
         let unstaged = unstaged(app, principal, &contents).await?;
         count += unstaged.len();
         // The first ones name what is missing; the count says how much.
@@ -1043,6 +1045,7 @@ async fn check_paged<T>(
     if count > 0 {
         return Err(push_incomplete(id, count, missing));
     }
+    let contents_ms = started.elapsed().as_millis();
     let rows = recorded_datasets(app, id).await?;
     let written = record
         .manifest
@@ -1074,6 +1077,13 @@ async fn check_paged<T>(
         .at(format!("/v1/pushes/{id}")));
     }
     app.db.record_paged_contents(id, &skip).await?;
+    tracing::info!(
+        push = %id,
+        contents = checked,
+        contents_ms,
+        total_ms = started.elapsed().as_millis(),
+        "paged push checked"
+    );
     Ok(())
 }
 

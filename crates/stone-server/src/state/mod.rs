@@ -324,6 +324,8 @@ pub struct StateDb {
     /// Woken by every change of a push's state or datasets made through this process
     /// (see [`Self::changed`]).
     changed: Arc<tokio::sync::Notify>,
+    /// Content holders waiting to be recorded together ([`Self::record_holder`]).
+    holders: Arc<staging::HolderQueue>,
 }
 
 impl StateDb {
@@ -381,6 +383,7 @@ impl StateDb {
             pool,
             backend,
             changed: Arc::default(),
+            holders: Arc::default(),
         })
     }
 

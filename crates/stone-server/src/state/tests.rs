@@ -286,6 +286,36 @@ async fn multipart_bookkeeping() {
     assert!(db.held_among("b", &["s"]).await.unwrap().is_empty());
 }
 
+/// Issue 27: holders recorded at once go in shared transactions, and every call returns
+/// only once its own record is there (a duplicate, and another caller's record of the same
+/// content, included).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn holders_recorded_together_are_each_there_when_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = StateDb::open(&dir.path().join("state.db")).await.unwrap();
+    let calls: Vec<_> = (0..300)
+        .map(|i| {
+            let db = db.clone();
+            tokio::spawn(async move {
+                let (sha256, holder) = (format!("c{}", i % 150), format!("h{}", i % 2));
+                db.record_holder(&sha256, &holder).await.unwrap();
+                // Returned: it is there, whoever wrote it.
+                let held = db.held_among(&holder, &[&sha256]).await.unwrap();
+                assert!(held.contains(&sha256), "{sha256} of {holder} not recorded");
+            })
+        })
+        .collect();
+    for call in calls {
+        call.await.unwrap();
+    }
+    let all: Vec<String> = (0..150).map(|i| format!("c{i}")).collect();
+    let all: Vec<&str> = all.iter().map(String::as_str).collect();
+    let even = db.held_among("h0", &all).await.unwrap();
+    let odd = db.held_among("h1", &all).await.unwrap();
+    assert_eq!(even.len() + odd.len(), 150, "each (content, holder) once");
+    assert!(even.iter().all(|c| c[1..].parse::<usize>().unwrap() % 2 == 0));
+}
+
 /// Issue 27: what the commit of a paged push takes from the files its batches recorded,
 /// in the database: pages in path order, the quota's figures, the head's contents.
 #[tokio::test]
