@@ -109,7 +109,11 @@ pub struct DatasetOutcome {
     /// `created`, `appended`, `replaced`, `unchanged`, `deleted` (datasets); `created`,
     /// `updated`, `unchanged` (package node).
     pub status: String,
-    /// Engine details (rows, snapshot, triples, …), as the server reports them.
+    /// Engine details (rows, snapshot, triples, …), as the server reports them: a JSON
+    /// object kept as its text (a push's result may hold 100,000 of them; a parsed
+    /// `serde_json::Value` each made most of the client's memory). Read it with
+    /// `serde_json::from_str(detail.get())`. Deserialize a record holding one from JSON
+    /// text (`from_str`, `from_slice`), not from a `serde_json::Value`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub detail: Option<serde_json::Value>,
+    pub detail: Option<Box<serde_json::value::RawValue>>,
 }

@@ -502,7 +502,10 @@ async fn mirror(
                 kind: Some(r.kind),
                 engine: None,
                 status: status.into(),
-                detail: Some(json!({ "files": r.files.len(), "bytes": r.size })),
+                detail: serde_json::value::to_raw_value(
+                    &json!({ "files": r.files.len(), "bytes": r.size }),
+                )
+                .ok(),
             }
         })
         .collect();

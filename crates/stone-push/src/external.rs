@@ -429,11 +429,14 @@ impl ExternalPlugin {
         let answer = self
             .call(method::PUSH, to_value(&params), Some(progress))
             .await?;
-        serde_json::from_value(answer.clone()).map_err(|e| PluginError::Garbage {
+        // From text: a result keeps each dataset's details as JSON text, which a
+        // `serde_json::Value` cannot give.
+        let line = answer.to_string();
+        serde_json::from_str(&line).map_err(|e| PluginError::Garbage {
             plugin: self.spec.describe(),
             during: method::PUSH.into(),
             reason: format!("not a PushResult: {e}"),
-            line: answer.to_string(),
+            line,
         })
     }
 

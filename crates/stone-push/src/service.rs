@@ -373,8 +373,7 @@ impl<'a> Session<'a> {
                     status: status_name(d.status),
                     detail: d
                         .detail
-                        .as_deref()
-                        .and_then(|x| serde_json::from_str(x).ok()),
+                        .and_then(|x| serde_json::value::RawValue::from_string(x.into()).ok()),
                 })
                 .collect(),
             package_node: Some(DatasetOutcome {

@@ -43,10 +43,12 @@ pub(super) fn render_result(result: &PushResult) -> String {
         result.datasets.len(),
         row,
     ));
-    let expiries: Vec<&serde_json::Value> = result
+    let expiries: Vec<serde_json::Value> = result
         .datasets
         .iter()
         .filter_map(|d| d.detail.as_ref())
+        .filter(|detail| detail.get().contains("\"expired_snapshots\""))
+        .filter_map(|detail| serde_json::from_str::<serde_json::Value>(detail.get()).ok())
         .filter(|detail| detail.get("expired_snapshots").is_some())
         .collect();
     if !expiries.is_empty() {
