@@ -122,13 +122,6 @@ impl PlannedFiles {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-
-    /// Drops the digests listed (the push has them now).
-    pub fn forget(&mut self) {
-        if let PlannedFiles::Listed(files) = self {
-            *files = Vec::new();
-        }
-    }
 }
 
 impl Serialize for PlannedFiles {

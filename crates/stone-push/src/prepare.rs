@@ -53,8 +53,9 @@ pub enum Preparation {
 }
 
 /// The package as the handler takes it, after converting and checking what `options` ask.
-/// Each dataset's digests leave the plan once its files are in the package to push (a
-/// plan of 100,000 resources is not held twice, issue 27).
+/// Takes the plan's datasets (`plan.datasets` is left empty): each one goes once its
+/// resource is in the package to push (a plan of 100,000 resources is not held twice,
+/// issue 27).
 pub fn prepare(
     plan: &mut PushPlan,
     package: &Package,
@@ -69,7 +70,11 @@ pub fn prepare(
     let mut folders = Vec::with_capacity(package.resources.len());
     let mut listings = Vec::with_capacity(package.resources.len());
     let mut folder_jobs = 1;
-    for (resource, planned) in package.resources.iter().zip(plan.datasets.iter_mut()) {
+    // The plan's datasets are consumed: each one's names and digests go once its resource
+    // is in the package to push (issue 27: at 100,000 resources both were alive at the
+    // end, ~25 MB of the push's peak).
+    let planned_datasets = std::mem::take(&mut plan.datasets);
+    for (resource, mut planned) in package.resources.iter().zip(planned_datasets) {
         let listed;
         let planned_files = match &planned.files {
             PlannedFiles::Listed(files) => files,
@@ -80,12 +85,12 @@ pub fn prepare(
                 // Pushed as they are: walked again by the handler, a chunk at a time.
                 folder_jobs = *jobs;
                 folders.push(Some(Folder::clone(folder)));
-                listings.push(planned.listing.clone());
+                listings.push(planned.listing.take());
                 resources.push(PushResource {
                     name: resource.slug.to_string(),
                     path: resource.path.clone(),
                     kind: resource.kind,
-                    sha256: planned.sha256.clone(),
+                    sha256: std::mem::take(&mut planned.sha256),
                     size: planned.size,
                     metadata: object(&resource.metadata),
                     schema: None,
@@ -116,13 +121,12 @@ pub fn prepare(
             name: resource.slug.to_string(),
             path: resource.path.clone(),
             kind: resource.kind,
-            sha256: planned.sha256.clone(),
+            sha256: std::mem::take(&mut planned.sha256),
             size: files.iter().map(|f| f.size).sum(),
             metadata: object(&resource.metadata),
             schema,
             files,
         });
-        planned.files.forget();
     }
     let publish = package.publish.as_ref();
     let package = PushPackage {

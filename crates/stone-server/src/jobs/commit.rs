@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// Unchanged datasets whose outcomes are recorded in one transaction.
+const UNCHANGED_RECORDED: usize = 2_000;
+
 impl JobRunner {
     /// Runs a push to its end. `Ok(false)`: parked for shutdown, or the lease was lost.
     pub(super) async fn commit(&self, id: &str, lost: &AtomicBool) -> anyhow::Result<bool> {
@@ -56,8 +59,24 @@ impl JobRunner {
             .fill_paged_files_except(id, &mut push.manifest, &skip)
             .await?;
         if !unchanged.is_empty() {
-            let outcomes = self.unchanged_outcomes(&push, &datasets, &unchanged).await;
-            self.record(&push, &outcomes, &mut writes_failed).await?;
+            // Recorded a slice at a time: 100,000 unchanged one-file datasets (an unchanged
+            // re-push) are not one vector of outcomes and one statement's JSON.
+            let records: HashMap<&str, &DatasetRecord> =
+                datasets.iter().map(|d| (d.name.as_str(), d)).collect();
+            let manifests: HashMap<&str, &DatasetManifest> = push
+                .manifest
+                .datasets
+                .iter()
+                .map(|d| (d.name.as_str(), d))
+                .collect();
+            let unchanged: Vec<(&String, &crate::state::FileTotals)> = unchanged.iter().collect();
+            tracing::info!(push = %id, datasets = unchanged.len(), "listings unchanged: nothing to write for them");
+            for slice in unchanged.chunks(UNCHANGED_RECORDED) {
+                let outcomes = self
+                    .unchanged_outcomes(&push, &records, &manifests, slice)
+                    .await;
+                self.record(&push, &outcomes, &mut writes_failed).await?;
+            }
         }
         if !paged.is_empty()
             && !self
@@ -206,21 +225,14 @@ impl JobRunner {
     async fn unchanged_outcomes(
         &self,
         push: &PushRecord,
-        datasets: &[DatasetRecord],
-        unchanged: &std::collections::BTreeMap<String, crate::state::FileTotals>,
+        records: &HashMap<&str, &DatasetRecord>,
+        manifests: &HashMap<&str, &DatasetManifest>,
+        unchanged: &[(&String, &crate::state::FileTotals)],
     ) -> Vec<WriteOutcome> {
-        let records: HashMap<&str, &DatasetRecord> =
-            datasets.iter().map(|d| (d.name.as_str(), d)).collect();
-        let manifests: HashMap<&str, &DatasetManifest> = push
-            .manifest
-            .datasets
-            .iter()
-            .map(|d| (d.name.as_str(), d))
-            .collect();
         let mut outcomes = Vec::new();
-        for (name, totals) in unchanged {
+        for &(name, totals) in unchanged {
             let (Some(record), Some(manifest)) = (
-                records.get(name.as_str()),
+                records.get(name.as_str()).copied(),
                 manifests.get(name.as_str()).copied(),
             ) else {
                 continue;
@@ -232,7 +244,7 @@ impl JobRunner {
                 uploaded_files: 0,
                 uploaded_bytes: 0,
             };
-            tracing::info!(push = %push.id, dataset = %name, files = totals.files, "listing unchanged: nothing to write");
+            tracing::debug!(push = %push.id, dataset = %name, files = totals.files, "listing unchanged: nothing to write");
             let checkpoint = json!({"exists": true});
             let finished = self
                 .blob_finish(push, manifest, &checkpoint, false, Ok(outcome))

@@ -467,16 +467,22 @@ pub async fn heads_declared<'m>(
     let declared: Vec<_> = declared_listings(manifest)
         .filter(|(dataset, _)| wanted(&dataset.name))
         .collect();
-    let names: Vec<&str> = declared.iter().map(|(d, _)| d.name.as_str()).collect();
-    let heads = blob
-        .head_listings(&manifest.namespace, &names, &manifest.branch)
-        .await;
-    declared
-        .into_iter()
-        .zip(heads)
-        .filter(|((_, listing), head)| matches!(head, Ok(Some(head)) if *head == listing.sha256))
-        .map(|(declared, _)| declared)
-        .collect()
+    let mut same = Vec::new();
+    // A slice at a time: the heads' digests read are not all held at once.
+    for slice in declared.chunks(10_000) {
+        let names: Vec<&str> = slice.iter().map(|(d, _)| d.name.as_str()).collect();
+        let heads = blob
+            .head_listings(&manifest.namespace, &names, &manifest.branch)
+            .await;
+        same.extend(
+            slice
+                .iter()
+                .zip(heads)
+                .filter(|((_, listing), head)| matches!(head, Ok(Some(head)) if *head == listing.sha256))
+                .map(|(declared, _)| *declared),
+        );
+    }
+    same
 }
 
 /// A `push_files` row's file (`path`, `sha256`, `size`).

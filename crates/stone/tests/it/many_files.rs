@@ -368,7 +368,7 @@ fn an_unchanged_paged_folder_is_not_rewritten_and_a_changed_one_is() {
     assert_eq!(head_of(data.path(), "b"), (body.clone(), written));
     let log = server.log_tail(400);
     assert!(
-        log.contains("listing unchanged: nothing to write"),
+        log.contains("listings unchanged: nothing to write for them"),
         "the commit took the listing's digest: {log}"
     );
     // The client declared the folder's listing, the server found it its head's: not one

@@ -196,10 +196,10 @@ fn push_with(
         max_record_bytes: settings::csv_max_record_bytes()?,
     };
     let prepared = prepare(&mut plan, &package, options, &lines)?;
-    // Each resource and file is in the package to push now: the loaded package and the
-    // plan's datasets go (issue 27: both grow with the count of resources).
+    // Each resource and file is in the package to push now (`prepare` took the plan's
+    // datasets): the loaded package goes too (issue 27: it grows with the count of
+    // resources).
     drop(package);
-    plan.datasets = Vec::new();
     if let Some(e) = info_error {
         return Err(e.into());
     }
