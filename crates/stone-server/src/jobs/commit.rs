@@ -58,17 +58,17 @@ impl JobRunner {
         self.db
             .fill_paged_files_except(id, &mut push.manifest, &skip)
             .await?;
+        let manifests: HashMap<&str, &DatasetManifest> = push
+            .manifest
+            .datasets
+            .iter()
+            .map(|d| (d.name.as_str(), d))
+            .collect();
         if !unchanged.is_empty() {
             // Recorded a slice at a time: 100,000 unchanged one-file datasets (an unchanged
             // re-push) are not one vector of outcomes and one statement's JSON.
             let records: HashMap<&str, &DatasetRecord> =
                 datasets.iter().map(|d| (d.name.as_str(), d)).collect();
-            let manifests: HashMap<&str, &DatasetManifest> = push
-                .manifest
-                .datasets
-                .iter()
-                .map(|d| (d.name.as_str(), d))
-                .collect();
             let unchanged: Vec<(&String, &crate::state::FileTotals)> = unchanged.iter().collect();
             tracing::info!(push = %id, datasets = unchanged.len(), "listings unchanged: nothing to write for them");
             for slice in unchanged.chunks(UNCHANGED_RECORDED) {
@@ -85,12 +85,6 @@ impl JobRunner {
         {
             return Ok(false);
         }
-        let manifests: HashMap<&str, &DatasetManifest> = push
-            .manifest
-            .datasets
-            .iter()
-            .map(|d| (d.name.as_str(), d))
-            .collect();
         let pending: Vec<(&DatasetRecord, &DatasetManifest)> = datasets
             .iter()
             .filter(|d| d.operation == Operation::Write && d.state != DatasetState::Done)
