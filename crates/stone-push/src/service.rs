@@ -521,7 +521,10 @@ impl<'a> Session<'a> {
                 .iter()
                 .enumerate()
                 .map(|(i, r)| DatasetManifest {
-                    listing: paged.then(|| self.declared(i)).flatten().map(Cow::into_owned),
+                    listing: paged
+                        .then(|| self.declared(i))
+                        .flatten()
+                        .map(Cow::into_owned),
                     name: r.name.clone(),
                     kind: r.kind,
                     metadata: r.metadata.clone(),

@@ -330,10 +330,8 @@ impl StateDb {
         let (ns, branch) = (&manifest.namespace, &manifest.branch);
         // Datasets whose files were not sent because their declared listing was their
         // head's when the push was created: unchanged if it still is.
-        let declared = heads_declared(blob, manifest, |name| {
-            !sent.contains(name) && wanted(name)
-        })
-        .await;
+        let declared =
+            heads_declared(blob, manifest, |name| !sent.contains(name) && wanted(name)).await;
         for (dataset, listing) in declared {
             let totals = FileTotals {
                 files: listing.files,

@@ -313,7 +313,10 @@ async fn holders_recorded_together_are_each_there_when_recorded() {
     let even = db.held_among("h0", &all).await.unwrap();
     let odd = db.held_among("h1", &all).await.unwrap();
     assert_eq!(even.len() + odd.len(), 150, "each (content, holder) once");
-    assert!(even.iter().all(|c| c[1..].parse::<usize>().unwrap() % 2 == 0));
+    assert!(
+        even.iter()
+            .all(|c| c[1..].parse::<usize>().unwrap() % 2 == 0)
+    );
 }
 
 /// Issue 27: what the commit of a paged push takes from the files its batches recorded,

@@ -127,7 +127,9 @@ async fn an_unchanged_paged_folder_of_200k_files_is_committed_without_reading_it
         "the head was not rewritten"
     );
     assert!(
-        server.log().contains("listings unchanged: nothing to write for them"),
+        server
+            .log()
+            .contains("listings unchanged: nothing to write for them"),
         "{}",
         server.log()
     );

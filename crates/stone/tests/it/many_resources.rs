@@ -184,7 +184,11 @@ fn a_push_of_12k_resources_resumes_after_sigkill_and_an_unchanged_repush_uploads
     let changed = format!("changed content of {}\n", name(7));
     std::fs::write(dir.join(format!("files/00/{}.txt", name(7))), &changed).unwrap();
     let (third, log) = push_measured(&ctx, &dir);
-    assert_eq!(batches(&log), 1, "one batch, of the changed resource:\n{log}");
+    assert_eq!(
+        batches(&log),
+        1,
+        "one batch, of the changed resource:\n{log}"
+    );
     assert_eq!(third["uploaded_bytes"], changed.len(), "{third}");
     let expected: Vec<(String, String)> = (0..RESOURCES)
         .map(|i| {
