@@ -41,9 +41,9 @@ pub use problem::{PROBLEM_CONTENT_TYPE, Problem, Violation, codes};
 pub use push::{
     CommitAccepted, CreatePush, DatasetDetail, DatasetFiles, DatasetManifest, DatasetProgress,
     DatasetState, DatasetStatus, FileBatch, FilesAccepted, FolderListing, MAX_FILE_BATCH,
-    MAX_STATUS_PAGE, ManifestFile, NodeStatus, PackageMetadata, PackageNodeProgress, PushCreated,
-    PushFlags, PushReport, PushState, PushStatus, ResultCounts, SchemaField, TableSchema, Upload,
-    UploadCompleted, UploadPart,
+    MAX_STATUS_PAGE, ManifestFile, NodeStatus, OutlinedDataset, PackageMetadata,
+    PackageNodeProgress, PushCreated, PushFlags, PushOutline, PushReport, PushState, PushStatus,
+    ResultCounts, SchemaField, TableSchema, Upload, UploadCompleted, UploadPart,
 };
 pub use read::{ColumnInfo, DatasetInfo, FileInfo, PackageNode, PackageResource};
 pub use redact::redact_url;

@@ -158,6 +158,44 @@ pub struct DatasetManifest {
     pub listing: Option<FolderListing>,
 }
 
+/// What a batch of files is checked against ([`crate::validate::validate_batch`]): a
+/// push's datasets by name and kind, read from its stored manifest without the rest (its
+/// metadata, schemas and listings: issue 27, a manifest of 100,000 datasets was parsed
+/// whole for each batch).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct PushOutline {
+    /// Whether the push takes its files in batches ([`CreatePush::paged_files`]).
+    #[serde(default)]
+    pub paged_files: bool,
+    /// Its datasets, in manifest order.
+    pub datasets: Vec<OutlinedDataset>,
+}
+
+/// A dataset of a [`PushOutline`].
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct OutlinedDataset {
+    /// Slug.
+    pub name: String,
+    /// Asset kind.
+    pub kind: AssetKind,
+}
+
+impl From<&CreatePush> for PushOutline {
+    fn from(manifest: &CreatePush) -> Self {
+        PushOutline {
+            paged_files: manifest.paged_files,
+            datasets: manifest
+                .datasets
+                .iter()
+                .map(|d| OutlinedDataset {
+                    name: d.name.clone(),
+                    kind: d.kind,
+                })
+                .collect(),
+        }
+    }
+}
+
 /// What a client declares of a folder's files all together ([`DatasetManifest::listing`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FolderListing {

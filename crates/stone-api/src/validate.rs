@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use stone_package::Label;
 
-use crate::push::{DatasetManifest, FileBatch, ManifestFile};
+use crate::push::{FileBatch, ManifestFile, PushOutline};
 use crate::{AssetKind, CreatePush, is_sha256};
 
 /// A field of the manifest that is not acceptable, and why.
@@ -182,7 +182,13 @@ pub fn validate_manifest_within(
                 ));
             }
         }
-        check_files(dataset, &dataset.files, limits, &mut contents, &mut bytes)?;
+        check_files(
+            (&dataset.name, dataset.kind),
+            &dataset.files,
+            limits,
+            &mut contents,
+            &mut bytes,
+        )?;
     }
     Ok(contents)
 }
@@ -193,7 +199,7 @@ pub fn validate_manifest_within(
 /// the batch's distinct contents (sha256 → size). What the whole push declares is counted
 /// by the server across batches.
 pub fn validate_batch(
-    manifest: &CreatePush,
+    manifest: &PushOutline,
     batch: &FileBatch,
     limits: &PushLimits,
 ) -> Result<BTreeMap<String, u64>, InvalidField> {
@@ -217,13 +223,13 @@ pub fn validate_batch(
     // The manifest's datasets by name: a batch of 10,000 one-file resources of a push of
     // 1,000,000 looked each one up from the start of the list (10^10 comparisons a batch,
     // growing batch after batch), and a client could ask for that on purpose.
-    let mut by_name: HashMap<&str, &DatasetManifest> = HashMap::new();
+    let mut by_name: HashMap<&str, AssetKind> = HashMap::new();
     for dataset in &manifest.datasets {
-        by_name.entry(dataset.name.as_str()).or_insert(dataset);
+        by_name.entry(dataset.name.as_str()).or_insert(dataset.kind);
     }
     for group in &batch.datasets {
         let field = format!("datasets[{}]", group.name);
-        let dataset = by_name.get(group.name.as_str()).copied().ok_or_else(|| {
+        let kind = by_name.get(group.name.as_str()).copied().ok_or_else(|| {
             InvalidField::new(&field, format!("the push has no dataset {:?}", group.name))
         })?;
         if !names.insert(group.name.as_str()) || group.files.is_empty() {
@@ -235,7 +241,13 @@ pub fn validate_batch(
                 ),
             ));
         }
-        check_files(dataset, &group.files, limits, &mut contents, &mut bytes)?;
+        check_files(
+            (&group.name, kind),
+            &group.files,
+            limits,
+            &mut contents,
+            &mut bytes,
+        )?;
     }
     Ok(contents)
 }
@@ -243,7 +255,7 @@ pub fn validate_batch(
 /// The checks of a dataset's files: paths (once each), digests, sizes, and the push's
 /// limits on distinct contents and bytes (`contents`, `bytes`: what was counted before).
 fn check_files(
-    dataset: &DatasetManifest,
+    (name, kind): (&str, AssetKind),
     files: &[ManifestFile],
     limits: &PushLimits,
     contents: &mut BTreeMap<String, u64>,
@@ -251,14 +263,14 @@ fn check_files(
 ) -> Result<(), InvalidField> {
     // Never more than a database integer, whatever the configuration says.
     let max_file_size = limits.max_file_size.min(i64::MAX as u64);
-    let field = format!("datasets[{}]", dataset.name);
+    let field = format!("datasets[{name}]");
     let mut paths = BTreeSet::new();
     for file in files {
-        check_path(&dataset.name, &file.path)?;
+        check_path(name, &file.path)?;
         if !paths.insert(file.path.as_str()) {
             return Err(InvalidField::new(
                 &field,
-                format!("{}: file {} is listed twice", dataset.name, file.path),
+                format!("{}: file {} is listed twice", name, file.path),
             ));
         }
         if !is_sha256(&file.sha256) {
@@ -266,16 +278,16 @@ fn check_files(
                 &field,
                 format!(
                     "{}: {}: sha256 {:?} is not 64 lowercase hex digits",
-                    dataset.name, file.path, file.sha256
+                    name, file.path, file.sha256
                 ),
             ));
         }
-        if dataset.kind == AssetKind::Graph && !is_rdf_path(&file.path) {
+        if kind == AssetKind::Graph && !is_rdf_path(&file.path) {
             return Err(InvalidField::new(
                 &field,
                 format!(
                     "{}: {}: a GRAPH file must be .ttl, .nt or .jsonld",
-                    dataset.name, file.path
+                    name, file.path
                 ),
             ));
         }
@@ -285,7 +297,7 @@ fn check_files(
                 &field,
                 format!(
                     "{}: {}: declared size {} is more than the {max_file_size} bytes this server takes for one file",
-                    dataset.name, file.path, file.size
+                    name, file.path, file.size
                 ),
             ));
         }
@@ -423,7 +435,7 @@ mod tests {
         };
         let limits = PushLimits::default();
         assert_eq!(
-            validate_batch(&paged, &batch("scans"), &limits)
+            validate_batch(&(&paged).into(), &batch("scans"), &limits)
                 .unwrap()
                 .len(),
             1
@@ -448,7 +460,7 @@ mod tests {
             });
             assert!(validate_manifest(&declared).is_err());
         }
-        let unknown = validate_batch(&paged, &batch("other"), &limits).unwrap_err();
+        let unknown = validate_batch(&(&paged).into(), &batch("other"), &limits).unwrap_err();
         assert_eq!(unknown.field, "datasets[other]");
         // A batch's paths follow the one path rule, as a manifest's do.
         for path in [
@@ -459,7 +471,7 @@ mod tests {
         ] {
             let mut hostile = batch("scans");
             hostile.datasets[0].files[0].path = path.into();
-            let e = validate_batch(&paged, &hostile, &limits).unwrap_err();
+            let e = validate_batch(&(&paged).into(), &hostile, &limits).unwrap_err();
             assert_eq!(e.field, "datasets[scans]", "{path:?}");
         }
     }

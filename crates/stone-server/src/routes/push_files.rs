@@ -26,11 +26,11 @@ pub async fn add_files(
 ) -> ApiResult<Json<FilesAccepted>> {
     let principal = caller.require()?;
     let Json(batch) = body.map_err(|rejection| ApiError::invalid(rejection.body_text()))?;
-    let record = app
+    let (record, manifest) = app
         .db
-        .push(&id)
+        .push_outline(&id)
         .await?
-        .filter(|record| record.principal == principal.user)
+        .filter(|(record, _)| record.principal == principal.user)
         .ok_or_else(|| ApiError::push_not_found(&id))?;
     if record.expired {
         return Err(ApiError::push_expired(&id));
@@ -43,7 +43,7 @@ pub async fn add_files(
             detail,
         )
     };
-    if !record.manifest.paged_files {
+    if !manifest.paged_files {
         return Err(conflict(format!(
             "push {id} was created with its files in the manifest (no paged_files): it takes no batches"
         )));
@@ -55,7 +55,7 @@ pub async fn add_files(
     }
     let limits = app.settings.config.limits.push_limits();
     let contents =
-        stone_api::validate::validate_batch(&record.manifest, &batch, &limits).map_err(refusal)?;
+        stone_api::validate::validate_batch(&manifest, &batch, &limits).map_err(refusal)?;
     // The push's limits, over all its batches: files count as contents here (a file sent
     // twice with the same content counts once per path).
     let before = app.db.file_totals(&id).await?;

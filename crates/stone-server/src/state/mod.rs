@@ -20,7 +20,7 @@ use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Row};
 use stone_api::{
     AssetKind, CreatePush, DatasetDetail, DatasetState, DatasetStatus, NodeStatus, PackageNode,
-    Problem, PushReport, PushState,
+    Problem, PushOutline, PushReport, PushState,
 };
 
 mod datasets;
