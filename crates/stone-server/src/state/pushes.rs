@@ -113,17 +113,9 @@ impl StateDb {
 
     /// A push by ID.
     pub async fn push(&self, id: &str) -> Result<Option<PushRecord>> {
-        let row = sqlx::query(
-            "SELECT p.id, p.principal, p.namespace, p.branch, p.state, m.manifest, p.protected,
-                    p.created_at, p.updated_at, p.commits, p.changes, p.node_status, p.result,
-                    p.error
-             FROM pushes p JOIN push_manifests m ON m.push_id = p.id WHERE p.id = $1",
-        )
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await
-        .map_err(query_error("reading a push"))?;
-        let Some(row) = row else { return Ok(None) };
+        let Some(row) = self.push_row(id).await? else {
+            return Ok(None);
+        };
         let summary = summary_of(&row)?;
         Ok(Some(PushRecord {
             id: summary.id,
@@ -143,25 +135,32 @@ impl StateDb {
         }))
     }
 
-    /// What the progress of a push needs (no manifest: it is the largest part).
     /// A push with only the names and kinds of its manifest's datasets (what a batch of
     /// files is checked against): the stored manifest parsed without its metadata,
     /// schemas and listings, which for 100,000 datasets made each batch parse tens of MB.
     pub async fn push_outline(&self, id: &str) -> Result<Option<(PushSummary, PushOutline)>> {
-        let row = sqlx::query(
-            "SELECT p.id, p.principal, p.namespace, p.branch, p.state, m.manifest,
-                    p.created_at, p.updated_at, p.changes, p.node_status, p.result, p.error
+        let Some(row) = self.push_row(id).await? else {
+            return Ok(None);
+        };
+        let outline = from_json("manifest", row.get::<String, _>("manifest").as_str())?;
+        Ok(Some((summary_of(&row)?, outline)))
+    }
+
+    /// A push's row with its manifest's text.
+    async fn push_row(&self, id: &str) -> Result<Option<sqlx::any::AnyRow>> {
+        sqlx::query(
+            "SELECT p.id, p.principal, p.namespace, p.branch, p.state, m.manifest, p.protected,
+                    p.created_at, p.updated_at, p.commits, p.changes, p.node_status, p.result,
+                    p.error
              FROM pushes p JOIN push_manifests m ON m.push_id = p.id WHERE p.id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
         .await
-        .map_err(query_error("reading a push"))?;
-        let Some(row) = row else { return Ok(None) };
-        let outline = from_json("manifest", row.get::<String, _>("manifest").as_str())?;
-        Ok(Some((summary_of(&row)?, outline)))
+        .map_err(query_error("reading a push"))
     }
 
+    /// What the progress of a push needs (no manifest: it is the largest part).
     pub async fn push_summary(&self, id: &str) -> Result<Option<PushSummary>> {
         let row = sqlx::query(
             "SELECT id, principal, namespace, branch, state, created_at, updated_at, changes,
