@@ -74,7 +74,7 @@ pub fn prepare(
     // is in the package to push (issue 27: at 100,000 resources both were alive at the
     // end, ~25 MB of the push's peak).
     let planned_datasets = std::mem::take(&mut plan.datasets);
-    for (resource, mut planned) in package.resources.iter().zip(planned_datasets) {
+    for (resource, planned) in package.resources.iter().zip(planned_datasets) {
         let listed;
         let planned_files = match &planned.files {
             PlannedFiles::Listed(files) => files,
@@ -85,12 +85,12 @@ pub fn prepare(
                 // Pushed as they are: walked again by the handler, a chunk at a time.
                 folder_jobs = *jobs;
                 folders.push(Some(Folder::clone(folder)));
-                listings.push(planned.listing.take());
+                listings.push(planned.listing);
                 resources.push(PushResource {
                     name: resource.slug.to_string(),
                     path: resource.path.clone(),
                     kind: resource.kind,
-                    sha256: std::mem::take(&mut planned.sha256),
+                    sha256: planned.sha256,
                     size: planned.size,
                     metadata: object(&resource.metadata),
                     schema: None,
@@ -121,7 +121,7 @@ pub fn prepare(
             name: resource.slug.to_string(),
             path: resource.path.clone(),
             kind: resource.kind,
-            sha256: std::mem::take(&mut planned.sha256),
+            sha256: planned.sha256,
             size: files.iter().map(|f| f.size).sum(),
             metadata: object(&resource.metadata),
             schema,
