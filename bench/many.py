@@ -12,11 +12,13 @@ For each, against a fresh local stone-server (release builds):
   * curl: one `curl --parallel` process PUTting every file to the staging URLs a fresh
     server handed out for the same files (upload only; the URLs are asked for beforehand,
     untimed), the physical reference: curl/stone >= 0.9 is the target.
-`aws s3 sync` of the same folder to SeaweedFS is reported when `weed` and `aws` are
-installed (STONE_TOOLS_DIR); otherwise the line says why it was not measured.
+The folder case also goes the blob-store path: `stone package push --to s3://…` to a fresh
+SeaweedFS (`weed` from STONE_TOOLS_DIR), first push and unchanged re-push, against
+`aws s3 sync` of the same folder to the same bucket (`aws` on PATH: pip install awscli) in
+the same run; `--no-blob-store` skips it.
 
 Usage: bench/many.py [--dir DIR] [--files N] [--resources M] [--jobs 8] [--bin-dir DIR]
-                     [--case folder|resources|all] [--no-curl]
+                     [--case folder|resources|all] [--no-curl] [--no-blob-store | --blob-store-only]
 """
 import argparse, hashlib, json, os, shutil, subprocess, sys, tempfile, time, urllib.request
 from pathlib import Path
@@ -159,6 +161,36 @@ def curl_run(server, pkg: Path, paths, jobs, base: Path, folder):
     return time.perf_counter() - t, len(uploads)
 
 
+def blob_store_run(stone, pkg: Path, base: Path, jobs: int):
+    """The blob-store path: stone --to s3:// against aws s3 sync, same folder, same bucket."""
+    from blob_store import start_weed  # noqa: E402 (bench/blob_store.py)
+    if shutil.which("aws") is None:
+        print("  blob store                       not measured: aws not found (pip install awscli)")
+        return
+    where = Path(tempfile.mkdtemp(prefix="stone-bench-weed-", dir=base))
+    proc, aws_env = start_weed(where)
+    try:
+        env = {**env_for(base, "blob"), **{k: v for k, v in aws_env.items() if k.startswith("AWS_")}}
+        push = [stone, "package", "push", str(pkg), "--env", "dev", "--json", "--jobs", str(jobs),
+                "--to", "s3://bench/stone"]
+        timed(push + ["--dry-run"], env)  # the hash cache, as for the service path (untimed)
+        first, first_rss, out = timed(push, env)
+        uploaded = json.loads(out)["uploaded_bytes"]
+        again, again_rss, out = timed(push, env)
+        again_uploaded = json.loads(out)["uploaded_bytes"]
+        sync = ["aws", "s3", "sync", "--only-show-errors", str(pkg / "files"), "s3://bench/aws/files"]
+        aws_first, aws_rss, _ = timed(sync, aws_env)
+        aws_again, aws_again_rss, _ = timed(sync, aws_env)
+    finally:
+        proc.kill()
+        proc.wait()
+        shutil.rmtree(where, ignore_errors=True)
+    print(f"  blob store: stone --to s3://     {first:8.2f} s   {uploaded / 1e6:.1f} MB uploaded   client RSS {first_rss / 1e6:.0f} MB")
+    print(f"  blob store: aws s3 sync          {aws_first:8.2f} s   aws/stone {aws_first / first:.2f} (> 1: stone faster)   RSS {aws_rss / 1e6:.0f} MB")
+    print(f"  blob store: unchanged re-push    {again:8.2f} s   {again_uploaded} bytes   client RSS {again_rss / 1e6:.0f} MB;"
+          f" aws s3 sync {aws_again:.2f} s (aws/stone {aws_again / again:.2f}), RSS {aws_again_rss / 1e6:.0f} MB")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", default=os.environ.get("STONE_BENCH_DIR", "/tmp/stone-bench"))
@@ -173,6 +205,10 @@ def main():
                          "of a big folder in less time (implies --no-curl)")
     ap.add_argument("--no-curl", action="store_true",
                     help="skip the curl reference (the client's memory and the dry runs only matter)")
+    ap.add_argument("--blob-store-only", action="store_true",
+                    help="the folder case's blob-store path alone (no stone-server, no curl)")
+    ap.add_argument("--no-blob-store", action="store_true",
+                    help="skip the blob-store path (stone --to s3:// against aws s3 sync on SeaweedFS)")
     args = ap.parse_args()
     if args.distinct:
         args.no_curl = True
@@ -198,6 +234,11 @@ def main():
         t = time.perf_counter()
         paths = make_package(pkg, count, folder, args.distinct)
         print(f"  package ready in {time.perf_counter() - t:.1f} s", file=sys.stderr)
+        if args.blob_store_only:
+            if folder:
+                print(f"\n{name}")
+                blob_store_run(stone, pkg, base, args.jobs)
+            continue
         # Hash cache: a cold dry run fills it; the warm one is measured.
         env = add_env(stone, base, "dry", "http://127.0.0.1:9/v1")
         dry = ["package", "push", str(pkg), "--env", "local", "--branch", "bench", "--dry-run"]
@@ -236,8 +277,8 @@ def main():
             print(f"  curl --parallel {args.jobs} ({curl_uploads:,} PUTs)  {tc:8.2f} s   curl/stone {tc / first:.2f} (target >= 0.9)")
         print(f"  unchanged re-push                {again:8.2f} s   {again_uploaded} bytes uploaded (target < 10 s, 0 bytes)   client RSS {again_rss / 1e6:.0f} MB")
         print(f"  server peak RSS                  {server_rss / 1e6:8.0f} MB (target < 500); {server_first_rss / 1e6:.0f} MB through the first push")
-        if folder:
-            print("  aws s3 sync                      not measured: the blob-store path (stone push to s3://) is not paged by this change")
+        if folder and not args.no_blob_store:
+            blob_store_run(stone, pkg, base, args.jobs)
     empty_trash()
 
 

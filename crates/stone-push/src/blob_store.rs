@@ -14,7 +14,11 @@
 //! Credentials come from each store's usual environment variables (`AWS_*`, `GOOGLE_*`,
 //! `AZURE_*`); stone's own tokens are never sent to a store.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+mod held;
+mod listing;
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -28,17 +32,30 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::io::AsyncReadExt;
 
+use held::Held;
+pub use listing::LISTINGS_DIR;
+use listing::{ListingRef, ListingWriter, PreviousDescriptor};
+use stone_http::transport::{self, is_loopback};
+use stone_package::package::STATE_DIR;
+use stone_package::{Folder, FolderHasher, LISTED_FILES};
+
+use crate::folder::{PreparedPackage, folder_error, push_file};
 use crate::handler::BoxFuture;
 use crate::{
-    DatasetOutcome, PackagePushHandler, ProgressEvent, PushError, PushFile, PushOptions,
-    PushPackage, PushProgress, PushResult,
+    DatasetOutcome, NoProgress, PackagePushHandler, ProgressEvent, PushError, PushFile,
+    PushOptions, PushPackage, PushProgress, PushResult,
 };
-use stone_http::transport::{self, is_loopback};
 
 /// The package descriptor written last under the prefix.
 pub const DESCRIPTOR: &str = "datapackage.json";
-/// Names the objects a push is about to overwrite; removed once the descriptor is written.
+/// Names the objects a push is about to overwrite, one marker a chunk of uploads under this
+/// folder; removed once the descriptor is written.
+pub const PENDING_DIR: &str = ".stone-push-pending";
+/// The single marker of pushes before issue 27's chunks: still read (and removed).
 pub const PENDING: &str = ".stone-push-pending.json";
+/// The largest previous descriptor a push reads (a package of ~300,000 one-file resources;
+/// a large folder's files are in a listing of their own, see [`LISTINGS_DIR`]).
+const MAX_DESCRIPTOR: usize = 128 * 1024 * 1024;
 /// Files from this size up are uploaded in parts (where the store supports it).
 pub const MULTIPART_THRESHOLD: u64 = 64 * 1024 * 1024;
 /// The size of one part.
@@ -107,7 +124,10 @@ pub fn store_from_url(
         }};
     }
     let store = match scheme {
-        ObjectStoreScheme::Local => Arc::new(object_store::local::LocalFileSystem::new()) as _,
+        // Removing the last pending-push marker removes its folder too.
+        ObjectStoreScheme::Local => {
+            Arc::new(object_store::local::LocalFileSystem::new().with_automatic_cleanup(true)) as _
+        }
         ObjectStoreScheme::AmazonS3 => configured!(object_store::aws::AmazonS3Builder, url),
         ObjectStoreScheme::GoogleCloudStorage => {
             configured!(object_store::gcp::GoogleCloudStorageBuilder, url)
@@ -151,7 +171,24 @@ impl PackagePushHandler for BlobStoreHandler {
         options: &'a PushOptions,
         progress: Arc<dyn PushProgress>,
     ) -> BoxFuture<'a, Result<PushResult, PushError>> {
-        Box::pin(mirror(self.name(), package, options, progress))
+        Box::pin(mirror(self.name(), package, &[], 1, options, progress))
+    }
+
+    fn push_prepared<'a>(
+        &'a self,
+        prepared: &'a PreparedPackage,
+        options: &'a PushOptions,
+        progress: Arc<dyn PushProgress>,
+    ) -> BoxFuture<'a, Result<PushResult, PushError>> {
+        // Large folders stream: one chunk of their files at a time.
+        Box::pin(mirror(
+            self.name(),
+            &prepared.package,
+            &prepared.folders,
+            prepared.jobs,
+            options,
+            progress,
+        ))
     }
 }
 
@@ -174,7 +211,24 @@ impl PackagePushHandler for HttpHandler {
         options: &'a PushOptions,
         progress: Arc<dyn PushProgress>,
     ) -> BoxFuture<'a, Result<PushResult, PushError>> {
-        Box::pin(mirror(self.name(), package, options, progress))
+        Box::pin(mirror(self.name(), package, &[], 1, options, progress))
+    }
+
+    fn push_prepared<'a>(
+        &'a self,
+        prepared: &'a PreparedPackage,
+        options: &'a PushOptions,
+        progress: Arc<dyn PushProgress>,
+    ) -> BoxFuture<'a, Result<PushResult, PushError>> {
+        // Large folders stream: one chunk of their files at a time.
+        Box::pin(mirror(
+            self.name(),
+            &prepared.package,
+            &prepared.folders,
+            prepared.jobs,
+            options,
+            progress,
+        ))
     }
 }
 
@@ -202,12 +256,6 @@ fn store_error(action: &str, url: &str, e: object_store::Error) -> PushError {
     }
 }
 
-/// A file to upload: where it goes and where it is.
-struct Upload<'a> {
-    key: String,
-    file: &'a PushFile,
-}
-
 /// The package-relative path of a file (its place under the prefix).
 fn key_of(package: &PushPackage, resource_path: &str, file: &PushFile) -> String {
     match file.local.strip_prefix(&package.root) {
@@ -226,35 +274,33 @@ fn child(prefix: &StorePath, rel: &str) -> StorePath {
         .fold(prefix.clone(), |p, part| p.clone().join(part))
 }
 
+/// A JSON document of the store, read within `limit` bytes; `None` when it is not there or
+/// not a `T`.
 async fn get_json<T: for<'de> Deserialize<'de>>(
     store: &dyn ObjectStore,
     location: &StorePath,
+    limit: usize,
 ) -> Result<Option<(T, Bytes)>, object_store::Error> {
     match store.get_opts(location, GetOptions::default()).await {
         Ok(result) => {
             // Read within a cap: the destination may hold anything under this name.
             let size = result.meta.size;
-            let bytes = match stone_http::collect_capped(
-                result.into_stream(),
-                Some(size),
-                stone_http::MAX_ANSWER,
-            )
-            .await
-            {
-                Ok(bytes) => Bytes::from(bytes),
-                Err(stone_http::Capped::Failed(e)) => return Err(e),
-                Err(stone_http::Capped::TooLarge) => {
-                    // Not `Generic`: that one is transient, and this is not.
-                    return Err(object_store::Error::NotSupported {
-                        source: format!(
-                            "{location} is {size} bytes, larger than {}, stone's limit for a \
-                             descriptor: refused unread (remove it, or push to another prefix)",
-                            stone_http::size_in_words(stone_http::MAX_ANSWER)
-                        )
-                        .into(),
-                    });
-                }
-            };
+            let bytes =
+                match stone_http::collect_capped(result.into_stream(), Some(size), limit).await {
+                    Ok(bytes) => Bytes::from(bytes),
+                    Err(stone_http::Capped::Failed(e)) => return Err(e),
+                    Err(stone_http::Capped::TooLarge) => {
+                        // Not `Generic`: that one is transient, and this is not.
+                        return Err(object_store::Error::NotSupported {
+                            source: format!(
+                                "{location} is {size} bytes, larger than {}, stone's limit for it: \
+                             refused unread (remove it, or push to another prefix)",
+                                stone_http::size_in_words(limit)
+                            )
+                            .into(),
+                        });
+                    }
+                };
             Ok(serde_json::from_slice(&bytes).ok().map(|v| (v, bytes)))
         }
         Err(object_store::Error::NotFound { .. }) => Ok(None),
@@ -262,23 +308,148 @@ async fn get_json<T: for<'de> Deserialize<'de>>(
     }
 }
 
-/// The files a descriptor lists, by path.
-fn listed_files(descriptor: &Value) -> HashMap<String, Listed> {
-    let mut files = HashMap::new();
-    for resource in descriptor["resources"].as_array().into_iter().flatten() {
-        for file in resource["stone:files"].as_array().into_iter().flatten() {
-            if let Ok(listed) = serde_json::from_value::<Listed>(file.clone()) {
-                files.insert(listed.path.clone(), listed);
-            }
+/// A file of the package where it goes: its key under the prefix, and the object there.
+struct Placed<'a> {
+    resource: usize,
+    key: String,
+    location: StorePath,
+    file: Cow<'a, PushFile>,
+}
+
+/// The package's files a chunk at a time: a listed resource's from the record, a large
+/// folder's walked and hashed (from the hash cache) as their turn comes, so that a push
+/// holds [`LISTED_FILES`] of them at most, whatever the folder's count (issue 27).
+struct Chunks<'a> {
+    package: &'a PushPackage,
+    prefix: &'a StorePath,
+    folders: &'a [Option<Folder>],
+    jobs: usize,
+    resource: usize,
+    file: usize,
+    walking: Option<FolderHasher>,
+}
+
+impl<'a> Chunks<'a> {
+    fn new(
+        package: &'a PushPackage,
+        prefix: &'a StorePath,
+        folders: &'a [Option<Folder>],
+        jobs: usize,
+    ) -> Self {
+        Chunks {
+            package,
+            prefix,
+            folders,
+            jobs,
+            resource: 0,
+            file: 0,
+            walking: None,
         }
     }
-    files
+
+    /// The next files (at most [`LISTED_FILES`]), each with its key checked; empty at the end.
+    fn next(&mut self) -> Result<Vec<Placed<'a>>, PushError> {
+        let mut chunk = Vec::new();
+        while chunk.len() < LISTED_FILES {
+            let index = self.resource;
+            let Some(resource) = self.package.resources.get(index) else {
+                break;
+            };
+            let files: Vec<Cow<'a, PushFile>> =
+                match self.folders.get(index).and_then(Option::as_ref) {
+                    Some(folder) => {
+                        let walking = match &mut self.walking {
+                            Some(walking) => walking,
+                            None => self.walking.insert(
+                                FolderHasher::read_only(folder, self.jobs)
+                                    .map_err(|e| folder_error(folder, e))?,
+                            ),
+                        };
+                        let want = LISTED_FILES - chunk.len();
+                        let digests = crate::folder::blocking(|| walking.next_chunk(want, &()))
+                            .map_err(|e| folder_error(folder, e))?;
+                        if digests.len() < want {
+                            self.walking = None;
+                            self.resource += 1;
+                        }
+                        digests
+                            .into_iter()
+                            .map(|d| Cow::Owned(push_file(&folder.root, &folder.path, d)))
+                            .collect()
+                    }
+                    None => {
+                        let take =
+                            (resource.files.len() - self.file).min(LISTED_FILES - chunk.len());
+                        let files = resource.files[self.file..self.file + take]
+                            .iter()
+                            .map(Cow::Borrowed)
+                            .collect();
+                        self.file += take;
+                        if self.file == resource.files.len() {
+                            self.file = 0;
+                            self.resource += 1;
+                        }
+                        files
+                    }
+                };
+            for file in files {
+                let key = key_of(self.package, &resource.path, &file);
+                check_key(&key).map_err(|e| {
+                    PushError::Destination(format!(
+                        "a file of the resource `{}` cannot be an object key: {e}",
+                        resource.path
+                    ))
+                })?;
+                chunk.push(Placed {
+                    resource: index,
+                    location: child(self.prefix, &key),
+                    key,
+                    file,
+                });
+            }
+        }
+        Ok(chunk)
+    }
+}
+
+/// The one path rule (a key is a file name in every copy of the store), and the names the
+/// push itself writes under the prefix, which no file of the package may take.
+fn check_key(key: &str) -> Result<(), String> {
+    stone_package::check_relative_path(key).map_err(|e| e.to_string())?;
+    let first = key.split('/').next().unwrap_or(key);
+    if key == DESCRIPTOR || [PENDING, PENDING_DIR, LISTINGS_DIR].contains(&first) {
+        return Err(format!(
+            "`{key}` is where the push writes its own {}; rename the file",
+            if key == DESCRIPTOR {
+                "descriptor"
+            } else {
+                "state"
+            }
+        ));
+    }
+    Ok(())
+}
+
+/// What the first pass found: what goes up, and each resource's count of files.
+#[derive(Default)]
+struct Tally {
+    files: usize,
+    bytes: u64,
+    held: usize,
+    per_resource: Vec<usize>,
 }
 
 /// Pushes every file and then the descriptor to the store named by the destination.
+///
+/// Two passes over the files, a chunk at a time: the first checks every key, counts what
+/// the store lacks and writes the large folders' listings; the second (only when something
+/// is lacking) uploads it, each chunk's keys first named in a pending-push marker. The
+/// descriptor goes last, then the markers and the listings it no longer names are removed.
 async fn mirror(
     handler: &str,
     package: &PushPackage,
+    folders: &[Option<Folder>],
+    hash_jobs: usize,
     options: &PushOptions,
     progress: Arc<dyn PushProgress>,
 ) -> Result<PushResult, PushError> {
@@ -287,165 +458,188 @@ async fn mirror(
         .map_err(|e| store_error("opening the blob store", url, e))?;
     let store = store.as_ref();
     let descriptor_at = child(&prefix, DESCRIPTOR);
-    let pending_at = child(&prefix, PENDING);
+    let jobs = options.jobs.max(1);
 
     // What the store holds: the previous descriptor's hashes, trusted for an object only if
     // no unfinished push touched it and it still has the listed size.
-    let previous = get_json::<Value>(store, &descriptor_at)
+    let previous = get_json::<PreviousDescriptor>(store, &descriptor_at, MAX_DESCRIPTOR)
         .await
         .map_err(|e| store_error("reading the previous descriptor at", url, e))?;
-    let previous_files = previous
-        .as_ref()
-        .map(|(v, _)| listed_files(v))
-        .unwrap_or_default();
-    let pending = get_json::<Pending>(store, &pending_at)
-        .await
-        .map_err(|e| store_error("reading the pending-push marker at", url, e))?
-        .map(|(p, _)| p.paths)
-        .unwrap_or_default();
-    let sizes: Option<HashMap<String, u64>> = store
-        .list(Some(&prefix))
-        .map_ok(|m| (m.location.to_string(), m.size))
-        .try_collect()
-        .await
-        .ok();
+    let held = Held::read(store, &prefix, url, previous.as_ref().map(|(d, _)| d)).await?;
 
-    let mut uploads = Vec::new();
-    let mut candidates = Vec::new();
-    for resource in &package.resources {
-        for file in &resource.files {
-            let key = key_of(package, &resource.path, file);
-            // The one path rule: a key is a file name in every copy of the store.
-            stone_package::check_relative_path(&key).map_err(|e| {
-                PushError::Destination(format!(
-                    "a file of the resource `{}` cannot be an object key: {e}",
-                    resource.path
-                ))
-            })?;
-            let trusted = !pending.contains(&key)
-                && previous_files.get(&key).is_some_and(|l| {
-                    l.hash == format!("sha256:{}", file.sha256) && l.bytes == file.size
-                });
-            if trusted {
-                candidates.push(Upload { key, file });
+    // First pass: every key checked before anything is written.
+    let state_dir = package.root.join(STATE_DIR);
+    let mut tally = Tally {
+        per_resource: vec![0; package.resources.len()],
+        ..Tally::default()
+    };
+    let mut writers: Vec<Option<ListingWriter>> = Vec::new();
+    for folder in folders {
+        writers.push(match folder {
+            Some(_) => {
+                std::fs::create_dir_all(&state_dir).map_err(|source| PushError::Io {
+                    path: state_dir.clone(),
+                    source,
+                })?;
+                Some(
+                    ListingWriter::new(&state_dir).map_err(|source| PushError::Io {
+                        path: state_dir.clone(),
+                        source,
+                    })?,
+                )
+            }
+            None => None,
+        });
+    }
+    let mut chunks = Chunks::new(package, &prefix, folders, hash_jobs);
+    loop {
+        let chunk = chunks.next()?;
+        if chunk.is_empty() {
+            break;
+        }
+        let missing = held
+            .missing(
+                store,
+                chunk
+                    .iter()
+                    .map(|p| (&p.location, p.key.as_str(), p.file.as_ref())),
+                jobs,
+            )
+            .await;
+        for (placed, missing) in chunk.iter().zip(missing) {
+            tally.per_resource[placed.resource] += 1;
+            if missing {
+                tally.files += 1;
+                tally.bytes += placed.file.size;
             } else {
-                uploads.push(Upload { key, file });
+                tally.held += 1;
+            }
+            if let Some(Some(writer)) = writers.get_mut(placed.resource) {
+                writer
+                    .add(&placed.key, &placed.file.sha256, placed.file.size)
+                    .map_err(|source| PushError::Io {
+                        path: state_dir.clone(),
+                        source,
+                    })?;
             }
         }
     }
-    // A listed hash counts only if the object is still there with that size.
-    let mut skipped = 0usize;
-    // (Futures collected first: a closure in the stream would make this future not Send.)
-    let checks: Vec<_> = candidates
-        .into_iter()
-        .map(|u| {
-            let location = child(&prefix, &u.key);
-            let sizes = &sizes;
-            async move {
-                let present = match sizes {
-                    Some(sizes) => sizes.get(location.as_ref()) == Some(&u.file.size),
-                    None => {
-                        let head = GetOptions {
-                            head: true,
-                            ..Default::default()
-                        };
-                        match store.get_opts(&location, head).await {
-                            Ok(r) => r.meta.size == u.file.size,
-                            Err(_) => false,
-                        }
-                    }
-                };
-                (u, present)
-            }
-        })
-        .collect();
-    let checks: Vec<(Upload, bool)> = futures::stream::iter(checks)
-        .buffer_unordered(options.jobs.max(1))
-        .collect()
-        .await;
-    for (upload, present) in checks {
-        if present {
-            skipped += 1;
-        } else {
-            uploads.push(upload);
-        }
+    let mut listings = Vec::new();
+    for writer in writers {
+        listings.push(match writer {
+            Some(writer) => Some(writer.finish().map_err(|source| PushError::Io {
+                path: state_dir.clone(),
+                source,
+            })?),
+            None => None,
+        });
     }
-    uploads.sort_by(|a, b| a.key.cmp(&b.key));
 
     let push_id = format!("{handler}-{}", unix_millis());
-    let to_upload: u64 = uploads.iter().map(|u| u.file.size).sum();
     progress.event(ProgressEvent::Created {
         push_id: push_id.clone(),
-        resumed: !pending.is_empty(),
-        to_upload,
-        files: uploads.len(),
-        already_staged: skipped,
+        resumed: !held.markers.is_empty(),
+        to_upload: tally.bytes,
+        files: tally.files,
+        already_staged: tally.held,
     });
 
-    if !uploads.is_empty() {
-        let marker = Pending {
-            paths: pending
-                .iter()
-                .cloned()
-                .chain(uploads.iter().map(|u| u.key.clone()))
-                .collect(),
-        };
-        let body = serde_json::to_vec(&marker).expect("serializes");
-        store
-            .put_opts(&pending_at, PutPayload::from(body), PutOptions::default())
-            .await
-            .map_err(|e| store_error("writing the pending-push marker to", url, e))?;
-    }
-
-    let transfers: Vec<_> = uploads
-        .iter()
-        .map(|u| {
-            let location = child(&prefix, &u.key);
-            let progress = progress.clone();
-            async move {
-                upload_file(store, &location, u.file, progress.as_ref())
-                    .await
-                    .map_err(|e| match e {
-                        UploadError::Io(source) => PushError::Io {
-                            path: u.file.local.clone(),
-                            source,
-                        },
-                        UploadError::Store(e) => PushError::Store {
-                            action: format!("uploading {} to", u.key),
-                            url: url.to_owned(),
-                            transient: matches!(e, object_store::Error::Generic { .. }),
-                            source: Box::new(e),
-                        },
-                    })
-                    .map(|()| u.file.size)
-            }
-        })
-        .collect();
-    // An HTTP (WebDAV) server needs each parent collection before a PUT into it, and
-    // object_store's HTTP store makes them on demand (MKCOL after a 409): two uploads racing
-    // to make the same collection fail for the one that loses (405). So there, the first
-    // file of each folder goes up alone, in order; the rest in parallel.
-    let mut folders = std::collections::HashSet::new();
-    let (leaders, others): (Vec<_>, Vec<_>) =
-        uploads.iter().zip(transfers).partition(|(upload, _)| {
-            handler == "http"
-                && folders.insert(upload.key.rsplit_once('/').map_or("", |(folder, _)| folder))
-        });
+    // Second pass: the uploads, a chunk at a time, each chunk's keys named first.
     let mut uploaded_bytes = 0u64;
-    for (_, transfer) in leaders {
-        uploaded_bytes += transfer.await?;
-    }
-    let others: Vec<_> = others.into_iter().map(|(_, transfer)| transfer).collect();
-    uploaded_bytes += futures::stream::iter(others)
-        .buffer_unordered(options.jobs.max(1))
-        .try_fold(0u64, |sum, n| async move { Ok(sum + n) })
-        .await?;
+    let mut markers = Vec::new();
+    if tally.files > 0 {
+        let mut chunks = Chunks::new(package, &prefix, folders, hash_jobs);
+        // An HTTP (WebDAV) server needs each parent collection before a PUT into it, and
+        // object_store's HTTP store makes them on demand (MKCOL after a 409): two uploads
+        // racing to make the same collection fail for the one that loses (405). So there,
+        // the first file of each folder goes up alone, in order; the rest in parallel.
+        let mut collections = HashSet::new();
+        loop {
+            let chunk = chunks.next()?;
+            if chunk.is_empty() {
+                break;
+            }
+            let missing = held
+                .missing(
+                    store,
+                    chunk
+                        .iter()
+                        .map(|p| (&p.location, p.key.as_str(), p.file.as_ref())),
+                    jobs,
+                )
+                .await;
+            let uploads: Vec<Placed> = chunk
+                .into_iter()
+                .zip(missing)
+                .filter_map(|(placed, missing)| missing.then_some(placed))
+                .collect();
+            if uploads.is_empty() {
+                continue;
+            }
+            let marker = child(
+                &prefix,
+                &format!("{PENDING_DIR}/{push_id}-{}.json", markers.len()),
+            );
+            let body = serde_json::to_vec(&Pending {
+                paths: uploads.iter().map(|u| u.key.clone()).collect(),
+            })
+            .expect("serializes");
+            store
+                .put_opts(&marker, PutPayload::from(body), PutOptions::default())
+                .await
+                .map_err(|e| store_error("writing the pending-push marker to", url, e))?;
+            markers.push(marker);
 
-    // The descriptor last: readers see the old package or the new one, never a half.
+            let (leaders, others): (Vec<_>, Vec<_>) = uploads.iter().partition(|u| {
+                handler == "http"
+                    && collections.insert(u.key.rsplit_once('/').map_or("", |(c, _)| c).to_owned())
+            });
+            for upload in leaders {
+                uploaded_bytes += transfer(store, url, upload, progress.as_ref()).await?;
+            }
+            let transfers: Vec<_> = others
+                .into_iter()
+                .map(|u| transfer(store, url, u, progress.as_ref()))
+                .collect();
+            uploaded_bytes += futures::stream::iter(transfers)
+                .buffer_unordered(jobs)
+                .try_fold(0u64, |sum, n| async move { Ok(sum + n) })
+                .await?;
+        }
+    }
+
+    // The large folders' listings, then the descriptor: readers see the old package or the
+    // new one, never a half.
     progress.event(ProgressEvent::Committing {
         push_id: push_id.clone(),
     });
-    let descriptor = frictionless(package);
+    let mut named = Vec::with_capacity(listings.len());
+    for listing in listings {
+        named.push(match listing {
+            Some((file, size, at)) => {
+                let location = child(&prefix, &at.path);
+                if !held.has(store, &location, size).await {
+                    let placed = Placed {
+                        resource: 0,
+                        key: at.path.clone(),
+                        location,
+                        file: Cow::Owned(PushFile {
+                            path: at.path.clone(),
+                            local: file.path().to_owned(),
+                            sha256: String::new(),
+                            size,
+                        }),
+                    };
+                    upload_file(store, &placed.location, &placed.file, &NoProgress)
+                        .await
+                        .map_err(|e| upload_error(url, &placed, e))?;
+                }
+                Some(at)
+            }
+            None => None,
+        });
+    }
+    let descriptor = frictionless(package, &named);
     let body = serde_json::to_vec_pretty(&descriptor).expect("serializes");
     let unchanged = previous
         .as_ref()
@@ -460,39 +654,57 @@ async fn mirror(
             .await
             .map_err(|e| store_error("writing the descriptor to", url, e))?;
     }
-    if !uploads.is_empty() || !pending.is_empty() {
-        let gone: Vec<_> = store
-            .delete_stream(futures::stream::iter([Ok(pending_at.clone())]).boxed())
-            .collect()
-            .await;
-        if let Some(Err(e)) = gone.into_iter().next()
-            && !matches!(e, object_store::Error::NotFound { .. })
-        {
-            progress.event(ProgressEvent::Note(format!(
-                "the pushed package is complete, but the marker {PENDING} could not be removed: {e}"
-            )));
-        }
+    let kept: HashSet<String> = named
+        .iter()
+        .flatten()
+        .map(|at| child(&prefix, &at.path).to_string())
+        .collect();
+    let stale: Vec<StorePath> = store
+        .list(Some(&child(&prefix, LISTINGS_DIR)))
+        .try_filter_map(|m| {
+            let stale = !kept.contains(m.location.as_ref());
+            async move { Ok(stale.then_some(m.location)) }
+        })
+        .try_collect()
+        .await
+        .unwrap_or_default();
+    let removed: Vec<StorePath> = held
+        .markers
+        .iter()
+        .chain(&markers)
+        .cloned()
+        .chain(stale)
+        .collect();
+    let gone: Vec<_> = store
+        .delete_stream(futures::stream::iter(removed.into_iter().map(Ok)).boxed())
+        .collect()
+        .await;
+    if let Some(e) = gone
+        .into_iter()
+        .filter_map(Result::err)
+        .find(|e| !matches!(e, object_store::Error::NotFound { .. }))
+    {
+        progress.event(ProgressEvent::Note(format!(
+            "the pushed package is complete, but the push's markers or old listings under \
+             {PENDING_DIR}/ and {LISTINGS_DIR}/ could not all be removed: {e}"
+        )));
     }
 
-    let previous_resources: HashMap<String, String> = previous
-        .as_ref()
-        .and_then(|(v, _)| v["resources"].as_array().cloned())
-        .into_iter()
-        .flatten()
-        .filter_map(|r| {
-            Some((
-                r["name"].as_str()?.to_owned(),
-                r["hash"].as_str()?.to_owned(),
-            ))
-        })
+    let previous_resources: HashMap<&str, &str> = previous
+        .iter()
+        .flat_map(|(d, _)| &d.resources)
+        .filter_map(|r| Some((r.name.as_deref()?, r.hash.as_deref()?)))
         .collect();
     let datasets = package
         .resources
         .iter()
-        .map(|r| {
-            let status = match previous_resources.get(&r.name) {
+        .zip(&tally.per_resource)
+        .map(|(r, files)| {
+            let status = match previous_resources.get(r.name.as_str()) {
                 None => "created",
-                Some(hash) if *hash == format!("sha256:{}", r.sha256) => "unchanged",
+                Some(hash) if hash.strip_prefix("sha256:") == Some(r.sha256.as_str()) => {
+                    "unchanged"
+                }
                 Some(_) => "updated",
             };
             let at = format!("{url}/{}", r.path);
@@ -503,7 +715,7 @@ async fn mirror(
                 engine: None,
                 status: status.into(),
                 detail: serde_json::value::to_raw_value(
-                    &json!({ "files": r.files.len(), "bytes": r.size }),
+                    &json!({ "files": files, "bytes": r.size }),
                 )
                 .ok(),
             }
@@ -528,8 +740,36 @@ async fn mirror(
             detail: None,
         }),
         uploaded_bytes,
-        already_staged: skipped,
+        already_staged: tally.held,
     })
+}
+
+/// One upload of the second pass: its bytes, or the error naming the file and the key.
+async fn transfer(
+    store: &dyn ObjectStore,
+    url: &str,
+    upload: &Placed<'_>,
+    progress: &dyn PushProgress,
+) -> Result<u64, PushError> {
+    upload_file(store, &upload.location, &upload.file, progress)
+        .await
+        .map_err(|e| upload_error(url, upload, e))
+        .map(|()| upload.file.size)
+}
+
+fn upload_error(url: &str, upload: &Placed<'_>, e: UploadError) -> PushError {
+    match e {
+        UploadError::Io(source) => PushError::Io {
+            path: upload.file.local.clone(),
+            source,
+        },
+        UploadError::Store(e) => PushError::Store {
+            action: format!("uploading {} to", upload.key),
+            url: url.to_owned(),
+            transient: matches!(e, object_store::Error::Generic { .. }),
+            source: Box::new(e),
+        },
+    }
 }
 
 enum UploadError {
@@ -605,8 +845,10 @@ fn unix_millis() -> u128 {
 
 /// The Frictionless data package descriptor: one resource per package resource, with its
 /// path(s), `hash` (`sha256:` of the file, or of the listing for a directory), `bytes`, the
-/// stone kind, and `stone:files` (every file with its own hash and size).
-fn frictionless(package: &PushPackage) -> Value {
+/// stone kind, and its files with their own hashes and sizes: in `stone:files`, or, for a
+/// folder of more than [`LISTED_FILES`] files, in the listing `stone:listing` names (and
+/// `path` is the folder's).
+fn frictionless(package: &PushPackage, listings: &[Option<ListingRef>]) -> Value {
     let meta = &package.metadata;
     let mut out = serde_json::Map::new();
     let mut put = |k: &str, v: Option<&String>| {
@@ -624,30 +866,43 @@ fn frictionless(package: &PushPackage) -> Value {
     let resources: Vec<Value> = package
         .resources
         .iter()
-        .map(|r| {
-            let files: BTreeMap<String, &PushFile> = r
-                .files
-                .iter()
-                .map(|f| (key_of(package, &r.path, f), f))
-                .collect();
-            let paths: Vec<&String> = files.keys().collect();
-            let path = if paths.len() == 1 {
-                json!(paths[0])
-            } else {
-                json!(paths)
-            };
+        .enumerate()
+        .map(|(i, r)| {
             let mut resource = json!({
                 "name": r.name,
-                "path": path,
                 "hash": format!("sha256:{}", r.sha256),
                 "bytes": r.size,
                 "stone:kind": r.kind,
-                "stone:files": files.iter().map(|(path, f)| json!({
-                    "path": path,
-                    "hash": format!("sha256:{}", f.sha256),
-                    "bytes": f.size,
-                })).collect::<Vec<_>>(),
             });
+            match listings.get(i).and_then(Option::as_ref) {
+                Some(listing) => {
+                    resource["path"] = json!(r.path);
+                    resource["stone:listing"] = json!(listing);
+                }
+                None => {
+                    let files: BTreeMap<String, &PushFile> = r
+                        .files
+                        .iter()
+                        .map(|f| (key_of(package, &r.path, f), f))
+                        .collect();
+                    let paths: Vec<&String> = files.keys().collect();
+                    resource["path"] = if paths.len() == 1 {
+                        json!(paths[0])
+                    } else {
+                        json!(paths)
+                    };
+                    resource["stone:files"] = files
+                        .iter()
+                        .map(|(path, f)| {
+                            json!({
+                                "path": path,
+                                "hash": format!("sha256:{}", f.sha256),
+                                "bytes": f.size,
+                            })
+                        })
+                        .collect();
+                }
+            }
             if !r.metadata.is_empty() {
                 resource["stone:metadata"] = Value::Object(r.metadata.clone());
             }

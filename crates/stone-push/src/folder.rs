@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use stone_package::{FileDigest, Folder, FolderHasher, LISTED_FILES};
+use stone_package::{DigestError, FileDigest, Folder, FolderHasher, LISTED_FILES};
 
 use crate::PushError;
 use crate::record::{PushFile, PushPackage};
@@ -36,10 +36,7 @@ impl PreparedPackage {
         let mut package = self.package.clone();
         for (resource, folder) in package.resources.iter_mut().zip(&self.folders) {
             let Some(folder) = folder else { continue };
-            let digests = list_folder(folder, self.jobs).map_err(|e| PushError::Io {
-                path: folder.root.join(&folder.path),
-                source: std::io::Error::other(format!("{e:#}")),
-            })?;
+            let digests = list_folder(folder, self.jobs).map_err(|e| folder_error(folder, e))?;
             resource.files = digests
                 .into_iter()
                 .map(|d| push_file(&folder.root, &folder.path, d))
@@ -50,7 +47,7 @@ impl PreparedPackage {
 }
 
 /// Every file of `folder`, hashed (from the cache) a chunk at a time.
-pub fn list_folder(folder: &Folder, jobs: usize) -> anyhow::Result<Vec<FileDigest>> {
+pub fn list_folder(folder: &Folder, jobs: usize) -> Result<Vec<FileDigest>, DigestError> {
     let mut hasher = FolderHasher::read_only(folder, jobs)?;
     let mut files = Vec::with_capacity(folder.files);
     loop {
@@ -80,5 +77,25 @@ pub fn push_file(root: &Path, resource: &str, digest: FileDigest) -> PushFile {
         local: root.join(&digest.path),
         sha256: digest.sha256,
         size: digest.size,
+    }
+}
+
+/// A folder that could not be walked or hashed, as a push error naming it.
+pub(crate) fn folder_error(folder: &Folder, e: DigestError) -> PushError {
+    PushError::Io {
+        path: folder.root.join(&folder.path),
+        source: std::io::Error::other(format!("{:#}", anyhow::Error::new(e))),
+    }
+}
+
+/// Runs `work` (walking and hashing a folder's next chunk: it blocks) so that, on a
+/// runtime with other threads, the uploads already under way go on meanwhile.
+pub(crate) fn blocking<T>(work: impl FnOnce() -> T) -> T {
+    let multi_thread = tokio::runtime::Handle::try_current()
+        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+    if multi_thread {
+        tokio::task::block_in_place(work)
+    } else {
+        work()
     }
 }

@@ -29,7 +29,7 @@ use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
 use stone_package::{Folder, FolderHasher};
 
-use crate::folder::PreparedPackage;
+use crate::folder::{PreparedPackage, folder_error};
 use crate::handler::{BoxFuture, PackagePushHandler, ProgressEvent, PushProgress};
 use crate::identity::TokenSource;
 use crate::record::{DatasetOutcome, PushFile, PushOptions, PushPackage, PushResult, status_name};
@@ -774,15 +774,8 @@ impl<'a> Session<'a> {
         &self,
         cursor: &mut Cursor,
     ) -> Result<Option<(FileBatch, LocalFiles)>, PushError> {
-        // Walking and hashing block: on a runtime with other threads, the uploads of the
-        // batch before go on meanwhile.
-        let multi_thread = tokio::runtime::Handle::try_current()
-            .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
-        if multi_thread {
-            tokio::task::block_in_place(|| self.take_batch(cursor))
-        } else {
-            self.take_batch(cursor)
-        }
+        // Walking and hashing block: the uploads of the batch before go on meanwhile.
+        crate::folder::blocking(|| self.take_batch(cursor))
     }
 
     fn take_batch(
@@ -1096,13 +1089,6 @@ struct Cursor {
 }
 
 /// A folder walked again for the push failed (a file gone or changed since the plan).
-fn folder_error(folder: &Folder, e: stone_package::DigestError) -> PushError {
-    PushError::Io {
-        path: folder.root.join(&folder.path),
-        source: std::io::Error::other(format!("{:#}", anyhow::Error::new(e))),
-    }
-}
-
 /// A saved push the server no longer resumes: unknown, expired by its garbage
 /// collection, or committed with other content.
 fn is_stale_push(problem: &Problem) -> bool {

@@ -201,11 +201,10 @@ fn a_blob_store_push_reads_the_previous_descriptor_within_a_cap() {
     );
     let store = ctx.root().join("store/demo");
     std::fs::create_dir_all(&store).unwrap();
-    // 20 MiB of a previous descriptor (the destination may hold anything).
-    let mut big = b"{\"resources\": [".to_vec();
-    big.extend(std::iter::repeat_n(b' ', 20 << 20));
-    big.extend_from_slice(b"]}");
-    std::fs::write(store.join("datapackage.json"), &big).unwrap();
+    // 200 MiB of a previous descriptor (the destination may hold anything; sparse here:
+    // the size alone refuses it).
+    let descriptor = std::fs::File::create(store.join("datapackage.json")).unwrap();
+    descriptor.set_len(200 << 20).unwrap();
     let out = run_bounded(
         ctx.stone()
             .args(["package", "push", "--env", "dev", "--to"])
@@ -213,7 +212,7 @@ fn a_blob_store_push_reads_the_previous_descriptor_within_a_cap() {
             .arg(&dir),
         Duration::from_secs(120),
     );
-    assert_clear_error(&out, "larger than 16 MiB");
+    assert_clear_error(&out, "larger than 128 MiB");
     assert!(
         !store.join("a.bin").exists(),
         "nothing is uploaded after the refusal"
