@@ -151,6 +151,37 @@ pub fn store_from_url(
     Ok((store, prefix))
 }
 
+/// `push` and `push_prepared` of a handler that mirrors the package into a store
+/// ([`mirror`]; a prepared package's large folders a chunk of files at a time).
+macro_rules! mirrors {
+    () => {
+        fn push<'a>(
+            &'a self,
+            package: &'a PushPackage,
+            options: &'a PushOptions,
+            progress: Arc<dyn PushProgress>,
+        ) -> BoxFuture<'a, Result<PushResult, PushError>> {
+            Box::pin(mirror(self.name(), package, &[], 1, options, progress))
+        }
+
+        fn push_prepared<'a>(
+            &'a self,
+            prepared: &'a PreparedPackage,
+            options: &'a PushOptions,
+            progress: Arc<dyn PushProgress>,
+        ) -> BoxFuture<'a, Result<PushResult, PushError>> {
+            Box::pin(mirror(
+                self.name(),
+                &prepared.package,
+                &prepared.folders,
+                prepared.jobs,
+                options,
+                progress,
+            ))
+        }
+    };
+}
+
 /// The built-in blob-store push: claims every blob-store scheme this build knows.
 pub struct BlobStoreHandler;
 
@@ -165,31 +196,7 @@ impl PackagePushHandler for BlobStoreHandler {
             .is_some_and(|(scheme, _)| BLOB_STORE_SCHEMES.contains(&scheme))
     }
 
-    fn push<'a>(
-        &'a self,
-        package: &'a PushPackage,
-        options: &'a PushOptions,
-        progress: Arc<dyn PushProgress>,
-    ) -> BoxFuture<'a, Result<PushResult, PushError>> {
-        Box::pin(mirror(self.name(), package, &[], 1, options, progress))
-    }
-
-    fn push_prepared<'a>(
-        &'a self,
-        prepared: &'a PreparedPackage,
-        options: &'a PushOptions,
-        progress: Arc<dyn PushProgress>,
-    ) -> BoxFuture<'a, Result<PushResult, PushError>> {
-        // Large folders stream: one chunk of their files at a time.
-        Box::pin(mirror(
-            self.name(),
-            &prepared.package,
-            &prepared.folders,
-            prepared.jobs,
-            options,
-            progress,
-        ))
-    }
+    mirrors!();
 }
 
 /// The generic HTTP handler: other `https://` URLs (and `http://` to loopback), by HTTP PUT
@@ -205,31 +212,7 @@ impl PackagePushHandler for HttpHandler {
         transport::secure_str(destination)
     }
 
-    fn push<'a>(
-        &'a self,
-        package: &'a PushPackage,
-        options: &'a PushOptions,
-        progress: Arc<dyn PushProgress>,
-    ) -> BoxFuture<'a, Result<PushResult, PushError>> {
-        Box::pin(mirror(self.name(), package, &[], 1, options, progress))
-    }
-
-    fn push_prepared<'a>(
-        &'a self,
-        prepared: &'a PreparedPackage,
-        options: &'a PushOptions,
-        progress: Arc<dyn PushProgress>,
-    ) -> BoxFuture<'a, Result<PushResult, PushError>> {
-        // Large folders stream: one chunk of their files at a time.
-        Box::pin(mirror(
-            self.name(),
-            &prepared.package,
-            &prepared.folders,
-            prepared.jobs,
-            options,
-            progress,
-        ))
-    }
+    mirrors!();
 }
 
 /// One file of the descriptor.
@@ -322,7 +305,7 @@ struct Placed<'a> {
 struct Chunks<'a> {
     package: &'a PushPackage,
     prefix: &'a StorePath,
-    folders: &'a [Option<Folder>],
+    folders: &'a [Option<Box<Folder>>],
     jobs: usize,
     resource: usize,
     file: usize,
@@ -333,7 +316,7 @@ impl<'a> Chunks<'a> {
     fn new(
         package: &'a PushPackage,
         prefix: &'a StorePath,
-        folders: &'a [Option<Folder>],
+        folders: &'a [Option<Box<Folder>>],
         jobs: usize,
     ) -> Self {
         Chunks {
@@ -356,7 +339,7 @@ impl<'a> Chunks<'a> {
                 break;
             };
             let files: Vec<Cow<'a, PushFile>> =
-                match self.folders.get(index).and_then(Option::as_ref) {
+                match self.folders.get(index).and_then(Option::as_deref) {
                     Some(folder) => {
                         let walking = match &mut self.walking {
                             Some(walking) => walking,
@@ -448,7 +431,7 @@ struct Tally {
 async fn mirror(
     handler: &str,
     package: &PushPackage,
-    folders: &[Option<Folder>],
+    folders: &[Option<Box<Folder>>],
     hash_jobs: usize,
     options: &PushOptions,
     progress: Arc<dyn PushProgress>,

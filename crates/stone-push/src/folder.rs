@@ -16,7 +16,8 @@ use crate::record::{PushFile, PushPackage};
 pub struct PreparedPackage {
     pub package: PushPackage,
     /// For each resource of `package`: its folder when its `files` are not listed.
-    pub folders: Vec<Option<Folder>>,
+    /// Boxed: a package of 100,000 one-file resources holds 100,000 `None`s.
+    pub folders: Vec<Option<Box<Folder>>>,
     /// Threads hashing the folders' files again (from the hash cache the plan wrote).
     pub jobs: usize,
     /// For each resource of `package` with a folder: the listing the plan digested

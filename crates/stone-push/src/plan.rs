@@ -46,7 +46,10 @@ pub struct PushPlan {
     pub options: PlanOptions,
     /// The package node of the namespace.
     pub package_node: PackageNode,
-    pub datasets: Vec<PlannedDataset>,
+    /// Boxed: [`crate::prepare::prepare`] frees each one as its resource is prepared (a
+    /// vector of the datasets themselves stayed whole until the end: 20 MB of a push's
+    /// peak at 100,000 resources, issue 27).
+    pub datasets: Vec<Box<PlannedDataset>>,
     pub totals: Totals,
     pub hashing: HashStats,
 }
@@ -267,7 +270,7 @@ pub fn build_plan(
                 )
             }
         };
-        datasets.push(PlannedDataset {
+        datasets.push(Box::new(PlannedDataset {
             url,
             iri,
             slug: r.slug.clone(),
@@ -280,7 +283,7 @@ pub fn build_plan(
             directory: r.is_directory(),
             files,
             listing: wire,
-        });
+        }));
     }
     let hashing = session.finish();
     let package_node = match &namespace {

@@ -32,7 +32,9 @@ use stone_package::{Folder, FolderHasher};
 use crate::folder::{PreparedPackage, folder_error};
 use crate::handler::{BoxFuture, PackagePushHandler, ProgressEvent, PushProgress};
 use crate::identity::TokenSource;
-use crate::record::{DatasetOutcome, PushFile, PushOptions, PushPackage, PushResult, status_name};
+use crate::record::{
+    DatasetOutcome, PushFile, PushOptions, PushPackage, PushResource, PushResult, status_name,
+};
 use crate::resume::{self, ResumeState};
 use crate::{Phase, PushError};
 
@@ -177,7 +179,7 @@ impl ServiceHandler {
     async fn session(
         &self,
         package: &PushPackage,
-        folders: &[Option<Folder>],
+        folders: &[Option<Box<Folder>>],
         listings: &[Option<FolderListing>],
         hash_jobs: usize,
         options: &PushOptions,
@@ -209,7 +211,7 @@ struct Session<'a> {
     api: String,
     package: &'a PushPackage,
     /// For each resource: its folder when its files are not listed in `package`.
-    folders: &'a [Option<Folder>],
+    folders: &'a [Option<Box<Folder>>],
     /// For each resource with a folder: its listing as the plan digested it (declared in
     /// a paged manifest: a server whose head has it needs none of the folder's files).
     listings: &'a [Option<FolderListing>],
@@ -337,7 +339,7 @@ impl<'a> Session<'a> {
         if created.state == PushState::Staging {
             let url = format!("{}/pushes/{push_id}/commit", self.api);
             let accepted: CommitAccepted = self
-                .request(Phase::Commit, Method::POST, &url, None::<&()>)
+                .request(Phase::Commit, Method::POST, &url, None)
                 .await?;
             self.progress.event(ProgressEvent::Committing {
                 push_id: accepted.push_id,
@@ -445,7 +447,7 @@ impl<'a> Session<'a> {
 
     /// The folder of the `i`th resource, when its files are not listed.
     fn folder(&self, i: usize) -> Option<&'a Folder> {
-        self.folders.get(i).and_then(Option::as_ref)
+        self.folders.get(i).and_then(Option::as_deref)
     }
 
     /// Whether the package has more files than one batch: its manifest then names the
@@ -501,10 +503,11 @@ impl<'a> Session<'a> {
         }))
     }
 
-    fn manifest(&self, push_id: Option<String>) -> CreatePush {
-        let paged = self.paged();
+    /// The manifest of `POST /pushes` but its datasets, which [`ManifestBody`] adds one at
+    /// a time as it is written.
+    fn manifest_head(&self, push_id: Option<String>) -> CreatePush {
         CreatePush {
-            paged_files: paged,
+            paged_files: self.paged(),
             push_id,
             namespace: self.package.namespace.clone(),
             branch: self.options.branch.clone(),
@@ -515,30 +518,30 @@ impl<'a> Session<'a> {
                 manual: self.options.manual,
             },
             package: self.package.metadata.clone(),
-            datasets: self
-                .package
-                .resources
+            datasets: Vec::new(),
+        }
+    }
+
+    /// The manifest entry of the `i`th resource.
+    fn dataset_manifest(&self, i: usize, r: &PushResource) -> DatasetManifest {
+        let paged = self.paged();
+        DatasetManifest {
+            listing: paged
+                .then(|| self.declared(i))
+                .flatten()
+                .map(Cow::into_owned),
+            name: r.name.clone(),
+            kind: r.kind,
+            metadata: r.metadata.clone(),
+            schema: r.schema.clone(),
+            files: r
+                .files
                 .iter()
-                .enumerate()
-                .map(|(i, r)| DatasetManifest {
-                    listing: paged
-                        .then(|| self.declared(i))
-                        .flatten()
-                        .map(Cow::into_owned),
-                    name: r.name.clone(),
-                    kind: r.kind,
-                    metadata: r.metadata.clone(),
-                    schema: r.schema.clone(),
-                    files: r
-                        .files
-                        .iter()
-                        .filter(|_| !paged)
-                        .map(|f| ManifestFile {
-                            path: f.path.clone(),
-                            sha256: f.sha256.clone(),
-                            size: f.size,
-                        })
-                        .collect(),
+                .filter(|_| !paged)
+                .map(|f| ManifestFile {
+                    path: f.path.clone(),
+                    sha256: f.sha256.clone(),
+                    size: f.size,
                 })
                 .collect(),
         }
@@ -546,23 +549,23 @@ impl<'a> Session<'a> {
 
     async fn create(&self, push_id: Option<String>) -> Result<PushCreated, PushError> {
         let url = format!("{}/pushes", self.api);
-        self.request(
-            Phase::Stage,
-            Method::POST,
-            &url,
-            Some(&self.manifest(push_id)),
-        )
-        .await
+        let body = ManifestBody::of(self, push_id).map_err(|e| PushError::Protocol {
+            phase: Phase::Stage,
+            url: url.clone(),
+            message: format!("the manifest could not be written as JSON: {e}"),
+        })?;
+        self.request(Phase::Stage, Method::POST, &url, Some(body.0))
+            .await
     }
 
     /// A JSON request to the push API, retried on connection errors, 429 and 5xx (the
     /// server deduplicates every call: [`stone_http::retry::Resend::Idempotent`]).
-    async fn request<T: DeserializeOwned, B: Serialize>(
+    async fn request<T: DeserializeOwned>(
         &self,
         phase: Phase,
         method: Method,
         url: &str,
-        body: Option<&B>,
+        body: Option<bytes::Bytes>,
     ) -> Result<T, PushError> {
         let unavailable = |message: String| PushError::Unavailable {
             phase,
@@ -577,8 +580,10 @@ impl<'a> Session<'a> {
                 if let Some(token) = &token {
                     request = request.bearer_auth(token.expose());
                 }
-                if let Some(body) = body {
-                    request = request.json(body);
+                if let Some(body) = &body {
+                    request = request
+                        .header(reqwest::header::CONTENT_TYPE, "application/json")
+                        .body(body.clone());
                 }
                 std::future::ready(Ok::<_, std::convert::Infallible>(request))
             };
@@ -683,7 +688,7 @@ impl<'a> Session<'a> {
             let url = url.clone();
             async move {
                 let answer: Result<FilesAccepted, PushError> = self
-                    .request(Phase::Stage, Method::POST, &url, Some(&batch))
+                    .request(Phase::Stage, Method::POST, &url, Some(json_body(&batch)))
                     .await;
                 answer.map(|answer| (batch, answer))
             }
@@ -926,7 +931,7 @@ impl<'a> Session<'a> {
                 self.api, push_id, upload.sha256
             );
             let _: serde_json::Value = self
-                .request(Phase::Upload, Method::POST, &url, None::<&()>)
+                .request(Phase::Upload, Method::POST, &url, None)
                 .await
                 .map_err(UploadFailure::Failed)?;
         }
@@ -1141,4 +1146,75 @@ fn check_staging_url(url: &str) -> Result<(), String> {
             redact_url(url)
         )),
     }
+}
+
+/// The body of `POST /pushes`, written without the whole manifest in memory: the manifest's
+/// other fields as [`CreatePush`] writes them, and its datasets built one at a time as they
+/// are written, into a buffer of the exact size (issue 27: at 100,000 resources the
+/// manifest and its JSON text, grown by doubling, were ~45 MB of the client's peak next to
+/// the package to push).
+struct ManifestBody(bytes::Bytes);
+
+impl ManifestBody {
+    fn of(session: &Session<'_>, push_id: Option<String>) -> serde_json::Result<ManifestBody> {
+        let serde_json::Value::Object(mut head) =
+            serde_json::to_value(session.manifest_head(push_id))?
+        else {
+            unreachable!("a struct is written as an object")
+        };
+        head.remove("datasets");
+        let manifest = Manifest {
+            head,
+            datasets: Datasets(session),
+        };
+        let mut length = Counted(0);
+        serde_json::to_writer(&mut length, &manifest)?;
+        let mut out = Vec::with_capacity(length.0);
+        serde_json::to_writer(&mut out, &manifest)?;
+        Ok(ManifestBody(out.into()))
+    }
+}
+
+#[derive(Serialize)]
+struct Manifest<'s, 'a> {
+    #[serde(flatten)]
+    head: serde_json::Map<String, serde_json::Value>,
+    datasets: Datasets<'s, 'a>,
+}
+
+struct Datasets<'s, 'a>(&'s Session<'a>);
+
+impl Serialize for Datasets<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let session = self.0;
+        serializer.collect_seq(
+            session
+                .package
+                .resources
+                .iter()
+                .enumerate()
+                .map(|(i, r)| session.dataset_manifest(i, r)),
+        )
+    }
+}
+
+/// A writer that only counts.
+struct Counted(usize);
+
+impl std::io::Write for Counted {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A request's JSON body, written once whatever the retries.
+fn json_body<B: Serialize>(body: &B) -> bytes::Bytes {
+    serde_json::to_vec(body)
+        .expect("the push API's records serialize")
+        .into()
 }

@@ -60,9 +60,7 @@ impl Session<'_> {
                 (None, _) => format!("{base}?limit={MAX_STATUS_PAGE}"),
             };
             let asked = tokio::time::Instant::now();
-            let mut status: PushStatus = self
-                .request(Phase::Poll, Method::GET, &url, None::<&()>)
-                .await?;
+            let mut status: PushStatus = self.request(Phase::Poll, Method::GET, &url, None).await?;
             let forward = followed
                 .take(std::mem::take(&mut status.datasets), &report)
                 .map_err(protocol)?;
@@ -196,7 +194,9 @@ impl<'p> Followed<'p> {
             slots: vec![u32::MAX; package.resources.len()],
             order,
             others: HashMap::new(),
-            datasets: Vec::new(),
+            // One entry per dataset of the package at the end: reserved at once, not grown
+            // by doubling (at 100,000 datasets a copy of ~13 MB at the client's peak).
+            datasets: Vec::with_capacity(package.resources.len()),
             replace,
             bytes: 0,
             max_bytes: PROGRESS_BYTES_BASE.saturating_add(
