@@ -480,15 +480,7 @@ async fn mirror(
         if chunk.is_empty() {
             break;
         }
-        let missing = held
-            .missing(
-                store,
-                chunk
-                    .iter()
-                    .map(|p| (&p.location, p.key.as_str(), p.file.as_ref())),
-                jobs,
-            )
-            .await;
+        let missing = held.missing(store, &chunk, jobs).await;
         for (placed, missing) in chunk.iter().zip(missing) {
             tally.per_resource[placed.resource] += 1;
             if missing {
@@ -542,15 +534,7 @@ async fn mirror(
             if chunk.is_empty() {
                 break;
             }
-            let missing = held
-                .missing(
-                    store,
-                    chunk
-                        .iter()
-                        .map(|p| (&p.location, p.key.as_str(), p.file.as_ref())),
-                    jobs,
-                )
-                .await;
+            let missing = held.missing(store, &chunk, jobs).await;
             let uploads: Vec<Placed> = chunk
                 .into_iter()
                 .zip(missing)

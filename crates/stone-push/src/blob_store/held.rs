@@ -15,7 +15,7 @@ use object_store::path::Path as StorePath;
 use object_store::{GetOptions, ObjectStore};
 
 use super::listing::{self, PreviousDescriptor};
-use super::{PENDING, PENDING_DIR, Pending, child, get_json, store_error};
+use super::{PENDING, PENDING_DIR, Pending, Placed, child, get_json, store_error};
 use crate::{PushError, PushFile};
 
 pub(super) struct Held {
@@ -122,18 +122,21 @@ impl Held {
             )
     }
 
-    /// For each `(location, key, file)`: true when it must go up (not trusted, or its
-    /// object is gone or has another size).
-    pub(super) async fn missing<'f>(
+    /// For each file of `chunk`: true when it must go up (not trusted, or its object is
+    /// gone or has another size).
+    pub(super) async fn missing(
         &self,
         store: &dyn ObjectStore,
-        files: impl Iterator<Item = (&'f StorePath, &'f str, &'f PushFile)>,
+        chunk: &[Placed<'_>],
         jobs: usize,
     ) -> Vec<bool> {
-        let checks: Vec<_> = files
-            .map(|(location, key, file)| {
-                let trusted = self.trusted(key, file);
-                async move { !trusted || !self.has(store, location, file.size).await }
+        let checks: Vec<_> = chunk
+            .iter()
+            .map(|placed| {
+                let trusted = self.trusted(&placed.key, &placed.file);
+                async move {
+                    !trusted || !self.has(store, &placed.location, placed.file.size).await
+                }
             })
             .collect();
         futures::stream::iter(checks)
