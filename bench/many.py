@@ -18,7 +18,7 @@ SeaweedFS (`weed` from STONE_TOOLS_DIR), first push and unchanged re-push, again
 the same run; `--no-blob-store` skips it.
 
 Usage: bench/many.py [--dir DIR] [--files N] [--resources M] [--jobs 8] [--bin-dir DIR]
-                     [--case folder|resources|all] [--no-curl] [--no-blob-store | --blob-store-only]
+                     [--case folder|resources|all] [--no-curl] [--no-blob-store | --blob-store-only] [--no-aws]
 """
 import argparse, hashlib, json, os, shutil, subprocess, sys, tempfile, time, urllib.request
 from pathlib import Path
@@ -161,7 +161,7 @@ def curl_run(server, pkg: Path, paths, jobs, base: Path, folder):
     return time.perf_counter() - t, len(uploads)
 
 
-def blob_store_run(stone, pkg: Path, base: Path, jobs: int):
+def blob_store_run(stone, pkg: Path, base: Path, jobs: int, with_aws: bool = True):
     """The blob-store path: stone --to s3:// against aws s3 sync, same folder, same bucket."""
     from blob_store import start_weed  # noqa: E402 (bench/blob_store.py)
     if shutil.which("aws") is None:
@@ -179,13 +179,19 @@ def blob_store_run(stone, pkg: Path, base: Path, jobs: int):
         again, again_rss, out = timed(push, env)
         again_uploaded = json.loads(out)["uploaded_bytes"]
         sync = ["aws", "s3", "sync", "--only-show-errors", str(pkg / "files"), "s3://bench/aws/files"]
-        aws_first, aws_rss, _ = timed(sync, aws_env)
-        aws_again, aws_again_rss, _ = timed(sync, aws_env)
+        aws_first = aws_rss = aws_again = aws_again_rss = None
+        if with_aws:
+            aws_first, aws_rss, _ = timed(sync, aws_env)
+            aws_again, aws_again_rss, _ = timed(sync, aws_env)
     finally:
         proc.kill()
         proc.wait()
         shutil.rmtree(where, ignore_errors=True)
     print(f"  blob store: stone --to s3://     {first:8.2f} s   {uploaded / 1e6:.1f} MB uploaded   client RSS {first_rss / 1e6:.0f} MB")
+    if aws_first is None:
+        print("  blob store: aws s3 sync          not measured (--no-aws)")
+        print(f"  blob store: unchanged re-push    {again:8.2f} s   {again_uploaded} bytes   client RSS {again_rss / 1e6:.0f} MB")
+        return
     print(f"  blob store: aws s3 sync          {aws_first:8.2f} s   aws/stone {aws_first / first:.2f} (> 1: stone faster)   RSS {aws_rss / 1e6:.0f} MB")
     print(f"  blob store: unchanged re-push    {again:8.2f} s   {again_uploaded} bytes   client RSS {again_rss / 1e6:.0f} MB;"
           f" aws s3 sync {aws_again:.2f} s (aws/stone {aws_again / again:.2f}), RSS {aws_again_rss / 1e6:.0f} MB")
@@ -207,6 +213,8 @@ def main():
                     help="skip the curl reference (the client's memory and the dry runs only matter)")
     ap.add_argument("--blob-store-only", action="store_true",
                     help="the folder case's blob-store path alone (no stone-server, no curl)")
+    ap.add_argument("--no-aws", action="store_true",
+                    help="the blob-store path without aws s3 sync beside it (~365 files/s here)")
     ap.add_argument("--no-blob-store", action="store_true",
                     help="skip the blob-store path (stone --to s3:// against aws s3 sync on SeaweedFS)")
     args = ap.parse_args()
@@ -237,7 +245,7 @@ def main():
         if args.blob_store_only:
             if folder:
                 print(f"\n{name}")
-                blob_store_run(stone, pkg, base, args.jobs)
+                blob_store_run(stone, pkg, base, args.jobs, not args.no_aws)
             continue
         # Hash cache: a cold dry run fills it; the warm one is measured.
         env = add_env(stone, base, "dry", "http://127.0.0.1:9/v1")
@@ -278,7 +286,7 @@ def main():
         print(f"  unchanged re-push                {again:8.2f} s   {again_uploaded} bytes uploaded (target < 10 s, 0 bytes)   client RSS {again_rss / 1e6:.0f} MB")
         print(f"  server peak RSS                  {server_rss / 1e6:8.0f} MB (target < 500); {server_first_rss / 1e6:.0f} MB through the first push")
         if folder and not args.no_blob_store:
-            blob_store_run(stone, pkg, base, args.jobs)
+            blob_store_run(stone, pkg, base, args.jobs, not args.no_aws)
     empty_trash()
 
 
