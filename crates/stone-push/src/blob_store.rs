@@ -456,21 +456,17 @@ async fn mirror(
         per_resource: vec![0; package.resources.len()],
         ..Tally::default()
     };
+    let state_error = |source| PushError::Io {
+        path: state_dir.clone(),
+        source,
+    };
+    if folders.iter().any(Option::is_some) {
+        std::fs::create_dir_all(&state_dir).map_err(state_error)?;
+    }
     let mut writers: Vec<Option<ListingWriter>> = Vec::new();
     for folder in folders {
         writers.push(match folder {
-            Some(_) => {
-                std::fs::create_dir_all(&state_dir).map_err(|source| PushError::Io {
-                    path: state_dir.clone(),
-                    source,
-                })?;
-                Some(
-                    ListingWriter::new(&state_dir).map_err(|source| PushError::Io {
-                        path: state_dir.clone(),
-                        source,
-                    })?,
-                )
-            }
+            Some(_) => Some(ListingWriter::new(&state_dir).map_err(state_error)?),
             None => None,
         });
     }
@@ -492,20 +488,14 @@ async fn mirror(
             if let Some(Some(writer)) = writers.get_mut(placed.resource) {
                 writer
                     .add(&placed.key, &placed.file.sha256, placed.file.size)
-                    .map_err(|source| PushError::Io {
-                        path: state_dir.clone(),
-                        source,
-                    })?;
+                    .map_err(state_error)?;
             }
         }
     }
     let mut listings = Vec::new();
     for writer in writers {
         listings.push(match writer {
-            Some(writer) => Some(writer.finish().map_err(|source| PushError::Io {
-                path: state_dir.clone(),
-                source,
-            })?),
+            Some(writer) => Some(writer.finish().map_err(state_error)?),
             None => None,
         });
     }
@@ -586,20 +576,15 @@ async fn mirror(
             Some((file, size, at)) => {
                 let location = child(&prefix, &at.path);
                 if !held.has(store, &location, size).await {
-                    let placed = Placed {
-                        resource: 0,
-                        key: at.path.clone(),
-                        location,
-                        file: Cow::Owned(PushFile {
-                            path: at.path.clone(),
-                            local: file.path().to_owned(),
-                            sha256: String::new(),
-                            size,
-                        }),
+                    let listing = PushFile {
+                        path: at.path.clone(),
+                        local: file.path().to_owned(),
+                        sha256: String::new(), // not read by an upload
+                        size,
                     };
-                    upload_file(store, &placed.location, &placed.file, &NoProgress)
+                    upload_file(store, &location, &listing, &NoProgress)
                         .await
-                        .map_err(|e| upload_error(url, &placed, e))?;
+                        .map_err(|e| upload_error(url, &at.path, &listing, e))?;
                 }
                 Some(at)
             }
@@ -720,18 +705,19 @@ async fn transfer(
 ) -> Result<u64, PushError> {
     upload_file(store, &upload.location, &upload.file, progress)
         .await
-        .map_err(|e| upload_error(url, upload, e))
+        .map_err(|e| upload_error(url, &upload.key, &upload.file, e))
         .map(|()| upload.file.size)
 }
 
-fn upload_error(url: &str, upload: &Placed<'_>, e: UploadError) -> PushError {
+/// A failed upload of `file` to `key`, as a push error naming both.
+fn upload_error(url: &str, key: &str, file: &PushFile, e: UploadError) -> PushError {
     match e {
         UploadError::Io(source) => PushError::Io {
-            path: upload.file.local.clone(),
+            path: file.local.clone(),
             source,
         },
         UploadError::Store(e) => PushError::Store {
-            action: format!("uploading {} to", upload.key),
+            action: format!("uploading {key} to"),
             url: url.to_owned(),
             transient: matches!(e, object_store::Error::Generic { .. }),
             source: Box::new(e),

@@ -625,12 +625,21 @@ fn a_large_folder_goes_in_chunks_with_a_listing_of_its_own() {
     )
     .unwrap();
     std::fs::write(store.join(path_of(9)), "half 000009\n").unwrap();
+    // The single marker of pushes by an earlier stone is honoured as well.
+    std::fs::write(
+        store.join(".stone-push-pending.json"),
+        format!("{{\"paths\":[\"{}\"]}}", path_of(10)),
+    )
+    .unwrap();
+    std::fs::write(store.join(path_of(10)), "half 000010\n").unwrap();
     let resumed = ok_json(&push(&ctx, &dir, &url, &[]));
-    assert_eq!(resumed["uploaded_bytes"], 12, "{resumed:#}");
-    assert_eq!(
-        std::fs::read(store.join(path_of(9))).unwrap(),
-        content_of(9).as_bytes()
-    );
+    assert_eq!(resumed["uploaded_bytes"], 24, "{resumed:#}");
+    for i in [9, 10] {
+        assert_eq!(
+            std::fs::read(store.join(path_of(i))).unwrap(),
+            content_of(i).as_bytes()
+        );
+    }
     assert_no_markers(&store);
 }
 
