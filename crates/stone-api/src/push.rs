@@ -159,20 +159,19 @@ pub struct DatasetManifest {
 }
 
 /// What a batch of files is checked against ([`crate::validate::validate_batch`]): a
-/// push's datasets by name and kind, read from its stored manifest without the rest (its
-/// metadata, schemas and listings: issue 27, a manifest of 100,000 datasets was parsed
-/// whole for each batch).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// push's datasets by name and kind, without the rest of its manifest (its metadata,
+/// schemas and listings). A server may hold only the datasets a batch names (issue 27:
+/// a manifest of 100,000 datasets was read whole for each batch).
+#[derive(Debug, Clone, PartialEq)]
 pub struct PushOutline {
     /// Whether the push takes its files in batches ([`CreatePush::paged_files`]).
-    #[serde(default)]
     pub paged_files: bool,
-    /// Its datasets, in manifest order.
+    /// Its datasets (all of them, or at least those a batch names).
     pub datasets: Vec<OutlinedDataset>,
 }
 
 /// A dataset of a [`PushOutline`].
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct OutlinedDataset {
     /// Slug.
     pub name: String,

@@ -28,7 +28,7 @@ pub async fn add_files(
     let Json(batch) = body.map_err(|rejection| ApiError::invalid(rejection.body_text()))?;
     let (record, manifest) = app
         .db
-        .push_outline(&id)
+        .push_outline(&id, batch.datasets.iter().map(|d| d.name.as_str()))
         .await?
         .filter(|(record, _)| record.principal == principal.user)
         .ok_or_else(|| ApiError::push_not_found(&id))?;
@@ -89,11 +89,7 @@ pub async fn add_files(
     // In a resumed push (its manifest posted again: its change number moved), a batch may
     // name a small upload of the caller's still to verify (S3); a first push asks for
     // none of those checks (a request each on S3).
-    let resumed = app
-        .db
-        .push_summary(&id)
-        .await?
-        .is_some_and(|summary| summary.changes > 0);
+    let resumed = record.changes > 0;
     let Planned {
         uploads,
         already_staged,

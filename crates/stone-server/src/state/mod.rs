@@ -19,8 +19,8 @@ use serde_json::Value;
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Row};
 use stone_api::{
-    AssetKind, CreatePush, DatasetDetail, DatasetState, DatasetStatus, NodeStatus, PackageNode,
-    Problem, PushOutline, PushReport, PushState,
+    AssetKind, CreatePush, DatasetDetail, DatasetState, DatasetStatus, NodeStatus, OutlinedDataset,
+    PackageNode, Problem, PushOutline, PushReport, PushState,
 };
 
 mod datasets;
@@ -230,6 +230,8 @@ pub struct PushSummary {
     /// The push's change counter: every transaction that changes its datasets takes the
     /// next number and stamps the rows it changes with it.
     pub changes: i64,
+    /// Whether it takes its files in batches ([`CreatePush::paged_files`]).
+    pub paged_files: bool,
     pub node_status: Option<NodeStatus>,
     pub result: Option<PushReport>,
     pub error: Option<Problem>,

@@ -20,6 +20,7 @@ fn summary_of(row: &sqlx::any::AnyRow) -> Result<PushSummary> {
         created_at: row.get("created_at"),
         updated_at: row.get("updated_at"),
         changes: row.get("changes"),
+        paged_files: row.get::<i64, _>("paged_files") != 0,
         node_status: row
             .get::<Option<String>, _>("node_status")
             .map(|t| from_text("node status", &t))
@@ -43,8 +44,9 @@ impl StateDb {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         let now = now();
         sqlx::query(
-            "INSERT INTO pushes (id, principal, namespace, branch, state, protected, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, 'staging', $5, $6, $7)",
+            "INSERT INTO pushes (id, principal, namespace, branch, state, protected, created_at, updated_at,
+                                 paged_files)
+             VALUES ($1, $2, $3, $4, 'staging', $5, $6, $7, $8)",
         )
         .bind(id)
         .bind(principal)
@@ -53,6 +55,7 @@ impl StateDb {
         .bind(i64::from(protected))
         .bind(&now)
         .bind(&now)
+        .bind(i64::from(manifest.paged_files))
         .execute(&mut *tx)
         .await
         .map_err(query_error("inserting a push"))?;
@@ -80,11 +83,12 @@ impl StateDb {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         let changed = sqlx::query(
             "UPDATE pushes SET protected = $1, state = 'staging', updated_at = $2,
-                    node_status = NULL, result = NULL, error = NULL
-             WHERE id = $3 AND state IN ('staging', 'failed')",
+                    node_status = NULL, result = NULL, error = NULL, paged_files = $3
+             WHERE id = $4 AND state IN ('staging', 'failed')",
         )
         .bind(i64::from(protected))
         .bind(now())
+        .bind(i64::from(manifest.paged_files))
         .bind(id)
         .execute(&mut *tx)
         .await
@@ -135,23 +139,55 @@ impl StateDb {
         }))
     }
 
-    /// A push with only the names and kinds of its manifest's datasets (what a batch of
-    /// files is checked against): the stored manifest parsed without its metadata,
-    /// schemas and listings, which for 100,000 datasets made each batch parse tens of MB.
-    pub async fn push_outline(&self, id: &str) -> Result<Option<(PushSummary, PushOutline)>> {
-        let Some(row) = self.push_row(id).await? else {
+    /// A push's summary and the names and kinds of those of its datasets `names` names
+    /// (the ones a batch of files is checked against): neither the stored manifest nor the
+    /// push's other datasets are read, so a batch costs its own size, not the push's
+    /// (issue 27: each batch of a push of 100,000 datasets selected, copied and parsed the
+    /// whole manifest, tens of MB). A name the push does not write is left out.
+    pub async fn push_outline<'a>(
+        &self,
+        id: &str,
+        names: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Option<(PushSummary, PushOutline)>> {
+        let Some(summary) = self.push_summary(id).await? else {
             return Ok(None);
         };
-        let outline = from_json("manifest", row.get::<String, _>("manifest").as_str())?;
-        Ok(Some((summary_of(&row)?, outline)))
+        let names: Vec<Value> = names
+            .into_iter()
+            .map(|name| serde_json::json!({ "name": name }))
+            .collect();
+        let table = json_rows(self.backend, "$2", &[("name", false)]);
+        let rows = sqlx::query(&format!(
+            "{table} SELECT name, kind FROM push_datasets
+             WHERE push_id = $1 AND operation = 'write' AND name IN (SELECT name FROM r)"
+        ))
+        .bind(id)
+        .bind(json(&names))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(query_error("reading a push's datasets"))?;
+        let datasets = rows
+            .iter()
+            .map(|row| {
+                Ok(OutlinedDataset {
+                    name: row.get("name"),
+                    kind: from_text("asset kind", &row.get::<String, _>("kind"))?,
+                })
+            })
+            .collect::<Result<_>>()?;
+        let outline = PushOutline {
+            paged_files: summary.paged_files,
+            datasets,
+        };
+        Ok(Some((summary, outline)))
     }
 
     /// A push's row with its manifest's text.
     async fn push_row(&self, id: &str) -> Result<Option<sqlx::any::AnyRow>> {
         sqlx::query(
             "SELECT p.id, p.principal, p.namespace, p.branch, p.state, m.manifest, p.protected,
-                    p.created_at, p.updated_at, p.commits, p.changes, p.node_status, p.result,
-                    p.error
+                    p.created_at, p.updated_at, p.commits, p.changes, p.paged_files, p.node_status,
+                    p.result, p.error
              FROM pushes p JOIN push_manifests m ON m.push_id = p.id WHERE p.id = $1",
         )
         .bind(id)
@@ -164,7 +200,7 @@ impl StateDb {
     pub async fn push_summary(&self, id: &str) -> Result<Option<PushSummary>> {
         let row = sqlx::query(
             "SELECT id, principal, namespace, branch, state, created_at, updated_at, changes,
-                    node_status, result, error
+                    paged_files, node_status, result, error
              FROM pushes WHERE id = $1",
         )
         .bind(id)

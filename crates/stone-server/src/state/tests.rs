@@ -448,3 +448,40 @@ async fn a_paged_push_is_read_in_pages_and_its_head_and_quota_come_from_its_file
         Some((AssetKind::Blob, all[..3].to_vec()))
     );
 }
+
+/// Issue 27: a batch reads the push's summary and the datasets it names, not the
+/// manifest: the outline holds only the named datasets the push writes, with their kinds,
+/// and whether the push is paged follows the manifest last posted.
+#[tokio::test]
+async fn a_batch_outline_holds_only_the_datasets_it_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = StateDb::open(&dir.path().join("state.db")).await.unwrap();
+    db.create_push("p", "me", &manifest(), false, &datasets())
+        .await
+        .unwrap();
+    let (summary, outline) = db
+        .push_outline("p", ["a", "old", "nope", "a"])
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(summary.principal, "me");
+    assert!(!outline.paged_files);
+    assert_eq!(
+        outline.datasets,
+        [OutlinedDataset {
+            name: "a".into(),
+            kind: AssetKind::Tabular,
+        }],
+        "a dataset the push deletes, or does not have, is not in the outline"
+    );
+    let mut paged = manifest();
+    paged.paged_files = true;
+    db.replace_manifest("p", &paged, false, &datasets())
+        .await
+        .unwrap()
+        .unwrap();
+    let (summary, outline) = db.push_outline("p", []).await.unwrap().unwrap();
+    assert!(summary.paged_files && outline.paged_files);
+    assert!(outline.datasets.is_empty());
+    assert!(db.push_outline("other", ["a"]).await.unwrap().is_none());
+}

@@ -108,3 +108,71 @@ async fn a_manifest_stored_before_0003_is_kept_on_postgresql() {
     let postgres = stone_test::services::Postgres::start();
     manifest_survives(&postgres.url(), "migrations-postgres", dir.path()).await;
 }
+
+/// Stores three pushes as migrations 0001–0009 had them (a paged manifest, an inline
+/// one, one from before `paged_files`), opens the database with this server and checks
+/// that migration 0010 marked only the paged one (issue 27: batches read that column).
+async fn paged_pushes_stay_paged(url: &str, dir: &str, scratch: &Path) {
+    sqlx::any::install_default_drivers();
+    let older = Migrator::new(older_migrations(dir, 9, scratch))
+        .await
+        .unwrap();
+    let stored = [
+        ("paged", r#"{"namespace":"demo","paged_files":true}"#, true),
+        (
+            "inline",
+            r#"{"namespace":"demo","paged_files":false}"#,
+            false,
+        ),
+        ("older", r#"{"namespace":"demo"}"#, false),
+    ];
+    {
+        let pool = sqlx::AnyPool::connect(url).await.unwrap();
+        older.run(&pool).await.unwrap();
+        for (id, manifest, _) in stored {
+            sqlx::query(
+                "INSERT INTO pushes (id, principal, namespace, branch, state, protected, created_at, updated_at)
+                 VALUES ($1, 'me', 'demo', 'dev', 'staging', 0, '2026-11-24T00:00:00Z', '2026-11-24T00:00:00Z')",
+            )
+            .bind(id)
+            .execute(&pool)
+            .await
+            .unwrap();
+            sqlx::query("INSERT INTO push_manifests (push_id, manifest) VALUES ($1, $2)")
+                .bind(id)
+                .bind(manifest)
+                .execute(&pool)
+                .await
+                .unwrap();
+        }
+        pool.close().await;
+    }
+    let db = StateDb::connect(url, 2)
+        .await
+        .expect("the older database migrates");
+    for (id, _, paged) in stored {
+        let summary = db
+            .push_summary(id)
+            .await
+            .unwrap()
+            .expect("the push is kept");
+        assert_eq!(summary.paged_files, paged, "push {id}");
+    }
+}
+
+#[tokio::test]
+async fn paged_pushes_stored_before_0010_stay_paged_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("state.db").display()
+    );
+    paged_pushes_stay_paged(&url, "migrations", dir.path()).await;
+}
+
+#[tokio::test]
+async fn paged_pushes_stored_before_0010_stay_paged_on_postgresql() {
+    let dir = tempfile::tempdir().unwrap();
+    let postgres = stone_test::services::Postgres::start();
+    paged_pushes_stay_paged(&postgres.url(), "migrations-postgres", dir.path()).await;
+}
