@@ -496,3 +496,84 @@ async fn another_caller_does_not_disturb_an_upload(store: Store) {
     };
     assert!(objects.values().all(|o| *o == bytes));
 }
+
+/// A paged push (issue 27) completes its multipart uploads from the files its batches
+/// recorded (its manifest names none): the content of a batch completes, a sha256 no
+/// batch named is an unknown upload, and another caller's push is not found.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paged_push_completes_the_uploads_its_batches_asked_for_and_no_others() {
+    let store = Store::Local;
+    let world = tokio::task::block_in_place(|| world(store));
+    let bytes = noise(27, 2 * store.part_size() + 7);
+    let big = File::new("big.bin", bytes.clone());
+    let (mut paged, _) = manifest(
+        "alice-ns",
+        "dev",
+        Options::default(),
+        None,
+        &[blob("big", &big)],
+    );
+    let files = paged["datasets"][0]["files"].take();
+    paged["datasets"][0]["files"] = json!([]);
+    paged["paged_files"] = json!(true);
+    let created = world
+        .post(&world.alice, "/v1/pushes", Some(&paged))
+        .await
+        .expect(201)
+        .body;
+    let id = created["push_id"].as_str().unwrap().to_owned();
+    let complete = |sha256: String| format!("/v1/pushes/{id}/uploads/{sha256}/complete");
+    // Before the batch, the push has no such content.
+    let early = world
+        .post(&world.alice, &complete(big.sha256()), None)
+        .await
+        .expect(404);
+    assert_eq!(early.code(), "staging.unknown_upload");
+    let batch = json!({"datasets": [{"name": paged["datasets"][0]["name"], "files": files}]});
+    let answer = world
+        .post(
+            &world.alice,
+            &format!("/v1/pushes/{id}/files"),
+            Some(&batch),
+        )
+        .await
+        .expect(200)
+        .body;
+    let parts = answer["uploads"][0]["parts"].as_array().unwrap().clone();
+    assert_eq!(parts.len(), 3, "{answer:#}");
+    for part in &parts {
+        let (offset, size) = (
+            part["offset"].as_u64().unwrap() as usize,
+            part["size"].as_u64().unwrap() as usize,
+        );
+        let (status, text) = put(
+            client(),
+            part["url"].as_str().unwrap().to_owned(),
+            Default::default(),
+            bytes[offset..offset + size].to_vec(),
+        )
+        .await;
+        assert!(status.is_success(), "{status}: {text}");
+    }
+    let other = world
+        .post(&world.bob, &complete(big.sha256()), None)
+        .await
+        .expect(404);
+    assert_eq!(other.code(), "push.not_found", "{:#}", other.body);
+    let unnamed = world
+        .post(&world.alice, &complete("c".repeat(64)), None)
+        .await
+        .expect(404);
+    assert_eq!(unnamed.code(), "staging.unknown_upload");
+    let completed = world
+        .post(&world.alice, &complete(big.sha256()), None)
+        .await
+        .expect(200)
+        .body;
+    assert_eq!(completed["staged"], true);
+    assert_eq!(completed["size"], bytes.len());
+    world
+        .post(&world.alice, &format!("/v1/pushes/{id}/commit"), None)
+        .await
+        .expect(202);
+}
