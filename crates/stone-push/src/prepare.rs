@@ -53,12 +53,12 @@ pub enum Preparation {
 }
 
 /// The package as the handler takes it, after converting and checking what `options` ask.
-/// Takes the plan's datasets (`plan.datasets` is left empty): each one goes once its
-/// resource is in the package to push (a plan of 100,000 resources is not held twice,
-/// issue 27).
+/// Takes the plan's datasets and the package's resources (`plan.datasets` and
+/// `package.resources` are left empty): each one goes once its resource is in the package
+/// to push (a package of 100,000 resources is not held three times, issue 27).
 pub fn prepare(
     plan: &mut PushPlan,
-    package: &Package,
+    package: &mut Package,
     options: PrepareOptions,
     progress: &dyn PrepareProgress,
 ) -> anyhow::Result<PreparedPackage> {
@@ -66,17 +66,19 @@ pub fn prepare(
         preparation,
         max_record_bytes,
     } = options;
-    // Grown as the plan's datasets go (reserved whole at the start, they were 20 MB of the
-    // client's peak at 100,000 resources, next to the whole plan: issue 27).
-    let mut resources = Vec::new();
-    let mut folders = Vec::new();
-    let mut listings = Vec::new();
-    let mut folder_jobs = 1;
-    // The plan's datasets are consumed: each one's names and digests go once its resource
-    // is in the package to push (issue 27: at 100,000 resources both were alive at the
-    // end, ~25 MB of the push's peak).
+    // The plan's datasets and the package's resources are consumed: each one goes once
+    // its resource is in the package to push (issue 27: at 100,000 resources the loaded
+    // package, the plan and the package to push were all alive at the end, the client's
+    // peak). The package keeps its other fields.
     let planned_datasets = std::mem::take(&mut plan.datasets);
-    for (resource, planned) in package.resources.iter().zip(planned_datasets) {
+    let loaded = std::mem::take(&mut package.resources);
+    let package: &Package = package;
+    // Reserved: grown by doubling, the last copy was 10 MB on top of that peak.
+    let mut resources = Vec::with_capacity(planned_datasets.len());
+    let mut folders = Vec::with_capacity(planned_datasets.len());
+    let mut listings = Vec::with_capacity(planned_datasets.len());
+    let mut folder_jobs = 1;
+    for (resource, planned) in loaded.into_iter().zip(planned_datasets) {
         let planned = *planned;
         let listed;
         let planned_files = match &planned.files {
@@ -91,11 +93,11 @@ pub fn prepare(
                 listings.push(planned.listing);
                 resources.push(PushResource {
                     name: resource.slug.to_string(),
-                    path: resource.path.clone(),
+                    path: resource.path,
                     kind: resource.kind,
                     sha256: planned.sha256,
                     size: planned.size,
-                    metadata: object(&resource.metadata),
+                    metadata: object(resource.metadata),
                     schema: None,
                     files: Vec::new(),
                 });
@@ -112,21 +114,25 @@ pub fn prepare(
         listings.push(None);
         let (files, schema) = match resource.kind {
             _ if preparation == Preparation::AsIs => {
-                (as_pushed(package, resource, planned_files), None)
+                (as_pushed(package, &resource, planned_files), None)
             }
-            AssetKind::Tabular => {
-                tabular(package, resource, planned_files, max_record_bytes, progress)?
-            }
-            AssetKind::Graph => (graph(package, resource, planned_files)?, None),
-            _ => (as_pushed(package, resource, planned_files), None),
+            AssetKind::Tabular => tabular(
+                package,
+                &resource,
+                planned_files,
+                max_record_bytes,
+                progress,
+            )?,
+            AssetKind::Graph => (graph(package, &resource, planned_files)?, None),
+            _ => (as_pushed(package, &resource, planned_files), None),
         };
         resources.push(PushResource {
             name: resource.slug.to_string(),
-            path: resource.path.clone(),
+            path: resource.path,
             kind: resource.kind,
             sha256: planned.sha256,
             size: files.iter().map(|f| f.size).sum(),
-            metadata: object(&resource.metadata),
+            metadata: object(resource.metadata),
             schema,
             files,
         });
@@ -155,7 +161,7 @@ pub fn prepare(
                     serde_json::Value::Object(map) => Some(map),
                     _ => None,
                 }),
-            metadata: object(&package.metadata),
+            metadata: object(package.metadata.clone()),
         },
         resources,
     };
@@ -167,11 +173,11 @@ pub fn prepare(
     })
 }
 
-fn object(value: &serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
+fn object(value: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
     match value {
-        serde_json::Value::Object(map) => map.clone(),
+        serde_json::Value::Object(map) => map,
         serde_json::Value::Null => serde_json::Map::new(),
-        other => serde_json::Map::from_iter([("value".to_owned(), other.clone())]),
+        other => serde_json::Map::from_iter([("value".to_owned(), other)]),
     }
 }
 

@@ -195,10 +195,9 @@ fn push_with(
         preparation,
         max_record_bytes: settings::csv_max_record_bytes()?,
     };
-    let prepared = prepare(&mut plan, &package, options, &lines)?;
-    // Each resource and file is in the package to push now (`prepare` took the plan's
-    // datasets): the loaded package goes too (issue 27: it grows with the count of
-    // resources).
+    // Takes the plan's datasets and the package's resources (issue 27: they grow with the
+    // count of resources); the rest of the loaded package goes after.
+    let prepared = prepare(&mut plan, &mut package, options, &lines)?;
     drop(package);
     if let Some(e) = info_error {
         return Err(e.into());
