@@ -17,6 +17,7 @@ pub mod folder;
 pub mod handler;
 pub mod identity;
 pub mod import;
+pub mod memory;
 pub mod plan;
 pub mod prepare;
 pub mod record;

@@ -292,6 +292,8 @@ impl<'a> Session<'a> {
                 }
                 other => other?,
             };
+            // The manifest's body and the answer's text are freed.
+            crate::memory::give_back();
             push_id = Some(created.push_id.clone());
             resume::save(
                 &state_path,
@@ -366,6 +368,8 @@ impl<'a> Session<'a> {
             start = created.changes.map(|changes| (created.datasets, changes));
         }
         let (status, datasets) = self.follow(&push_id, start).await?;
+        // The follow's pages are freed; the result is built next.
+        crate::memory::give_back();
         if status.state == PushState::Failed {
             let mut failures: Vec<String> = datasets
                 .iter()
@@ -682,6 +686,8 @@ impl<'a> Session<'a> {
             };
             let (uploaded, following) = tokio::join!(uploads, following);
             uploaded?;
+            // This batch's files, answer and uploads are freed.
+            crate::memory::give_back();
             match (following?, next_local) {
                 (Some(following), Some(next_local)) => {
                     current = following;

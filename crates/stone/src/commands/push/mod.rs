@@ -199,6 +199,7 @@ fn push_with(
     // count of resources); the rest of the loaded package goes after.
     let prepared = prepare(&mut plan, &mut package, options, &lines)?;
     drop(package);
+    stone_push::memory::give_back();
     if let Some(e) = info_error {
         return Err(e.into());
     }
