@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 use stone_test::services::SeaweedFs;
 
 use crate::api_support::{
-    Dataset, File, Options, Site, client, manifest, noise, people_parquet, put, pyiceberg,
-    sha256_hex, statuses, upload_all,
+    Dataset, File, Options, Site, client, manifest, noise, people_parquet, put, put_part,
+    pyiceberg, sha256_hex, statuses, upload_all,
 };
 
 fn bucket(kind: &str) -> String {
@@ -248,17 +248,7 @@ async fn corrupt_s3_parts_are_refused_at_completion_and_resumed() {
     let mut corrupt = large.clone();
     corrupt[6_000_000] ^= 1;
     for part in multipart["parts"].as_array().unwrap() {
-        let (offset, size) = (
-            part["offset"].as_u64().unwrap() as usize,
-            part["size"].as_u64().unwrap() as usize,
-        );
-        let (status, text) = put(
-            client(),
-            part["url"].as_str().unwrap().to_owned(),
-            BTreeMap::new(),
-            corrupt[offset..offset + size].to_vec(),
-        )
-        .await;
+        let (status, text) = put_part(part, &corrupt).await;
         assert!(status.is_success(), "{status} {text}");
     }
     let sha = sha256_hex(&large);

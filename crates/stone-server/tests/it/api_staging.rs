@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::json;
 
 use crate::api_support::{
-    Dataset, File, Options, Site, blob_files, client, manifest, noise, put, sha256_hex,
+    Dataset, File, Options, Site, blob_files, client, manifest, noise, put, put_part, sha256_hex,
     staged_contents, upload_all,
 };
 
@@ -203,18 +203,7 @@ async fn a_large_file_goes_up_in_parallel_parts() {
 
     // Part 3 first, then part 1; completing now names the missing part.
     for index in [2usize, 0] {
-        let part = &parts[index];
-        let (offset, size) = (
-            part["offset"].as_u64().unwrap() as usize,
-            part["size"].as_u64().unwrap() as usize,
-        );
-        let (status, text) = put(
-            client(),
-            part["url"].as_str().unwrap().to_owned(),
-            BTreeMap::new(),
-            bytes[offset..offset + size].to_vec(),
-        )
-        .await;
+        let (status, text) = put_part(&parts[index], &bytes).await;
         assert_eq!(status.as_u16(), 204, "{text}");
     }
     let sha = sha256_hex(&bytes);

@@ -569,6 +569,22 @@ pub async fn upload_all(server: &Server, created: &Value, contents: &Contents) {
     }
 }
 
+/// PUTs the bytes of one part of a multipart upload (`parts[i]` of an answer: its `url`,
+/// `offset` and `size`) out of the whole content `bytes`.
+pub async fn put_part(part: &serde_json::Value, bytes: &[u8]) -> (StatusCode, String) {
+    let (offset, size) = (
+        part["offset"].as_u64().unwrap() as usize,
+        part["size"].as_u64().unwrap() as usize,
+    );
+    put(
+        client(),
+        part["url"].as_str().unwrap().to_owned(),
+        BTreeMap::new(),
+        bytes[offset..offset + size].to_vec(),
+    )
+    .await
+}
+
 /// One PUT without credentials.
 pub async fn put(
     http: reqwest::Client,

@@ -18,6 +18,7 @@ use crate::api_oidc::call;
 use crate::api_s3::{new_bucket, s3_table};
 use crate::api_support::{
     Answer, Dataset, File, Options, Server, Site, blob_files, client, manifest, noise, put,
+    put_part,
 };
 
 /// Where the server stages uploads.
@@ -403,20 +404,8 @@ async fn another_caller_does_not_disturb_an_upload(store: Store) {
     let id = created["push_id"].as_str().unwrap().to_owned();
     let parts = created["uploads"][0]["parts"].as_array().unwrap().clone();
     assert_eq!(parts.len(), 3, "{created:#}");
-    let send = |part: &Value| {
-        let (offset, size) = (
-            part["offset"].as_u64().unwrap() as usize,
-            part["size"].as_u64().unwrap() as usize,
-        );
-        put(
-            client(),
-            part["url"].as_str().unwrap().to_owned(),
-            Default::default(),
-            bytes[offset..offset + size].to_vec(),
-        )
-    };
     for part in &parts[..2] {
-        let (status, text) = send(part).await;
+        let (status, text) = put_part(part, &bytes).await;
         assert!(status.is_success(), "{status}: {text}");
     }
 
@@ -458,7 +447,7 @@ async fn another_caller_does_not_disturb_an_upload(store: Store) {
     }
 
     // alice goes on where she was: her last part, completion, commit.
-    let (status, text) = send(&parts[2]).await;
+    let (status, text) = put_part(&parts[2], &bytes).await;
     assert!(
         status.is_success(),
         "alice's upload was disturbed: {status}: {text}"
@@ -542,17 +531,7 @@ async fn a_paged_push_completes_the_uploads_its_batches_asked_for_and_no_others(
     let parts = answer["uploads"][0]["parts"].as_array().unwrap().clone();
     assert_eq!(parts.len(), 3, "{answer:#}");
     for part in &parts {
-        let (offset, size) = (
-            part["offset"].as_u64().unwrap() as usize,
-            part["size"].as_u64().unwrap() as usize,
-        );
-        let (status, text) = put(
-            client(),
-            part["url"].as_str().unwrap().to_owned(),
-            Default::default(),
-            bytes[offset..offset + size].to_vec(),
-        )
-        .await;
+        let (status, text) = put_part(part, &bytes).await;
         assert!(status.is_success(), "{status}: {text}");
     }
     let other = world

@@ -30,6 +30,11 @@ fn older_migrations(dir: &str, count: usize, into: &Path) -> PathBuf {
     target
 }
 
+/// A new SQLite database in `dir`.
+fn sqlite_url(dir: &Path) -> String {
+    format!("sqlite://{}?mode=rwc", dir.join("state.db").display())
+}
+
 fn manifest() -> CreatePush {
     CreatePush {
         push_id: None,
@@ -95,10 +100,7 @@ async fn manifest_survives(url: &str, dir: &str, scratch: &Path) {
 #[tokio::test]
 async fn a_manifest_stored_before_0003_is_kept_on_sqlite() {
     let dir = tempfile::tempdir().unwrap();
-    let url = format!(
-        "sqlite://{}?mode=rwc",
-        dir.path().join("state.db").display()
-    );
+    let url = sqlite_url(dir.path());
     manifest_survives(&url, "migrations", dir.path()).await;
 }
 
@@ -163,10 +165,7 @@ async fn paged_pushes_stay_paged(url: &str, dir: &str, scratch: &Path) {
 #[tokio::test]
 async fn paged_pushes_stored_before_0010_stay_paged_on_sqlite() {
     let dir = tempfile::tempdir().unwrap();
-    let url = format!(
-        "sqlite://{}?mode=rwc",
-        dir.path().join("state.db").display()
-    );
+    let url = sqlite_url(dir.path());
     paged_pushes_stay_paged(&url, "migrations", dir.path()).await;
 }
 
