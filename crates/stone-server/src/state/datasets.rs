@@ -81,13 +81,8 @@ async fn record_outcomes(
     // One head writer at a time: SQLite's write lock is already ours (the UPDATEs above);
     // PostgreSQL takes transaction-scoped advisory locks on the heads' keys, in one order
     // so that two batches cannot deadlock, released at commit.
-    let names = |names: Vec<&str>| {
-        let rows: Vec<Value> = names
-            .iter()
-            .map(|name| serde_json::json!({"name": name}))
-            .collect();
-        json(&rows)
-    };
+    let names =
+        |names: Vec<&str>| json_array(names.iter().map(|name| serde_json::json!({"name": name})));
     if backend == Backend::Postgres {
         let mut keys: Vec<String> = set
             .iter()
@@ -151,16 +146,13 @@ async fn record_outcomes(
             held.insert(row.get("name"), from_json("head files", &files)?);
         }
     }
-    let heads: Vec<Value> = set
-        .iter()
-        .map(|(name, kind, files, merge)| {
-            let mut files: BTreeSet<&String> = files.iter().collect();
-            if *merge && let Some(held) = held.get(*name) {
-                files.extend(held);
-            }
-            serde_json::json!({"name": name, "kind": text(kind), "files": json(&files)})
-        })
-        .collect();
+    let heads = json_array(set.iter().map(|(name, kind, files, merge)| {
+        let mut files: BTreeSet<&String> = files.iter().collect();
+        if *merge && let Some(held) = held.get(*name) {
+            files.extend(held);
+        }
+        serde_json::json!({"name": name, "kind": text(kind), "files": json(&files)})
+    }));
     let rows = json_rows(
         backend,
         "$5",
@@ -177,7 +169,7 @@ async fn record_outcomes(
     .bind(&push.branch)
     .bind(&push.id)
     .bind(now)
-    .bind(json(&heads))
+    .bind(heads)
     .execute(&mut *tx)
     .await
     .map_err(query_error("moving dataset heads"))?;
@@ -248,17 +240,16 @@ async fn mark_writing(
     if datasets.is_empty() {
         return Ok(());
     }
-    let rows: Vec<Value> = datasets
-        .iter()
-        .map(|(name, checkpoint)| serde_json::json!({"name": name, "checkpoint": json(checkpoint)}))
-        .collect();
+    let rows = json_array(datasets.iter().map(
+        |(name, checkpoint)| serde_json::json!({"name": name, "checkpoint": json(checkpoint)}),
+    ));
     let table = json_rows(backend, "$1", &[("name", false), ("checkpoint", false)]);
     sqlx::query(&format!(
         "{table} UPDATE push_datasets SET state = 'writing',
                 checkpoint = COALESCE(push_datasets.checkpoint, r.checkpoint), changed = $3
          FROM r WHERE push_datasets.push_id = $2 AND push_datasets.name = r.name"
     ))
-    .bind(json(&rows))
+    .bind(rows)
     .bind(push_id)
     .bind(change)
     .execute(&mut *tx)

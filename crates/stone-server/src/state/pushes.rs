@@ -152,17 +152,18 @@ impl StateDb {
         let Some(summary) = self.push_summary(id).await? else {
             return Ok(None);
         };
-        let names: Vec<Value> = names
-            .into_iter()
-            .map(|name| serde_json::json!({ "name": name }))
-            .collect();
+        let names = json_array(
+            names
+                .into_iter()
+                .map(|name| serde_json::json!({ "name": name })),
+        );
         let table = json_rows(self.backend, "$2", &[("name", false)]);
         let rows = sqlx::query(&format!(
             "{table} SELECT name, kind FROM push_datasets
              WHERE push_id = $1 AND operation = 'write' AND name IN (SELECT name FROM r)"
         ))
         .bind(id)
-        .bind(json(&names))
+        .bind(names)
         .fetch_all(&self.pool)
         .await
         .map_err(query_error("reading a push's datasets"))?;
@@ -368,18 +369,14 @@ async fn insert_datasets(
     if datasets.is_empty() {
         return Ok(());
     }
-    let rows: Vec<Value> = datasets
-        .iter()
-        .enumerate()
-        .map(|(position, dataset)| {
-            serde_json::json!({
-                "position": position,
-                "name": dataset.name,
-                "kind": text(&dataset.kind),
-                "operation": dataset.operation.as_str(),
-            })
+    let rows = json_array(datasets.iter().enumerate().map(|(position, dataset)| {
+        serde_json::json!({
+            "position": position,
+            "name": dataset.name,
+            "kind": text(&dataset.kind),
+            "operation": dataset.operation.as_str(),
         })
-        .collect();
+    }));
     let table = json_rows(
         backend,
         "$2",
@@ -395,7 +392,7 @@ async fn insert_datasets(
          SELECT $1, r.position, r.name, r.kind, r.operation, 'pending', $3 FROM r"
     ))
     .bind(push_id)
-    .bind(json(&rows))
+    .bind(rows)
     .bind(change)
     .execute(&mut **tx)
     .await

@@ -64,17 +64,18 @@ impl StateDb {
             "locking a namespace's quota",
         )
         .await?;
-        let deleted: Vec<Value> = change
-            .deletes
-            .iter()
-            .map(|name| serde_json::json!({ "name": name }))
-            .collect();
+        let deleted = json_array(
+            change
+                .deletes
+                .iter()
+                .map(|name| serde_json::json!({ "name": name })),
+        );
         let rows = json_rows(self.backend, "$1", &[("name", false)]);
         sqlx::query(&format!(
             "{rows} DELETE FROM namespace_contents
              WHERE namespace = $2 AND branch = $3 AND dataset IN (SELECT r.name FROM r)"
         ))
-        .bind(json(&deleted))
+        .bind(deleted)
         .bind(change.namespace)
         .bind(change.branch)
         .execute(&mut *tx)
@@ -87,12 +88,12 @@ impl StateDb {
             return Ok((figures, false));
         }
         for batch in change.writes.chunks(POSSESSION_BATCH) {
-            let written: Vec<Value> = batch
+            let written = json_array(batch
                 .iter()
                 .map(|(dataset, sha256, size)| {
                     serde_json::json!({ "dataset": dataset, "sha256": sha256, "size": size })
                 })
-                .collect();
+            );
             let rows = json_rows(
                 self.backend,
                 "$1",
@@ -103,7 +104,7 @@ impl StateDb {
                  SELECT $2, $3, r.dataset, r.sha256, r.size FROM r
                  WHERE true ON CONFLICT (namespace, branch, dataset, sha256) DO NOTHING"
             ))
-            .bind(json(&written))
+            .bind(written)
             .bind(change.namespace)
             .bind(change.branch)
             .execute(&mut *tx)
@@ -212,18 +213,19 @@ async fn held_by_namespace(
     backend: Backend,
     change: &QuotaChange<'_>,
 ) -> Result<std::collections::BTreeMap<String, u64>> {
-    let deleted: Vec<Value> = change
-        .deletes
-        .iter()
-        .map(|name| serde_json::json!({ "name": name }))
-        .collect();
+    let deleted = json_array(
+        change
+            .deletes
+            .iter()
+            .map(|name| serde_json::json!({ "name": name })),
+    );
     let rows = json_rows(backend, "$1", &[("name", false)]);
     let found = sqlx::query(&format!(
         "{rows} SELECT DISTINCT c.sha256, c.size FROM namespace_contents c
          WHERE c.namespace = $2
            AND NOT (c.branch = $3 AND c.dataset IN (SELECT r.name FROM r))"
     ))
-    .bind(json(&deleted))
+    .bind(deleted)
     .bind(change.namespace)
     .bind(change.branch)
     .fetch_all(&mut *connection)
