@@ -311,7 +311,7 @@ impl<'a> Session<'a> {
                         "{} push {}: {} files, sent in batches of {MAX_FILE_BATCH}{}",
                         if resumed { "resuming" } else { "new" },
                         created.push_id,
-                        self.file_count(),
+                        self.files,
                         match unchanged.len() {
                             0 => String::new(),
                             n => format!(
@@ -455,11 +455,6 @@ impl<'a> Session<'a> {
         self.token.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    /// Files of the package, all resources together.
-    fn file_count(&self) -> usize {
-        self.files
-    }
-
     /// The folder of the `i`th resource, when its files are not listed.
     fn folder(&self, i: usize) -> Option<&'a Folder> {
         self.folders.get(i).and_then(Option::as_deref)
@@ -468,7 +463,7 @@ impl<'a> Session<'a> {
     /// Whether the package has more files than one batch: its manifest then names the
     /// datasets only, and their files follow in batches (`POST /pushes/{id}/files`).
     fn paged(&self) -> bool {
-        self.file_count() > MAX_FILE_BATCH
+        self.files > MAX_FILE_BATCH
     }
 
     /// The resources (by index) among those the server names `unchanged` whose listing
