@@ -46,10 +46,7 @@ pub struct PushPlan {
     pub options: PlanOptions,
     /// The package node of the namespace.
     pub package_node: PackageNode,
-    /// Boxed: [`crate::prepare::prepare`] frees each one as its resource is prepared (a
-    /// vector of the datasets themselves stayed whole until the end: 20 MB of a push's
-    /// peak at 100,000 resources, issue 27).
-    pub datasets: Vec<Box<PlannedDataset>>,
+    pub datasets: PlannedDatasets,
     pub totals: Totals,
     pub hashing: HashStats,
 }
@@ -76,11 +73,64 @@ pub struct PackageNode {
     pub iri: String,
 }
 
+/// The datasets of a plan, and where they go. Each serializes with its `url` and `iri`,
+/// which are not kept with it: a push never reads them (issue 27: 13 MB of the client's
+/// peak at 100,000 resources).
+#[derive(Debug)]
+pub struct PlannedDatasets {
+    pub places: Places,
+    /// Boxed: [`crate::prepare::prepare`] frees each one as its resource is prepared (a
+    /// vector of the datasets themselves stayed whole until the end: 20 MB of a push's
+    /// peak at 100,000 resources, issue 27).
+    pub list: Vec<Box<PlannedDataset>>,
+}
+
+impl Serialize for PlannedDatasets {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Placed<'a> {
+            url: String,
+            iri: String,
+            #[serde(flatten)]
+            dataset: &'a PlannedDataset,
+        }
+        serializer.collect_seq(self.list.iter().map(|d| Placed {
+            url: self.places.url(d),
+            iri: self.places.iri(d),
+            dataset: d,
+        }))
+    }
+}
+
+/// Where a plan's datasets go: on the platform `stone:<ns>/<slug>` and its https IRI;
+/// elsewhere the URL of the resource under the destination, as URL and IRI both.
+#[derive(Debug, Clone)]
+pub struct Places {
+    namespace: Option<Label>,
+    host: String,
+    to: String,
+}
+
+impl Places {
+    /// The dataset's URL: `stone:<ns>/<slug>`, or `<destination>/<path>`.
+    pub fn url(&self, d: &PlannedDataset) -> String {
+        match &self.namespace {
+            Some(ns) => StoneUrl::dataset(ns.clone(), d.slug.clone()).to_string(),
+            None => format!("{}/{}", self.to, d.path),
+        }
+    }
+
+    /// The dataset's IRI: `https://<host>/<ns>/<slug>`, or its URL.
+    pub fn iri(&self, d: &PlannedDataset) -> String {
+        match &self.namespace {
+            Some(ns) => StoneUrl::dataset(ns.clone(), d.slug.clone()).iri(&self.host),
+            None => self.url(d),
+        }
+    }
+}
+
 #[derive(Debug, Serialize)]
 pub struct PlannedDataset {
-    /// `stone:<ns>/<slug>`.
-    pub url: String,
-    pub iri: String,
     pub slug: Label,
     pub path: String,
     pub kind: AssetKind,
@@ -209,20 +259,8 @@ pub fn build_plan(
         unconfigured: environment_unconfigured,
     } = environment;
     let host = environment.options.host.clone();
-    // On the platform: `stone:<ns>/<slug>` and its IRI; elsewhere: the URL of the resource.
-    let place = |slug: &Label, path: &str| match &namespace {
-        Some(ns) => {
-            let url = StoneUrl::dataset(ns.clone(), slug.clone());
-            (url.to_string(), url.iri(&host))
-        }
-        None => {
-            let url = format!("{to}/{path}");
-            (url.clone(), url)
-        }
-    };
     let mut datasets = Vec::with_capacity(package.resources.len());
     for r in &package.resources {
-        let (url, iri) = place(&r.slug, &r.path);
         let (files, size, sha256, wire) = match package.folder(r) {
             None => {
                 let files: Vec<FileDigest> = digests.by_ref().take(r.files.len()).collect();
@@ -271,8 +309,6 @@ pub fn build_plan(
             }
         };
         datasets.push(Box::new(PlannedDataset {
-            url,
-            iri,
             slug: r.slug.clone(),
             path: r.path.clone(),
             kind: r.kind,
@@ -322,7 +358,14 @@ pub fn build_plan(
             files: datasets.iter().map(|d| d.files.len()).sum(),
             bytes: datasets.iter().map(|d| d.size).sum(),
         },
-        datasets,
+        datasets: PlannedDatasets {
+            places: Places {
+                namespace,
+                host,
+                to: to.to_string(),
+            },
+            list: datasets,
+        },
         hashing,
     })
 }

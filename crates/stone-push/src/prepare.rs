@@ -70,7 +70,7 @@ pub fn prepare(
     // its resource is in the package to push (issue 27: at 100,000 resources the loaded
     // package, the plan and the package to push were all alive at the end, the client's
     // peak). The package keeps its other fields.
-    let planned_datasets = std::mem::take(&mut plan.datasets);
+    let planned_datasets = std::mem::take(&mut plan.datasets.list);
     let loaded = std::mem::take(&mut package.resources);
     let package: &Package = package;
     // Reserved: grown by doubling, the last copy was 10 MB on top of that peak.

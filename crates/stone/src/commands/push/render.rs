@@ -199,20 +199,20 @@ pub(super) fn write_plan(plan: &PushPlan, to: &mut dyn std::io::Write) -> std::i
     let _ = writeln!(out);
 
     let row = |i: usize| {
-        let d = &plan.datasets[i];
+        let d = &plan.datasets.list[i];
         let path = if d.directory {
             format!("{}/ ({} files)", d.path, d.files.len())
         } else {
             d.path.clone()
         };
         [
-            d.url.clone(),
+            plan.datasets.places.url(d),
             d.kind.to_string(),
             d.engine.to_string(),
             HumanBytes(d.size).to_string(),
             d.sha256[..12].to_owned(),
             path,
-            d.iri.clone(),
+            plan.datasets.places.iri(d),
         ]
     };
     to.write_all(out.as_bytes())?;
@@ -220,7 +220,7 @@ pub(super) fn write_plan(plan: &PushPlan, to: &mut dyn std::io::Write) -> std::i
     let mut written = Ok(());
     table_lines(
         ["DATASET", "KIND", "ENGINE", "SIZE", "SHA256", "PATH", "IRI"],
-        plan.datasets.len(),
+        plan.datasets.list.len(),
         row,
         |line| {
             if written.is_ok() {
