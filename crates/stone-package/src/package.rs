@@ -987,6 +987,7 @@ fn file_in(level: &Level, name: &str, path: &Path) -> std::io::Result<(u64, i128
             stat.st_ino,
         ));
     }
+    #[cfg(not(unix))]
     let _ = (level, name);
     let meta = fs::symlink_metadata(path)?;
     let (modified_ns, inode) = file_identity(&meta);
