@@ -15,7 +15,10 @@
 //!    `staged_content_seconds`, that were never verified into a content;
 //! 4. with a local object store (see [`Sweeper::with_engines`]), removes what the
 //!    expired pushes' object-storage datasets that still have no head were prepared with
-//!    while their uploads ran (directories, prepared heads: see `BlobEngine::prepare`).
+//!    while their uploads ran (directories, prepared heads: see `BlobEngine::prepare`);
+//!    with the blob store in the S3 staging bucket, what their callers uploaded straight
+//!    into their datasets' objects that nothing lists (issue 24:
+//!    `routes::pushes::direct_targets`).
 //!
 //! Committed datasets never depend on staging: the engines copy (Iceberg) or hard-link
 //! (object storage) what they keep, and graphs are loaded, so only pushes still to be
@@ -33,6 +36,7 @@
 //! cross-replica lock `gc` (PostgreSQL `pg_try_advisory_lock`), so one sweeps at a time
 //! and the others skip that round.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
@@ -43,6 +47,11 @@ use crate::engines::Engines;
 use crate::staging::{StagingError, StagingStore, Swept};
 use crate::state::{StateDb, StateError, ago};
 use stone_api::Engine;
+
+/// How much earlier than an expired push's creation an object in its datasets may have
+/// been written and still count as its upload: the bucket's clock, not the server's,
+/// dates objects.
+const CLOCK_MARGIN: chrono::Duration = chrono::Duration::minutes(5);
 
 /// Errors of a sweep.
 #[derive(Debug, thiserror::Error)]
@@ -163,9 +172,10 @@ impl Sweeper {
         result
     }
 
-    /// Step 4 for one expired push. A failure is logged, not fatal: the leftovers are
-    /// invisible, and also go when their dataset is deleted or collected.
-    async fn remove_prepared(&self, id: &str) {
+    /// Step 4 for one expired push (`live`: the contents the live pushes name). A failure
+    /// is logged, not fatal: the leftovers are invisible, and also go when their dataset
+    /// is deleted or collected.
+    async fn remove_prepared(&self, id: &str, live: &BTreeSet<String>) {
         let Some(engines) = &self.engines else {
             return;
         };
@@ -197,6 +207,54 @@ impl Sweeper {
                 tracing::warn!(push = %id, error = %crate::report::error_chain(&error), "gc: cannot remove an expired push's prepared datasets")
             }
         }
+        if engines.blob_copies_from_staging && !push.manifest.paged_files {
+            self.remove_direct_uploads(engines, &push, live).await;
+        }
+    }
+
+    /// Issue 24: what an expired push's caller uploaded straight into its datasets'
+    /// objects (`routes::pushes::direct_targets`), that nothing lists and no live push
+    /// names ([`crate::engines::blob::BlobEngine::remove_uploads`]). Objects written since a
+    /// little before the push was created (the store's clock may lag the server's) count
+    /// as its uploads.
+    async fn remove_direct_uploads(
+        &self,
+        engines: &Engines,
+        push: &crate::state::PushRecord,
+        live: &BTreeSet<String>,
+    ) {
+        let Ok(created) = chrono::DateTime::parse_from_rfc3339(&push.created_at) else {
+            tracing::warn!(push = %push.id, created_at = %push.created_at, "gc: an expired push's creation time cannot be read: its direct uploads are left");
+            return;
+        };
+        let since = created.with_timezone(&chrono::Utc) - CLOCK_MARGIN;
+        for dataset in &push.manifest.datasets {
+            if dataset.kind.engine() != Engine::ObjectStorage {
+                continue;
+            }
+            let contents: BTreeSet<&str> =
+                dataset.files.iter().map(|f| f.sha256.as_str()).collect();
+            match engines
+                .blob
+                .remove_uploads(
+                    &push.namespace,
+                    &dataset.name,
+                    &push.branch,
+                    &contents,
+                    since,
+                    live,
+                )
+                .await
+            {
+                Ok(0) => {}
+                Ok(objects) => {
+                    tracing::info!(push = %push.id, dataset = %dataset.name, objects, "gc: an expired push's direct uploads removed")
+                }
+                Err(error) => {
+                    tracing::warn!(push = %push.id, dataset = %dataset.name, error = %crate::report::error_chain(&error), "gc: cannot remove an expired push's direct uploads")
+                }
+            }
+        }
     }
 
     async fn sweep_locked(&self) -> Result<SweepReport, GcError> {
@@ -205,11 +263,11 @@ impl Sweeper {
             .db
             .expire_pushes(&ago(Duration::from_secs(options.push_expiry_seconds)))
             .await?;
+        let live = self.db.live_contents().await?;
         for id in &expired {
             tracing::info!(push = %id, "gc: push expired (never committed)");
-            self.remove_prepared(id).await;
+            self.remove_prepared(id, &live).await;
         }
-        let live = self.db.live_contents().await?;
         let now = SystemTime::now();
         let swept = self
             .staging

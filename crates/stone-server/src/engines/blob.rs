@@ -34,6 +34,12 @@
 //!    step 1 when another writer got there first (SeaweedFS and AWS S3 honour both); on
 //!    local disk the writes of one engine are serialized (one engine per directory).
 //!
+//! Step 3 trusts an object of the right size because only verified bytes reach an object
+//! key: the engine's own uploads and copies are checked, and the one URL a caller gets for
+//! an object key (issue 24: [`BlobEngine::object_key`], with the S3 staging store in the
+//! same bucket) binds the content's SHA-256, on a store that proved it refuses any other
+//! body.
+//!
 //! A reader who reads the head and then the objects never sees a half-written dataset.
 //! A crash before step 4 leaves the previous head and some unreferenced objects, which
 //! the same put run again finds and skips. Objects a new head no longer references are
@@ -368,6 +374,23 @@ impl BlobEngine {
     /// `local:<dir>` or `s3://<bucket>/<prefix>`.
     pub fn description(&self) -> &str {
         &self.description
+    }
+
+    /// The key, in the store, of the dataset's object of a content on the branch. Issue
+    /// 24: with the blob store in the S3 staging store's bucket, a caller's single upload
+    /// goes straight there (a presigned `PUT` that binds the content's SHA-256), and the
+    /// commit finds the object in place.
+    pub fn object_key(
+        &self,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+        sha256: &str,
+    ) -> Result<String, BlobError> {
+        check_sha256(dataset, sha256)?;
+        Ok(DatasetLocation::new(&self.prefix, ns, dataset, branch)?
+            .object(sha256)
+            .to_string())
     }
 
     /// Checks that the storage answers (reads a key that need not exist).

@@ -391,11 +391,15 @@ impl JobRunner {
 
     /// Where each of `files`' contents can be copied from server-side, by sha256: the S3
     /// staging store's key, when the blob engine copies from it (issue 24) and the store
-    /// vouches for the content; the others are absent.
+    /// vouches for the content; the others are absent. With `in_place` (namespace,
+    /// branch), a content that is not staged may be in the dataset's own object already,
+    /// where the caller uploaded it straight (`routes::pushes::direct_targets`): its source
+    /// is then that object's own key, which the engine finds holding it and copies nothing.
     pub(super) async fn copy_sources(
         &self,
         dataset: &str,
         files: &[stone_api::ManifestFile],
+        in_place: Option<(&str, &str)>,
     ) -> Result<HashMap<String, String>, Problem> {
         let mut sources = HashMap::new();
         if !self.engines.blob_copies_from_staging {
@@ -405,16 +409,43 @@ impl JobRunner {
             if sources.contains_key(&file.sha256) {
                 continue;
             }
-            let source = self
-                .staging
-                .copy_source(&file.sha256, file.size)
-                .await
-                .map_err(|error| staging_problem(dataset, error))?;
+            let source = match self.staging.copy_source(&file.sha256, file.size).await {
+                Err(StagingError::NotStaged { .. }) if in_place.is_some() => {
+                    self.in_place(dataset, file, in_place).await
+                }
+                source => source,
+            }
+            .map_err(|error| staging_problem(dataset, error))?;
             if let Some(key) = source {
                 sources.insert(file.sha256.clone(), key);
             }
         }
         Ok(sources)
+    }
+
+    /// The key of the dataset's object of a content that is not staged, when that object
+    /// holds it (see [`Self::copy_sources`]); otherwise the content is not staged.
+    async fn in_place(
+        &self,
+        dataset: &str,
+        file: &stone_api::ManifestFile,
+        in_place: Option<(&str, &str)>,
+    ) -> Result<Option<String>, StagingError> {
+        let not_staged = || StagingError::NotStaged {
+            sha256: file.sha256.clone(),
+        };
+        let (ns, branch) = in_place.ok_or_else(not_staged)?;
+        let key = self
+            .engines
+            .blob
+            .object_key(ns, dataset, branch, &file.sha256)
+            .map_err(|_| not_staged())?;
+        if self.staging.holds_at(&key, &file.sha256, file.size).await? {
+            tracing::debug!(sha256 = %file.sha256, size = file.size, %key, "content found in the dataset's object, uploaded there by the caller");
+            Ok(Some(key))
+        } else {
+            Err(not_staged())
+        }
     }
 
     /// Local files of a dataset's contents, by sha256, but those in `copied` (which the
@@ -458,7 +489,10 @@ impl JobRunner {
         // An object-storage dataset in the S3 staging store's bucket: contents the store
         // vouches for are copied server-side, not downloaded (issue 24).
         let copied = if matches!(manifest.kind.engine(), Engine::ObjectStorage) {
-            match self.copy_sources(&manifest.name, &manifest.files).await {
+            match self
+                .copy_sources(&manifest.name, &manifest.files, Some((ns, branch)))
+                .await
+            {
                 Ok(copied) => copied,
                 Err(problem) => return Ok(Err(problem)),
             }

@@ -164,7 +164,8 @@ impl JobRunner {
         name: &str,
         page: Vec<ManifestFile>,
     ) -> Result<(Vec<BlobFile>, HashMap<String, String>, Vec<LocalContent>), Problem> {
-        let sources = self.copy_sources(name, &page).await?;
+        // A paged push's contents are all staged (no batch uploads straight to a dataset).
+        let sources = self.copy_sources(name, &page, None).await?;
         let mut wanted: Vec<(&str, u64)> = page
             .iter()
             .filter(|f| !sources.contains_key(&f.sha256))

@@ -94,7 +94,7 @@ pub async fn add_files(
         uploads,
         already_staged,
         more_uploads,
-    } = plan_uploads(&app, &principal, &contents, resumed).await?;
+    } = plan_uploads(&app, &principal, &contents, &Default::default(), resumed).await?;
     tracing::info!(push = %id, files = batch_files, uploads = uploads.len(), total = totals.files, "file batch recorded");
     Ok(Json(FilesAccepted {
         uploads,

@@ -1,7 +1,7 @@
 //! `POST /v1/pushes`, `GET /v1/pushes/{id}`, `POST /v1/pushes/{id}/commit`,
 //! `POST /v1/pushes/{id}/uploads/{sha256}/complete`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -195,7 +195,14 @@ pub async fn create(
         uploads,
         already_staged,
         more_uploads,
-    } = plan_uploads(&app, &principal, &contents, status == StatusCode::OK).await?;
+    } = plan_uploads(
+        &app,
+        &principal,
+        &contents,
+        &direct_targets(&app, &manifest),
+        status == StatusCode::OK,
+    )
+    .await?;
 
     // The object-storage datasets whose contents are all there are prepared now, the
     // others as their uploads arrive (or at commit): a manifest alone never makes the
@@ -273,11 +280,14 @@ pub(super) struct Planned {
 /// has it), unless it is a multipart upload of the caller's whose parts are all there,
 /// to assemble, or (`resumed`, on a store that needs it) a small upload of the caller's
 /// still to verify. Contents found staged are touched, so that the garbage collection
-/// keeps them.
+/// keeps them. A content `direct` names (issue 24: [`direct_targets`]) and that is not
+/// reused is there when its dataset's object holds it already, and is otherwise uploaded
+/// straight to that object where the store can prove what lands there.
 pub(super) async fn plan_uploads(
     app: &App,
     principal: &Principal,
     contents: &BTreeMap<String, u64>,
+    direct: &HashMap<String, String>,
     resumed: bool,
 ) -> ApiResult<Planned> {
     let holder = holder_key(&principal.user);
@@ -354,7 +364,26 @@ pub(super) async fn plan_uploads(
             } else {
                 (*size <= part_size && !small_to_complete).then_some(false)
             };
+            let target = direct.get(sha256.as_str()).filter(|_| known != Some(true));
             async move {
+                if let Some(key) = target {
+                    if app
+                        .staging
+                        .holds_at(key, sha256, *size)
+                        .await
+                        .map_err(ApiError::internal)?
+                    {
+                        return Ok(Err(sha256.clone()));
+                    }
+                    if let Some(upload) = app
+                        .staging
+                        .upload_to(key, sha256, *size, ttl)
+                        .await
+                        .map_err(ApiError::internal)?
+                    {
+                        return Ok(Ok(upload));
+                    }
+                }
                 let staged = match known {
                     Some(staged) => staged,
                     None => match app.staging.complete(sha256, *size, holder).await {
@@ -391,6 +420,51 @@ pub(super) async fn plan_uploads(
         already_staged,
         more_uploads,
     })
+}
+
+/// Issue 24: where the caller uploads contents straight into the blob store, by sha256:
+/// the key of the object that the one object-storage dataset naming the content keeps it
+/// in on the push's branch ([`crate::engines::blob::BlobEngine::object_key`]), when the blob
+/// store is the S3 staging store's bucket (same endpoint and key). The commit then finds
+/// the object in place and copies nothing. Not for a content another dataset of the push
+/// names too (staged as usual, for each to take), nor in a paged push (its batches stage
+/// their contents); the staging store decides whether it can prove what lands there
+/// ([`crate::staging::StagingStore::upload_to`]). The caller may write the namespace, so
+/// it may read the dataset: that its object holds a content tells it nothing it could not
+/// read.
+pub(super) fn direct_targets(app: &App, manifest: &CreatePush) -> HashMap<String, String> {
+    let mut targets = HashMap::new();
+    if !app.engines.blob_copies_from_staging || manifest.paged_files {
+        return targets;
+    }
+    // Each content with the one dataset that names it, `None` once a second one does.
+    let mut named_by: HashMap<&str, Option<&stone_api::DatasetManifest>> = HashMap::new();
+    for dataset in &manifest.datasets {
+        for file in &dataset.files {
+            named_by
+                .entry(file.sha256.as_str())
+                .and_modify(|by| {
+                    if by.is_some_and(|by| by.name != dataset.name) {
+                        *by = None;
+                    }
+                })
+                .or_insert(Some(dataset));
+        }
+    }
+    for (sha256, by) in named_by {
+        let Some(dataset) = by.filter(|d| d.kind.engine() == Engine::ObjectStorage) else {
+            continue;
+        };
+        if let Ok(key) = app.engines.blob.object_key(
+            &manifest.namespace,
+            &dataset.name,
+            &manifest.branch,
+            sha256,
+        ) {
+            targets.insert(sha256.to_owned(), key);
+        }
+    }
+    targets
 }
 
 /// A blob dataset's files as the blob engine takes them.
@@ -867,7 +941,8 @@ pub async fn commit(
     }
     let contents: Vec<(&str, u64)> = contents.into_iter().collect();
     let all: Vec<&str> = contents.iter().map(|(sha256, _)| *sha256).collect();
-    let missing = unstaged(&app, &principal, &contents).await?;
+    let direct = direct_targets(&app, &record.manifest);
+    let missing = unstaged(&app, &principal, &contents, &direct).await?;
     if !missing.is_empty() {
         return Err(push_incomplete(&id, missing.len(), missing));
     }
@@ -911,11 +986,13 @@ async fn start_commit(app: &App, id: &str) -> ApiResult<PushState> {
 }
 
 /// The contents among `contents` (sha256, size) that are neither staged and reusable by
-/// the caller nor completed now: the caller must upload them.
+/// the caller, nor in the object `direct` names for them ([`direct_targets`]), nor
+/// completed now: the caller must upload them.
 async fn unstaged(
     app: &App,
     principal: &Principal,
     contents: &[(&str, u64)],
+    direct: &HashMap<String, String>,
 ) -> ApiResult<Vec<String>> {
     let all: Vec<&str> = contents.iter().map(|(sha256, _)| *sha256).collect();
     // Only contents the caller may reuse count as there; any other must be its own upload.
@@ -942,7 +1019,17 @@ async fn unstaged(
         .filter(|(sha256, _)| !staged.contains(sha256))
         .map(|&(sha256, size)| {
             let holder = holder.as_str();
+            let target = direct.get(sha256);
             async move {
+                if let Some(key) = target
+                    && app
+                        .staging
+                        .holds_at(key, sha256, size)
+                        .await
+                        .map_err(ApiError::internal)?
+                {
+                    return Ok(None);
+                }
                 match app.staging.complete(sha256, size, holder).await {
                     Ok(Completion::Staged) => Ok(None),
                     Ok(Completion::NoUpload | Completion::PartsMissing(_))
@@ -1036,7 +1123,7 @@ async fn check_paged<T>(
         contents.sort_unstable();
         contents.dedup();
         checked += contents.len();
-        let unstaged = unstaged(app, principal, &contents).await?;
+        let unstaged = unstaged(app, principal, &contents, &HashMap::new()).await?;
         count += unstaged.len();
         // The first ones name what is missing; the count says how much.
         let room = PAGED_CHECK.saturating_sub(missing.len());

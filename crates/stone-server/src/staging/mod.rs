@@ -232,6 +232,29 @@ pub trait StagingStore: Send + Sync + std::fmt::Debug {
         Ok(None)
     }
 
+    /// Issue 24: how a caller uploads a content straight to `key`, an object an engine
+    /// keeps in the store's own bucket, so that the commit moves no bytes: one presigned
+    /// `PUT` that binds the content's SHA-256, as a single upload to staging. `None` where
+    /// the store could not prove what lands there (not a bucket, a bucket that does not
+    /// enforce signed checksums, a content larger than one part): the content is then
+    /// staged as usual.
+    async fn upload_to(
+        &self,
+        _key: &str,
+        _sha256: &str,
+        _size: u64,
+        _ttl: Duration,
+    ) -> Result<Option<Upload>, StagingError> {
+        Ok(None)
+    }
+
+    /// Whether the object at `key` in the store's bucket is the content: its size, and
+    /// the SHA-256 a store that enforces signed checksums kept with it (what
+    /// [`Self::upload_to`] binds). `false` for a store that is not a bucket.
+    async fn holds_at(&self, _key: &str, _sha256: &str, _size: u64) -> Result<bool, StagingError> {
+        Ok(false)
+    }
+
     /// The content's `s3://<bucket>/<key>` when the store is a bucket (an S3 warehouse in
     /// the same bucket copies it server-side instead of uploading it again).
     async fn object_location(&self, _sha256: &str) -> Option<String> {

@@ -39,6 +39,11 @@
 //!   records the content only if the mark is unchanged and finished
 //!   ([`StateDb::record_content_at`]), else waits and looks again; a reuse is a conditional
 //!   touch, which never revives a record the sweep forgot.
+//! - Straight into an engine (issue 24): where the blob store is this bucket, a single
+//!   upload of a content one object-storage dataset of the push names is presigned for
+//!   that dataset's object ([`StagingStore::upload_to`], the same checksum binding, never a
+//!   key of staging's own), and the commit finds it there ([`StagingStore::holds_at`]):
+//!   nothing is staged, copied or downloaded (`routes::pushes::direct_targets`).
 //! - Engines get a local copy ([`StagingStore::local_file`]): downloaded in ranges at
 //!   once, and hashed again while it is downloaded unless the content's object reports
 //!   the expected SHA-256 on a store that enforces checksums (a server-side copy keeps
@@ -180,6 +185,40 @@ impl S3Staging {
                 })?,
             locks: KeyedLocks::default(),
             checksums_enforced: tokio::sync::OnceCell::new(),
+        })
+    }
+
+    /// A single upload of a content to `key`: one presigned `PUT` that binds the content's
+    /// SHA-256 (`x-amz-checksum-sha256`), so that the store refuses any other body.
+    async fn single_put(
+        &self,
+        key: &ObjectPath,
+        sha256: &str,
+        size: u64,
+        ttl: Duration,
+    ) -> Result<Upload, StagingError> {
+        let (expires_at, _) = expiry(ttl);
+        let checksum = checksum_of(sha256)?;
+        let header = HeaderName::from_static("x-amz-checksum-sha256");
+        let value = HeaderValue::from_str(&checksum).expect("base64 is a header value");
+        let url = self
+            .store
+            .signed_url_opts(
+                Method::PUT,
+                key,
+                ttl,
+                &SignedUrlOptions::default().with_signed_header(header, value),
+            )
+            .await
+            .map_err(s3_error("signing a PUT"))?;
+        Ok(Upload {
+            sha256: sha256.to_owned(),
+            size,
+            method: "PUT".into(),
+            url: Some(url.to_string()),
+            headers: [("x-amz-checksum-sha256".to_owned(), checksum)].into(),
+            expires_at,
+            parts: None,
         })
     }
 
@@ -533,28 +572,7 @@ impl StagingStore for S3Staging {
             } else {
                 self.direct_key(sha256, holder)
             };
-            let checksum = checksum_of(sha256)?;
-            let header = HeaderName::from_static("x-amz-checksum-sha256");
-            let value = HeaderValue::from_str(&checksum).expect("base64 is a header value");
-            let url = self
-                .store
-                .signed_url_opts(
-                    Method::PUT,
-                    &key,
-                    ttl,
-                    &SignedUrlOptions::default().with_signed_header(header, value),
-                )
-                .await
-                .map_err(s3_error("signing a PUT"))?;
-            return Ok(Upload {
-                sha256: sha256.to_owned(),
-                size,
-                method: "PUT".into(),
-                url: Some(url.to_string()),
-                headers: [("x-amz-checksum-sha256".to_owned(), checksum)].into(),
-                expires_at,
-                parts: None,
-            });
+            return self.single_put(&key, sha256, size, ttl).await;
         }
         let _guard = self.locks.lock(&format!("{sha256}.{holder}")).await;
         let existing = self.db.multipart(sha256, holder).await?;
@@ -817,6 +835,38 @@ impl StagingStore for S3Staging {
             }
             Some(_) => Ok(None),
         }
+    }
+
+    async fn upload_to(
+        &self,
+        key: &str,
+        sha256: &str,
+        size: u64,
+        ttl: Duration,
+    ) -> Result<Option<Upload>, StagingError> {
+        let key = ObjectPath::from(key);
+        // Never a key of staging's own (the sweep decides those), nor a key under its
+        // prefix that a later shape of staging might claim.
+        if size > self.part_size
+            || self.parse_key(key.as_ref()).is_some()
+            || (!self.prefix.is_empty() && key.as_ref().starts_with(&self.prefix))
+            || !self.enforces_checksums().await
+        {
+            return Ok(None);
+        }
+        self.single_put(&key, sha256, size, ttl).await.map(Some)
+    }
+
+    async fn holds_at(&self, key: &str, sha256: &str, size: u64) -> Result<bool, StagingError> {
+        let key = ObjectPath::from(key);
+        Ok(match self.stored_checksum(&key).await? {
+            Some((found, stored)) if found == size => Self::vouched(
+                self.enforces_checksums().await,
+                stored.as_deref(),
+                &checksum_of(sha256)?,
+            ),
+            _ => false,
+        })
     }
 
     async fn local_file(&self, sha256: &str, size: u64) -> Result<LocalContent, StagingError> {

@@ -42,6 +42,7 @@ mod quotas;
 mod s3_checksum_trust;
 // A single S3 upload the store checked stays in place as the content (issue 24).
 mod s3_direct;
+mod s3_straight;
 // The S3 sweep against completions and reuses on other replicas (issue 24).
 mod s3_sweep_race;
 mod state_batches;

@@ -375,8 +375,10 @@ async fn blobs_in_the_staging_bucket_are_copied_server_side_not_downloaded() {
         s3_table(seaweed, &bucket, "datasets"),
     ));
     let server = site.start();
-    // A single upload (the store vouches for it: copied) and a multipart one (copied if
-    // the store reports its digest, otherwise downloaded and hashed, then uploaded).
+    // A single upload two datasets name (staged, the store vouches for it: copied into
+    // each; a content one dataset names alone goes straight into it: see s3_straight.rs)
+    // and a multipart one (copied if the store reports its digest, otherwise downloaded
+    // and hashed, then uploaded).
     let small = noise(47, 300_000);
     let large = noise(48, 6 * 1024 * 1024 + 5);
     let (m, contents) = manifest(
@@ -384,19 +386,26 @@ async fn blobs_in_the_staging_bucket_are_copied_server_side_not_downloaded() {
         "main",
         Options::default(),
         None,
-        &[Dataset::new(
-            "scans",
-            "RASTER",
-            vec![
-                File::new("small.bin", small.clone()),
-                File::new("large.bin", large.clone()),
-            ],
-        )],
+        &[
+            Dataset::new(
+                "scans",
+                "RASTER",
+                vec![
+                    File::new("small.bin", small.clone()),
+                    File::new("large.bin", large.clone()),
+                ],
+            ),
+            Dataset::new(
+                "thumbs",
+                "RASTER",
+                vec![File::new("small.bin", small.clone())],
+            ),
+        ],
     );
     let done = server.push(&m, &contents).await;
     assert_eq!(done["state"], "succeeded", "{done:#}");
-    for bytes in [&small, &large] {
-        let key = format!("datasets/one/scans/main/objects/{}", sha256_hex(bytes));
+    for (dataset, bytes) in [("scans", &small), ("scans", &large), ("thumbs", &small)] {
+        let key = format!("datasets/one/{dataset}/main/objects/{}", sha256_hex(bytes));
         let stored = seaweed
             .get_object(&bucket, &key)
             .unwrap_or_else(|| panic!("no {key}"));

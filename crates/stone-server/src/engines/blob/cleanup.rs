@@ -3,6 +3,8 @@
 
 use super::*;
 
+use std::collections::BTreeSet;
+
 impl BlobEngine {
     /// Deletes the dataset on the branch: the head first (readers see it gone at once),
     /// then every object. `false` when there was nothing.
@@ -169,6 +171,54 @@ impl BlobEngine {
                 .and_then(Path::parent)
             {
                 let _ = std::fs::remove_dir(dataset_dir);
+            }
+        }
+        Ok(removed)
+    }
+
+    /// Deletes what a push that expired without a commit uploaded straight into the
+    /// dataset on the branch (issue 24: [`Self::object_key`]): the objects of `sha256s`,
+    /// its contents, written since `since` (its creation: an older object is not its
+    /// upload), that neither the head, a named version nor a retired record lists, and
+    /// that no live push names (`keep`). Under the dataset's lock, so no put is under way
+    /// in it. Returns how many objects went.
+    pub async fn remove_uploads(
+        &self,
+        ns: &str,
+        dataset: &str,
+        branch: &str,
+        sha256s: &BTreeSet<&str>,
+        since: DateTime<Utc>,
+        keep: &BTreeSet<String>,
+    ) -> Result<u64, BlobError> {
+        let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
+        let lock = self.locks.get(location.root.as_ref());
+        let _guard = lock.lock().await;
+        let candidates: Vec<&str> = sha256s
+            .iter()
+            .copied()
+            .filter(|sha256| !keep.contains(*sha256) && check_sha256(dataset, sha256).is_ok())
+            .collect();
+        if candidates.is_empty() {
+            return Ok(0);
+        }
+        let mut listed = self.listed_objects(&location).await?;
+        listed.extend(self.retired_objects(&location).await?);
+        let mut removed = 0;
+        for sha256 in candidates
+            .into_iter()
+            .filter(|sha256| !listed.contains(*sha256))
+        {
+            let object = location.object(sha256);
+            match self.store.head(&object).await {
+                Ok(meta) if meta.last_modified >= since => {}
+                Ok(_) | Err(object_store::Error::NotFound { .. }) => continue,
+                Err(e) => return Err(BlobError::storage("head", &object)(e)),
+            }
+            match self.store.delete(&object).await {
+                Ok(()) => removed += 1,
+                Err(object_store::Error::NotFound { .. }) => {}
+                Err(e) => return Err(BlobError::storage("delete", &object)(e)),
             }
         }
         Ok(removed)

@@ -15,6 +15,8 @@
 
 use super::*;
 
+use std::collections::HashSet;
+
 /// One record: the objects a head change stopped listing.
 #[derive(Debug, Serialize, Deserialize)]
 struct RetiredDocument {
@@ -88,40 +90,15 @@ impl BlobEngine {
         let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
         let lock = self.locks.get(location.root.as_ref());
         let _guard = lock.lock().await;
-        let prefix = location.retired();
-        let mut records: Vec<StorePath> = Vec::new();
-        let mut listing = self.store.list(Some(&prefix));
-        while let Some(meta) = listing.next().await {
-            match meta {
-                Ok(meta) if meta.location.extension() == Some("json") => {
-                    records.push(meta.location)
-                }
-                Ok(_) | Err(object_store::Error::NotFound { .. }) => {}
-                Err(e) => return Err(BlobError::storage("list", &prefix)(e)),
-            }
-        }
-        drop(listing);
-        // Names start with the time: sorted, the newest last.
-        records.sort_by(|a, b| a.as_ref().cmp(b.as_ref()));
+        let records = self.retired_keys(&location).await?;
         let expirable = records.len().saturating_sub(keep_newest);
         let cutoff =
             Utc::now() - chrono::Duration::from_std(max_age).unwrap_or(chrono::Duration::MAX);
         let mut due = Vec::new();
         for key in records.into_iter().take(expirable) {
-            let bytes = match self.store.get(&key).await {
-                Ok(result) => result
-                    .bytes()
-                    .await
-                    .map_err(BlobError::storage("get", &key))?,
-                Err(object_store::Error::NotFound { .. }) => continue,
-                Err(e) => return Err(BlobError::storage("get", &key)(e)),
-            };
-            // A record this engine did not write is left alone.
-            let Ok(record) = serde_json::from_slice::<RetiredDocument>(&bytes) else {
-                tracing::warn!(record = %key, "blob expiry: an unreadable retired record is left");
-                continue;
-            };
-            if record.format == RETIRED_FORMAT && record.retired_at < cutoff {
+            if let Some(record) = self.read_retired(&key).await?
+                && record.retired_at < cutoff
+            {
                 due.push((key, record));
             }
         }
@@ -157,5 +134,59 @@ impl BlobEngine {
             }
         }
         Ok(expiry)
+    }
+
+    /// The objects the dataset's retired records list (kept for `[retention]` until their
+    /// record expires).
+    pub(super) async fn retired_objects(
+        &self,
+        location: &DatasetLocation,
+    ) -> Result<HashSet<String>, BlobError> {
+        let mut objects = HashSet::new();
+        for key in self.retired_keys(location).await? {
+            if let Some(record) = self.read_retired(&key).await? {
+                objects.extend(record.sha256);
+            }
+        }
+        Ok(objects)
+    }
+
+    /// The keys of the dataset's retired records, sorted: their names start with the time,
+    /// so the newest is last.
+    async fn retired_keys(&self, location: &DatasetLocation) -> Result<Vec<StorePath>, BlobError> {
+        let prefix = location.retired();
+        let mut records: Vec<StorePath> = Vec::new();
+        let mut listing = self.store.list(Some(&prefix));
+        while let Some(meta) = listing.next().await {
+            match meta {
+                Ok(meta) if meta.location.extension() == Some("json") => {
+                    records.push(meta.location)
+                }
+                Ok(_) | Err(object_store::Error::NotFound { .. }) => {}
+                Err(e) => return Err(BlobError::storage("list", &prefix)(e)),
+            }
+        }
+        records.sort_by(|a, b| a.as_ref().cmp(b.as_ref()));
+        Ok(records)
+    }
+
+    /// One retired record; `None` when it is gone, or not one this engine wrote (left
+    /// alone).
+    async fn read_retired(&self, key: &StorePath) -> Result<Option<RetiredDocument>, BlobError> {
+        let bytes = match self.store.get(key).await {
+            Ok(result) => result
+                .bytes()
+                .await
+                .map_err(BlobError::storage("get", key))?,
+            Err(object_store::Error::NotFound { .. }) => return Ok(None),
+            Err(e) => return Err(BlobError::storage("get", key)(e)),
+        };
+        match serde_json::from_slice::<RetiredDocument>(&bytes) {
+            Ok(record) if record.format == RETIRED_FORMAT => Ok(Some(record)),
+            _ => {
+                tracing::warn!(record = %key, "blob: an unreadable retired record is left alone");
+                Ok(None)
+            }
+        }
     }
 }
