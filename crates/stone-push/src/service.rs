@@ -25,7 +25,6 @@ use stone_api::{Engine, Problem, codes, redact_url};
 use stone_auth::{Secret, StepUpRequest};
 use stone_http::retry::{self, Resend, SendError, retryable_status};
 use stone_http::{describe, size_in_words};
-use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
 use stone_package::{Folder, FolderHasher};
 
@@ -40,6 +39,7 @@ use crate::{Phase, PushError};
 
 mod follow;
 mod manifest;
+mod read_ahead;
 
 pub use follow::STONE_PUSH_STALL_TIMEOUT;
 
@@ -915,20 +915,22 @@ impl<'a> Session<'a> {
                     .map_err(|e| e.to_string())?;
                 reqwest::Body::from(bytes)
             } else {
-                let mut file = tokio::fs::File::open(unit.path)
-                    .await
-                    .map_err(|e| e.to_string())?;
-                file.seek(std::io::SeekFrom::Start(unit.offset))
-                    .await
-                    .map_err(|e| e.to_string())?;
+                let (path, offset) = (unit.path.to_owned(), unit.offset);
+                let file = tokio::task::spawn_blocking(move || {
+                    use std::io::Seek;
+                    let mut file = std::fs::File::open(&path)?;
+                    file.seek(std::io::SeekFrom::Start(offset))?;
+                    Ok::<_, std::io::Error>(file)
+                })
+                .await
+                .map_err(|e| e.to_string())?
+                .map_err(|e| e.to_string())?;
                 let progress = self.progress.clone();
-                let stream =
-                    tokio_util::io::ReaderStream::with_capacity(file.take(unit.size), 256 * 1024)
-                        .inspect_ok(move |chunk| {
-                            progress.event(ProgressEvent::Uploaded {
-                                bytes: chunk.len() as u64,
-                            })
-                        });
+                let stream = read_ahead::read_ahead(file, unit.size).inspect_ok(move |chunk| {
+                    progress.event(ProgressEvent::Uploaded {
+                        bytes: chunk.len() as u64,
+                    })
+                });
                 reqwest::Body::wrap_stream(stream)
             };
             let mut request = self

@@ -1,0 +1,82 @@
+//! The body of an upload of a large byte range: a blocking thread reads the next chunks from
+//! disk while the HTTP client sends the ones read, so that the disk and the socket work at
+//! once.
+//!
+//! Before, the body was a `tokio::fs::File` read 256 KiB at a time: each read went to a
+//! blocking thread and back only when the HTTP client asked for the next chunk, so reading
+//! and sending took turns. A 1 GiB upload to SeaweedFS spent 1.3 CPU-seconds in the kernel
+//! (curl: 0.5) and 11,000 context switches (curl: 470), and took 8.2–8.6 s where `curl -T`
+//! took 7.5–8.0 s.
+
+use std::fs::File;
+use std::io::Read;
+
+use bytes::{Bytes, BytesMut};
+use futures::Stream;
+
+/// The size of each chunk read.
+const CHUNK: usize = 512 * 1024;
+
+/// Chunks read ahead of the one being sent: what one upload holds at most besides it.
+const AHEAD: usize = 2;
+
+/// The next `size` bytes of `file` (opened and positioned by the caller), read ahead on a
+/// blocking thread. A file shorter than `size` ends the stream with an error, so the
+/// request fails rather than sending less than its length. When the stream is dropped
+/// (the request ended), the thread stops at its next chunk.
+pub(super) fn read_ahead(
+    mut file: File,
+    size: u64,
+) -> impl Stream<Item = std::io::Result<Bytes>> + Send + 'static {
+    let (sender, receiver) = tokio::sync::mpsc::channel::<std::io::Result<Bytes>>(AHEAD);
+    tokio::task::spawn_blocking(move || {
+        let mut left = size;
+        while left > 0 {
+            let want = usize::try_from(left.min(CHUNK as u64)).unwrap_or(CHUNK);
+            let mut chunk = BytesMut::zeroed(want);
+            let read = file.read_exact(&mut chunk).map(|()| chunk.freeze());
+            let failed = read.is_err();
+            if sender.blocking_send(read).is_err() || failed {
+                return;
+            }
+            left -= want as u64;
+        }
+    });
+    futures::stream::unfold(receiver, |mut receiver| async move {
+        receiver.recv().await.map(|chunk| (chunk, receiver))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures::TryStreamExt;
+    use std::io::{Seek, SeekFrom, Write};
+
+    #[tokio::test]
+    async fn a_range_comes_whole_and_in_order_and_a_short_file_is_an_error() {
+        let mut file = tempfile::tempfile().unwrap();
+        let content: Vec<u8> = (0..(3 * CHUNK + 1234)).map(|i| (i % 251) as u8).collect();
+        file.write_all(&content).unwrap();
+
+        let offset = 1000;
+        let size = (2 * CHUNK + 77) as u64;
+        file.seek(SeekFrom::Start(offset)).unwrap();
+        let chunks: Vec<Bytes> = read_ahead(file.try_clone().unwrap(), size)
+            .try_collect()
+            .await
+            .unwrap();
+        let read: Vec<u8> = chunks.concat();
+        assert_eq!(
+            read,
+            &content[offset as usize..offset as usize + size as usize]
+        );
+
+        // Past the end of the file: the stream fails, it does not end short.
+        file.seek(SeekFrom::Start(content.len() as u64 - 10))
+            .unwrap();
+        let result: std::io::Result<Vec<Bytes>> = read_ahead(file, 100).try_collect().await;
+        let error = result.unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::UnexpectedEof);
+    }
+}
