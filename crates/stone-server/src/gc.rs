@@ -18,7 +18,7 @@
 //!    while their uploads ran (directories, prepared heads: see `BlobEngine::prepare`);
 //!    with the blob store in the S3 staging bucket, what their callers uploaded straight
 //!    into their datasets' objects that nothing lists (issue 24:
-//!    `routes::pushes::direct_targets`).
+//!    `routes::push_uploads::direct_targets`).
 //!
 //! Committed datasets never depend on staging: the engines copy (Iceberg) or hard-link
 //! (object storage) what they keep, and graphs are loaded, so only pushes still to be
@@ -213,7 +213,7 @@ impl Sweeper {
     }
 
     /// Issue 24: what an expired push's caller uploaded straight into its datasets'
-    /// objects (`routes::pushes::direct_targets`), that nothing lists and no live push
+    /// objects (`routes::push_uploads::direct_targets`), that nothing lists and no live push
     /// names ([`crate::engines::blob::BlobEngine::remove_uploads`]). Objects written since a
     /// little before the push was created (the store's clock may lag the server's) count
     /// as its uploads.

@@ -393,7 +393,7 @@ impl JobRunner {
     /// staging store's key, when the blob engine copies from it (issue 24) and the store
     /// vouches for the content; the others are absent. With `in_place` (namespace,
     /// branch), a content that is not staged may be in the dataset's own object already,
-    /// where the caller uploaded it straight (`routes::pushes::direct_targets`): its source
+    /// where the caller uploaded it straight (`routes::push_uploads::direct_targets`): its source
     /// is then that object's own key, which the engine finds holding it and copies nothing.
     pub(super) async fn copy_sources(
         &self,

@@ -13,6 +13,7 @@ mod negotiate;
 mod origin;
 mod page;
 mod push_files;
+mod push_uploads;
 mod pushes;
 mod range;
 mod read;

@@ -12,7 +12,8 @@ use axum::http::StatusCode;
 use stone_api::{CreatePush, FileBatch, FilesAccepted, PushState, codes};
 
 use super::App;
-use super::pushes::{Planned, plan_uploads, refusal};
+use super::push_uploads::{Planned, plan_uploads};
+use super::pushes::refusal;
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::state::heads_declared;

@@ -43,7 +43,7 @@
 //!   upload of a content one object-storage dataset of the push names is presigned for
 //!   that dataset's object ([`StagingStore::upload_to`], the same checksum binding, never a
 //!   key of staging's own), and the commit finds it there ([`StagingStore::holds_at`]):
-//!   nothing is staged, copied or downloaded (`routes::pushes::direct_targets`).
+//!   nothing is staged, copied or downloaded (`routes::push_uploads::direct_targets`).
 //! - Engines get a local copy ([`StagingStore::local_file`]): downloaded in ranges at
 //!   once, and hashed again while it is downloaded unless the content's object reports
 //!   the expected SHA-256 on a store that enforces checksums (a server-side copy keeps
