@@ -42,24 +42,15 @@ pub(super) async fn plan_uploads(
     resumed: bool,
 ) -> ApiResult<Planned> {
     let holder = holder_key(&principal.user);
-    let all: Vec<&str> = contents.keys().map(String::as_str).collect();
-    let reusable = may_reuse(app, principal, &all).await?;
     let part_size = app.settings.config.staging.part_size;
-    let candidates: Vec<(&str, u64)> = contents
+    let listed: Vec<(&str, u64)> = contents
         .iter()
-        .filter(|(sha256, _)| reusable.contains(*sha256))
         .map(|(sha256, size)| (sha256.as_str(), *size))
         .collect();
-    let found: Vec<String> = candidates
-        .iter()
-        .zip(
-            app.staging
-                .staged_among(&candidates)
-                .await
-                .map_err(ApiError::internal)?,
-        )
-        .filter(|(_, staged)| *staged)
-        .map(|((sha256, _), _)| (*sha256).to_owned())
+    let found: Vec<String> = staged_reusable(app, principal, &listed)
+        .await?
+        .into_iter()
+        .map(str::to_owned)
         .collect();
     for sha256 in &found {
         crate::staging::test_pause(&format!("reuse-{sha256}")).await;
@@ -218,6 +209,33 @@ pub(super) fn direct_targets(app: &App, manifest: &CreatePush) -> HashMap<String
     targets
 }
 
+/// The contents among `contents` (sha256, size) that the caller may reuse ([`may_reuse`])
+/// and that are staged now, in order.
+async fn staged_reusable<'a>(
+    app: &App,
+    principal: &Principal,
+    contents: &[(&'a str, u64)],
+) -> ApiResult<Vec<&'a str>> {
+    let all: Vec<&str> = contents.iter().map(|(sha256, _)| *sha256).collect();
+    let reusable = may_reuse(app, principal, &all).await?;
+    let candidates: Vec<(&str, u64)> = contents
+        .iter()
+        .filter(|(sha256, _)| reusable.contains(*sha256))
+        .copied()
+        .collect();
+    let staged = app
+        .staging
+        .staged_among(&candidates)
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(candidates
+        .into_iter()
+        .zip(staged)
+        .filter(|(_, staged)| *staged)
+        .map(|((sha256, _), _)| sha256)
+        .collect())
+}
+
 /// The one rule of content reuse: a push may take a staged content without uploading it
 /// only if the caller holds it (an upload of it by the caller was verified) or a push that
 /// succeeded committed it to a namespace and branch the caller may read
@@ -274,24 +292,10 @@ pub(super) async fn unstaged(
     contents: &[(&str, u64)],
     direct: &HashMap<String, String>,
 ) -> ApiResult<Vec<String>> {
-    let all: Vec<&str> = contents.iter().map(|(sha256, _)| *sha256).collect();
     // Only contents the caller may reuse count as there; any other must be its own upload.
-    let reusable = may_reuse(app, principal, &all).await?;
-    let candidates: Vec<(&str, u64)> = contents
-        .iter()
-        .filter(|(sha256, _)| reusable.contains(*sha256))
-        .copied()
-        .collect();
-    let staged: BTreeSet<&str> = candidates
-        .iter()
-        .zip(
-            app.staging
-                .staged_among(&candidates)
-                .await
-                .map_err(ApiError::internal)?,
-        )
-        .filter(|(_, staged)| *staged)
-        .map(|((sha256, _), _)| *sha256)
+    let staged: BTreeSet<&str> = staged_reusable(app, principal, contents)
+        .await?
+        .into_iter()
         .collect();
     let holder = holder_key(&principal.user);
     let checks: Vec<_> = contents
