@@ -170,14 +170,22 @@ macro_rules! mirrors {
             options: &'a PushOptions,
             progress: Arc<dyn PushProgress>,
         ) -> BoxFuture<'a, Result<PushResult, PushError>> {
-            Box::pin(mirror(
-                self.name(),
-                &prepared.package,
-                &prepared.folders,
-                prepared.jobs,
-                options,
-                progress,
-            ))
+            Box::pin(async move {
+                // Files go as they are (no checks are listed for them), but a package
+                // prepared with checks gets them run first, as by every handler.
+                crate::checks::Checking::start(prepared.checks.clone())
+                    .wait()
+                    .await?;
+                mirror(
+                    self.name(),
+                    &prepared.package,
+                    &prepared.folders,
+                    prepared.jobs,
+                    options,
+                    progress,
+                )
+                .await
+            })
         }
     };
 }

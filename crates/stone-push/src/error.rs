@@ -87,6 +87,10 @@ pub enum PushError {
         #[source]
         source: std::io::Error,
     },
+    /// A check of the package's files failed ([`crate::checks`]): the package's mistake,
+    /// reported as it is (its cause names the file).
+    #[error(transparent)]
+    Check(anyhow::Error),
 }
 
 impl PushError {
@@ -103,6 +107,7 @@ impl PushError {
             PushError::Store { .. } => "push.store".into(),
             PushError::Io { .. } => "push.io".into(),
             PushError::Auth(e) => e.code().into(),
+            PushError::Check(_) => "push.check_failed".into(),
         }
     }
 

@@ -23,6 +23,9 @@ pub struct PreparedPackage {
     /// For each resource of `package` with a folder: the listing the plan digested
     /// (issue 27: declared to the server, which then may need none of its files).
     pub listings: Vec<Option<stone_api::FolderListing>>,
+    /// What must pass before anything is committed (the graphs' RDF validation), run by
+    /// the handler ([`crate::checks::Checking`]).
+    pub checks: Vec<crate::checks::GraphCheck>,
 }
 
 impl PreparedPackage {

@@ -31,7 +31,8 @@ pub trait PackagePushHandler: Send + Sync {
     /// not listed in the record. A handler that takes them as a stream (the service
     /// handler, in batches) overrides it; by default every folder's files are listed into
     /// the record first, which the handler then takes whole (blob stores, plugins: the
-    /// plugin protocol's record lists every file).
+    /// plugin protocol's record lists every file). The package's checks run first: a
+    /// handler that overrides this runs them too ([`crate::checks`]).
     fn push_prepared<'a>(
         &'a self,
         prepared: &'a PreparedPackage,
@@ -39,6 +40,9 @@ pub trait PackagePushHandler: Send + Sync {
         progress: Arc<dyn PushProgress>,
     ) -> BoxFuture<'a, Result<PushResult, PushError>> {
         Box::pin(async move {
+            crate::checks::Checking::start(prepared.checks.clone())
+                .wait()
+                .await?;
             if prepared.is_listed() {
                 return self.push(&prepared.package, options, progress).await;
             }

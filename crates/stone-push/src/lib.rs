@@ -5,11 +5,13 @@
 //! to the platform's push API; external plugins ([`external`]) and the built-in blob-store
 //! and HTTP handlers ([`blob_store`]). Before a handler runs: the [`plan`] (what each
 //! resource becomes, where, through which handler) and [`prepare`] (tables converted to
-//! Parquet and checked, graphs validated), for the [`environment`] the push goes to. And
+//! Parquet and checked, graphs listed for the RDF [`checks`] a handler runs beside its
+//! uploads), for the [`environment`] the push goes to. And
 //! the other way, [`import`]: data from a dataset, a URL or an object store into a
 //! package's `ext/` zone (`stone data import`).
 
 pub mod blob_store;
+pub mod checks;
 pub mod environment;
 pub mod error;
 pub mod external;

@@ -1,6 +1,7 @@
 //! Turns a push plan into a [`PushPackage`]: TABULAR resources become Parquet (CSV/TSV
 //! converted on the client, cached by source hash; Parquet passed through), checked against
-//! their declared schema; GRAPH resources are validated as RDF. Nothing is sent yet.
+//! their declared schema; GRAPH resources' files are listed for their RDF validation, which
+//! the handler runs beside its uploads ([`crate::checks`]). Nothing is sent yet.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -14,6 +15,7 @@ use stone_package::digest::{FileDigest, ensure_state_dir, sha256_file};
 use stone_package::package::STATE_DIR;
 use stone_package::{AssetKind, Format, Package, Resource};
 
+use crate::checks::GraphCheck;
 use crate::folder::{PreparedPackage, list_folder};
 use crate::plan::{PlannedFiles, PushPlan};
 use crate::record::{PushFile, PushPackage, PushResource};
@@ -46,7 +48,8 @@ pub struct PrepareOptions {
 /// How resources are handed to the handler.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Preparation {
-    /// For the platform and plugins: tables as Parquet, graphs validated.
+    /// For the platform and plugins: tables as Parquet, graphs validated (beside the
+    /// uploads: see [`crate::checks`]).
     Converted,
     /// For blob stores and HTTP servers: every file as it is in the package.
     AsIs,
@@ -77,6 +80,7 @@ pub fn prepare(
     let mut resources = Vec::with_capacity(planned_datasets.len());
     let mut folders = Vec::with_capacity(planned_datasets.len());
     let mut listings = Vec::with_capacity(planned_datasets.len());
+    let mut checks = Vec::new();
     let mut folder_jobs = 1;
     for (resource, planned) in loaded.into_iter().zip(planned_datasets) {
         let planned = *planned;
@@ -123,7 +127,7 @@ pub fn prepare(
                 max_record_bytes,
                 progress,
             )?,
-            AssetKind::Graph => (graph(package, &resource, planned_files)?, None),
+            AssetKind::Graph => (graph(package, &resource, planned_files, &mut checks)?, None),
             _ => (as_pushed(package, &resource, planned_files), None),
         };
         resources.push(PushResource {
@@ -170,6 +174,7 @@ pub fn prepare(
         folders,
         jobs: folder_jobs,
         listings,
+        checks,
     })
 }
 
@@ -207,10 +212,13 @@ fn as_pushed(package: &Package, resource: &Resource, digests: &[FileDigest]) -> 
         .collect()
 }
 
+/// A graph's files as they are, each with its RDF check added to `checks` (run by the
+/// handler beside its uploads); a file of no RDF format is refused now.
 fn graph(
     package: &Package,
     resource: &Resource,
     digests: &[FileDigest],
+    checks: &mut Vec<GraphCheck>,
 ) -> anyhow::Result<Vec<PushFile>> {
     for d in digests {
         let path = package.root.join(&d.path);
@@ -220,8 +228,11 @@ fn graph(
                 path.display()
             )
         })?;
-        stone_formats::rdf::validate_rdf(&path, format)
-            .with_context(|| format!("the graph `{}` is not valid RDF", resource.slug))?;
+        checks.push(GraphCheck {
+            resource: resource.slug.to_string(),
+            path,
+            format,
+        });
     }
     Ok(as_pushed(package, resource, digests))
 }

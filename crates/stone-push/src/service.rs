@@ -28,6 +28,7 @@ use stone_http::{describe, size_in_words};
 
 use stone_package::{Folder, FolderHasher};
 
+use crate::checks::Checking;
 use crate::folder::{PreparedPackage, folder_error};
 use crate::handler::{BoxFuture, PackagePushHandler, ProgressEvent, PushProgress};
 use crate::identity::TokenSource;
@@ -154,7 +155,7 @@ impl PackagePushHandler for ServiceHandler {
         options: &'a PushOptions,
         progress: Arc<dyn PushProgress>,
     ) -> BoxFuture<'a, Result<PushResult, PushError>> {
-        Box::pin(self.session(package, &[], &[], 1, options, progress))
+        Box::pin(self.session(package, None, options, progress))
     }
 
     fn push_prepared<'a>(
@@ -164,31 +165,36 @@ impl PackagePushHandler for ServiceHandler {
         progress: Arc<dyn PushProgress>,
     ) -> BoxFuture<'a, Result<PushResult, PushError>> {
         // The folders' files go in batches, each walked and hashed (from the cache) when
-        // its turn comes.
-        Box::pin(self.session(
-            &prepared.package,
-            &prepared.folders,
-            &prepared.listings,
-            prepared.jobs,
-            options,
-            progress,
-        ))
+        // its turn comes; the checks run beside the uploads.
+        Box::pin(self.session(&prepared.package, Some(prepared), options, progress))
     }
 }
 
 impl ServiceHandler {
+    /// The push of `package`; `prepared` (the package it is the record of) gives its large
+    /// folders, streamed in batches, and its checks.
     async fn session(
         &self,
         package: &PushPackage,
-        folders: &[Option<Box<Folder>>],
-        listings: &[Option<FolderListing>],
-        hash_jobs: usize,
+        prepared: Option<&PreparedPackage>,
         options: &PushOptions,
         progress: Arc<dyn PushProgress>,
     ) -> Result<PushResult, PushError> {
-        let target = self.target(&package.destination, &options.env)?;
+        let (folders, listings, hash_jobs, checks) = match prepared {
+            Some(p) => (&p.folders[..], &p.listings[..], p.jobs, p.checks.clone()),
+            None => (&[][..], &[][..], 1, Vec::new()),
+        };
+        // Started first: the checks run while the push is created and its files go up.
+        let mut checking = Checking::start(checks);
+        let target = match self.target(&package.destination, &options.env) {
+            Ok(target) => target,
+            Err(error) => return Err(checking.prefer_failure(error).await),
+        };
         let token = match &self.tokens {
-            Some(tokens) => tokens.token(&options.env).await?,
+            Some(tokens) => match tokens.token(&options.env).await {
+                Ok(token) => token,
+                Err(error) => return Err(checking.prefer_failure(error).await),
+            },
             None => None,
         };
         Session {
@@ -203,7 +209,7 @@ impl ServiceHandler {
             progress,
             token: std::sync::Mutex::new(token),
         }
-        .run()
+        .run(checking)
         .await
     }
 }
@@ -247,11 +253,36 @@ enum UploadFailure {
     Failed(PushError),
 }
 
+/// A push whose uploads are done (or that the server had committed already).
+struct Staged {
+    created: PushCreated,
+    uploaded_bytes: u64,
+    already_staged: usize,
+}
+
 impl<'a> Session<'a> {
-    async fn run(&self) -> Result<PushResult, PushError> {
+    /// The push: its uploads beside the package's checks, then (both done) the commit and
+    /// its follow. A failed check stops the uploads; a push that fails while the checks
+    /// run reports a check's failure first ([`Checking::prefer_failure`]).
+    async fn run(&self, mut checking: Checking) -> Result<PushResult, PushError> {
         let state_path =
             resume::state_path(&self.package.root, &self.options.env, &self.options.branch);
-        let mut push_id = resume::load(&state_path, &self.api).map(|s| s.push_id);
+        let staged = futures::future::try_join(self.stage(&state_path), checking.wait()).await;
+        let Staged {
+            created,
+            uploaded_bytes,
+            already_staged,
+        } = match staged {
+            Ok((staged, ())) => staged,
+            Err(error) => return Err(checking.prefer_failure(error).await),
+        };
+        self.commit(created, &state_path, uploaded_bytes, already_staged)
+            .await
+    }
+
+    /// Creates (or resumes) the push and uploads what the server asks for.
+    async fn stage(&self, state_path: &Path) -> Result<Staged, PushError> {
+        let mut push_id = resume::load(state_path, &self.api).map(|s| s.push_id);
         // Where each content is on disk, for the uploads the server asks for: the whole
         // package when its manifest lists every file (at most one batch of them), each
         // batch's files when they go in batches (see send_batches).
@@ -277,7 +308,7 @@ impl<'a> Session<'a> {
                 Err(PushError::Refused { problem, .. }) if resumed && is_stale_push(&problem) => {
                     // The saved push is gone, expired or was committed with other content: start
                     // anew.
-                    resume::clear(&state_path);
+                    resume::clear(state_path);
                     push_id = None;
                     continue;
                 }
@@ -296,7 +327,7 @@ impl<'a> Session<'a> {
             crate::memory::give_back();
             push_id = Some(created.push_id.clone());
             resume::save(
-                &state_path,
+                state_path,
                 &ResumeState {
                     push_id: created.push_id.clone(),
                     api: self.api.clone(),
@@ -351,7 +382,21 @@ impl<'a> Session<'a> {
                 break created;
             }
         };
+        Ok(Staged {
+            created,
+            uploaded_bytes,
+            already_staged,
+        })
+    }
 
+    /// Commits a staged push and follows it to its result.
+    async fn commit(
+        &self,
+        created: PushCreated,
+        state_path: &Path,
+        uploaded_bytes: u64,
+        already_staged: usize,
+    ) -> Result<PushResult, PushError> {
         let push_id = created.push_id.clone();
         // What the commit starts from: the datasets as the server listed them, and its
         // change number then (a server that counts changes), so that following it sends
@@ -384,7 +429,7 @@ impl<'a> Session<'a> {
             }
             return Err(PushError::Failed { push_id, failures });
         }
-        resume::clear(&state_path);
+        resume::clear(state_path);
         Ok(PushResult {
             push_id,
             handler: "service".into(),

@@ -329,6 +329,51 @@ fn invalid_rdf_is_refused_before_anything_is_sent_naming_file_line_and_column() 
     );
 }
 
+/// The RDF check runs beside the uploads (the server is up, so they start): a mistake on
+/// the last line of a large graph stops the push before its commit, and nothing of the
+/// package is written; the same push, the file fixed, completes.
+#[test]
+fn invalid_rdf_found_beside_the_uploads_stops_the_push_before_its_commit() {
+    let (ctx, _server, data) = with_server();
+    // Over 8 MiB: the parallel parse finds the mistake, the file is read again from its
+    // start to name its line.
+    let lines = 150_000;
+    let mut graph = String::with_capacity(lines * 70);
+    for i in 0..lines {
+        graph.push_str(&format!(
+            "<http://e.org/s{i}> <http://e.org/label> \"the statement number {i}\" .\n"
+        ));
+    }
+    let valid = graph.clone();
+    graph.push_str("<http://e.org/last> <http://e.org/label> .\n");
+    assert!(graph.len() > 8 << 20);
+    let dir = ctx.package(
+        "beside",
+        "publish: {to: \"stone:checked\"}\nresources: [{path: g.nt}, {path: blob.bin}]\n",
+        &[("g.nt", graph.as_bytes()), ("blob.bin", b"bytes of a blob")],
+    );
+    let out = push_to_b(&ctx, &dir, &[]);
+    let err = crate::stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("the graph `g` is not valid RDF")
+            && err.contains(&format!("g.nt:{}:", lines + 1)),
+        "the error names the dataset, the file and the line: {err}"
+    );
+    let iri = format!("https://{HOST}/checked/g/branch/b");
+    assert_eq!(count_triples(data.path(), &iri), 0, "no graph was written");
+    // (The server may have prepared the blob dataset's directories and its head-to-be
+    // beside the uploads: a dataset exists once its `head.json` does.)
+    let head = data.path().join("blobs/checked/blob/b/head.json");
+    assert!(!head.exists(), "no dataset of the package was written");
+
+    std::fs::write(dir.join("g.nt"), &valid).unwrap();
+    let out = push_to_b(&ctx, &dir, &["--json"]);
+    assert!(out.status.success(), "{}", crate::stderr(&out));
+    assert_eq!(count_triples(data.path(), &iri), lines as u64);
+    assert!(head.exists());
+}
+
 #[test]
 fn a_dataset_the_server_refuses_is_named_with_its_message_and_code() {
     let (mut ctx, _server, data) = with_server();

@@ -201,6 +201,9 @@ fn push_with(
     drop(package);
     stone_push::memory::give_back();
     if let Some(e) = info_error {
+        // The package's mistakes first: they are worth hearing about while the server is
+        // away (the checks otherwise run beside the uploads).
+        stone_push::checks::run_all(&prepared.checks)?;
         return Err(e.into());
     }
     let options = PushOptions {
@@ -218,14 +221,18 @@ fn push_with(
         .select(&plan.destination)
         .expect("the handler chosen above");
     let reporter: Arc<dyn PushProgress> = Arc::new(PushLines::new(printer));
-    let result = runtime
-        .block_on(handler.push_prepared(&prepared, &options, reporter.clone()))
-        .with_context(|| {
-            format!(
-                "the push of {} to {} ({}) failed",
-                plan.package.root, plan.destination, plan.environment.name
-            )
-        })?;
+    let result =
+        match runtime.block_on(handler.push_prepared(&prepared, &options, reporter.clone())) {
+            // A check of the package failed: its error, as it is (the file, line, column).
+            Err(stone_push::PushError::Check(e)) => return Err(e),
+            other => other,
+        };
+    let result = result.with_context(|| {
+        format!(
+            "the push of {} to {} ({}) failed",
+            plan.package.root, plan.destination, plan.environment.name
+        )
+    })?;
     printer.result(&result, || render::render_result(&result))
 }
 

@@ -1,0 +1,179 @@
+//! Checks of a package's files that must pass before anything is committed, run beside the
+//! uploads rather than before them.
+//!
+//! A GRAPH file is validated as RDF on the client: a mistake is reported with its file,
+//! line and column before the server commits anything. Validation parses the whole file
+//! (about as long as the upload of a large graph over a fast link), and nothing in it
+//! changes what is sent: the bytes uploaded are the file's bytes either way. So
+//! [`crate::prepare::prepare`] lists the checks instead of running them, and a handler
+//! runs them ([`Checking`]):
+//!
+//! - the service handler beside its uploads: a failed check stops the uploads and the push
+//!   is never committed (the server drops the uncommitted push when it expires);
+//! - every other handler (plugins, which are promised validated graphs) before it starts.
+//!
+//! When a push fails while its checks run, the checks are waited for: a check's failure
+//! is the error reported, since it names what the user must fix first.
+
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use stone_package::Format;
+use tokio::sync::oneshot;
+
+use crate::PushError;
+
+/// One file checked before the commit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GraphCheck {
+    /// The resource's slug (named by the error).
+    pub resource: String,
+    pub path: PathBuf,
+    pub format: Format,
+}
+
+impl GraphCheck {
+    /// Parses the file whole; the error names the resource, the file, the line and the
+    /// column.
+    pub fn run(&self) -> anyhow::Result<()> {
+        stone_formats::rdf::validate_rdf(&self.path, self.format)
+            .with_context(|| format!("the graph `{}` is not valid RDF", self.resource))?;
+        Ok(())
+    }
+}
+
+/// Runs `checks` one after the other (a large N-Triples file is parsed on every core).
+pub fn run_all(checks: &[GraphCheck]) -> anyhow::Result<()> {
+    checks.iter().try_for_each(GraphCheck::run)
+}
+
+/// Checks running on a thread of their own.
+pub struct Checking {
+    state: State,
+}
+
+enum State {
+    Running(oneshot::Receiver<anyhow::Result<()>>),
+    Passed,
+    Failed(anyhow::Error),
+    /// The failure was returned by [`Checking::wait`].
+    Reported,
+}
+
+impl Checking {
+    /// Starts `checks` (nothing to wait for when there are none). The thread is not
+    /// joined: a push that stops early does not wait for it.
+    pub fn start(checks: Vec<GraphCheck>) -> Self {
+        if checks.is_empty() {
+            return Self {
+                state: State::Passed,
+            };
+        }
+        let (sender, receiver) = oneshot::channel();
+        let spawned = std::thread::Builder::new()
+            .name("stone-checks".into())
+            .spawn(move || {
+                let _ = sender.send(run_all(&checks));
+            });
+        let state = match spawned {
+            Ok(_) => State::Running(receiver),
+            Err(e) => State::Failed(anyhow::Error::new(e).context("cannot start the checks")),
+        };
+        Self { state }
+    }
+
+    /// Waits for the checks. A failure is returned once, as [`PushError::Check`]; later
+    /// calls return `Ok`. Cancel-safe: dropped before the end, it can be awaited again.
+    pub async fn wait(&mut self) -> Result<(), PushError> {
+        if let State::Running(receiver) = &mut self.state {
+            self.state = match receiver.await {
+                Ok(Ok(())) => State::Passed,
+                Ok(Err(e)) => State::Failed(e),
+                Err(_) => State::Failed(anyhow::anyhow!("the checks stopped without an answer")),
+            };
+        }
+        match std::mem::replace(&mut self.state, State::Passed) {
+            State::Failed(e) => {
+                self.state = State::Reported;
+                Err(PushError::Check(e))
+            }
+            other => {
+                self.state = other;
+                Ok(())
+            }
+        }
+    }
+
+    /// `error`, unless the checks fail: then their failure (the push stopped for another
+    /// reason, but what the user must fix first is the package).
+    pub async fn prefer_failure(&mut self, error: PushError) -> PushError {
+        match self.wait().await {
+            Err(failed) => failed,
+            Ok(()) => error,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Run with the workspace (the `stone` crate turns on `stone-formats/rdf`).
+    use super::*;
+
+    fn check(dir: &tempfile::TempDir, name: &str, body: &str) -> GraphCheck {
+        let path = dir.path().join(name);
+        std::fs::write(&path, body).unwrap();
+        GraphCheck {
+            resource: "g".into(),
+            format: Format::detect(&path).unwrap(),
+            path,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_failed_check_is_returned_once_with_file_line_and_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let good = check(
+            &dir,
+            "a.nt",
+            "<http://e.org/a> <http://e.org/b> <http://e.org/c> .\n",
+        );
+        let bad = check(
+            &dir,
+            "b.ttl",
+            "@prefix ex: <http://e.org/> .\nex:a ex:b \"open .\n",
+        );
+        let mut checking = Checking::start(vec![good.clone(), bad]);
+        let error = checking.wait().await.unwrap_err();
+        let PushError::Check(error) = error else {
+            panic!("not a check failure: {error}");
+        };
+        let shown = format!("{error:#}");
+        assert!(
+            shown.contains("the graph `g` is not valid RDF") && shown.contains("b.ttl:2:"),
+            "{shown}"
+        );
+        assert!(
+            checking.wait().await.is_ok(),
+            "the failure is reported once"
+        );
+        let mut passing = Checking::start(vec![good]);
+        assert!(passing.wait().await.is_ok());
+        assert!(Checking::start(Vec::new()).wait().await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn another_error_gives_way_to_a_failed_check() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = check(&dir, "b.nt", "<http://e.org/a> <http://e.org/b> .\n");
+        let other = || PushError::Destination("elsewhere".into());
+        let preferred = Checking::start(vec![bad]).prefer_failure(other()).await;
+        assert!(matches!(preferred, PushError::Check(_)), "{preferred}");
+        let good = check(
+            &dir,
+            "a.nt",
+            "<http://e.org/a> <http://e.org/b> <http://e.org/c> .\n",
+        );
+        let kept = Checking::start(vec![good]).prefer_failure(other()).await;
+        assert!(matches!(kept, PushError::Destination(_)), "{kept}");
+    }
+}
