@@ -7,10 +7,15 @@
 //!   digest matched);
 //! - `incoming/<uuid>`: single uploads in flight (removed on failure, and at startup);
 //! - `parts/<sha256>.<upload>`: multipart assemblies (one per content and caller): each
-//!   part is written at its offset; completion copies the file into `incoming/` while
-//!   hashing the copy, and only that copy, never written again, becomes the content.
+//!   part is written at its offset; completion seals the assembly (no part upload writes
+//!   into it any more), hashes it where it is and renames it into `contents/`; when a part
+//!   upload is writing into it then, completion copies it into `incoming/` while hashing
+//!   the copy, and only that copy, never written again, becomes the content (see
+//!   [`assembly`]).
 //!
 //! Every content file is read-only.
+
+mod assembly;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -49,6 +54,8 @@ pub struct LocalStaging {
     part_size: u64,
     locks: KeyedLocks,
     contents_sync: DirSync,
+    /// Part uploads writing into each multipart assembly, and the sealed ones.
+    assemblies: assembly::Assemblies,
 }
 
 /// A file removed on drop unless kept (a cancelled upload leaves nothing behind).
@@ -92,6 +99,7 @@ impl LocalStaging {
             part_size,
             locks: KeyedLocks::default(),
             contents_sync: DirSync::default(),
+            assemblies: assembly::Assemblies::default(),
         })
     }
 
@@ -241,6 +249,9 @@ impl LocalStaging {
             sha256: sha256.to_owned(),
             upload_id: upload.to_owned(),
         };
+        // Counted as a writer before anything else: a completion that sealed the assembly
+        // refuses the part, one that did not copies the assembly (see `assembly`).
+        let _writer = self.assemblies.enter(upload).ok_or_else(unknown)?;
         let record = self
             .db
             .multipart_upload(sha256, upload)
@@ -649,27 +660,60 @@ impl StagingStore for LocalStaging {
             return Ok(Completion::PartsMissing(missing));
         }
         let path = self.assembly_path(sha256, &record.upload_id);
-        // The assembly stays writable by part uploads still in flight (a part sent again
-        // with a slow body holds it open): it is never the content. Its bytes are copied
-        // into a private file that only this call ever opens for writing, hashing exactly
-        // what is written; that copy, once it matches, becomes the content, read-only.
-        let copy = TempFile {
-            path: self
-                .root
-                .join("incoming")
-                .join(uuid::Uuid::new_v4().simple().to_string()),
-            keep: false,
+        let verified = match self.assemblies.seal(&record.upload_id) {
+            // No part upload writes into the assembly, and none will: it is hashed where it
+            // is, and becomes the content.
+            Some(sealed) => {
+                let hashed = assembly::hash_in_place(&path, size).await;
+                let file = TempFile {
+                    path: path.clone(),
+                    keep: false,
+                };
+                hashed.map(|hashed| (hashed, file, Some(sealed)))
+            }
+            // A part upload still writes into it (a part sent again with a slow body holds
+            // it open): it is never the content. Its bytes are copied into a private file
+            // that only this call ever opens for writing, hashing exactly what is written;
+            // that copy, once it matches, becomes the content, read-only.
+            None => {
+                let copy = TempFile {
+                    path: self
+                        .root
+                        .join("incoming")
+                        .join(uuid::Uuid::new_v4().simple().to_string()),
+                    keep: false,
+                };
+                let copied = copy_hashed(&path, &copy.path, size).await;
+                // The assembly has served: a part upload that still writes into it writes
+                // into a file nobody reads.
+                let _ = tokio::fs::remove_file(&path).await;
+                copied.map(|copied| (copied, copy, None))
+            }
         };
-        let copied = copy_hashed(&path, &copy.path, size).await;
-        // The assembly has served: a part upload that still writes into it writes into a
-        // file nobody reads.
-        let _ = tokio::fs::remove_file(&path).await;
-        let (actual, actual_size) = copied?;
+        let ((actual, actual_size), verified, sealed) = match verified {
+            Ok(verified) => verified,
+            Err(error) => {
+                // The assembly is gone (removed with what was read of it): the next
+                // manifest post starts a fresh upload rather than completing nothing.
+                self.db.delete_multipart(&record.upload_id).await?;
+                return Err(error);
+            }
+        };
         if let Some(mismatch) = StagingError::mismatch(sha256, size, actual, actual_size) {
-            // Nothing is kept: the next manifest post starts a fresh upload.
+            // Nothing is kept (`verified` is removed): the next manifest post starts a
+            // fresh upload.
             self.db.delete_multipart(&record.upload_id).await?;
             return Err(mismatch);
         }
+        if sealed.is_some() {
+            // The copy path made its copy read-only and durable as it wrote it.
+            let file = verified.path.clone();
+            tokio::task::spawn_blocking(move || std::fs::File::open(&file).and_then(|f| seal(&f)))
+                .await
+                .map_err(|e| StagingError::io(&verified.path)(std::io::Error::other(e)))?
+                .map_err(StagingError::io(&verified.path))?;
+        }
+        let copy = verified;
         let target = self.content_path(sha256);
         // Staged already (by another caller): that verified file stays as it is.
         if !target.exists() {
@@ -963,14 +1007,37 @@ mod tests {
             .await
             .unwrap_err();
         assert!(matches!(error, StagingError::BadPart { .. }), "{error:?}");
+        // While a completion holds the assembly sealed, no part goes in.
+        let sealed = staging.assemblies.seal(&upload_id).unwrap();
+        let error = staging
+            .receive_part(&digest, &upload_id, 2, 4, 4, chunks(b"4567", 4))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(error, StagingError::UnknownUpload { .. }),
+            "{error:?}"
+        );
+        drop(sealed);
         staging
             .receive_part(&digest, &upload_id, 2, 4, 4, chunks(b"4567", 4))
             .await
             .unwrap();
+        use std::os::unix::fs::MetadataExt;
+        let assembled = std::fs::metadata(staging.assembly_path(&digest, &upload_id))
+            .unwrap()
+            .ino();
         assert_eq!(
             staging.complete(&digest, 10, "h").await.unwrap(),
             Completion::Staged
         );
+        assert_eq!(
+            std::fs::metadata(staging.content_path(&digest))
+                .unwrap()
+                .ino(),
+            assembled,
+            "with no part being written, the assembly itself becomes the content (no copy)"
+        );
+        assert!(staging.assemblies.is_empty());
         assert!(staging.is_staged(&digest, 10).await.unwrap());
         assert_eq!(
             staging.db.held_among("h", &[&digest]).await.unwrap().len(),
