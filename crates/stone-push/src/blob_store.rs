@@ -9,11 +9,14 @@
 //! - Uploads run in parallel (`--jobs`); files from [`MULTIPART_THRESHOLD`] up go in parts
 //!   where the store supports it.
 //! - The descriptor is written last, so a reader never sees a half package, and an
-//!   interrupted push leaves the previous descriptor in place.
+//!   interrupted push leaves the previous descriptor in place. On a `file://` store the
+//!   files reach the disk before the descriptor is written, and the descriptor before the
+//!   push reports success ([`durable`]).
 //!
 //! Credentials come from each store's usual environment variables (`AWS_*`, `GOOGLE_*`,
 //! `AZURE_*`); stone's own tokens are never sent to a store.
 
+mod durable;
 mod held;
 mod listing;
 
@@ -604,6 +607,9 @@ async fn mirror(
     let unchanged = previous
         .as_ref()
         .is_some_and(|(_, bytes)| bytes.as_ref() == body.as_slice());
+    // The files on disk before a descriptor names them (also those an unfinished push had
+    // overwritten and this one wrote again under an unchanged descriptor).
+    durable::flush(url).await?;
     if !unchanged {
         store
             .put_opts(
@@ -613,6 +619,7 @@ async fn mirror(
             )
             .await
             .map_err(|e| store_error("writing the descriptor to", url, e))?;
+        durable::flush(url).await?;
     }
     let kept: HashSet<String> = named
         .iter()

@@ -165,6 +165,77 @@ fn a_file_url_push_lands_every_file_and_a_repush_uploads_nothing() {
     assert_eq!(third["already_staged"], files.len() - 1);
 }
 
+/// A `file://` push flushes its files to disk (`syncfs`) before the descriptor that names
+/// them is written, and the descriptor before the push reports success. A power loss
+/// cannot be caused here: the order of the calls is read through strace (a real program,
+/// Debian's `strace`; scripts/install-tools installs it).
+#[test]
+fn a_file_url_push_flushes_its_files_before_the_descriptor_names_them() {
+    let strace = std::env::var_os("PATH")
+        .and_then(|path| {
+            std::env::split_paths(&path)
+                .map(|dir| dir.join("strace"))
+                .find(|p| p.is_file())
+        })
+        .expect("strace is not installed: run scripts/install-tools (or apt-get install strace)");
+    let ctx = crate::context();
+    let (dir, files) = package(&ctx);
+    let store = ctx.root().join("store/durable");
+    let url = format!("file://{}", store.display());
+    let log = ctx.root().join("strace.log");
+    let stone = ctx.stone();
+    let mut traced = std::process::Command::new(strace);
+    traced
+        .args([
+            "-f",
+            "-qq",
+            "-e",
+            "trace=syncfs,rename,renameat,renameat2",
+            "-o",
+        ])
+        .arg(&log)
+        .arg(stone.get_program())
+        .args(["package", "push", "--env", "dev", "--json", "--to", &url])
+        .arg(&dir)
+        .env_clear()
+        .current_dir(ctx.root())
+        .stdin(std::process::Stdio::null());
+    for (key, value) in stone.get_envs() {
+        if let Some(value) = value {
+            traced.env(key, value);
+        }
+    }
+    let out = traced.output().unwrap();
+    ok_json(&out);
+    let calls = std::fs::read_to_string(&log).unwrap();
+    // Each call where it starts (a call another thread interrupts resumes on a later line).
+    let lines: Vec<&str> = calls.lines().filter(|l| !l.contains("resumed>")).collect();
+    let renamed_to = |line: &str, path: &Path| {
+        line.contains("rename") && line.contains(&format!("\"{}\"", path.display()))
+    };
+    let descriptor = store.join("datapackage.json");
+    let written = lines
+        .iter()
+        .position(|l| renamed_to(l, &descriptor))
+        .unwrap_or_else(|| panic!("no rename into {}:\n{calls}", descriptor.display()));
+    let last_file = files
+        .keys()
+        .filter_map(|p| lines.iter().rposition(|l| renamed_to(l, &store.join(p))))
+        .max()
+        .unwrap_or_else(|| panic!("no file renamed into place:\n{calls}"));
+    let syncs: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].contains("syncfs("))
+        .collect();
+    assert!(
+        syncs.iter().any(|&i| last_file < i && i < written),
+        "no syncfs between the last file and the descriptor:\n{calls}"
+    );
+    assert!(
+        syncs.iter().any(|&i| i > written),
+        "no syncfs after the descriptor:\n{calls}"
+    );
+}
+
 #[test]
 fn prod_is_guarded_before_any_upload() {
     let ctx = crate::context();
