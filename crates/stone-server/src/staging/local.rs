@@ -424,21 +424,32 @@ impl Writeback {
     }
 }
 
-/// Copies `from` into a new file `to` (created here, read-only, synced) while hashing what
-/// is written; returns its sha256 and size. Reading stops past `limit` bytes (the size is
-/// then `limit + 1`). `to` is only ever written through this call's own handle, so the
-/// digest is the digest of `to`, whatever happens to `from` meanwhile.
-async fn copy_hashed(from: &Path, to: &Path, limit: u64) -> Result<(String, u64), StagingError> {
-    let (from, to) = (from.to_owned(), to.to_owned());
-    let failed = to.clone();
+/// Hashes `from`, copying it into a new file `to` (created here, read-only, synced) when
+/// one is given; returns its sha256 and size. Reading stops past `limit` bytes (the size
+/// is then `limit + 1`). `to` is only ever written through this call's own handle, so the
+/// digest is the digest of `to`, whatever happens to `from` meanwhile; without `to`, the
+/// caller makes sure nothing writes `from` (a sealed assembly, see [`assembly`]).
+async fn read_hashed(
+    from: &Path,
+    to: Option<&Path>,
+    limit: u64,
+) -> Result<(String, u64), StagingError> {
+    let (from, to) = (from.to_owned(), to.map(Path::to_owned));
+    let failed = to.clone().unwrap_or_else(|| from.clone());
     tokio::task::spawn_blocking(move || {
         use std::io::{Read, Write};
         let mut source = std::fs::File::open(&from).map_err(StagingError::io(&from))?;
-        let mut target = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&to)
-            .map_err(StagingError::io(&to))?;
+        let mut target = match &to {
+            Some(to) => Some((
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(to)
+                    .map_err(StagingError::io(to))?,
+                to,
+            )),
+            None => None,
+        };
         let mut hasher = Sha256::new();
         let mut buffer = vec![0u8; 1 << 20];
         let mut total = 0u64;
@@ -452,11 +463,14 @@ async fn copy_hashed(from: &Path, to: &Path, limit: u64) -> Result<(String, u64)
                 return Ok((String::new(), limit + 1));
             }
             hasher.update(&buffer[..read]);
-            target
-                .write_all(&buffer[..read])
-                .map_err(StagingError::io(&to))?;
+            if let Some((file, to)) = &mut target {
+                file.write_all(&buffer[..read])
+                    .map_err(StagingError::io(*to))?;
+            }
         }
-        seal(&target).map_err(StagingError::io(&to))?;
+        if let Some((file, to)) = &target {
+            seal(file).map_err(StagingError::io(to))?;
+        }
         Ok((hex::encode(hasher.finalize()), total))
     })
     .await
@@ -664,7 +678,7 @@ impl StagingStore for LocalStaging {
             // No part upload writes into the assembly, and none will: it is hashed where it
             // is, and becomes the content.
             Some(sealed) => {
-                let hashed = assembly::hash_in_place(&path, size).await;
+                let hashed = read_hashed(&path, None, size).await;
                 let file = TempFile {
                     path: path.clone(),
                     keep: false,
@@ -683,7 +697,7 @@ impl StagingStore for LocalStaging {
                         .join(uuid::Uuid::new_v4().simple().to_string()),
                     keep: false,
                 };
-                let copied = copy_hashed(&path, &copy.path, size).await;
+                let copied = read_hashed(&path, Some(&copy.path), size).await;
                 // The assembly has served: a part upload that still writes into it writes
                 // into a file nobody reads.
                 let _ = tokio::fs::remove_file(&path).await;
@@ -1007,16 +1021,20 @@ mod tests {
             .await
             .unwrap_err();
         assert!(matches!(error, StagingError::BadPart { .. }), "{error:?}");
+        // Part 2 sent now is refused as a part of no upload.
+        let refused = || async {
+            let error = staging
+                .receive_part(&digest, &upload_id, 2, 4, 4, chunks(b"4567", 4))
+                .await
+                .unwrap_err();
+            assert!(
+                matches!(error, StagingError::UnknownUpload { .. }),
+                "{error:?}"
+            );
+        };
         // While a completion holds the assembly sealed, no part goes in.
         let sealed = staging.assemblies.seal(&upload_id).unwrap();
-        let error = staging
-            .receive_part(&digest, &upload_id, 2, 4, 4, chunks(b"4567", 4))
-            .await
-            .unwrap_err();
-        assert!(
-            matches!(error, StagingError::UnknownUpload { .. }),
-            "{error:?}"
-        );
+        refused().await;
         drop(sealed);
         staging
             .receive_part(&digest, &upload_id, 2, 4, 4, chunks(b"4567", 4))
@@ -1049,14 +1067,7 @@ mod tests {
             staging.complete(&digest, 10, "h").await.unwrap(),
             Completion::NoUpload
         );
-        let error = staging
-            .receive_part(&digest, &upload_id, 2, 4, 4, chunks(b"4567", 4))
-            .await
-            .unwrap_err();
-        assert!(
-            matches!(error, StagingError::UnknownUpload { .. }),
-            "{error:?}"
-        );
+        refused().await;
         let file = staging.local_file(&digest, 10).await.unwrap();
         assert_eq!(std::fs::read(&file.path).unwrap(), data);
         assert!(

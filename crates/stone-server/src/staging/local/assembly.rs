@@ -14,12 +14,7 @@
 //! writer behind.
 
 use std::collections::HashMap;
-use std::path::Path;
 use std::sync::Mutex;
-
-use sha2::{Digest, Sha256};
-
-use super::StagingError;
 
 /// The part uploads writing into each assembly now, and the sealed assemblies (by upload
 /// ID).
@@ -102,34 +97,6 @@ impl Drop for Sealed<'_> {
     fn drop(&mut self) {
         self.assemblies.state().remove(&self.upload);
     }
-}
-
-/// Hashes the sealed assembly at `path` where it is; reading stops past `limit` bytes
-/// (the size is then `limit + 1`). Returns its sha256 and size.
-pub(super) async fn hash_in_place(path: &Path, limit: u64) -> Result<(String, u64), StagingError> {
-    let path = path.to_owned();
-    let failed = path.clone();
-    tokio::task::spawn_blocking(move || {
-        use std::io::Read;
-        let mut file = std::fs::File::open(&path).map_err(StagingError::io(&path))?;
-        let mut hasher = Sha256::new();
-        let mut buffer = vec![0u8; 1 << 20];
-        let mut total = 0u64;
-        loop {
-            let read = file.read(&mut buffer).map_err(StagingError::io(&path))?;
-            if read == 0 {
-                break;
-            }
-            total += read as u64;
-            if total > limit {
-                return Ok((String::new(), limit + 1));
-            }
-            hasher.update(&buffer[..read]);
-        }
-        Ok((hex::encode(hasher.finalize()), total))
-    })
-    .await
-    .map_err(|e| StagingError::io(&failed)(std::io::Error::other(e)))?
 }
 
 #[cfg(test)]
