@@ -104,6 +104,41 @@ impl Checking {
         }
     }
 
+    /// Runs `work` beside the checks: its output once both are done, or the first failure
+    /// (a check's failure preferred: see [`Self::prefer_failure`]). A failed check stops
+    /// `work` (it is dropped). `waiting` is called when the checks are still running
+    /// `patience` after `work` is done (a short wait is not worth a word).
+    pub async fn beside<T>(
+        &mut self,
+        work: impl std::future::Future<Output = Result<T, PushError>>,
+        patience: std::time::Duration,
+        waiting: impl FnOnce(),
+    ) -> Result<T, PushError> {
+        use futures::future::{Either, select};
+        let outcome = {
+            let mut checks = std::pin::pin!(self.wait());
+            let work = std::pin::pin!(work);
+            match select(work, checks.as_mut()).await {
+                Either::Left((Ok(done), _)) => {
+                    let checked = match tokio::time::timeout(patience, checks.as_mut()).await {
+                        Ok(checked) => checked,
+                        Err(_) => {
+                            waiting();
+                            checks.await
+                        }
+                    };
+                    checked.map(|()| done)
+                }
+                Either::Left((Err(error), _)) | Either::Right((Err(error), _)) => Err(error),
+                Either::Right((Ok(()), work)) => work.await,
+            }
+        };
+        match outcome {
+            Ok(done) => Ok(done),
+            Err(error) => Err(self.prefer_failure(error).await),
+        }
+    }
+
     /// `error`, unless the checks fail: then their failure (the push stopped for another
     /// reason, but what the user must fix first is the package).
     pub async fn prefer_failure(&mut self, error: PushError) -> PushError {
@@ -117,6 +152,8 @@ impl Checking {
 #[cfg(test)]
 mod tests {
     //! Run with the workspace (the `stone` crate turns on `stone-formats/rdf`).
+    use std::time::Duration;
+
     use super::*;
 
     fn check(dir: &tempfile::TempDir, name: &str, body: &str) -> GraphCheck {
@@ -159,6 +196,51 @@ mod tests {
         let mut passing = Checking::start(vec![good]);
         assert!(passing.wait().await.is_ok());
         assert!(Checking::start(Vec::new()).wait().await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn work_beside_the_checks_says_when_it_waits_for_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let lines: String = (0..200_000)
+            .map(|i| format!("<http://e.org/s{i}> <http://e.org/p> \"{i}\" .\n"))
+            .collect();
+        let slow = check(&dir, "slow.nt", &lines);
+        let waited = std::cell::Cell::new(false);
+        let done = Checking::start(vec![slow.clone()])
+            .beside(async { Ok(7) }, Duration::ZERO, || waited.set(true))
+            .await;
+        assert_eq!(done.unwrap(), 7);
+        assert!(
+            waited.get(),
+            "the work was done long before a 10 MB file was parsed"
+        );
+
+        let waited = std::cell::Cell::new(false);
+        let done = Checking::start(Vec::new())
+            .beside(async { Ok(8) }, Duration::ZERO, || waited.set(true))
+            .await;
+        assert_eq!(done.unwrap(), 8);
+        assert!(!waited.get(), "no check: nothing to wait for");
+
+        // A failed check stops work that would never end.
+        let bad = check(&dir, "bad.nt", "<http://e.org/a> .\n");
+        let stopped = Checking::start(vec![bad.clone()])
+            .beside(
+                std::future::pending::<Result<(), PushError>>(),
+                Duration::ZERO,
+                || {},
+            )
+            .await;
+        assert!(matches!(stopped, Err(PushError::Check(_))), "{stopped:?}");
+        // Work that fails while a check fails too: the check's failure.
+        let failed = Checking::start(vec![bad])
+            .beside(
+                async { Err::<(), _>(PushError::Destination("elsewhere".into())) },
+                Duration::ZERO,
+                || {},
+            )
+            .await;
+        assert!(matches!(failed, Err(PushError::Check(_))), "{failed:?}");
     }
 
     #[tokio::test]

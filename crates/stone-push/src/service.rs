@@ -267,15 +267,17 @@ impl<'a> Session<'a> {
     async fn run(&self, mut checking: Checking) -> Result<PushResult, PushError> {
         let state_path =
             resume::state_path(&self.package.root, &self.options.env, &self.options.branch);
-        let staged = futures::future::try_join(self.stage(&state_path), checking.wait()).await;
         let Staged {
             created,
             uploaded_bytes,
             already_staged,
-        } = match staged {
-            Ok((staged, ())) => staged,
-            Err(error) => return Err(checking.prefer_failure(error).await),
-        };
+        } = checking
+            .beside(self.stage(&state_path), Duration::from_secs(1), || {
+                self.progress.event(ProgressEvent::Note(
+                    "uploads done; the commit waits for the graphs' RDF validation".into(),
+                ))
+            })
+            .await?;
         self.commit(created, &state_path, uploaded_bytes, already_staged)
             .await
     }
