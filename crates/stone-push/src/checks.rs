@@ -15,13 +15,17 @@
 //! When a push fails while its checks run, the checks are waited for: a check's failure
 //! is the error reported, since it names what the user must fix first.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use stone_package::Format;
 use tokio::sync::oneshot;
 
 use crate::PushError;
+
+/// Bump when validation would now refuse what it accepted before: markers of other
+/// versions are not trusted.
+const CHECK_VERSION: u32 = 1;
 
 /// One file checked before the commit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,15 +34,54 @@ pub struct GraphCheck {
     pub resource: String,
     pub path: PathBuf,
     pub format: Format,
+    /// The file's sha256 as the plan hashed it.
+    pub sha256: String,
+    /// Where a content that passed leaves its marker (`<package>/.stone/checked`), so that
+    /// it is not parsed again (an unchanged or resumed push of a large graph); `None`: always
+    /// parse.
+    pub markers: Option<PathBuf>,
 }
 
 impl GraphCheck {
-    /// Parses the file whole; the error names the resource, the file, the line and the
-    /// column.
+    /// Parses the file whole, unless its content passed before (its marker); the error names
+    /// the resource, the file, the line and the column. The marker is only a shortcut of the
+    /// client's: the server parses what it commits.
     pub fn run(&self) -> anyhow::Result<()> {
+        let marker = self.marker();
+        if marker.as_ref().is_some_and(|m| m.is_file()) {
+            return Ok(());
+        }
         stone_formats::rdf::validate_rdf(&self.path, self.format)
             .with_context(|| format!("the graph `{}` is not valid RDF", self.resource))?;
+        if let Some(marker) = marker {
+            // A cache: a marker that cannot be written costs a parse next time.
+            // `<package>/.stone` made as stone's state directory (private, git-ignored).
+            let dir = marker.parent().unwrap_or(Path::new("."));
+            let written = dir
+                .parent()
+                .map_or(Ok(()), stone_package::digest::ensure_state_dir)
+                .and_then(|()| std::fs::create_dir_all(dir))
+                .and_then(|()| std::fs::write(&marker, b""));
+            if let Err(e) = written {
+                tracing::debug!(marker = %marker.display(), error = %e, "cannot remember a validated graph");
+            }
+        }
         Ok(())
+    }
+
+    /// `<markers>/<sha256>.<format>.v<CHECK_VERSION>`; none for a digest that is not one
+    /// (the hash cache is a file of the package's: its text never becomes a path).
+    fn marker(&self) -> Option<PathBuf> {
+        let digest = self.sha256.len() == 64
+            && self
+                .sha256
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        let format = format!("{:?}", self.format).to_ascii_lowercase();
+        self.markers
+            .as_ref()
+            .filter(|_| digest)
+            .map(|dir| dir.join(format!("{}.{format}.v{CHECK_VERSION}", self.sha256)))
     }
 }
 
@@ -163,7 +206,50 @@ mod tests {
             resource: "g".into(),
             format: Format::detect(&path).unwrap(),
             path,
+            sha256: stone_package::digest::sha256_hex(body.as_bytes()),
+            markers: None,
         }
+    }
+
+    #[test]
+    fn a_content_that_passed_is_not_parsed_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let markers = dir.path().join(".stone/checked");
+        let mut good = check(
+            &dir,
+            "a.nt",
+            "<http://e.org/a> <http://e.org/b> <http://e.org/c> .\n",
+        );
+        good.markers = Some(markers.clone());
+        good.run().unwrap();
+        let marked: Vec<_> = std::fs::read_dir(&markers).unwrap().flatten().collect();
+        assert_eq!(marked.len(), 1, "{marked:?}");
+        // Other bytes under the same digest: the marker answers, nothing is parsed.
+        std::fs::write(&good.path, "not RDF at all").unwrap();
+        good.run().unwrap();
+        // Without markers, or under another digest, the file is parsed.
+        let unmarked = GraphCheck {
+            markers: None,
+            ..good.clone()
+        };
+        assert!(unmarked.run().is_err());
+        let other = GraphCheck {
+            sha256: "f".repeat(64),
+            ..good.clone()
+        };
+        assert!(other.run().is_err());
+        assert_eq!(
+            std::fs::read_dir(&markers).unwrap().count(),
+            1,
+            "a content that failed leaves no marker"
+        );
+        // A digest that is not one never becomes a path.
+        let bogus = GraphCheck {
+            sha256: "../../escape".into(),
+            ..good
+        };
+        assert!(bogus.run().is_err(), "parsed: the marker is not trusted");
+        assert!(!dir.path().join("escape").exists());
     }
 
     #[tokio::test]

@@ -232,6 +232,8 @@ fn graph(
             resource: resource.slug.to_string(),
             path,
             format,
+            sha256: d.sha256.clone(),
+            markers: Some(package.root.join(STATE_DIR).join("checked")),
         });
     }
     Ok(as_pushed(package, resource, digests))

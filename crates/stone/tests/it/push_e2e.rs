@@ -367,11 +367,27 @@ fn invalid_rdf_found_beside_the_uploads_stops_the_push_before_its_commit() {
     let head = data.path().join("blobs/checked/blob/b/head.json");
     assert!(!head.exists(), "no dataset of the package was written");
 
+    let markers = || {
+        std::fs::read_dir(dir.join(".stone/checked"))
+            .map(|d| d.count())
+            .unwrap_or(0)
+    };
+    assert_eq!(
+        markers(),
+        0,
+        "a graph that failed is not remembered as valid"
+    );
+
     std::fs::write(dir.join("g.nt"), &valid).unwrap();
     let out = push_to_b(&ctx, &dir, &["--json"]);
     assert!(out.status.success(), "{}", crate::stderr(&out));
     assert_eq!(count_triples(data.path(), &iri), lines as u64);
     assert!(head.exists());
+    assert_eq!(
+        markers(),
+        1,
+        "the valid graph is remembered: an unchanged push does not parse it again"
+    );
 }
 
 #[test]
