@@ -26,6 +26,10 @@
 //! Graph Store servers (Oxigraph included) give posted blank nodes new labels.
 //! Components too ambiguous to canonicalize cheaply (many blank nodes with identical
 //! neighbourhoods) are never considered present: they are added on every load.
+//! Embedded, a file given with its sha256 ([`RdfFile::sha256`]: the push's contents) is
+//! remembered once its triples are in, until something removes triples from the graph;
+//! an append of files the graph was all loaded from answers `unchanged` without reading
+//! them (an unchanged re-push of a large graph costs no parse).
 //!
 //! With `replace`, the graph's content becomes exactly the file's (an empty file drops
 //! the graph). The outcome counts triples as the comparison saw them; `total_triples` is
@@ -179,6 +183,10 @@ pub struct RdfFile<'a> {
     pub path: &'a Path,
     /// Its serialization.
     pub format: RdfFormat,
+    /// Its sha256, when known: the embedded store remembers the files a graph was loaded
+    /// from, and an append of files it was all loaded from changes nothing, without
+    /// reading them.
+    pub sha256: Option<&'a str>,
 }
 
 /// Bounds of what a load takes ([`GraphEngine::with_limits`]).
@@ -325,8 +333,16 @@ impl GraphEngine {
         format: RdfFormat,
         replace: bool,
     ) -> Result<GraphOutcome, GraphError> {
-        self.load_files(graph_iri, &[RdfFile { path: file, format }], replace)
-            .await
+        self.load_files(
+            graph_iri,
+            &[RdfFile {
+                path: file,
+                format,
+                sha256: None,
+            }],
+            replace,
+        )
+        .await
     }
 
     /// [`Self::load`] for a dataset of several files, applied as one change: the files'
@@ -362,7 +378,11 @@ impl GraphEngine {
             Backend::Embedded(e) => {
                 // Streams the files into the store: nothing holds the graph in memory.
                 let keep = keep.map(parse::graph_name).transpose()?;
-                return e.load_files(graph, owned, self.limits, replace, keep).await;
+                let digests: Option<std::collections::BTreeSet<String>> =
+                    files.iter().map(|f| f.sha256.map(str::to_owned)).collect();
+                return e
+                    .load_files(graph, owned, digests, self.limits, replace, keep)
+                    .await;
             }
             Backend::Remote(r) => r,
         };
@@ -566,6 +586,7 @@ mod tests {
             let files = [RdfFile {
                 path: &path,
                 format: RdfFormat::Turtle,
+                sha256: None,
             }];
             engine.load_files(&iri, &files, false).await?;
             engine.load(&iri, &path, RdfFormat::Turtle, true).await?;

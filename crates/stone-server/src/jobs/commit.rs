@@ -611,6 +611,7 @@ impl JobRunner {
                     files.push(RdfFile {
                         path: &contents[&file.sha256].path,
                         format,
+                        sha256: Some(&file.sha256),
                     });
                 }
                 // Across replicas, one writer per graph: an append is computed against

@@ -263,10 +263,12 @@ pub async fn graph_behaviour(target: &Target) {
         RdfFile {
             path: &small,
             format: RdfFormat::Turtle,
+            sha256: None,
         },
         RdfFile {
             path: &more,
             format: RdfFormat::Turtle,
+            sha256: None,
         },
     ];
     let both = engine.load_files(MAIN, &files, true).await.unwrap();
@@ -428,6 +430,7 @@ pub async fn graph_snapshots(target: &Target) {
     let file = |path| RdfFile {
         path,
         format: RdfFormat::Turtle,
+        sha256: None,
     };
     let kept = engine
         .load_files_keeping(SOURCE, &[file(&small)], true, Some(V1))
@@ -520,4 +523,64 @@ async fn remote_graph_behaviour() {
     let dev = server.get_graph(DEV).expect("DEV exists on the server");
     assert_eq!(dev.lines().filter(|l| !l.trim().is_empty()).count(), 3);
     assert_eq!(server.get_graph(MAIN), None);
+}
+
+/// Embedded: an append of files a graph was all loaded from (by their sha256) answers
+/// unchanged without reading them; a replace forgets what the graph was loaded from.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_append_of_files_a_graph_was_loaded_from_reads_nothing() {
+    let target = Target::embedded();
+    let engine = target.engine().await;
+    let dir = TempDir::new().unwrap();
+    let write = |name: &str, body: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, body).unwrap();
+        path
+    };
+    let a = write("a.ttl", "<http://e.org/a> <http://e.org/p> \"one\" .\n");
+    let b = write("b.ttl", "<http://e.org/b> <http://e.org/p> \"two\" .\n");
+    let file = |path, sha256| RdfFile {
+        path,
+        format: RdfFormat::Turtle,
+        sha256: Some(sha256),
+    };
+    let (sha_a, sha_b) = ("a".repeat(64), "b".repeat(64));
+    let created = engine
+        .load_files(MAIN, &[file(&a, &sha_a)], false)
+        .await
+        .unwrap();
+    assert_eq!(created, outcome(1, 0, 1));
+    // The same digest, other bytes (not even RDF): not read.
+    std::fs::write(&a, "not RDF at all").unwrap();
+    let again = engine
+        .load_files(MAIN, &[file(&a, &sha_a)], false)
+        .await
+        .unwrap();
+    assert!(again.unchanged, "{again:?}");
+    assert_eq!(again.total_triples, 1);
+    // Another digest is read (and here refused).
+    let other = engine.load_files(MAIN, &[file(&a, &sha_b)], false).await;
+    assert!(matches!(other, Err(GraphError::Parse { .. })), "{other:?}");
+    // A replace by b forgets a: the same digest is read again.
+    std::fs::write(&a, "<http://e.org/a> <http://e.org/p> \"one\" .\n").unwrap();
+    let replaced = engine
+        .load_files(MAIN, &[file(&b, &sha_b)], true)
+        .await
+        .unwrap();
+    assert_eq!(replaced, outcome(1, 1, 1));
+    let appended = engine
+        .load_files(MAIN, &[file(&a, &sha_a)], false)
+        .await
+        .unwrap();
+    assert_eq!(appended, outcome(1, 0, 2), "a was forgotten by the replace");
+    // What is remembered survives a restart of the store.
+    drop(engine);
+    let engine = target.engine().await;
+    std::fs::write(&b, "not RDF either").unwrap();
+    let both = engine
+        .load_files(MAIN, &[file(&a, &sha_a), file(&b, &sha_b)], false)
+        .await
+        .unwrap();
+    assert!(both.unchanged, "{both:?}");
+    assert_eq!(target.independent_count(MAIN), 2);
 }

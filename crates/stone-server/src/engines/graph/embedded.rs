@@ -36,7 +36,7 @@
 //! running *while* a large change is in progress may see it half done (a graph being
 //! loaded or copied); the outcome is only reported once the change is complete.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::fs::File;
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -68,6 +68,9 @@ const LEGACY_TEMP_MARKER: &str = ".tmp-";
 /// The graph of the store's own bookkeeping: `<graph> <TRIPLES_PREDICATE> count`.
 const META_GRAPH: &str = "urn:stone:graph-store:meta";
 const TRIPLES_PREDICATE: &str = "urn:stone:graph-store:triples";
+/// `<graph> <LOADED_PREDICATE> "sha256"`: a file the graph was loaded from (see
+/// `EmbeddedInner::loaded_from`).
+const LOADED_PREDICATE: &str = "urn:stone:graph-store:loaded-from";
 /// Staging graphs are named `<STAGING_PREFIX><uuid>`.
 const STAGING_PREFIX: &str = "urn:stone:graph-store:staging:";
 /// The most new triples an append writes in one transaction (held in memory until it
@@ -137,14 +140,24 @@ impl EmbeddedGraphs {
         &self,
         graph: NamedNode,
         files: Vec<(PathBuf, RdfFormat)>,
+        digests: Option<BTreeSet<String>>,
         limits: GraphLimits,
         replace: bool,
         keep: Option<NamedNode>,
     ) -> Result<GraphOutcome, GraphError> {
         let lock = self.locks.get(graph.as_str());
         let _guard = lock.lock().await;
-        self.blocking(move |inner| inner.load_files(&graph, &files, limits, replace, keep.as_ref()))
-            .await
+        self.blocking(move |inner| {
+            inner.load_files(
+                &graph,
+                &files,
+                digests.as_ref(),
+                limits,
+                replace,
+                keep.as_ref(),
+            )
+        })
+        .await
     }
 
     pub async fn count(&self, graph: NamedNode) -> Result<u64, GraphError> {
@@ -477,6 +490,8 @@ impl Inner {
     /// Removes every triple of the graph, a batch per transaction, then the graph itself
     /// and its count. Only the journal makes this look atomic.
     fn clear(&self, graph: &NamedNode) -> Result<(), GraphError> {
+        // Before any triple goes: the files it was loaded from are no longer all in it.
+        self.forget_loaded(graph)?;
         let mut batch = Vec::with_capacity(CLEAR_BATCH);
         // The iterator reads a snapshot: the removals do not disturb it.
         for quad in self
@@ -520,10 +535,14 @@ impl Inner {
         Ok(())
     }
 
+    /// A load; `digests`, when every file's is known, are remembered once the content is
+    /// in (see [`Self::loaded_from`]), and an append of files the graph was all loaded from
+    /// answers `unchanged` without reading them.
     fn load_files(
         &self,
         graph: &NamedNode,
         files: &[(PathBuf, RdfFormat)],
+        digests: Option<&BTreeSet<String>>,
         limits: GraphLimits,
         replace: bool,
         keep: Option<&NamedNode>,
@@ -533,11 +552,83 @@ impl Inner {
             Some(keep) if self.count(keep)? > 0 => Some(keep),
             _ => None,
         };
-        if replace || before == 0 {
+        if let Some(digests) = digests
+            && !replace
+            && keep.is_none()
+            && before > 0
+            && !digests.is_empty()
+            && digests.is_subset(&self.loaded_from(graph)?)
+        {
+            tracing::debug!(graph = %graph, "graph unchanged: loaded from every one of these files before");
+            return Ok(unchanged(before));
+        }
+        let outcome = if replace || before == 0 {
             self.load_whole(graph, files, limits, before, keep)
         } else {
             self.append(graph, files, limits, before, keep)
+        }?;
+        if let Some(digests) = digests
+            && outcome.total_triples > 0
+        {
+            self.remember_loaded(graph, digests)?;
         }
+        Ok(outcome)
+    }
+
+    /// The digests of the files the graph was loaded from, each recorded once its triples
+    /// were in, and all forgotten before anything removes a triple ([`Self::clear`]): the
+    /// graph holds every triple of each of them (a crash between a load and its record
+    /// only leaves a file out).
+    fn loaded_from(&self, graph: &NamedNode) -> Result<BTreeSet<String>, GraphError> {
+        let (meta, loaded) = loaded_nodes();
+        self.store
+            .quads_for_pattern(
+                Some(graph.as_ref().into()),
+                Some(loaded.as_ref()),
+                None,
+                Some(GraphNameRef::NamedNode(meta.as_ref())),
+            )
+            .map(|quad| {
+                Ok(match quad?.object {
+                    Term::Literal(digest) => digest.value().to_owned(),
+                    _ => String::new(),
+                })
+            })
+            .collect()
+    }
+
+    fn remember_loaded(
+        &self,
+        graph: &NamedNode,
+        digests: &BTreeSet<String>,
+    ) -> Result<(), GraphError> {
+        let (meta, loaded) = loaded_nodes();
+        let mut transaction = self.store.start_transaction()?;
+        for digest in digests {
+            transaction.insert(&Quad::new(
+                graph.clone(),
+                loaded.clone(),
+                Literal::new_simple_literal(digest),
+                meta.clone(),
+            ));
+        }
+        transaction.commit()?;
+        Ok(())
+    }
+
+    /// Forgets the files the graph was loaded from ([`Self::loaded_from`]).
+    fn forget_loaded(&self, graph: &NamedNode) -> Result<(), GraphError> {
+        let (meta, loaded) = loaded_nodes();
+        let records: Vec<Quad> = self
+            .store
+            .quads_for_pattern(
+                Some(graph.as_ref().into()),
+                Some(loaded.as_ref()),
+                None,
+                Some(GraphNameRef::NamedNode(meta.as_ref())),
+            )
+            .collect::<Result<_, _>>()?;
+        self.remove_all(&records)
     }
 
     /// A load that makes the files the graph's content: the graph is empty (`before` is
@@ -1116,6 +1207,14 @@ fn node(iri: &str) -> Result<NamedNode, GraphError> {
         iri: iri.to_owned(),
         reason: e.to_string(),
     })
+}
+
+/// The meta graph and the predicate of its `<graph> <LOADED_PREDICATE> "sha256"` records.
+fn loaded_nodes() -> (NamedNode, NamedNode) {
+    (
+        NamedNode::new_unchecked(META_GRAPH),
+        NamedNode::new_unchecked(LOADED_PREDICATE),
+    )
 }
 
 fn meta_nodes() -> (NamedNode, NamedNode) {
