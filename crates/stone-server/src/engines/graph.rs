@@ -70,6 +70,7 @@ mod content;
 mod embedded;
 mod error;
 mod journal;
+mod loaded;
 mod parse;
 mod remote;
 mod spool;

@@ -44,9 +44,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use oxigraph::io::{RdfFormat as OxFormat, RdfParser};
-use oxigraph::model::{
-    GraphName, GraphNameRef, Literal, NamedNode, NamedOrBlankNode, Quad, Term, Triple,
-};
+use oxigraph::model::{GraphName, NamedNode, NamedOrBlankNode, Quad, Term, Triple};
 use oxigraph::sparql::results::{QueryResultsFormat, QueryResultsSerializer};
 use oxigraph::sparql::{CancellationToken, QueryEvaluationError, QueryResults, SparqlEvaluator};
 use oxigraph::store::{BulkLoader, Store};
@@ -55,6 +53,7 @@ use sha2::{Digest, Sha256};
 
 use super::content::{Content, has_blank_node};
 use super::journal::{Entry, Journal, Step, sync_dir};
+use super::loaded::{meta_nodes, set_count_in};
 use super::parse;
 use super::spool::{Exported, spool_triples};
 use super::{GraphError, GraphLimits, GraphOutcome, QueryLimits, QueryScope, RdfFormat};
@@ -65,12 +64,10 @@ const JOURNAL_DIR: &str = "journal";
 const LEGACY_DIR: &str = "graphs";
 const LEGACY_EXTENSION: &str = "nq";
 const LEGACY_TEMP_MARKER: &str = ".tmp-";
-/// The graph of the store's own bookkeeping: `<graph> <TRIPLES_PREDICATE> count`.
-const META_GRAPH: &str = "urn:stone:graph-store:meta";
-const TRIPLES_PREDICATE: &str = "urn:stone:graph-store:triples";
-/// `<graph> <LOADED_PREDICATE> "sha256"`: a file the graph was loaded from (see
-/// `EmbeddedInner::loaded_from`).
-const LOADED_PREDICATE: &str = "urn:stone:graph-store:loaded-from";
+/// The graph of the store's own bookkeeping: `<graph> <TRIPLES_PREDICATE> count`, and the
+/// files each graph was loaded from (`loaded.rs`).
+pub(super) const META_GRAPH: &str = "urn:stone:graph-store:meta";
+pub(super) const TRIPLES_PREDICATE: &str = "urn:stone:graph-store:triples";
 /// Staging graphs are named `<STAGING_PREFIX><uuid>`.
 const STAGING_PREFIX: &str = "urn:stone:graph-store:staging:";
 /// The most new triples an append writes in one transaction (held in memory until it
@@ -84,8 +81,8 @@ pub(super) struct EmbeddedGraphs {
     locks: GraphLocks,
 }
 
-struct Inner {
-    store: Store,
+pub(super) struct Inner {
+    pub(super) store: Store,
     journal: Journal,
     /// The engine's directory.
     dir: PathBuf,
@@ -512,7 +509,7 @@ impl Inner {
         Ok(())
     }
 
-    fn remove_all(&self, quads: &[Quad]) -> Result<(), GraphError> {
+    pub(super) fn remove_all(&self, quads: &[Quad]) -> Result<(), GraphError> {
         if quads.is_empty() {
             return Ok(());
         }
@@ -573,62 +570,6 @@ impl Inner {
             self.remember_loaded(graph, digests)?;
         }
         Ok(outcome)
-    }
-
-    /// The digests of the files the graph was loaded from, each recorded once its triples
-    /// were in, and all forgotten before anything removes a triple ([`Self::clear`]): the
-    /// graph holds every triple of each of them (a crash between a load and its record
-    /// only leaves a file out).
-    fn loaded_from(&self, graph: &NamedNode) -> Result<BTreeSet<String>, GraphError> {
-        let (meta, loaded) = loaded_nodes();
-        self.store
-            .quads_for_pattern(
-                Some(graph.as_ref().into()),
-                Some(loaded.as_ref()),
-                None,
-                Some(GraphNameRef::NamedNode(meta.as_ref())),
-            )
-            .map(|quad| {
-                Ok(match quad?.object {
-                    Term::Literal(digest) => digest.value().to_owned(),
-                    _ => String::new(),
-                })
-            })
-            .collect()
-    }
-
-    fn remember_loaded(
-        &self,
-        graph: &NamedNode,
-        digests: &BTreeSet<String>,
-    ) -> Result<(), GraphError> {
-        let (meta, loaded) = loaded_nodes();
-        let mut transaction = self.store.start_transaction()?;
-        for digest in digests {
-            transaction.insert(&Quad::new(
-                graph.clone(),
-                loaded.clone(),
-                Literal::new_simple_literal(digest),
-                meta.clone(),
-            ));
-        }
-        transaction.commit()?;
-        Ok(())
-    }
-
-    /// Forgets the files the graph was loaded from ([`Self::loaded_from`]).
-    fn forget_loaded(&self, graph: &NamedNode) -> Result<(), GraphError> {
-        let (meta, loaded) = loaded_nodes();
-        let records: Vec<Quad> = self
-            .store
-            .quads_for_pattern(
-                Some(graph.as_ref().into()),
-                Some(loaded.as_ref()),
-                None,
-                Some(GraphNameRef::NamedNode(meta.as_ref())),
-            )
-            .collect::<Result<_, _>>()?;
-        self.remove_all(&records)
     }
 
     /// A load that makes the files the graph's content: the graph is empty (`before` is
@@ -1209,21 +1150,6 @@ fn node(iri: &str) -> Result<NamedNode, GraphError> {
     })
 }
 
-/// The meta graph and the predicate of its `<graph> <LOADED_PREDICATE> "sha256"` records.
-fn loaded_nodes() -> (NamedNode, NamedNode) {
-    (
-        NamedNode::new_unchecked(META_GRAPH),
-        NamedNode::new_unchecked(LOADED_PREDICATE),
-    )
-}
-
-fn meta_nodes() -> (NamedNode, NamedNode) {
-    (
-        NamedNode::new_unchecked(META_GRAPH),
-        NamedNode::new_unchecked(TRIPLES_PREDICATE),
-    )
-}
-
 /// A fresh staging graph's name.
 fn staging_graph() -> NamedNode {
     NamedNode::new_unchecked(format!("{STAGING_PREFIX}{}", uuid::Uuid::new_v4().simple()))
@@ -1236,35 +1162,6 @@ fn unchanged(total: u64) -> GraphOutcome {
         total_triples: total,
         unchanged: true,
     }
-}
-
-/// Records the graph's size (nothing when 0) inside `transaction`.
-fn set_count_in(
-    transaction: &mut oxigraph::store::Transaction<'_>,
-    graph: &NamedNode,
-    total: u64,
-) -> Result<(), GraphError> {
-    let (meta, predicate) = meta_nodes();
-    let old: Vec<Quad> = transaction
-        .quads_for_pattern(
-            Some(graph.as_ref().into()),
-            Some(predicate.as_ref()),
-            None,
-            Some(GraphNameRef::NamedNode(meta.as_ref())),
-        )
-        .collect::<Result<_, _>>()?;
-    for quad in &old {
-        transaction.remove(quad);
-    }
-    if total > 0 {
-        transaction.insert(&Quad::new(
-            graph.clone(),
-            predicate,
-            Literal::from(total),
-            meta,
-        ));
-    }
-    Ok(())
 }
 
 /// One async mutex per graph IRI: writes to a graph through one engine are serialized.

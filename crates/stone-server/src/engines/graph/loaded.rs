@@ -1,0 +1,115 @@
+//! The embedded store's bookkeeping in its meta graph: each graph's triple count
+//! ([`set_count_in`]) and the files it was loaded from, by sha256: records
+//! `<graph> <LOADED_PREDICATE> "sha256"` in the store's meta graph, added once a load's
+//! triples are in and all forgotten before anything removes a triple (`Inner::clear`). So
+//! the graph holds every triple of each recorded file (a crash between a load and its
+//! record only leaves a file out), and an append of files all recorded changes nothing
+//! (`Inner::load_files` answers it without reading them).
+
+use std::collections::BTreeSet;
+
+use oxigraph::model::{GraphNameRef, Literal, NamedNode, Quad, Term};
+
+use super::GraphError;
+use super::embedded::{Inner, META_GRAPH, TRIPLES_PREDICATE};
+
+const LOADED_PREDICATE: &str = "urn:stone:graph-store:loaded-from";
+
+impl Inner {
+    /// The digests of the files the graph was loaded from.
+    pub(super) fn loaded_from(&self, graph: &NamedNode) -> Result<BTreeSet<String>, GraphError> {
+        let (meta, loaded) = loaded_nodes();
+        self.store
+            .quads_for_pattern(
+                Some(graph.as_ref().into()),
+                Some(loaded.as_ref()),
+                None,
+                Some(GraphNameRef::NamedNode(meta.as_ref())),
+            )
+            .map(|quad| {
+                Ok(match quad?.object {
+                    Term::Literal(digest) => digest.value().to_owned(),
+                    _ => String::new(),
+                })
+            })
+            .collect()
+    }
+
+    pub(super) fn remember_loaded(
+        &self,
+        graph: &NamedNode,
+        digests: &BTreeSet<String>,
+    ) -> Result<(), GraphError> {
+        let (meta, loaded) = loaded_nodes();
+        let mut transaction = self.store.start_transaction()?;
+        for digest in digests {
+            transaction.insert(&Quad::new(
+                graph.clone(),
+                loaded.clone(),
+                Literal::new_simple_literal(digest),
+                meta.clone(),
+            ));
+        }
+        transaction.commit()?;
+        Ok(())
+    }
+
+    /// Forgets the files the graph was loaded from ([`Self::loaded_from`]).
+    pub(super) fn forget_loaded(&self, graph: &NamedNode) -> Result<(), GraphError> {
+        let (meta, loaded) = loaded_nodes();
+        let records: Vec<Quad> = self
+            .store
+            .quads_for_pattern(
+                Some(graph.as_ref().into()),
+                Some(loaded.as_ref()),
+                None,
+                Some(GraphNameRef::NamedNode(meta.as_ref())),
+            )
+            .collect::<Result<_, _>>()?;
+        self.remove_all(&records)
+    }
+}
+
+/// The meta graph and the predicate of its `<graph> <LOADED_PREDICATE> "sha256"` records.
+fn loaded_nodes() -> (NamedNode, NamedNode) {
+    (
+        NamedNode::new_unchecked(META_GRAPH),
+        NamedNode::new_unchecked(LOADED_PREDICATE),
+    )
+}
+
+/// Records the graph's size (nothing when 0) inside `transaction`.
+pub(super) fn set_count_in(
+    transaction: &mut oxigraph::store::Transaction<'_>,
+    graph: &NamedNode,
+    total: u64,
+) -> Result<(), GraphError> {
+    let (meta, predicate) = meta_nodes();
+    let old: Vec<Quad> = transaction
+        .quads_for_pattern(
+            Some(graph.as_ref().into()),
+            Some(predicate.as_ref()),
+            None,
+            Some(GraphNameRef::NamedNode(meta.as_ref())),
+        )
+        .collect::<Result<_, _>>()?;
+    for quad in &old {
+        transaction.remove(quad);
+    }
+    if total > 0 {
+        transaction.insert(&Quad::new(
+            graph.clone(),
+            predicate,
+            Literal::from(total),
+            meta,
+        ));
+    }
+    Ok(())
+}
+
+pub(super) fn meta_nodes() -> (NamedNode, NamedNode) {
+    (
+        NamedNode::new_unchecked(META_GRAPH),
+        NamedNode::new_unchecked(TRIPLES_PREDICATE),
+    )
+}
