@@ -18,21 +18,28 @@ const LOADED_PREDICATE: &str = "urn:stone:graph-store:loaded-from";
 impl Inner {
     /// The digests of the files the graph was loaded from.
     pub(super) fn loaded_from(&self, graph: &NamedNode) -> Result<BTreeSet<String>, GraphError> {
+        Ok(self
+            .loaded_records(graph)?
+            .into_iter()
+            .filter_map(|quad| match quad.object {
+                Term::Literal(digest) => Some(digest.value().to_owned()),
+                _ => None,
+            })
+            .collect())
+    }
+
+    /// The graph's `<graph> <LOADED_PREDICATE> "sha256"` records.
+    fn loaded_records(&self, graph: &NamedNode) -> Result<Vec<Quad>, GraphError> {
         let (meta, loaded) = loaded_nodes();
-        self.store
+        Ok(self
+            .store
             .quads_for_pattern(
                 Some(graph.as_ref().into()),
                 Some(loaded.as_ref()),
                 None,
                 Some(GraphNameRef::NamedNode(meta.as_ref())),
             )
-            .map(|quad| {
-                Ok(match quad?.object {
-                    Term::Literal(digest) => digest.value().to_owned(),
-                    _ => String::new(),
-                })
-            })
-            .collect()
+            .collect::<Result<_, _>>()?)
     }
 
     pub(super) fn remember_loaded(
@@ -56,16 +63,7 @@ impl Inner {
 
     /// Forgets the files the graph was loaded from ([`Self::loaded_from`]).
     pub(super) fn forget_loaded(&self, graph: &NamedNode) -> Result<(), GraphError> {
-        let (meta, loaded) = loaded_nodes();
-        let records: Vec<Quad> = self
-            .store
-            .quads_for_pattern(
-                Some(graph.as_ref().into()),
-                Some(loaded.as_ref()),
-                None,
-                Some(GraphNameRef::NamedNode(meta.as_ref())),
-            )
-            .collect::<Result<_, _>>()?;
+        let records = self.loaded_records(graph)?;
         self.remove_all(&records)
     }
 }
