@@ -72,6 +72,7 @@ mod error;
 mod journal;
 mod loaded;
 mod parse;
+mod query;
 mod remote;
 mod spool;
 

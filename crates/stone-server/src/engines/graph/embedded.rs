@@ -38,23 +38,23 @@
 
 use std::collections::{BTreeSet, HashSet};
 use std::fs::File;
-use std::io::{BufReader, Write};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use oxigraph::io::{RdfFormat as OxFormat, RdfParser};
 use oxigraph::model::{GraphName, NamedNode, NamedOrBlankNode, Quad, Term, Triple};
-use oxigraph::sparql::results::{QueryResultsFormat, QueryResultsSerializer};
-use oxigraph::sparql::{CancellationToken, QueryEvaluationError, QueryResults, SparqlEvaluator};
+use oxigraph::sparql::{CancellationToken, QueryResults, SparqlEvaluator};
 use oxigraph::store::{BulkLoader, Store};
-use serde_json::{Value, json};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::content::{Content, has_blank_node};
 use super::journal::{Entry, Journal, Step, sync_dir};
 use super::loaded::{meta_nodes, set_count_in};
 use super::parse;
+use super::query::{self, CancelOnDrop};
 use super::spool::{Exported, spool_triples};
 use super::{GraphError, GraphLimits, GraphOutcome, QueryLimits, QueryScope, RdfFormat};
 
@@ -210,7 +210,9 @@ impl EmbeddedGraphs {
         let scope = scope.cloned();
         let work = {
             let token = token.clone();
-            self.blocking(move |inner| inner.query(&sparql, scope.as_ref(), &token, limits))
+            self.blocking(move |inner| {
+                query::run(&inner.store, &sparql, scope.as_ref(), &token, limits)
+            })
         };
         match tokio::time::timeout(limits.timeout, work).await {
             Ok(answer) => answer,
@@ -972,170 +974,6 @@ impl Inner {
     fn export(&self, graph: &NamedNode, format: RdfFormat) -> Result<Exported, GraphError> {
         spool_triples(format, self.graph_triples(graph))
     }
-
-    fn query(
-        &self,
-        sparql: &str,
-        scope: Option<&QueryScope>,
-        token: &CancellationToken,
-        limits: QueryLimits,
-    ) -> Result<Value, GraphError> {
-        let mut query = SparqlEvaluator::new()
-            .with_cancellation_token(token.clone())
-            .parse_query(sparql)
-            .map_err(|e| GraphError::InvalidQuery {
-                message: e.to_string(),
-            })?;
-        if let Some(scope) = scope {
-            restrict(&mut query, scope)?;
-        }
-        let timeout = || {
-            // The thread lets go here, whoever stopped it (the timeout or a gone client).
-            tracing::info!("SPARQL query stopped (timeout, or the client went away)");
-            GraphError::QueryTimeout {
-                seconds: limits.timeout.as_secs(),
-            }
-        };
-        let evaluation_error = |e: QueryEvaluationError| match e {
-            // The caller stopped the query: timed out, or gone.
-            QueryEvaluationError::Cancelled => timeout(),
-            e => GraphError::Query {
-                message: e.to_string(),
-            },
-        };
-        let too_many_rows = || GraphError::ResultTooLarge {
-            max: limits.max_rows,
-            unit: "rows",
-        };
-        let mut out = CappedBuffer::new(limits.max_bytes);
-        // A failed write is the cap when the buffer says so.
-        let write_error = |out: &CappedBuffer, e: &dyn std::fmt::Display| {
-            if out.exceeded {
-                GraphError::ResultTooLarge {
-                    max: limits.max_bytes,
-                    unit: "bytes",
-                }
-            } else {
-                GraphError::Query {
-                    message: e.to_string(),
-                }
-            }
-        };
-        let results = query
-            .on_store(&self.store)
-            .execute()
-            .map_err(evaluation_error)?;
-        let serializer = QueryResultsSerializer::from_format(QueryResultsFormat::Json);
-        let mut rows: u64 = 0;
-        match results {
-            QueryResults::Boolean(value) => {
-                let written = serializer
-                    .serialize_boolean_to_writer(&mut out, value)
-                    .map(|_| ());
-                if let Err(e) = written {
-                    return Err(write_error(&out, &e));
-                }
-            }
-            QueryResults::Solutions(solutions) => {
-                let mut writer = serializer
-                    .serialize_solutions_to_writer(&mut out, solutions.variables().to_vec())
-                    .map_err(|e| GraphError::Query {
-                        message: e.to_string(),
-                    })?;
-                for solution in solutions {
-                    // Rows that need no store access (VALUES, BIND) are checked here.
-                    if token.is_cancelled() {
-                        return Err(timeout());
-                    }
-                    let solution = solution.map_err(evaluation_error)?;
-                    rows += 1;
-                    if rows > limits.max_rows {
-                        return Err(too_many_rows());
-                    }
-                    if let Err(e) = writer.serialize(&solution) {
-                        drop(writer);
-                        return Err(write_error(&out, &e));
-                    }
-                }
-                if let Err(e) = writer.finish() {
-                    return Err(write_error(&out, &e));
-                }
-            }
-            QueryResults::Graph(triples) => {
-                let mut list = Vec::new();
-                let mut size: u64 = 0;
-                for triple in triples {
-                    if token.is_cancelled() {
-                        return Err(timeout());
-                    }
-                    let t = triple.map_err(evaluation_error)?;
-                    rows += 1;
-                    if rows > limits.max_rows {
-                        return Err(too_many_rows());
-                    }
-                    let row = [
-                        t.subject.to_string(),
-                        t.predicate.to_string(),
-                        t.object.to_string(),
-                    ];
-                    size += row.iter().map(|term| term.len() as u64 + 3).sum::<u64>();
-                    if size > limits.max_bytes {
-                        return Err(GraphError::ResultTooLarge {
-                            max: limits.max_bytes,
-                            unit: "bytes",
-                        });
-                    }
-                    list.push(json!(row));
-                }
-                return Ok(json!({ "triples": list }));
-            }
-        }
-        serde_json::from_slice(&out.bytes).map_err(|e| GraphError::Query {
-            message: e.to_string(),
-        })
-    }
-}
-
-/// A result document in memory, refusing to grow past `max` bytes (the write fails and
-/// `exceeded` is set).
-struct CappedBuffer {
-    bytes: Vec<u8>,
-    max: u64,
-    exceeded: bool,
-}
-
-impl CappedBuffer {
-    fn new(max: u64) -> Self {
-        Self {
-            bytes: Vec::new(),
-            max,
-            exceeded: false,
-        }
-    }
-}
-
-impl Write for CappedBuffer {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if self.bytes.len() as u64 + buf.len() as u64 > self.max {
-            self.exceeded = true;
-            return Err(std::io::Error::other("the result is larger than allowed"));
-        }
-        self.bytes.extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Cancels the token when dropped: a query future dropped by its caller stops the query.
-struct CancelOnDrop(CancellationToken);
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        self.0.cancel();
-    }
 }
 
 /// The file name of a graph in the former in-memory engine: the sha256 of its IRI.
@@ -1166,29 +1004,3 @@ fn unchanged(total: u64) -> GraphOutcome {
 
 /// One async mutex per graph IRI: writes to a graph through one engine are serialized.
 pub(super) type GraphLocks = crate::engines::locks::KeyedLocks;
-
-/// Makes `query` run over the graphs of `scope` only, whatever its own `FROM`/`FROM NAMED`.
-fn restrict(
-    query: &mut oxigraph::sparql::PreparedSparqlQuery,
-    scope: &QueryScope,
-) -> Result<(), GraphError> {
-    let node = |iri: &String| {
-        NamedNode::new(iri.as_str()).map_err(|e| GraphError::InvalidQuery {
-            message: format!("{iri}: {e}"),
-        })
-    };
-    let default = scope
-        .default
-        .iter()
-        .map(|g| node(g).map(GraphName::from))
-        .collect::<Result<Vec<_>, _>>()?;
-    let named = scope
-        .named
-        .iter()
-        .map(|g| node(g).map(NamedOrBlankNode::from))
-        .collect::<Result<Vec<_>, _>>()?;
-    let dataset = query.dataset_mut();
-    dataset.set_default_graph(default);
-    dataset.set_available_named_graphs(named);
-    Ok(())
-}
