@@ -48,11 +48,6 @@ use crate::staging::{StagingError, StagingStore, Swept};
 use crate::state::{StateDb, StateError, ago};
 use stone_api::Engine;
 
-/// How much earlier than an expired push's creation an object in its datasets may have
-/// been written and still count as its upload: the bucket's clock, not the server's,
-/// dates objects.
-const CLOCK_MARGIN: chrono::Duration = chrono::Duration::minutes(5);
-
 /// Errors of a sweep.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -175,7 +170,12 @@ impl Sweeper {
     /// Step 4 for one expired push (`live`: the contents the live pushes name). A failure
     /// is logged, not fatal: the leftovers are invisible, and also go when their dataset
     /// is deleted or collected.
-    async fn remove_prepared(&self, id: &str, live: &BTreeSet<String>) {
+    async fn remove_prepared(
+        &self,
+        id: &str,
+        live: &BTreeSet<String>,
+        live_read: chrono::DateTime<chrono::Utc>,
+    ) {
         let Some(engines) = &self.engines else {
             return;
         };
@@ -208,7 +208,8 @@ impl Sweeper {
             }
         }
         if engines.blob_copies_from_staging && !push.manifest.paged_files {
-            self.remove_direct_uploads(engines, &push, live).await;
+            self.remove_direct_uploads(engines, &push, live, live_read)
+                .await;
         }
     }
 
@@ -216,18 +217,23 @@ impl Sweeper {
     /// objects (`routes::push_uploads::direct_targets`), that nothing lists and no live push
     /// names ([`crate::engines::blob::BlobEngine::remove_uploads`]). Objects written since a
     /// little before the push was created (the store's clock may lag the server's) count
-    /// as its uploads.
+    /// as its uploads, if they were written before the live pushes were read (at
+    /// `live_read`), less the margins of `straight.rs`: a push created since then may rely
+    /// on what was written after.
     async fn remove_direct_uploads(
         &self,
         engines: &Engines,
         push: &crate::state::PushRecord,
         live: &BTreeSet<String>,
+        live_read: chrono::DateTime<chrono::Utc>,
     ) {
+        let margin = self.options.clock_margin();
+        let until = crate::straight::sweep_deletes_before(live_read, margin);
         let Ok(created) = chrono::DateTime::parse_from_rfc3339(&push.created_at) else {
             tracing::warn!(push = %push.id, created_at = %push.created_at, "gc: an expired push's creation time cannot be read: its direct uploads are left");
             return;
         };
-        let since = created.with_timezone(&chrono::Utc) - CLOCK_MARGIN;
+        let since = created.with_timezone(&chrono::Utc) - margin;
         for dataset in &push.manifest.datasets {
             if dataset.kind.engine() != Engine::ObjectStorage {
                 continue;
@@ -241,7 +247,7 @@ impl Sweeper {
                     &dataset.name,
                     &push.branch,
                     &contents,
-                    since,
+                    since..until,
                     live,
                 )
                 .await
@@ -263,10 +269,13 @@ impl Sweeper {
             .db
             .expire_pushes(&ago(Duration::from_secs(options.push_expiry_seconds)))
             .await?;
+        // Taken before the read: a push created after it is not among the live ones.
+        let live_read = chrono::Utc::now();
         let live = self.db.live_contents().await?;
+        crate::staging::test_pause("gc-live-read").await;
         for id in &expired {
             tracing::info!(push = %id, "gc: push expired (never committed)");
-            self.remove_prepared(id, &live).await;
+            self.remove_prepared(id, &live, live_read).await;
         }
         let now = SystemTime::now();
         let swept = self

@@ -39,4 +39,5 @@ pub mod routes;
 mod sigv4;
 pub mod staging;
 pub mod state;
+pub mod straight;
 pub mod vended;

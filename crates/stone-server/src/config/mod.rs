@@ -81,6 +81,8 @@
 //!                                        # this long, is deleted
 //! multipart_seconds = 86400              # an unfinished multipart upload this old is
 //!                                        # aborted (its parts are deleted)
+//! clock_margin_seconds = 300             # how far the S3 store's and the replicas'
+//!                                        # clocks may be apart (straight uploads)
 //!
 //! [limits]                               # the most one push may declare; over one:
 //!                                        # 400 manifest.invalid_size / 413 push.too_large,
@@ -143,7 +145,8 @@ mod tests;
 pub use options::{
     AccessOption, AuthModeOption, AuthOptions, AuthzOptions, BlobOptions, DEFAULT_FORCE_ROLE,
     DEFAULT_WRITE_ROLE, DatabaseOptions, GcOptions, GrantOptions, GraphOptions, GuardOptions,
-    IcebergOptions, JobOptions, LimitsOptions, LocalOptions, NamespaceQuotaOptions, QuotaOptions,
+    IcebergOptions, JobOptions, LimitsOptions, LocalOptions, MAX_CLOCK_MARGIN_SECONDS,
+    NamespaceQuotaOptions, QuotaOptions,
     RetentionOptions, S3AccessOptions, S3Options, ServerOptions, SparqlOptions, StagingOptions,
     StepUpOptions, StoreKind, WarehouseLocation,
 };
@@ -394,6 +397,11 @@ impl Settings {
             return Err(ConfigError::Invalid(
                 "gc.push_expiry_seconds, gc.staged_content_seconds and gc.multipart_seconds must be positive (set gc.interval_seconds = 0 to turn the sweep off)".into(),
             ));
+        }
+        if gc.clock_margin_seconds > MAX_CLOCK_MARGIN_SECONDS {
+            return Err(ConfigError::Invalid(format!(
+                "gc.clock_margin_seconds must be at most {MAX_CLOCK_MARGIN_SECONDS} (a day): clocks further apart need fixing, not a margin"
+            )));
         }
         config.iceberg.warehouse_location()?;
         check_shared(&config)?;

@@ -161,6 +161,22 @@ pub struct GcOptions {
     /// the oldest files go first.
     #[serde(default = "default_content_cache_bytes")]
     pub content_cache_bytes: u64,
+    /// How far the clocks of the S3 store and of the replicas may be apart, as the rule
+    /// between straight uploads and the sweep that deletes an expired push's
+    /// (`straight.rs`) allows for them.
+    #[serde(default = "default_clock_margin")]
+    pub clock_margin_seconds: u64,
+}
+
+/// The largest `[gc] clock_margin_seconds` the configuration takes (a day).
+pub const MAX_CLOCK_MARGIN_SECONDS: u64 = 86_400;
+
+impl GcOptions {
+    /// [`Self::clock_margin_seconds`], at most [`MAX_CLOCK_MARGIN_SECONDS`].
+    pub fn clock_margin(&self) -> chrono::Duration {
+        let seconds = self.clock_margin_seconds.min(MAX_CLOCK_MARGIN_SECONDS);
+        chrono::Duration::seconds(i64::try_from(seconds).unwrap_or(0))
+    }
 }
 
 impl Default for GcOptions {
@@ -171,6 +187,7 @@ impl Default for GcOptions {
             staged_content_seconds: default_day(),
             multipart_seconds: default_day(),
             content_cache_bytes: default_content_cache_bytes(),
+            clock_margin_seconds: default_clock_margin(),
         }
     }
 }
@@ -181,6 +198,10 @@ fn default_content_cache_bytes() -> u64 {
 
 fn default_gc_interval() -> u64 {
     3600
+}
+
+fn default_clock_margin() -> u64 {
+    300
 }
 
 fn default_push_expiry() -> u64 {

@@ -393,6 +393,30 @@ impl BlobEngine {
             .to_string())
     }
 
+    /// The contents the head lists of the dataset whose object is at `key` (a key
+    /// [`Self::object_key`] made); empty when the dataset has no head or `key` is not such
+    /// a key.
+    pub async fn listed_by_head_of(
+        &self,
+        key: &str,
+    ) -> Result<std::collections::HashSet<String>, BlobError> {
+        let parts: Vec<_> = StorePath::from(key).parts().collect();
+        let root = match parts.as_slice() {
+            [root @ .., objects, _sha256] if objects.as_ref() == layout::OBJECTS_DIR => {
+                StorePath::from_iter(root.iter().cloned())
+            }
+            _ => return Ok(Default::default()),
+        };
+        if !root.prefix_matches(&self.prefix) {
+            return Ok(Default::default());
+        }
+        let location = DatasetLocation { root };
+        Ok(match self.read_head(&location).await? {
+            Some((head, _)) => head.files.into_iter().map(|e| e.sha256).collect(),
+            None => Default::default(),
+        })
+    }
+
     /// Checks that the storage answers (reads a key that need not exist).
     pub async fn probe(&self) -> Result<(), BlobError> {
         let location = self.prefix.clone().join(".stone-probe");

@@ -399,19 +399,29 @@ impl JobRunner {
         &self,
         dataset: &str,
         files: &[stone_api::ManifestFile],
-        in_place: Option<(&str, &str)>,
+        in_place: Option<(&str, &str, &str)>,
     ) -> Result<HashMap<String, String>, Problem> {
         let mut sources = HashMap::new();
         if !self.engines.blob_copies_from_staging {
             return Ok(sources);
         }
+        let reliance = in_place.map(|(_, _, created_at)| {
+            Reliance::of_record(
+                self.staging.as_ref(),
+                &self.engines.blob,
+                created_at,
+                self.clock_margin,
+            )
+        });
         for file in files {
             if sources.contains_key(&file.sha256) {
                 continue;
             }
             let source = match self.staging.copy_source(&file.sha256, file.size).await {
-                Err(StagingError::NotStaged { .. }) if in_place.is_some() => {
-                    self.in_place(dataset, file, in_place).await
+                Err(StagingError::NotStaged { .. })
+                    if let (Some(in_place), Some(reliance)) = (in_place, &reliance) =>
+                {
+                    self.in_place(dataset, file, in_place, reliance).await
                 }
                 source => source,
             }
@@ -424,23 +434,24 @@ impl JobRunner {
     }
 
     /// The key of the dataset's object of a content that is not staged, when that object
-    /// holds it (see [`Self::copy_sources`]); otherwise the content is not staged.
+    /// holds it and the push may rely on it (see [`Self::copy_sources`], `straight.rs`);
+    /// otherwise the content is not staged.
     async fn in_place(
         &self,
         dataset: &str,
         file: &stone_api::ManifestFile,
-        in_place: Option<(&str, &str)>,
+        (ns, branch, _): (&str, &str, &str),
+        reliance: &Reliance<'_>,
     ) -> Result<Option<String>, StagingError> {
         let not_staged = || StagingError::NotStaged {
             sha256: file.sha256.clone(),
         };
-        let (ns, branch) = in_place.ok_or_else(not_staged)?;
         let key = self
             .engines
             .blob
             .object_key(ns, dataset, branch, &file.sha256)
             .map_err(|_| not_staged())?;
-        if self.staging.holds_at(&key, &file.sha256, file.size).await? {
+        if reliance.holds(&key, &file.sha256, file.size).await? {
             tracing::debug!(sha256 = %file.sha256, size = file.size, %key, "content found in the dataset's object, uploaded there by the caller");
             Ok(Some(key))
         } else {
@@ -490,7 +501,11 @@ impl JobRunner {
         // vouches for are copied server-side, not downloaded (issue 24).
         let copied = if matches!(manifest.kind.engine(), Engine::ObjectStorage) {
             match self
-                .copy_sources(&manifest.name, &manifest.files, Some((ns, branch)))
+                .copy_sources(
+                    &manifest.name,
+                    &manifest.files,
+                    Some((ns, branch, push.created_at.as_str())),
+                )
                 .await
             {
                 Ok(copied) => copied,

@@ -65,6 +65,7 @@ use crate::iri::{dataset_urls, graph_iri, graph_version_iri, namespace_urls};
 use crate::report::error_chain;
 use crate::staging::{LocalContent, StagingError, StagingStore};
 use crate::state::{DatasetRecord, HeadUpdate, Operation, PushRecord, StateDb, WriteOutcome, now};
+use crate::straight::Reliance;
 
 mod blob_batch;
 mod commit;
@@ -114,6 +115,8 @@ pub struct JobRunner {
     retention: Option<Retention>,
     /// Which branches are protected (their history is expired only by a forced push).
     guards: Guards,
+    /// `[gc] clock_margin_seconds` (`straight.rs`).
+    clock_margin: chrono::Duration,
 }
 
 /// A dataset of a commit still to write, and its manifest.

@@ -95,7 +95,14 @@ pub async fn add_files(
         uploads,
         already_staged,
         more_uploads,
-    } = plan_uploads(&app, &principal, &contents, &Default::default(), resumed).await?;
+    } = plan_uploads(
+        &app,
+        &principal,
+        &contents,
+        &Default::default(),
+        (resumed, chrono::Utc::now()),
+    )
+    .await?;
     tracing::info!(push = %id, files = batch_files, uploads = uploads.len(), total = totals.files, "file batch recorded");
     Ok(Json(FilesAccepted {
         uploads,

@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use futures::StreamExt;
 use stone_api::{CreatePush, Engine};
 
@@ -12,6 +13,7 @@ use super::App;
 use crate::auth::{Caller, Principal};
 use crate::error::{ApiError, ApiResult};
 use crate::staging::{Completion, StagingError, holder_key};
+use crate::straight::Reliance;
 
 /// Contents checked at once when a push is created or committed (file checks or S3
 /// requests).
@@ -33,15 +35,22 @@ pub(super) struct Planned {
 /// still to verify. Contents found staged are touched, so that the garbage collection
 /// keeps them. A content `direct` names (issue 24: [`direct_targets`]) and that is not
 /// reused is there when its dataset's object holds it already, and is otherwise uploaded
-/// straight to that object where the store can prove what lands there.
+/// straight to that object where the store can prove what lands there. An object there is
+/// the push's (created at `created`) only as `straight.rs` rules.
 pub(super) async fn plan_uploads(
     app: &App,
     principal: &Principal,
     contents: &BTreeMap<String, u64>,
     direct: &HashMap<String, String>,
-    resumed: bool,
+    (resumed, created): (bool, DateTime<Utc>),
 ) -> ApiResult<Planned> {
     let holder = holder_key(&principal.user);
+    let reliance = &Reliance::new(
+        app.staging.as_ref(),
+        &app.engines.blob,
+        created,
+        app.settings.config.gc.clock_margin(),
+    );
     let part_size = app.settings.config.staging.part_size;
     let listed: Vec<(&str, u64)> = contents
         .iter()
@@ -109,9 +118,8 @@ pub(super) async fn plan_uploads(
             let target = direct.get(sha256.as_str()).filter(|_| known != Some(true));
             async move {
                 if let Some(key) = target {
-                    if app
-                        .staging
-                        .holds_at(key, sha256, *size)
+                    if reliance
+                        .holds(key, sha256, *size)
                         .await
                         .map_err(ApiError::internal)?
                     {
@@ -285,13 +293,20 @@ pub(super) async fn may_reuse(
 
 /// The contents among `contents` (sha256, size) that are neither staged and reusable by
 /// the caller, nor in the object `direct` names for them ([`direct_targets`]), nor
-/// completed now: the caller must upload them.
+/// completed now: the caller must upload them. `created`: when the push was.
 pub(super) async fn unstaged(
     app: &App,
     principal: &Principal,
     contents: &[(&str, u64)],
     direct: &HashMap<String, String>,
+    created: &str,
 ) -> ApiResult<Vec<String>> {
+    let reliance = &Reliance::of_record(
+        app.staging.as_ref(),
+        &app.engines.blob,
+        created,
+        app.settings.config.gc.clock_margin(),
+    );
     // Only contents the caller may reuse count as there; any other must be its own upload.
     let staged: BTreeSet<&str> = staged_reusable(app, principal, contents)
         .await?
@@ -306,9 +321,8 @@ pub(super) async fn unstaged(
             let target = direct.get(sha256);
             async move {
                 if let Some(key) = target
-                    && app
-                        .staging
-                        .holds_at(key, sha256, size)
+                    && reliance
+                        .holds(key, sha256, size)
                         .await
                         .map_err(ApiError::internal)?
                 {

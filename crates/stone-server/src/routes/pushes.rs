@@ -152,6 +152,12 @@ pub async fn create(
         }
     }
 
+    // When the push was created (a resumed one), or now, once it is recorded (a sweep
+    // that did not see it read the live pushes before this): what of its straight
+    // uploads is its own (`straight.rs`).
+    let resumed_created = existing
+        .as_ref()
+        .map(|record| chrono::DateTime::parse_from_rfc3339(&record.created_at));
     let store = async {
         match existing {
             Some(record) => {
@@ -183,6 +189,11 @@ pub async fn create(
         }
     };
     let (id, status, change) = store.await?;
+    let created = match resumed_created {
+        Some(Ok(created)) => created.with_timezone(&chrono::Utc),
+        // Unreadable: nothing older than now is the push's own.
+        Some(Err(_)) | None => chrono::Utc::now(),
+    };
     tracing::info!(push = %id, namespace = %manifest.namespace, branch = %manifest.branch, datasets = manifest.datasets.len(), resumed = (status == StatusCode::OK), paged = manifest.paged_files, "push manifest accepted");
 
     // In a resumed push, a small content may be the caller's upload still to verify (S3:
@@ -196,7 +207,7 @@ pub async fn create(
         &principal,
         &contents,
         &direct_targets(&app, &manifest),
-        status == StatusCode::OK,
+        (status == StatusCode::OK, created),
     )
     .await?;
 
@@ -690,7 +701,7 @@ pub async fn commit(
     let contents: Vec<(&str, u64)> = contents.into_iter().collect();
     let all: Vec<&str> = contents.iter().map(|(sha256, _)| *sha256).collect();
     let direct = direct_targets(&app, &record.manifest);
-    let missing = unstaged(&app, &principal, &contents, &direct).await?;
+    let missing = unstaged(&app, &principal, &contents, &direct, &record.created_at).await?;
     if !missing.is_empty() {
         return Err(push_incomplete(&id, missing.len(), missing));
     }
@@ -806,7 +817,7 @@ async fn check_paged<T>(
         contents.sort_unstable();
         contents.dedup();
         checked += contents.len();
-        let unstaged = unstaged(app, principal, &contents, &HashMap::new()).await?;
+        let unstaged = unstaged(app, principal, &contents, &HashMap::new(), "").await?;
         count += unstaged.len();
         // The first ones name what is missing; the count says how much.
         let room = PAGED_CHECK.saturating_sub(missing.len());

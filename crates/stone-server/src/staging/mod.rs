@@ -248,11 +248,18 @@ pub trait StagingStore: Send + Sync + std::fmt::Debug {
         Ok(None)
     }
 
-    /// Whether the object at `key` in the store's bucket is the content: its size, and
-    /// the SHA-256 a store that enforces signed checksums kept with it (what
-    /// [`Self::upload_to`] binds). `false` for a store that is not a bucket.
-    async fn holds_at(&self, _key: &str, _sha256: &str, _size: u64) -> Result<bool, StagingError> {
-        Ok(false)
+    /// Whether the object at `key` in the store's bucket is the content (its size, and
+    /// the SHA-256 a store that enforces signed checksums kept with it: what
+    /// [`Self::upload_to`] binds), and then when it was written (the store's time; the
+    /// oldest time when it gives none). `None` for a store that is not a bucket. Whether a
+    /// push may rely on it is [`crate::straight::Reliance`]'s question.
+    async fn holds_at(
+        &self,
+        _key: &str,
+        _sha256: &str,
+        _size: u64,
+    ) -> Result<Option<chrono::DateTime<chrono::Utc>>, StagingError> {
+        Ok(None)
     }
 
     /// The content's `s3://<bucket>/<key>` when the store is a bucket (an S3 warehouse in

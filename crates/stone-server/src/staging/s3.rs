@@ -857,15 +857,25 @@ impl StagingStore for S3Staging {
         self.single_put(&key, sha256, size, ttl).await.map(Some)
     }
 
-    async fn holds_at(&self, key: &str, sha256: &str, size: u64) -> Result<bool, StagingError> {
+    async fn holds_at(
+        &self,
+        key: &str,
+        sha256: &str,
+        size: u64,
+    ) -> Result<Option<chrono::DateTime<chrono::Utc>>, StagingError> {
         let key = ObjectPath::from(key);
-        Ok(match self.stored_checksum(&key).await? {
-            Some((found, stored)) if found == size => Self::vouched(
-                self.enforces_checksums().await,
-                stored.as_deref(),
-                &checksum_of(sha256)?,
-            ),
-            _ => false,
+        Ok(match self.stored_object(&key).await? {
+            Some((found, stored, modified))
+                if found == size
+                    && Self::vouched(
+                        self.enforces_checksums().await,
+                        stored.as_deref(),
+                        &checksum_of(sha256)?,
+                    ) =>
+            {
+                Some(modified.unwrap_or(chrono::DateTime::<chrono::Utc>::MIN_UTC))
+            }
+            _ => None,
         })
     }
 

@@ -183,7 +183,7 @@ async fn an_expired_push_leaves_no_straight_upload_behind() {
     let (bucket, site) = one_bucket(
         seaweed,
         "straight-gc",
-        "[gc]\ninterval_seconds = 1\npush_expiry_seconds = 2\nstaged_content_seconds = 600\nmultipart_seconds = 600\n",
+        "[gc]\ninterval_seconds = 1\npush_expiry_seconds = 4\nclock_margin_seconds = 1\nstaged_content_seconds = 600\nmultipart_seconds = 600\n",
     );
     let server = site.start();
     let listed = File::new("listed.bin", noise(65, 70_000));
@@ -237,4 +237,115 @@ async fn an_expired_push_leaves_no_straight_upload_behind() {
         Some(listed.bytes.clone()),
         "the head's object stays"
     );
+}
+
+/// The sweep that deletes an expired push's straight uploads decides from the live pushes
+/// it read at its start. A push created after that read, naming the same content in the
+/// same dataset, finds the expired push's object at its straight key: it must not rely on
+/// it (the sweep may delete it under the push, and on another replica even after that
+/// push's commit listed it). The rule (`straight.rs`): a push relies on an object there
+/// only if the head lists it or it was written after the push was created (less the
+/// clocks' margin, here 1 s); the sweep deletes only what was written before its read,
+/// less twice the margin. The sweep is held at that point by the test hook
+/// `STONE_SERVER_TEST_PAUSE_AT` while the later push is created.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_push_created_while_a_sweep_runs_keeps_what_it_uploads_straight() {
+    let seaweed = SeaweedFs::shared();
+    let (bucket, site) = one_bucket(
+        seaweed,
+        "straight-window",
+        "[gc]\ninterval_seconds = 1\npush_expiry_seconds = 4\nclock_margin_seconds = 1\nstaged_content_seconds = 600\nmultipart_seconds = 600\n",
+    );
+    let hooks = tempfile::tempdir().unwrap();
+    let hook_dir = hooks.path().to_str().unwrap().to_owned();
+    let server = tokio::task::block_in_place(|| {
+        site.start_with_env(&[("STONE_SERVER_TEST_PAUSE_AT", hook_dir.as_str())])
+    });
+    let pause = hooks.path().join("pause-gc-live-read");
+    let paused = hooks.path().join("paused-gc-live-read");
+    let until = async |what: &str, done: &dyn Fn() -> bool| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(90);
+        while !done() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{what}: not within 90 s\n{}",
+                server.log()
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    };
+    let file = File::new("scan.bin", noise(67, 60_000));
+    let object = format!("datasets/window/scans/main/objects/{}", file.sha256());
+    let (m, _) = manifest(
+        "window",
+        "main",
+        Options::default(),
+        None,
+        &[Dataset::new("scans", "BLOB", vec![file.clone()])],
+    );
+
+    // Uploaded straight into the dataset's object, never committed.
+    let created = server.create_push(&m).await.expect(201).body;
+    let abandoned = push_id(&created);
+    let (status, text) = upload(upload_of(&created, &file), &file.bytes).await;
+    assert!(status.is_success(), "{status}: {text}");
+
+    // Hold the sweep that expires that push, right after it read the live pushes: each
+    // sweep stops there; the first that finds the push expired stays.
+    std::fs::write(&pause, "").unwrap();
+    loop {
+        until("a sweep reached its read of the live pushes", &|| {
+            paused.exists()
+        })
+        .await;
+        let status = server.get(&format!("/v1/pushes/{abandoned}")).await;
+        if status.code() == "push.expired" {
+            break;
+        }
+        std::fs::remove_file(&pause).unwrap();
+        until("the sweep went on", &|| !paused.exists()).await;
+        std::fs::write(&pause, "").unwrap();
+    }
+
+    // Created now, after the sweep's read: the object is older than this push and no head
+    // lists it, so it is asked for again (before the rule it was answered as there, and
+    // the sweep deleted it under this push).
+    let created = server.create_push(&m).await.expect(201).body;
+    let id = push_id(&created);
+    assert_eq!(created["already_staged"], json!([]), "{created:#}");
+    assert_eq!(key_of(upload_of(&created, &file), seaweed, &bucket), object);
+    let (status, text) = upload(upload_of(&created, &file), &file.bytes).await;
+    assert!(status.is_success(), "{status}: {text}");
+
+    // The sweep goes on, and the next one is held too: the first has finished.
+    std::fs::remove_file(&pause).unwrap();
+    until("the sweep went on", &|| !paused.exists()).await;
+    std::fs::write(&pause, "").unwrap();
+    until("the next sweep started", &|| paused.exists()).await;
+    std::fs::remove_file(&pause).unwrap();
+    assert_eq!(
+        seaweed.get_object(&bucket, &object),
+        Some(file.bytes.clone()),
+        "the sweep deleted the object of a push created after its read\n{}",
+        server.log()
+    );
+    committed(&server, &id).await;
+    assert_eq!(seaweed.get_object(&bucket, &object), Some(file.bytes.clone()));
+
+    // Later, past the margin: the head lists it, so a push of the dataset with one more
+    // file relies on it and asks for the new file only.
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let more = File::new("more.bin", noise(68, 50_000));
+    let (m, contents) = manifest(
+        "window",
+        "main",
+        Options::default(),
+        None,
+        &[Dataset::new("scans", "BLOB", vec![file.clone(), more.clone()])],
+    );
+    let created = server.create_push(&m).await.expect(201).body;
+    assert_eq!(created["already_staged"], json!([file.sha256()]), "{created:#}");
+    let (status, text) = upload(upload_of(&created, &more), &contents[&more.sha256()]).await;
+    assert!(status.is_success(), "{status}: {text}");
+    committed(&server, &push_id(&created)).await;
 }

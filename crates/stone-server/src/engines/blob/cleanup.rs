@@ -178,17 +178,18 @@ impl BlobEngine {
 
     /// Deletes what a push that expired without a commit uploaded straight into the
     /// dataset on the branch (issue 24: [`Self::object_key`]): the objects of `sha256s`,
-    /// its contents, written since `since` (its creation: an older object is not its
-    /// upload), that neither the head, a named version nor a retired record lists, and
-    /// that no live push names (`keep`). Under the dataset's lock, so no put is under way
-    /// in it. Returns how many objects went.
+    /// its contents, written in `written` (from its creation: an older object is not its
+    /// upload; until the sweep read the live pushes, less the margins of `straight.rs`: a
+    /// later push may rely on a newer one), that neither the head, a named version nor a
+    /// retired record lists, and that no live push names (`keep`). Under the dataset's
+    /// lock, so no put of this replica is under way in it. Returns how many objects went.
     pub async fn remove_uploads(
         &self,
         ns: &str,
         dataset: &str,
         branch: &str,
         sha256s: &BTreeSet<&str>,
-        since: DateTime<Utc>,
+        written: Range<DateTime<Utc>>,
         keep: &BTreeSet<String>,
     ) -> Result<u64, BlobError> {
         let location = DatasetLocation::new(&self.prefix, ns, dataset, branch)?;
@@ -211,7 +212,7 @@ impl BlobEngine {
         {
             let object = location.object(sha256);
             match self.store.head(&object).await {
-                Ok(meta) if meta.last_modified >= since => {}
+                Ok(meta) if written.contains(&meta.last_modified) => {}
                 Ok(_) | Err(object_store::Error::NotFound { .. }) => continue,
                 Err(e) => return Err(BlobError::storage("head", &object)(e)),
             }

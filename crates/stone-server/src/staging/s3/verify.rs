@@ -1,6 +1,8 @@
 //! What proves an upload's bytes: the SHA-256 the store keeps and enforces (a presigned
 //! `x-amz-checksum-sha256`), probed once per store, or else the bytes read back in ranges.
 
+use chrono::{DateTime, Utc};
+
 use super::*;
 
 impl S3Staging {
@@ -12,6 +14,18 @@ impl S3Staging {
         &self,
         key: &ObjectPath,
     ) -> Result<Option<(u64, Option<String>)>, StagingError> {
+        Ok(self
+            .stored_object(key)
+            .await?
+            .map(|(size, checksum, _)| (size, checksum)))
+    }
+
+    /// [`Self::stored_checksum`], with the time the store says the object was written
+    /// (its `Last-Modified`; `None` when it gives none that reads).
+    pub(super) async fn stored_object(
+        &self,
+        key: &ObjectPath,
+    ) -> Result<Option<(u64, Option<String>, Option<DateTime<Utc>>)>, StagingError> {
         let header = HeaderName::from_static("x-amz-checksum-mode");
         let url = self
             .store
@@ -60,7 +74,12 @@ impl S3Staging {
             .and_then(|v| v.to_str().ok())
             .filter(|_| full_object)
             .map(str::to_owned);
-        Ok(Some((size, checksum)))
+        let modified = headers
+            .get(reqwest::header::LAST_MODIFIED)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| DateTime::parse_from_rfc2822(v).ok())
+            .map(|t| t.with_timezone(&Utc));
+        Ok(Some((size, checksum, modified)))
     }
 
     /// Whether the store refuses a body that does not match the `x-amz-checksum-sha256`
