@@ -146,9 +146,8 @@ pub use options::{
     AccessOption, AuthModeOption, AuthOptions, AuthzOptions, BlobOptions, DEFAULT_FORCE_ROLE,
     DEFAULT_WRITE_ROLE, DatabaseOptions, GcOptions, GrantOptions, GraphOptions, GuardOptions,
     IcebergOptions, JobOptions, LimitsOptions, LocalOptions, MAX_CLOCK_MARGIN_SECONDS,
-    NamespaceQuotaOptions, QuotaOptions,
-    RetentionOptions, S3AccessOptions, S3Options, ServerOptions, SparqlOptions, StagingOptions,
-    StepUpOptions, StoreKind, WarehouseLocation,
+    NamespaceQuotaOptions, QuotaOptions, RetentionOptions, S3AccessOptions, S3Options,
+    ServerOptions, SparqlOptions, StagingOptions, StepUpOptions, StoreKind, WarehouseLocation,
 };
 
 /// Environment variables read by the server.
@@ -398,9 +397,9 @@ impl Settings {
                 "gc.push_expiry_seconds, gc.staged_content_seconds and gc.multipart_seconds must be positive (set gc.interval_seconds = 0 to turn the sweep off)".into(),
             ));
         }
-        if gc.clock_margin_seconds > MAX_CLOCK_MARGIN_SECONDS {
+        if !(1..=MAX_CLOCK_MARGIN_SECONDS).contains(&gc.clock_margin_seconds) {
             return Err(ConfigError::Invalid(format!(
-                "gc.clock_margin_seconds must be at most {MAX_CLOCK_MARGIN_SECONDS} (a day): clocks further apart need fixing, not a margin"
+                "gc.clock_margin_seconds must be from 1 (stores date objects to the second) to {MAX_CLOCK_MARGIN_SECONDS} (a day: clocks further apart need fixing, not a margin)"
             )));
         }
         config.iceberg.warehouse_location()?;

@@ -172,9 +172,9 @@ pub struct GcOptions {
 pub const MAX_CLOCK_MARGIN_SECONDS: u64 = 86_400;
 
 impl GcOptions {
-    /// [`Self::clock_margin_seconds`], at most [`MAX_CLOCK_MARGIN_SECONDS`].
+    /// [`Self::clock_margin_seconds`], from 1 s to [`MAX_CLOCK_MARGIN_SECONDS`].
     pub fn clock_margin(&self) -> chrono::Duration {
-        let seconds = self.clock_margin_seconds.min(MAX_CLOCK_MARGIN_SECONDS);
+        let seconds = self.clock_margin_seconds.clamp(1, MAX_CLOCK_MARGIN_SECONDS);
         chrono::Duration::seconds(i64::try_from(seconds).unwrap_or(0))
     }
 }

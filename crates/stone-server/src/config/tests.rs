@@ -160,3 +160,37 @@ fn s3_staging_needs_its_table_and_large_parts() {
     let error = Settings::resolve(dir.path(), listen, None, config).unwrap_err();
     assert!(error.to_string().contains("5 MiB"), "{error}");
 }
+
+#[test]
+fn the_clock_margin_is_from_one_second_to_a_day() {
+    let dir = tempfile::tempdir().unwrap();
+    let listen: SocketAddr = "127.0.0.1:0".parse().unwrap();
+    for (margin, taken) in [
+        (0, false),
+        (1, true),
+        (300, true),
+        (86_400, true),
+        (86_401, false),
+    ] {
+        let mut config = ConfigFile::default();
+        config.gc.clock_margin_seconds = margin;
+        let resolved = Settings::resolve(dir.path(), listen, None, config);
+        match resolved {
+            Ok(settings) => {
+                assert!(taken, "{margin} s was taken");
+                assert_eq!(
+                    settings.config.gc.clock_margin().num_seconds(),
+                    i64::try_from(margin).unwrap()
+                );
+            }
+            Err(error) => {
+                assert!(!taken, "{margin} s: {error}");
+                assert!(
+                    error.to_string().contains("gc.clock_margin_seconds"),
+                    "{error}"
+                );
+            }
+        }
+    }
+    assert_eq!(ConfigFile::default().gc.clock_margin_seconds, 300);
+}

@@ -400,7 +400,10 @@ impl BlobEngine {
         &self,
         key: &str,
     ) -> Result<std::collections::HashSet<String>, BlobError> {
-        let parts: Vec<_> = StorePath::from(key).parts().collect();
+        let Ok(key) = StorePath::parse(key) else {
+            return Ok(Default::default());
+        };
+        let parts: Vec<_> = key.parts().collect();
         let root = match parts.as_slice() {
             [root @ .., objects, _sha256] if objects.as_ref() == layout::OBJECTS_DIR => {
                 StorePath::from_iter(root.iter().cloned())

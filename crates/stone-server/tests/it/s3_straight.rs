@@ -299,7 +299,7 @@ async fn a_push_created_while_a_sweep_runs_keeps_what_it_uploads_straight() {
         })
         .await;
         let status = server.get(&format!("/v1/pushes/{abandoned}")).await;
-        if status.code() == "push.expired" {
+        if status.body["code"] == "push.expired" {
             break;
         }
         std::fs::remove_file(&pause).unwrap();
@@ -330,7 +330,10 @@ async fn a_push_created_while_a_sweep_runs_keeps_what_it_uploads_straight() {
         server.log()
     );
     committed(&server, &id).await;
-    assert_eq!(seaweed.get_object(&bucket, &object), Some(file.bytes.clone()));
+    assert_eq!(
+        seaweed.get_object(&bucket, &object),
+        Some(file.bytes.clone())
+    );
 
     // Later, past the margin: the head lists it, so a push of the dataset with one more
     // file relies on it and asks for the new file only.
@@ -341,10 +344,18 @@ async fn a_push_created_while_a_sweep_runs_keeps_what_it_uploads_straight() {
         "main",
         Options::default(),
         None,
-        &[Dataset::new("scans", "BLOB", vec![file.clone(), more.clone()])],
+        &[Dataset::new(
+            "scans",
+            "BLOB",
+            vec![file.clone(), more.clone()],
+        )],
     );
     let created = server.create_push(&m).await.expect(201).body;
-    assert_eq!(created["already_staged"], json!([file.sha256()]), "{created:#}");
+    assert_eq!(
+        created["already_staged"],
+        json!([file.sha256()]),
+        "{created:#}"
+    );
     let (status, text) = upload(upload_of(&created, &more), &contents[&more.sha256()]).await;
     assert!(status.is_success(), "{status}: {text}");
     committed(&server, &push_id(&created)).await;
