@@ -29,6 +29,17 @@ fn one_bucket(seaweed: &SeaweedFs, name: &str, extra: &str) -> (String, Site) {
     (bucket, site)
 }
 
+/// The manifest (and contents) of a push of one BLOB dataset on `main`.
+fn one_blob(ns: &str, dataset: &str, files: Vec<File>) -> (Value, crate::api_support::Contents) {
+    manifest(
+        ns,
+        "main",
+        Options::default(),
+        None,
+        &[Dataset::new(dataset, "BLOB", files)],
+    )
+}
+
 /// The upload of `file` in a push's answer.
 fn upload_of<'a>(created: &'a Value, file: &File) -> &'a Value {
     created["uploads"]
@@ -149,17 +160,7 @@ async fn a_single_upload_one_dataset_names_goes_straight_into_its_object() {
 
     // A later push of the dataset with one more file: only that one is asked for.
     let new = File::new("new.bin", noise(64, 90_000));
-    let (m, contents) = manifest(
-        "straight",
-        "main",
-        Options::default(),
-        None,
-        &[Dataset::new(
-            "scans",
-            "BLOB",
-            vec![own.clone(), new.clone()],
-        )],
-    );
+    let (m, contents) = one_blob("straight", "scans", vec![own.clone(), new.clone()]);
     let created = server.create_push(&m).await.expect(201).body;
     let asked: Vec<&str> = created["uploads"]
         .as_array()
@@ -191,30 +192,14 @@ async fn an_expired_push_leaves_no_straight_upload_behind() {
     let object = |file: &File| format!("datasets/gc/kept/main/objects/{}", file.sha256());
 
     // Committed: its object is listed by the head.
-    let (m, _) = manifest(
-        "gc",
-        "main",
-        Options::default(),
-        None,
-        &[Dataset::new("kept", "BLOB", vec![listed.clone()])],
-    );
+    let (m, _) = one_blob("gc", "kept", vec![listed.clone()]);
     let created = server.create_push(&m).await.expect(201).body;
     let (status, text) = upload(upload_of(&created, &listed), &listed.bytes).await;
     assert!(status.is_success(), "{status}: {text}");
     committed(&server, &push_id(&created)).await;
 
     // Uploaded straight into the same dataset, never committed.
-    let (m, _) = manifest(
-        "gc",
-        "main",
-        Options::default(),
-        None,
-        &[Dataset::new(
-            "kept",
-            "BLOB",
-            vec![listed.clone(), abandoned.clone()],
-        )],
-    );
+    let (m, _) = one_blob("gc", "kept", vec![listed.clone(), abandoned.clone()]);
     let created = server.create_push(&m).await.expect(201).body;
     assert_eq!(created["already_staged"], json!([listed.sha256()]));
     let (status, text) = upload(upload_of(&created, &abandoned), &abandoned.bytes).await;
@@ -276,13 +261,7 @@ async fn a_push_created_while_a_sweep_runs_keeps_what_it_uploads_straight() {
     };
     let file = File::new("scan.bin", noise(67, 60_000));
     let object = format!("datasets/window/scans/main/objects/{}", file.sha256());
-    let (m, _) = manifest(
-        "window",
-        "main",
-        Options::default(),
-        None,
-        &[Dataset::new("scans", "BLOB", vec![file.clone()])],
-    );
+    let (m, _) = one_blob("window", "scans", vec![file.clone()]);
 
     // Uploaded straight into the dataset's object, never committed.
     let created = server.create_push(&m).await.expect(201).body;
@@ -339,17 +318,7 @@ async fn a_push_created_while_a_sweep_runs_keeps_what_it_uploads_straight() {
     // file relies on it and asks for the new file only.
     tokio::time::sleep(std::time::Duration::from_secs(3)).await;
     let more = File::new("more.bin", noise(68, 50_000));
-    let (m, contents) = manifest(
-        "window",
-        "main",
-        Options::default(),
-        None,
-        &[Dataset::new(
-            "scans",
-            "BLOB",
-            vec![file.clone(), more.clone()],
-        )],
-    );
+    let (m, contents) = one_blob("window", "scans", vec![file.clone(), more.clone()]);
     let created = server.create_push(&m).await.expect(201).body;
     assert_eq!(
         created["already_staged"],
