@@ -391,10 +391,12 @@ impl JobRunner {
 
     /// Where each of `files`' contents can be copied from server-side, by sha256: the S3
     /// staging store's key, when the blob engine copies from it (issue 24) and the store
-    /// vouches for the content; the others are absent. With `in_place` (namespace,
-    /// branch), a content that is not staged may be in the dataset's own object already,
-    /// where the caller uploaded it straight (`routes::push_uploads::direct_targets`): its source
-    /// is then that object's own key, which the engine finds holding it and copies nothing.
+    /// vouches for the content; the others are absent. With `in_place` (namespace, branch,
+    /// the push's `created_at`), a content that is not staged may be in the dataset's own
+    /// object already, where the caller uploaded it straight
+    /// (`routes::push_uploads::direct_targets`): its source is then that object's own key,
+    /// which the engine finds holding it and copies nothing, if the push may rely on it
+    /// (`straight.rs`).
     pub(super) async fn copy_sources(
         &self,
         dataset: &str,
@@ -421,7 +423,8 @@ impl JobRunner {
                 Err(StagingError::NotStaged { .. })
                     if let (Some(in_place), Some(reliance)) = (in_place, &reliance) =>
                 {
-                    self.in_place(dataset, file, in_place, reliance).await
+                    let (ns, branch, _) = in_place;
+                    self.in_place(dataset, file, (ns, branch), reliance).await
                 }
                 source => source,
             }
@@ -440,7 +443,7 @@ impl JobRunner {
         &self,
         dataset: &str,
         file: &stone_api::ManifestFile,
-        (ns, branch, _): (&str, &str, &str),
+        (ns, branch): (&str, &str),
         reliance: &Reliance<'_>,
     ) -> Result<Option<String>, StagingError> {
         let not_staged = || StagingError::NotStaged {
