@@ -40,4 +40,5 @@ mod sigv4;
 pub mod staging;
 pub mod state;
 pub mod straight;
+mod test_hooks;
 pub mod vended;

@@ -269,48 +269,7 @@ pub trait StagingStore: Send + Sync + std::fmt::Debug {
     }
 }
 
-/// Test hook (feature `test-hooks`; see
-/// [`crate::config::env_vars::STONE_SERVER_TEST_PAUSE_AT`]): when that directory holds a
-/// file `pause-<point>`, writes `paused-<point>` and waits until `pause-<point>` is
-/// removed. Tests use it to force the interleaving of a sweep and a push on two replicas.
-pub(crate) async fn test_pause(point: &str) {
-    test_pause_with(point, point).await;
-}
-
-/// [`test_pause`], writing `detail` into `paused-<point>` (what the test needs to know of
-/// the paused work).
-pub(crate) async fn test_pause_with(point: &str, detail: &str) {
-    #[cfg(feature = "test-hooks")]
-    {
-        use crate::config::env_vars::STONE_SERVER_TEST_PAUSE_AT;
-        static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-        let Some(dir) = DIR.get_or_init(|| {
-            std::env::var_os(STONE_SERVER_TEST_PAUSE_AT)
-                .filter(|dir| !dir.is_empty())
-                .map(PathBuf::from)
-        }) else {
-            return;
-        };
-        let pause = dir.join(format!("pause-{point}"));
-        if !pause.exists() {
-            return;
-        }
-        let paused = dir.join(format!("paused-{point}"));
-        let _ = std::fs::write(&paused, detail);
-        tracing::warn!(
-            point,
-            "test hook: paused until {} is removed",
-            pause.display()
-        );
-        while pause.exists() {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-        let _ = std::fs::remove_file(&paused);
-        tracing::warn!(point, "test hook: resumed");
-    }
-    #[cfg(not(feature = "test-hooks"))]
-    let _ = (point, detail);
-}
+pub(crate) use crate::test_hooks::{test_pause, test_pause_with};
 
 /// What a sweep of a staging store removed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

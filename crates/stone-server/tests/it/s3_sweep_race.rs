@@ -11,7 +11,11 @@
 //!   commit was accepted, then failed on the missing content);
 //! - a push that found a content staged, then a sweep that takes it before the push
 //!   touched it: the push must ask for the content again instead of answering it
-//!   "already staged" (before the fix the commit was then refused as incomplete).
+//!   "already staged" (before the fix the commit was then refused as incomplete);
+//! - with the blob store in the staging bucket (straight uploads), a sweep on replica A
+//!   about to delete an expired push's upload from a dataset's object, and a push of the
+//!   same content on replica B committed meanwhile: the committed head must not name an
+//!   object the sweep then deletes (before `straight.rs` it did).
 //!
 //! What is checked is the server's promise, not timing: a content recorded as staged has
 //! its object in the bucket, a commit the server accepts succeeds, and the pushed bytes
@@ -48,11 +52,26 @@ struct Replicas {
 }
 
 async fn replicas() -> Replicas {
+    replicas_with(
+        "push_expiry_seconds = 3600\nstaged_content_seconds = 1\n",
+        false,
+    )
+    .await
+}
+
+/// [`replicas`] with these `[gc]` settings besides the interval and `multipart_seconds`,
+/// and the blob store in the staging bucket (`straight`: uploads go straight into the
+/// datasets' objects) or in a bucket of its own.
+async fn replicas_with(gc: &str, straight: bool) -> Replicas {
     let (postgres, oxigraph) =
         tokio::task::block_in_place(|| (Postgres::start(), OxigraphServer::start()));
     let seaweed = SeaweedFs::shared();
     let bucket = new_bucket(seaweed, "race");
-    let blobs = new_bucket(seaweed, "raceblob");
+    let blobs = if straight {
+        bucket.clone()
+    } else {
+        new_bucket(seaweed, "raceblob")
+    };
     let warehouse = tempfile::tempdir().unwrap();
     let hooks = tempfile::tempdir().unwrap();
     let config = |interval: u64| {
@@ -60,8 +79,7 @@ async fn replicas() -> Replicas {
             "[database]\nurl = \"{}\"\n\
              [iceberg]\nwarehouse = \"{}\"\n\
              [graph]\nremote_url = \"{}\"\n\
-             [gc]\ninterval_seconds = {interval}\npush_expiry_seconds = 3600\n\
-             staged_content_seconds = 1\nmultipart_seconds = 3600\n\
+             [gc]\ninterval_seconds = {interval}\n{gc}multipart_seconds = 3600\n\
              [staging]\nstore = \"s3\"\npart_size = 5242880\n[staging.s3]\n{}\
              [blob]\nstore = \"s3\"\n[blob.s3]\n{}",
             postgres.url(),
@@ -526,4 +544,72 @@ async fn deletions_and_records_exclude_each_other_on_postgresql() {
     let postgres = tokio::task::block_in_place(Postgres::start);
     let db = StateDb::connect(&postgres.url(), 2).await.unwrap();
     deletions_and_records_exclude_each_other(&db).await;
+}
+
+/// Straight uploads across replicas (`straight.rs`): replica A's sweep has read the live
+/// pushes and what the dataset lists, and is about to remove what an expired push uploaded
+/// straight into the dataset's object; a push of the same content into the same dataset,
+/// created and committed on replica B meanwhile, keeps its object. Before the rule B answered the content as there
+/// (the expired push's object), committed a head listing it, and A then deleted it: A's
+/// dataset lock is not B's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sweep_on_one_replica_never_deletes_what_a_commit_on_another_listed() {
+    let replicas = replicas_with(
+        "push_expiry_seconds = 4\nclock_margin_seconds = 1\nstaged_content_seconds = 600\n",
+        true,
+    )
+    .await;
+    let file = File::new("s.bin", noise(2403, 40_000));
+    let object = format!(
+        "datasets/{NS}/{}/main/objects/{}",
+        dataset_name("main"),
+        file.sha256()
+    );
+    let (m, contents) = blob_manifest("main", &file);
+
+    // On B: uploaded straight into the dataset's object, never committed.
+    let created = replicas.b.create_push(&m).await;
+    assert_eq!(created.status, 201, "{:#}", created.body);
+    assert!(
+        created.body["uploads"][0]["url"]
+            .as_str()
+            .unwrap()
+            .contains(&object),
+        "not a straight upload: {:#}",
+        created.body
+    );
+    upload_all(&replicas.b, &created.body, &contents).await;
+    assert!(
+        replicas
+            .seaweed
+            .get_object(&replicas.bucket, &object)
+            .is_some()
+    );
+
+    // A's sweep that expires it is held after it read the live pushes and what the
+    // dataset lists, before it deletes.
+    replicas.pause("straight-delete");
+    replicas.paused("straight-delete").await;
+
+    // On B, meanwhile: a push of the same content, committed.
+    let created = replicas.b.create_push(&m).await;
+    assert_eq!(created.status, 201, "{:#}", created.body);
+    let id = created.body["push_id"].as_str().unwrap().to_owned();
+    upload_all(&replicas.b, &created.body, &contents).await;
+    replicas.b.commit(&id).await.expect(202);
+    let done = replicas.b.wait(&id).await;
+    assert_eq!(done["state"], "succeeded", "{done:#}\n{}", replicas.b.log());
+
+    // A's sweep goes on and ends (the next one is held at its start, then let go).
+    replicas.pause("gc-live-read");
+    replicas.resume("straight-delete").await;
+    replicas.paused("gc-live-read").await;
+    replicas.resume("gc-live-read").await;
+    assert_eq!(
+        replicas.seaweed.get_object(&replicas.bucket, &object),
+        Some(file.bytes.clone()),
+        "the committed head names an object the sweep on the other replica deleted\n--- replica A ---\n{}\n--- replica B ---\n{}",
+        replicas.a.log(),
+        replicas.b.log()
+    );
 }

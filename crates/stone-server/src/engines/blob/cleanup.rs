@@ -205,6 +205,9 @@ impl BlobEngine {
         }
         let mut listed = self.listed_objects(&location).await?;
         listed.extend(self.retired_objects(&location).await?);
+        // Test hook: between the read of what the dataset lists and the deletes (what a
+        // commit on another replica may change meanwhile).
+        crate::test_hooks::test_pause("straight-delete").await;
         let mut removed = 0;
         for sha256 in candidates
             .into_iter()
