@@ -28,8 +28,8 @@ use chrono::{DateTime, Duration, Utc};
 use crate::engines::blob::BlobEngine;
 use crate::staging::{StagingError, StagingStore};
 
-/// The time before which a sweep that read the live pushes at `live_read` deletes no
-/// object (see the module's rule).
+/// A sweep that read the live pushes at `live_read` deletes only objects written before
+/// this time (see the module's rule).
 pub fn sweep_deletes_before(live_read: DateTime<Utc>, margin: Duration) -> DateTime<Utc> {
     live_read - margin - margin
 }
@@ -41,7 +41,7 @@ pub struct Reliance<'a> {
     blob: &'a BlobEngine,
     /// Objects written since then are the push's own uploads (or of a push as recent).
     fresh_since: DateTime<Utc>,
-    /// The contents each dataset's head lists, by the dataset's key.
+    /// The contents each dataset's head lists, by the key of its objects directory.
     heads: tokio::sync::Mutex<HashMap<String, HashSet<String>>>,
 }
 
@@ -94,13 +94,10 @@ impl<'a> Reliance<'a> {
 
     /// Whether the head of `key`'s dataset lists `sha256` (each head read once).
     async fn listed(&self, key: &str, sha256: &str) -> Result<bool, StagingError> {
-        let root = key
-            .rsplit_once('/')
-            .and_then(|(dir, _)| dir.strip_suffix("/objects"))
-            .unwrap_or_default()
-            .to_owned();
+        // The dataset's objects directory: one head for every key in it.
+        let objects = key.rsplit_once('/').map_or(key, |(dir, _)| dir).to_owned();
         let mut heads = self.heads.lock().await;
-        if let Some(listed) = heads.get(&root) {
+        if let Some(listed) = heads.get(&objects) {
             return Ok(listed.contains(sha256));
         }
         let listed = self
@@ -112,7 +109,7 @@ impl<'a> Reliance<'a> {
                 source: Box::new(error),
             })?;
         let found = listed.contains(sha256);
-        heads.insert(root, listed);
+        heads.insert(objects, listed);
         Ok(found)
     }
 }

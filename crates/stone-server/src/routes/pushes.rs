@@ -817,6 +817,7 @@ async fn check_paged<T>(
         contents.sort_unstable();
         contents.dedup();
         checked += contents.len();
+        // A paged push has no straight targets: its creation time is not asked for.
         let unstaged = unstaged(app, principal, &contents, &HashMap::new(), "").await?;
         count += unstaged.len();
         // The first ones name what is missing; the count says how much.
