@@ -19,6 +19,10 @@ the same run; `--no-blob-store` skips it.
 
 Usage: bench/many.py [--dir DIR] [--files N] [--resources M] [--jobs 8] [--bin-dir DIR]
                      [--case folder|resources|all] [--no-curl] [--no-blob-store | --blob-store-only] [--no-aws]
+                     [--rtt-ms MS]
+With --rtt-ms, stone and curl reach the server through a proxy that adds that round-trip
+time (a Python asyncio proxy in this process; loopback has none, and this kernel no netem).
+Stone sends small contents in packs (issue 27) where curl sends one request per file.
 """
 import argparse, hashlib, json, os, shutil, subprocess, sys, tempfile, time, urllib.request
 from pathlib import Path
@@ -35,20 +39,89 @@ class Server(_Server):
     """A stone-server whose limits take the package (more than 200,000 contents or 50,000
     datasets in one push)."""
 
-    def __init__(self, binary, base: Path):
+    def __init__(self, binary, base: Path, rtt_ms: float = 0):
         cfg = Path(tempfile.mkdtemp(prefix="stone-bench-cfg-", dir=base)) / "server.toml"
-        cfg.write_text("[limits]\nmax_contents = 10000000\nmax_datasets = 1000000\n")
+        text = "[limits]\nmax_contents = 10000000\nmax_datasets = 1000000\n"
+        # With a round-trip time: the clients (stone, curl) reach the server, uploads
+        # included, through a proxy that delays every byte by half of it each way.
+        self.proxy = LatencyProxy(rtt_ms / 1000) if rtt_ms else None
+        if self.proxy:
+            text += f'[staging]\nbase_url = "{self.proxy.url}"\n'
+        cfg.write_text(text)
         os.environ["STONE_SERVER_CONFIG"] = str(cfg)
         try:
             super().__init__(binary, base)
         finally:
             del os.environ["STONE_SERVER_CONFIG"]
+        if self.proxy:
+            self.proxy.target = self.url.removeprefix("http://").rsplit(":", 1)
+            self.client_url = self.proxy.url
+        else:
+            self.client_url = self.url
 
     def peak_rss(self):
         for line in open(f"/proc/{self.proc.pid}/status"):
             if line.startswith("VmHWM:"):
                 return int(line.split()[1]) * 1024
         return 0
+
+
+class LatencyProxy:
+    """A TCP proxy on loopback that delivers every byte half of `rtt` seconds after it came,
+    in both directions, in order: the network a real client has
+    between it and the platform, which loopback lacks (this machine's kernel has no netem)."""
+
+    def __init__(self, rtt: float):
+        import asyncio, threading
+        self.delay, self.target = rtt / 2, None
+        self.loop = asyncio.new_event_loop()
+        ready = threading.Event()
+
+        def run():
+            asyncio.set_event_loop(self.loop)
+            server = self.loop.run_until_complete(asyncio.start_server(self._handle, "127.0.0.1", 0))
+            self.url = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}"
+            ready.set()
+            self.loop.run_forever()
+
+        threading.Thread(target=run, daemon=True).start()
+        ready.wait()
+
+    async def _handle(self, client_r, client_w):
+        import asyncio
+        host, port = self.target
+        server_r, server_w = await asyncio.open_connection(host, int(port))
+        await asyncio.gather(self._pipe(client_r, server_w), self._pipe(server_r, client_w),
+                             return_exceptions=True)
+        for w in (client_w, server_w):
+            w.close()
+
+    async def _pipe(self, reader, writer):
+        import asyncio
+        queue = asyncio.Queue()
+
+        async def send():
+            while True:
+                due, data = await queue.get()
+                wait = due - self.loop.time()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                if not data:
+                    if writer.can_write_eof():
+                        writer.write_eof()
+                    return
+                writer.write(data)
+                await writer.drain()
+
+        sender = asyncio.ensure_future(send())
+        try:
+            while True:
+                data = await reader.read(1 << 16)
+                queue.put_nowait((self.loop.time() + self.delay, data))
+                if not data:
+                    break
+        finally:
+            await sender
 
 
 def _write_dirs(args):
@@ -209,6 +282,9 @@ def main():
                     help="contents repeat every N files (default: all distinct). The first push then "
                          "uploads N contents only: for measuring the dry runs and the unchanged re-push "
                          "of a big folder in less time (implies --no-curl)")
+    ap.add_argument("--rtt-ms", type=float, default=0,
+                    help="stone and curl reach the server through a proxy adding this round-trip "
+                         "time (issue 27: one request per file against packs on a real network)")
     ap.add_argument("--no-curl", action="store_true",
                     help="skip the curl reference (the client's memory and the dry runs only matter)")
     ap.add_argument("--blob-store-only", action="store_true",
@@ -254,9 +330,9 @@ def main():
         warm, warm_rss, _ = timed([stone] + dry, env)
 
         subprocess.run(["sync"])
-        s = Server(server_bin, base)
+        s = Server(server_bin, base, args.rtt_ms)
         try:
-            env = add_env(stone, base, "push", f"{s.url}/v1")
+            env = add_env(stone, base, "push", f"{s.client_url}/v1")
             shutil.rmtree(pkg / ".stone" / "pushes", ignore_errors=True)
             push = [stone, "package", "push", str(pkg), "--env", "local", "--branch", "bench", "--json", "--jobs", str(args.jobs)]
             first, first_rss, out = timed(push, env)
@@ -271,7 +347,7 @@ def main():
         tc = curl_uploads = None
         if not args.no_curl:
             subprocess.run(["sync"])
-            s = Server(server_bin, base)
+            s = Server(server_bin, base, args.rtt_ms)
             try:
                 tc, curl_uploads = curl_run(s, pkg, paths, args.jobs, base, folder)
             finally:

@@ -26,6 +26,7 @@
 
 pub mod info;
 pub mod listing;
+pub mod pack;
 pub mod problem;
 pub mod push;
 pub mod read;
@@ -37,6 +38,7 @@ pub use info::{
     AuthMode, Identity, OidcInfo, ServerInfo, StagingInfo, StagingStoreKind, StepUp, roles_of,
 };
 pub use listing::ListingDigest;
+pub use pack::{PackUpload, PacksStaged};
 pub use problem::{PROBLEM_CONTENT_TYPE, Problem, Violation, codes};
 pub use push::{
     CommitAccepted, CreatePush, DatasetDetail, DatasetFiles, DatasetManifest, DatasetProgress,

@@ -179,6 +179,10 @@ pub mod codes {
     /// 400: the uploaded bytes do not have the announced size; nothing was kept.
     /// Extra: `expected`, `actual`.
     pub const STAGING_SIZE_MISMATCH: &str = "staging.size_mismatch";
+    /// 400 (413 past its size): a pack body (issue 27) is not a sequence of
+    /// `{sha256} {size}\n{bytes}` records, or is past one of the limits its offer stated;
+    /// nothing of it was kept. The detail says where and why.
+    pub const STAGING_PACK_INVALID: &str = "staging.pack_invalid";
     /// 403: the upload URL has expired; re-post the manifest with the push ID for a fresh
     /// one.
     pub const STAGING_EXPIRED: &str = "staging.expired";

@@ -82,6 +82,10 @@ pub struct FilesAccepted {
     pub more_uploads: bool,
     /// Files of the push recorded so far, all batches together.
     pub files: u64,
+    /// Issue 27: where the small uploads of this answer may go together (see
+    /// [`crate::PackUpload`]). Absent from servers (or staging stores) that take no packs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pack: Option<crate::PackUpload>,
 }
 
 /// Push options, as given on the command line.
@@ -273,6 +277,10 @@ pub struct PushCreated {
     /// and from servers that do not know it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unchanged: Vec<String>,
+    /// Issue 27: where the small uploads of this answer may go together (see
+    /// [`crate::PackUpload`]). Absent from servers (or staging stores) that take no packs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pack: Option<crate::PackUpload>,
 }
 
 /// How to upload one content (a sha256).
@@ -595,6 +603,7 @@ pub struct ResultCounts {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::PackUpload;
     use crate::problem::codes;
     use serde_json::json;
 
@@ -743,6 +752,7 @@ pub(crate) mod tests {
             ),
             ("FileBatch", file_batch_json()),
             ("FilesAccepted", files_accepted_json()),
+            ("PacksStaged", json!({"staged": 1000})),
             (
                 "CreatePush",
                 json!({
@@ -883,6 +893,13 @@ pub(crate) mod tests {
             changes: Some(0),
             more_uploads: true,
             unchanged: vec!["scans".into()],
+            pack: Some(PackUpload {
+                url: "http://127.0.0.1:1/v1/staging/pack?max=16777216&sig=x".into(),
+                max_members: 1000,
+                max_bytes: 16 << 20,
+                max_member_size: 1 << 20,
+                expires_at: "2026-01-02T03:04:05Z".into(),
+            }),
         }
     }
 
@@ -942,6 +959,13 @@ pub(crate) mod tests {
             "changes": 0,
             "more_uploads": true,
             "unchanged": ["scans"],
+            "pack": {
+                "url": "http://127.0.0.1:1/v1/staging/pack?max=16777216&sig=x",
+                "max_members": 1000,
+                "max_bytes": 16777216,
+                "max_member_size": 1048576,
+                "expires_at": "2026-01-02T03:04:05Z",
+            },
         });
         roundtrip(&push_created(), expected.clone());
         let read: PushCreated = serde_json::from_value(with_unknown_fields(&expected)).unwrap();

@@ -25,6 +25,7 @@ pub const TARGETS: &[&str] = &[
     "plugin_message",
     "push_manifest",
     "staging_url",
+    "staging_pack",
     "path_rule",
     "parquet_footer",
     "csv_dialect",
@@ -41,6 +42,7 @@ pub fn run(name: &str, data: &[u8]) {
         "plugin_message" => plugin_message(data),
         "push_manifest" => push_manifest(data),
         "staging_url" => staging_url(data),
+        "staging_pack" => staging_pack(data),
         "path_rule" => path_rule(data),
         "parquet_footer" => parquet_footer(data),
         "csv_dialect" => csv_dialect(data),
@@ -300,6 +302,46 @@ pub fn staging_url(data: &[u8]) {
         *sig == signature,
         "only the exact signature verifies"
     );
+}
+
+/// A pack body (issue 27, `stone_api::pack`), as the local staging store reads it from an
+/// upload: the first byte is the size of the pieces the rest is fed in (1 to 256 bytes).
+/// Whatever the bytes, the decoder never holds more than its limits; a body it reads
+/// whole is the records of what it handed back, byte for byte (one form per pack), and
+/// reads the same in pieces of any size.
+pub fn staging_pack(data: &[u8]) {
+    use stone_api::pack::{PackDecoder, PackLimits, record_header};
+    let Some((&step, body)) = data.split_first() else {
+        return;
+    };
+    let limits = PackLimits {
+        max_bytes: 1 << 16,
+        max_members: 16,
+        max_member_size: 4096,
+    };
+    let decode = |step: usize| {
+        let mut decoder = PackDecoder::new(limits);
+        let mut members = Vec::new();
+        for chunk in body.chunks(step) {
+            decoder.feed(chunk, &mut members)?;
+        }
+        decoder.finish().map(|count| (count, members))
+    };
+    let pieces = decode(usize::from(step) + 1);
+    assert_eq!(pieces, decode(body.len().max(1)), "the same in one piece");
+    let Ok((count, members)) = pieces else {
+        return;
+    };
+    assert_eq!(count as usize, members.len());
+    assert!(members.len() <= 16);
+    let mut again = Vec::new();
+    for member in &members {
+        assert!(member.bytes.len() <= 4096);
+        again
+            .extend_from_slice(record_header(&member.sha256, member.bytes.len() as u64).as_bytes());
+        again.extend_from_slice(&member.bytes);
+    }
+    assert_eq!(again, body, "a pack read whole is its records");
 }
 
 /// The one path rule (`stone_package::path`) and the lock file (`ext/stone-lock.json`),

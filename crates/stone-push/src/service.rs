@@ -374,7 +374,12 @@ impl<'a> Session<'a> {
             // The server hands out a bounded number of part URLs per answer: the manifest
             // posted again (same push) gives the next ones, or fresh URLs for expired ones.
             let outcome = self
-                .upload_all(&created.push_id, &created.uploads, &local)
+                .upload_all(
+                    &created.push_id,
+                    &created.uploads,
+                    created.pack.as_ref(),
+                    &local,
+                )
                 .await;
             if !self.ask_again(
                 outcome,
@@ -712,7 +717,9 @@ impl<'a> Session<'a> {
                 let mut answer = answer;
                 let mut rounds = 0;
                 loop {
-                    let outcome = self.upload_all(push_id, &answer.uploads, &local).await;
+                    let outcome = self
+                        .upload_all(push_id, &answer.uploads, answer.pack.as_ref(), &local)
+                        .await;
                     if !self.ask_again(outcome, answer.more_uploads, &mut rounds, &mut bytes)? {
                         staged += answer.already_staged.len();
                         return Ok::<_, PushError>(());

@@ -55,6 +55,11 @@ fn every_target_has_a_corpus_and_a_fuzz_target() {
 }
 
 #[test]
+fn staging_pack_corpus() {
+    replay("staging_pack");
+}
+
+#[test]
 fn datasets_yaml_corpus() {
     replay("datasets_yaml");
 }

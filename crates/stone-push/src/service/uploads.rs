@@ -1,6 +1,11 @@
 //! The uploads of a push: each content the server asks for, to its staging URL, in parts
-//! or whole, `jobs` at a time, with the retries of `stone-http` and the body read ahead from
-//! disk ([`super::read_ahead`]).
+//! or whole, or (issue 27) small ones together in packs where the server offers a pack
+//! URL; `jobs` requests at a time, with the retries of `stone-http` and the body read ahead
+//! from disk ([`super::read_ahead`]).
+
+use futures::future::Either;
+use stone_api::PackUpload;
+use stone_api::pack::record_header;
 
 use super::*;
 
@@ -10,6 +15,7 @@ impl Session<'_> {
         &self,
         push_id: &str,
         asked: &[Upload],
+        pack: Option<&PackUpload>,
         local: &LocalFiles,
     ) -> Result<u64, UploadFailure> {
         let mut units = Vec::new();
@@ -47,25 +53,41 @@ impl Session<'_> {
             }
         }
         // Every URL is checked before the first byte is read from disk and sent.
+        let protocol = |message| {
+            UploadFailure::Failed(PushError::Protocol {
+                phase: Phase::Upload,
+                url: self.api.clone(),
+                message,
+            })
+        };
         for unit in &units {
-            check_staging_url(unit.url).map_err(|message| {
-                UploadFailure::Failed(PushError::Protocol {
-                    phase: Phase::Upload,
-                    url: self.api.clone(),
-                    message,
-                })
-            })?;
+            check_staging_url(unit.url).map_err(protocol)?;
+        }
+        if let Some(pack) = pack {
+            check_staging_url(&pack.url).map_err(protocol)?;
         }
         let jobs = self.options.jobs.max(1);
+        let (packs, units) = in_packs(pack, units, jobs);
         // Each upload's future is made when its turn comes: `jobs` of them at a time, not
         // one per file of the batch (a future that sends a request is kilobytes).
         let mut running = futures::stream::FuturesUnordered::new();
-        let mut waiting = units.iter();
+        let mut waiting = packs
+            .iter()
+            .map(Either::Left)
+            .chain(units.iter().map(Either::Right));
         let mut bytes = 0u64;
         loop {
             while running.len() < jobs {
-                let Some(unit) = waiting.next() else { break };
-                running.push(self.upload_unit(unit));
+                match waiting.next() {
+                    Some(Either::Left(members)) => {
+                        let url = pack.map(|p| p.url.as_str()).unwrap_or_default();
+                        running.push(Either::Left(self.upload_pack(url, members)));
+                    }
+                    Some(Either::Right(unit)) => {
+                        running.push(Either::Right(self.upload_unit(unit)))
+                    }
+                    None => break,
+                }
             }
             match running.next().await {
                 Some(sent) => bytes += sent?,
@@ -160,20 +182,163 @@ impl Session<'_> {
             }
             return Ok(unit.size);
         }
-        let problem = read_problem(response).await;
-        let answer = format!("HTTP {status}: {}", problem.brief());
-        if retryable_status(status.as_u16()) {
-            return Err(failed(format!(
-                "the staging server kept failing; its last answer: {answer}"
-            )));
-        }
-        if problem.code == codes::STAGING_EXPIRED
-            || status == StatusCode::FORBIDDEN && problem.code.starts_with("http.")
-        {
-            return Err(UploadFailure::Expired);
-        }
-        Err(failed(answer))
+        refused(status, read_problem(response).await, failed)
     }
+}
+
+/// Packs each of the `jobs` concurrent requests gets of an answer's small uploads, at least.
+const PACKS_PER_JOB: usize = 4;
+/// Contents of a pack, at least (but the last).
+const PACK_MIN_MEMBERS: usize = 8;
+
+impl Session<'_> {
+    /// Issue 27: one PUT of several small contents, read whole, to the answer's pack URL
+    /// (`stone_api::pack`), retried as a whole; every content is staged or none.
+    async fn upload_pack(&self, url: &str, members: &[Unit<'_>]) -> Result<u64, UploadFailure> {
+        let Some(first) = members.first() else {
+            return Ok(0);
+        };
+        let failed = |unit: &Unit<'_>, message: String| {
+            UploadFailure::Failed(PushError::Upload {
+                path: unit.path.to_owned(),
+                sha256: unit.sha256.to_owned(),
+                message,
+            })
+        };
+        let files: Vec<(PathBuf, String, u64)> = members
+            .iter()
+            .map(|u| (u.path.to_owned(), u.sha256.to_owned(), u.size))
+            .collect();
+        let body = tokio::task::spawn_blocking(move || {
+            let mut body = Vec::new();
+            for (at, (path, sha256, size)) in files.iter().enumerate() {
+                body.extend_from_slice(record_header(sha256, *size).as_bytes());
+                body.extend_from_slice(&read_range(path, 0, *size).map_err(|e| (at, e))?);
+            }
+            Ok::<_, (usize, std::io::Error)>(bytes::Bytes::from(body))
+        })
+        .await
+        .map_err(|e| failed(first, e.to_string()))?
+        .map_err(|(at, e)| failed(&members[at], e.to_string()))?;
+        let size: u64 = members.iter().map(|u| u.size).sum();
+        let build = || {
+            let body = body.clone();
+            async move {
+                Ok::<_, String>(
+                    self.handler
+                        .uploads
+                        .put(url)
+                        .header(
+                            reqwest::header::CONTENT_TYPE,
+                            stone_api::pack::PACK_CONTENT_TYPE,
+                        )
+                        .body(body),
+                )
+            }
+        };
+        let note = |_: &retry::Retrying| {
+            self.progress.event(ProgressEvent::Note(format!(
+                "upload of a pack of {} files failed — retrying",
+                members.len()
+            )))
+        };
+        let response =
+            match retry::send(self.options.retries, Resend::Idempotent, build, note).await {
+                Ok(response) => response,
+                Err(SendError::Build(message)) => return Err(failed(first, message)),
+                Err(SendError::Transport(e)) => {
+                    return Err(UploadFailure::Failed(PushError::Unavailable {
+                        phase: Phase::Upload,
+                        url: redact_url(url),
+                        message: describe(&e),
+                    }));
+                }
+            };
+        let status = response.status();
+        if status.is_success() {
+            self.progress.event(ProgressEvent::Uploaded { bytes: size });
+            return Ok(size);
+        }
+        let problem = read_problem(response).await;
+        // The content whose bytes differ, when the server names it.
+        let culprit = problem
+            .extra
+            .get("expected")
+            .and_then(|v| v.as_str())
+            .and_then(|sha256| members.iter().find(|u| u.sha256 == sha256))
+            .unwrap_or(first);
+        refused(status, problem, |message| {
+            failed(
+                culprit,
+                format!("in a pack of {} files: {message}", members.len()),
+            )
+        })
+    }
+}
+
+/// The failure an upload's refusal (`status`, `problem`) is: URLs to ask for again, or an
+/// error made by `failed` from the server's answer.
+fn refused(
+    status: StatusCode,
+    problem: Problem,
+    failed: impl FnOnce(String) -> UploadFailure,
+) -> Result<u64, UploadFailure> {
+    let answer = format!("HTTP {status}: {}", problem.brief());
+    if retryable_status(status.as_u16()) {
+        return Err(failed(format!(
+            "the staging server kept failing; its last answer: {answer}"
+        )));
+    }
+    if problem.code == codes::STAGING_EXPIRED
+        || status == StatusCode::FORBIDDEN && problem.code.starts_with("http.")
+    {
+        return Err(UploadFailure::Expired);
+    }
+    Err(failed(answer))
+}
+
+/// Issue 27: the units that go in packs, grouped within the offer's limits, and the
+/// others. Only whole uploads to a `url` of at most `max_member_size` bytes, without
+/// headers of their own, go in a pack, and only where there are two or more of them.
+/// Packs are made small enough that each of the `jobs` requests at a time has a few
+/// (a batch of 10,000 in ten packs would leave most of eight connections idle at its end),
+/// and of at least [`PACK_MIN_MEMBERS`] contents.
+fn in_packs<'a>(
+    pack: Option<&PackUpload>,
+    units: Vec<Unit<'a>>,
+    jobs: usize,
+) -> (Vec<Vec<Unit<'a>>>, Vec<Unit<'a>>) {
+    let Some(pack) = pack else {
+        return (Vec::new(), units);
+    };
+    let (small, others): (Vec<_>, Vec<_>) = units
+        .into_iter()
+        .partition(|u| u.whole && u.headers.is_empty() && u.size <= pack.max_member_size);
+    if small.len() < 2 {
+        let mut units = others;
+        units.extend(small);
+        return (Vec::new(), units);
+    }
+    let members = small
+        .len()
+        .div_ceil(jobs * PACKS_PER_JOB)
+        .max(PACK_MIN_MEMBERS)
+        .min(pack.max_members as usize);
+    let mut packs: Vec<Vec<Unit<'a>>> = Vec::new();
+    let mut bytes = 0u64;
+    for unit in small {
+        let len = stone_api::pack::record_len(unit.sha256, unit.size);
+        let fits = packs
+            .last()
+            .is_some_and(|last| last.len() < members && bytes + len <= pack.max_bytes);
+        if !fits {
+            packs.push(Vec::new());
+            bytes = 0;
+        }
+        bytes += len;
+        packs.last_mut().expect("a pack was just pushed").push(unit);
+    }
+    (packs, others)
 }
 
 /// `size` bytes of the file at `path` from `offset` (an upload read whole): an error if
@@ -207,6 +372,8 @@ struct Unit<'a> {
     offset: u64,
     size: u64,
     headers: &'a BTreeMap<String, String>,
+    /// The whole content, to its `url` (not a part).
+    whole: bool,
 }
 
 impl<'a> Unit<'a> {
@@ -218,6 +385,7 @@ impl<'a> Unit<'a> {
             offset,
             size,
             headers: &upload.headers,
+            whole: upload.parts.is_none(),
         }
     }
 }
@@ -244,5 +412,79 @@ fn check_staging_url(url: &str) -> Result<(), String> {
              only (plain http to loopback only)",
             redact_url(url)
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn upload(i: usize, size: u64) -> Upload {
+        Upload {
+            sha256: format!("{i:064x}"),
+            size,
+            method: "PUT".into(),
+            url: Some(format!("http://127.0.0.1:1/v1/staging/{i:064x}")),
+            headers: BTreeMap::new(),
+            expires_at: "2026-01-02T03:04:05Z".into(),
+            parts: None,
+        }
+    }
+
+    fn offer(max_members: u32, max_bytes: u64) -> PackUpload {
+        PackUpload {
+            url: "http://127.0.0.1:1/v1/staging/pack".into(),
+            max_members,
+            max_bytes,
+            max_member_size: 1000,
+            expires_at: "2026-01-02T03:04:05Z".into(),
+        }
+    }
+
+    fn grouped(uploads: &[Upload], pack: Option<&PackUpload>, jobs: usize) -> (Vec<usize>, usize) {
+        let path = Path::new("f");
+        let units = uploads
+            .iter()
+            .map(|u| Unit::new(u, path, u.url.as_deref().unwrap(), 0, u.size))
+            .collect();
+        let (packs, others) = in_packs(pack, units, jobs);
+        (packs.iter().map(Vec::len).collect(), others.len())
+    }
+
+    #[test]
+    fn small_whole_uploads_go_in_packs_within_the_offer() {
+        let mut uploads: Vec<Upload> = (0..10_000).map(|i| upload(i, 100)).collect();
+        // Too large for a pack, and one with headers of its own: each alone.
+        uploads.push(upload(10_000, 1001));
+        let mut bound = upload(10_001, 10);
+        bound
+            .headers
+            .insert("x-amz-checksum-sha256".into(), "q".into());
+        uploads.push(bound);
+
+        let (packs, others) = grouped(&uploads, Some(&offer(1000, 1 << 20)), 8);
+        assert_eq!(others, 2);
+        assert_eq!(packs.iter().sum::<usize>(), 10_000);
+        // 10,000 over 8 requests at a time: 32 packs or so, not 10.
+        assert!(packs.len() >= 32, "{packs:?}");
+        assert!(packs.iter().all(|&n| n <= 1000));
+
+        // The offer's byte limit: a record of 100 bytes is 100 + 64 + 1 + 3 + 1.
+        let (packs, _) = grouped(&uploads[..100], Some(&offer(1000, 169 * 10)), 1);
+        assert_eq!(packs, vec![10; 10]);
+        // Its count limit.
+        let (packs, _) = grouped(&uploads[..100], Some(&offer(7, 1 << 20)), 1);
+        assert!(packs.iter().all(|&n| n <= 7) && packs.iter().sum::<usize>() == 100);
+
+        // No offer, or a single small upload: no pack.
+        assert_eq!(grouped(&uploads[..5], None, 8), (vec![], 5));
+        assert_eq!(
+            grouped(&uploads[10_000..], Some(&offer(1000, 1 << 20)), 8),
+            (vec![], 2)
+        );
+        assert_eq!(
+            grouped(&uploads[9_999..], Some(&offer(1000, 1 << 20)), 8),
+            (vec![], 3)
+        );
     }
 }

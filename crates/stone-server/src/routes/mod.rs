@@ -185,6 +185,7 @@ fn table(body_read_timeout_seconds: u64) -> Table {
         router: Router::new(),
         list: Vec::new(),
     }
+    .add(&["PUT"], "/v1/staging/pack", put(staging::put_pack))
     .add(&["PUT"], "/v1/staging/{sha256}", put(staging::put_content))
     .add(
         &["PUT"],

@@ -95,6 +95,7 @@ pub async fn add_files(
         uploads,
         already_staged,
         more_uploads,
+        pack,
     } = plan_uploads(
         &app,
         &principal,
@@ -109,6 +110,7 @@ pub async fn add_files(
         already_staged,
         more_uploads,
         files: totals.files,
+        pack,
     }))
 }
 

@@ -24,6 +24,9 @@ pub(super) struct Planned {
     pub uploads: Vec<stone_api::Upload>,
     pub already_staged: Vec<String>,
     pub more_uploads: bool,
+    /// Issue 27: where the small ones of `uploads` may go together, when the server stages
+    /// them itself and there are several.
+    pub pack: Option<stone_api::PackUpload>,
 }
 
 /// The uploads of `contents` (sha256 → size), for the manifest of a push or a batch of
@@ -165,10 +168,19 @@ pub(super) async fn plan_uploads(
         }
     }
     drop(checked);
+    let pack = app.local_staging.as_ref().and_then(|local| {
+        let small = local.pack_member_size();
+        let packable = uploads
+            .iter()
+            .filter(|u| u.url.is_some() && u.parts.is_none() && u.size <= small)
+            .count();
+        (packable > 1).then(|| local.pack_upload(&holder, ttl))
+    });
     Ok(Planned {
         uploads,
         already_staged,
         more_uploads,
+        pack,
     })
 }
 

@@ -107,6 +107,7 @@ pub async fn create(
                         changes: None,
                         more_uploads: false,
                         unchanged: Vec::new(),
+                        pack: None,
                     }),
                 )
                     .into_response());
@@ -202,6 +203,7 @@ pub async fn create(
         uploads,
         already_staged,
         more_uploads,
+        pack,
     } = plan_uploads(
         &app,
         &principal,
@@ -265,6 +267,7 @@ pub async fn create(
         changes: u64::try_from(change).ok(),
         more_uploads,
         unchanged,
+        pack,
     };
     let mut response = (status, Json(body)).into_response();
     if let Ok(location) = HeaderValue::from_str(&format!("/v1/pushes/{id}")) {

@@ -1,5 +1,6 @@
-//! Upload endpoints of the local staging store: `PUT /v1/staging/{sha256}` and
-//! `PUT /v1/staging/{sha256}/parts/{number}`, reached only through signed URLs.
+//! Upload endpoints of the local staging store: `PUT /v1/staging/{sha256}`,
+//! `PUT /v1/staging/{sha256}/parts/{number}` and `PUT /v1/staging/pack` (issue 27), reached
+//! only through signed URLs.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -8,7 +9,8 @@ use axum::Json;
 use axum::body::Body;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
-use stone_api::{UploadCompleted, codes, is_sha256};
+use stone_api::pack::PackError;
+use stone_api::{PacksStaged, UploadCompleted, codes, is_sha256};
 
 use super::App;
 use crate::error::{ApiError, ApiResult};
@@ -39,6 +41,30 @@ pub fn staging_error(error: StagingError) -> ApiError {
             codes::STAGING_UNKNOWN_UPLOAD,
             "Unknown upload",
             format!("no multipart upload {upload_id} of {sha256} is in progress"),
+        ),
+        StagingError::Pack(PackError::DigestMismatch {
+            at,
+            expected,
+            actual,
+        }) => ApiError::new(
+            StatusCode::BAD_REQUEST,
+            codes::STAGING_DIGEST_MISMATCH,
+            "Digest mismatch",
+            format!(
+                "the content at byte {at} of the pack has sha256 {actual}, not {expected}; nothing of the pack was kept"
+            ),
+        )
+        .with("expected", expected)
+        .with("actual", actual),
+        StagingError::Pack(error) => ApiError::new(
+            if matches!(error, PackError::TooLarge { .. }) {
+                StatusCode::PAYLOAD_TOO_LARGE
+            } else {
+                StatusCode::BAD_REQUEST
+            },
+            codes::STAGING_PACK_INVALID,
+            "Invalid pack",
+            format!("{error}; nothing of the pack was kept"),
         ),
         StagingError::BadPart { .. } => ApiError::invalid(error.to_string()),
         StagingError::Body(source) => {
@@ -178,6 +204,56 @@ pub async fn put_content(
         sha256,
         size,
         staged: true,
+    }))
+}
+
+/// `PUT /v1/staging/pack?max=…&holder=…&expires=…&sig=…` (issue 27): many small contents
+/// in one body ([`stone_api::pack`]), all staged or none.
+pub async fn put_pack(
+    State(app): State<Arc<App>>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+    body: Body,
+) -> ApiResult<Json<PacksStaged>> {
+    let staging = local(&app)?;
+    let max_bytes = number(&query, "max")?;
+    let holder = text(&query, "holder")?;
+    let expires = number(&query, "expires")?;
+    let signature = text(&query, "sig")?;
+    refuse_credentials(&headers)?;
+    staging
+        .check_pack_url(holder, max_bytes, expires, signature)
+        .map_err(refusal)?;
+    if let Some(length) = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+        && length > max_bytes
+    {
+        return Err(staging_error(StagingError::Pack(PackError::TooLarge {
+            max_bytes,
+        })));
+    }
+    // In a task of its own, as a single upload: a client that goes away once the body is
+    // in does not cancel the bookkeeping.
+    let received = {
+        let (app, staging, holder) = (app.clone(), staging.clone(), holder.to_owned());
+        tokio::spawn(async move {
+            let staged = staging
+                .receive_pack(&holder, max_bytes, body.into_data_stream())
+                .await?;
+            for sha256 in &staged {
+                app.engines.blob.content_staged(&holder, sha256);
+            }
+            Ok::<_, StagingError>(staged.len())
+        })
+    };
+    let staged = received
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(staging_error)?;
+    Ok(Json(PacksStaged {
+        staged: u32::try_from(staged).unwrap_or(u32::MAX),
     }))
 }
 

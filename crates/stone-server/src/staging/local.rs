@@ -16,6 +16,7 @@
 //! Every content file is read-only.
 
 mod assembly;
+mod pack;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

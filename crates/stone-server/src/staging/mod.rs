@@ -68,6 +68,8 @@ pub enum StagingError {
         #[source]
         source: std::io::Error,
     },
+    #[error("{0}")]
+    Pack(stone_api::pack::PackError),
     #[error("reading the upload body failed")]
     Body(#[source] Box<dyn std::error::Error + Send + Sync>),
     #[error("the S3 staging store failed: {what}")]

@@ -8,7 +8,9 @@
 use std::io::Write;
 use std::path::Path;
 
-pub use stone_api::signature::{SigningKey, content_message, held_content_message, part_message};
+pub use stone_api::signature::{
+    SigningKey, content_message, held_content_message, pack_message, part_message,
+};
 
 /// Reads the key file, creating it with 32 random bytes (mode 0600) if it does not exist.
 pub fn load_or_create(path: &Path) -> std::io::Result<SigningKey> {

@@ -421,7 +421,16 @@ impl StateDb {
     /// seconds queued on the single writer): the first caller to find the queue unwritten
     /// writes all of it, the others wait for that write.
     pub async fn record_holder(&self, sha256: &str, holder: &str) -> Result<()> {
-        let ticket = self.holders.queue(sha256, holder);
+        self.record_holders(&[sha256], holder).await
+    }
+
+    /// Records that `holder` proved to have each of these contents, as
+    /// [`Self::record_holder`] does for one (issue 27: the contents of a pack).
+    pub async fn record_holders(&self, sha256s: &[&str], holder: &str) -> Result<()> {
+        if sha256s.is_empty() {
+            return Ok(());
+        }
+        let ticket = self.holders.queue(sha256s, holder);
         let mut written = self.holders.written.lock().await;
         if *written >= ticket {
             return Ok(());
@@ -561,11 +570,13 @@ pub(super) struct HolderQueue {
 }
 
 impl HolderQueue {
-    /// Queues a record; its ticket.
-    fn queue(&self, sha256: &str, holder: &str) -> u64 {
+    /// Queues records; the ticket of the last.
+    fn queue(&self, sha256s: &[&str], holder: &str) -> u64 {
         let mut queued = self.queued.lock().unwrap_or_else(|e| e.into_inner());
-        queued.0.push((sha256.to_owned(), holder.to_owned()));
-        queued.1 += 1;
+        for sha256 in sha256s {
+            queued.0.push(((*sha256).to_owned(), holder.to_owned()));
+            queued.1 += 1;
+        }
         queued.1
     }
 

@@ -10,6 +10,7 @@ mod api_contract;
 mod api_guards;
 mod api_limits;
 mod api_oidc;
+mod api_packs;
 mod api_push;
 mod api_ranges;
 mod api_read;

@@ -574,6 +574,40 @@ fn staging_urls_on_unexpected_schemes_are_refused_before_upload() {
     }
 }
 
+#[test]
+fn a_pack_url_on_an_unexpected_host_is_refused_before_upload() {
+    // Issue 27: the answer's pack URL is checked as every upload URL is, before a byte is
+    // read, even where no pack would be sent.
+    let sha256 = stone_package::digest::sha256_hex(b"hostile servers get nothing");
+    for (url, expected) in [
+        (
+            "http://192.0.2.7/v1/staging/pack?sig=SECRET",
+            "not a loopback address",
+        ),
+        ("file:///etc/passwd", "the scheme `file`"),
+    ] {
+        let mut answer: serde_json::Value =
+            serde_json::from_str(&created(&sha256, 27, "http://127.0.0.1:9/v1/staging/x")).unwrap();
+        answer["pack"] = serde_json::json!({
+            "url": url, "max_members": 1000, "max_bytes": 16777216,
+            "max_member_size": 1048576, "expires_at": "2099-01-01T00:00:00Z"
+        });
+        let api = fake_api(json_answer("201 Created", answer.to_string().into_bytes()));
+        let (ctx, dir) = against(&api);
+        let out = push(&ctx, &dir);
+        assert_clear_error(&out, expected);
+        assert!(!stderr(&out).contains("SECRET"), "{}", stderr(&out));
+        assert_no_token(&out);
+        assert!(
+            api.seen()
+                .iter()
+                .all(|r| r.method != "PUT" && !r.path.contains("commit")),
+            "{:?}",
+            api.seen()
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Following a commit (issue 27): what a server can make the client hold and how long. A
 // fake again: the real `stone-server` never reports datasets a push does not have, nor

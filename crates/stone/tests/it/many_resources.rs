@@ -4,7 +4,8 @@
 //! commit is followed a page at a time (`?limit=`), the push is SIGKILLed at a random
 //! point of its uploads and resumed (one push, exactly once), an unchanged re-push
 //! uploads nothing and names no file (each resource's declared listing is its head's),
-//! and a re-push of one changed resource sends only its file.
+//! and a re-push of one changed resource sends only its file. The small contents go up
+//! in packs (many in one request).
 
 use std::path::{Path, PathBuf};
 
@@ -137,11 +138,26 @@ fn a_push_of_12k_resources_resumes_after_sigkill_and_an_unchanged_repush_uploads
 
     // The rerun resumes the same push, uploads only what is missing, and reports every
     // dataset once, in the package's order (the progress came a page at a time).
-    let (result, _) = push_measured(&ctx, &dir);
+    let (result, log) = push_measured(&ctx, &dir);
     assert_eq!(
         result["push_id"], saved["push_id"],
         "the rerun resumed the saved push (one push, exactly once)"
     );
+    // The small contents went up together (issue 27: packs), not a request each.
+    let puts = |pack: bool| {
+        log.lines()
+            .filter(|line| line.contains("PUT ") && line.contains("/v1/staging/"))
+            .filter(|line| line.contains("/v1/staging/pack?") == pack)
+            .count()
+    };
+    if RESOURCES - before >= 2 {
+        assert!(puts(true) > 0, "no pack was sent:\n{log}");
+        assert!(
+            puts(false) <= 2,
+            "{} contents went up alone (at most one per batch may):\n{log}",
+            puts(false)
+        );
+    }
     let expected: Vec<(String, String)> = (0..RESOURCES)
         .map(|i| (name(i), "created".to_owned()))
         .collect();

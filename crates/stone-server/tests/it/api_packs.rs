@@ -1,0 +1,245 @@
+//! Packed uploads (issue 27): many small contents in one signed request to the local
+//! staging store, all verified and staged or none; the pack URL is signed, takes no
+//! credentials, and keeps its limits.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use crate::api_support::{
+    Dataset, File, Options, Server, Site, blob_files, client, manifest, noise, put, sha256_hex,
+    staged_contents,
+};
+
+/// A push of `count` small files of one BLOB folder, and their bytes.
+fn small_files(count: u64) -> (Value, Vec<Vec<u8>>) {
+    let files: Vec<File> = (0..count)
+        .map(|i| File::new(&format!("f{i}.bin"), noise(100 + i, 100 + i as usize)))
+        .collect();
+    let bytes = files.iter().map(|f| f.bytes.clone()).collect();
+    let (manifest, _) = manifest(
+        "demo",
+        "dev",
+        Options::default(),
+        None,
+        &[Dataset::new("small", "BLOB", files)],
+    );
+    (manifest, bytes)
+}
+
+fn pack_body(contents: &[&[u8]]) -> Vec<u8> {
+    let mut body = Vec::new();
+    for content in contents {
+        body.extend_from_slice(
+            stone_api::pack::record_header(&sha256_hex(content), content.len() as u64).as_bytes(),
+        );
+        body.extend_from_slice(content);
+    }
+    body
+}
+
+fn incoming(server: &Server) -> usize {
+    std::fs::read_dir(server.data_dir.join("staging/incoming"))
+        .unwrap()
+        .count()
+}
+
+fn pack_url(created: &Value) -> String {
+    created["pack"]["url"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no pack offered: {created:#}"))
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn small_uploads_go_up_in_one_pack_and_commit() {
+    let site = Site::new();
+    let server = site.start();
+    let (manifest, bytes) = small_files(5);
+    let created = server.create_push(&manifest).await.expect(201);
+    let push_id = created.body["push_id"].as_str().unwrap().to_owned();
+    let pack = &created.body["pack"];
+    assert_eq!(pack["max_members"], 1000, "{pack:#}");
+    assert!(
+        pack["max_member_size"].as_u64().unwrap() >= 1000,
+        "{pack:#}"
+    );
+    assert_eq!(created.body["uploads"].as_array().unwrap().len(), 5);
+
+    let contents: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
+    let (status, text) = put(
+        client(),
+        pack_url(&created.body),
+        BTreeMap::new(),
+        pack_body(&contents),
+    )
+    .await;
+    assert_eq!(status.as_u16(), 200, "{text}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap(),
+        json!({"staged": 5})
+    );
+    let mut expected: Vec<String> = contents.iter().map(|c| sha256_hex(c)).collect();
+    expected.sort();
+    assert_eq!(staged_contents(&server.data_dir), expected);
+    assert_eq!(incoming(&server), 0, "no temporary file left");
+
+    // The caller holds them now: posting the manifest again asks for nothing.
+    let again = server
+        .create_push(&{
+            let mut m = manifest.clone();
+            m["push_id"] = json!(push_id);
+            m
+        })
+        .await
+        .expect(200);
+    assert_eq!(again.body["uploads"], json!([]), "{:#}", again.body);
+    assert!(again.body.get("pack").is_none(), "{:#}", again.body);
+
+    server.commit(&push_id).await.expect(202);
+    let status = server.wait(&push_id).await;
+    assert_eq!(status["state"], "succeeded", "{status:#}");
+    let (_, objects) = blob_files(&server.data_dir, "demo", "small", "dev");
+    for content in &contents {
+        assert_eq!(objects[&sha256_hex(content)], *content);
+    }
+
+    // Sending the same pack again is harmless.
+    let (status, text) = put(
+        client(),
+        pack_url(&created.body),
+        BTreeMap::new(),
+        pack_body(&contents),
+    )
+    .await;
+    assert_eq!(status.as_u16(), 200, "{text}");
+    assert_eq!(staged_contents(&server.data_dir), expected);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pack_with_one_wrong_content_keeps_none_of_it() {
+    let site = Site::new();
+    let server = site.start();
+    let (manifest, bytes) = small_files(3);
+    let created = server.create_push(&manifest).await.expect(201);
+    let push_id = created.body["push_id"].as_str().unwrap().to_owned();
+    let url = pack_url(&created.body);
+
+    // The second record announces the digest of its content, and carries other bytes.
+    let mut body = pack_body(&[&bytes[0]]);
+    let second = stone_api::pack::record_header(&sha256_hex(&bytes[1]), bytes[1].len() as u64);
+    let second_at = body.len();
+    body.extend_from_slice(second.as_bytes());
+    let mut corrupt = bytes[1].clone();
+    corrupt[7] ^= 0xff;
+    body.extend_from_slice(&corrupt);
+    body.extend_from_slice(&pack_body(&[&bytes[2]]));
+    let (status, text) = put(client(), url.clone(), BTreeMap::new(), body).await;
+    assert_eq!(status.as_u16(), 400, "{text}");
+    let problem: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(problem["code"], "staging.digest_mismatch", "{problem:#}");
+    assert_eq!(problem["expected"], sha256_hex(&bytes[1]).as_str());
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("at byte {second_at}")),
+        "{problem:#}"
+    );
+    assert!(staged_contents(&server.data_dir).is_empty(), "none kept");
+    assert_eq!(incoming(&server), 0, "no temporary file left");
+
+    // A body that ends inside a record, and one that is not a pack at all.
+    let whole = pack_body(&[&bytes[0], &bytes[1]]);
+    for (body, words) in [
+        (whole[..whole.len() - 3].to_vec(), "ends inside the record"),
+        (b"hello\n".to_vec(), "does not start with"),
+    ] {
+        let (status, text) = put(client(), url.clone(), BTreeMap::new(), body).await;
+        assert_eq!(status.as_u16(), 400, "{text}");
+        assert!(text.contains("staging.pack_invalid"), "{text}");
+        assert!(text.contains(words), "{text}");
+    }
+    assert!(staged_contents(&server.data_dir).is_empty(), "none kept");
+    assert_eq!(incoming(&server), 0, "no temporary file left");
+
+    // The commit refuses: nothing is staged.
+    let refused = server.commit(&push_id).await.expect(409);
+    assert_eq!(refused.code(), "push.incomplete");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pack_urls_are_signed_keep_their_limits_and_take_no_credentials() {
+    let site = Site::new();
+    let server = site.start();
+    let (manifest, bytes) = small_files(2);
+    let created = server.create_push(&manifest).await.expect(201);
+    let url = pack_url(&created.body);
+    let max = created.body["pack"]["max_bytes"].as_u64().unwrap();
+    let body = pack_body(&[&bytes[0], &bytes[1]]);
+
+    let response = client()
+        .put(&url)
+        .header("authorization", "Bearer secret-token")
+        .body(body.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 400);
+    assert!(
+        response
+            .text()
+            .await
+            .unwrap()
+            .contains("staging.credentials_sent")
+    );
+
+    // A larger `max`, another holder: no valid signature.
+    for altered in [
+        url.replace(&format!("max={max}"), &format!("max={}", max * 4)),
+        url.replace("holder=", "holder=0"),
+    ] {
+        assert_ne!(altered, url);
+        let (status, text) = put(client(), altered, BTreeMap::new(), body.clone()).await;
+        assert_eq!(status.as_u16(), 403, "{text}");
+        assert!(text.contains("staging.invalid_signature"), "{text}");
+    }
+
+    // More bytes than the URL allows, in valid records: refused by their declared length,
+    // and when sent without one (a stream), once past the limit.
+    let member = noise(
+        9,
+        created.body["pack"]["max_member_size"].as_u64().unwrap() as usize,
+    );
+    let record = pack_body(&[&member]);
+    let big = record.repeat(max as usize / record.len() + 1);
+    let (status, text) = put(client(), url.clone(), BTreeMap::new(), big.clone()).await;
+    assert_eq!(status.as_u16(), 413, "{text}");
+    assert!(text.contains("staging.pack_invalid"), "{text}");
+    let chunks: Vec<Result<Vec<u8>, std::io::Error>> =
+        big.chunks(1 << 16).map(|c| Ok(c.to_vec())).collect();
+    // The server may answer before the client has sent it all, and close.
+    if let Ok(response) = client()
+        .put(&url)
+        .body(reqwest::Body::wrap_stream(futures::stream::iter(chunks)))
+        .send()
+        .await
+    {
+        let status = response.status().as_u16();
+        let text = response.text().await.unwrap_or_default();
+        assert_eq!(status, 413, "a streamed body past the limit: {text}");
+        assert!(text.contains("larger than its URL allows"), "{text}");
+    }
+    // A record announcing more than a pack takes.
+    let header = format!("{} {}\n", sha256_hex(b""), 1u64 << 40);
+    let (status, text) = put(client(), url.clone(), BTreeMap::new(), header.into_bytes()).await;
+    assert_eq!(status.as_u16(), 400, "{text}");
+    assert!(text.contains("a pack takes contents of at most"), "{text}");
+    assert!(staged_contents(&server.data_dir).is_empty(), "none kept");
+    assert_eq!(incoming(&server), 0, "no temporary file left");
+
+    // One small upload alone is not offered a pack.
+    let (manifest, _) = small_files(1);
+    let created = server.create_push(&manifest).await.expect(201);
+    assert!(created.body.get("pack").is_none(), "{:#}", created.body);
+}
