@@ -188,13 +188,27 @@ impl PackDecoder {
 
     /// Feeds the next bytes of the body; each content they complete is appended to `out`.
     /// After an error the decoder must not be fed again.
-    pub fn feed(&mut self, mut chunk: &[u8], out: &mut Vec<PackMember>) -> Result<(), PackError> {
-        self.read = self.read.saturating_add(chunk.len() as u64);
-        if self.read > self.limits.max_bytes {
+    /// The error is the first problem in the body's order, however it is cut in pieces.
+    pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<PackMember>) -> Result<(), PackError> {
+        // The bytes within the limit are read first: a problem there comes before the size.
+        let room =
+            usize::try_from(self.limits.max_bytes.saturating_sub(self.read)).unwrap_or(usize::MAX);
+        let (within, past) = chunk.split_at(room.min(chunk.len()));
+        self.read += within.len() as u64;
+        self.feed_within(within, out)?;
+        if !past.is_empty() {
             return Err(PackError::TooLarge {
                 max_bytes: self.limits.max_bytes,
             });
         }
+        Ok(())
+    }
+
+    fn feed_within(
+        &mut self,
+        mut chunk: &[u8],
+        out: &mut Vec<PackMember>,
+    ) -> Result<(), PackError> {
         while !chunk.is_empty() {
             match &mut self.state {
                 State::Header(line) => {
@@ -207,6 +221,9 @@ impl PackDecoder {
                     };
                     line.extend_from_slice(&chunk[..end]);
                     chunk = &chunk[end + 1..];
+                    if line.len() >= MAX_HEADER_LEN {
+                        return Err(self.bad_header("it is too long"));
+                    }
                     let (sha256, size) = parse_header(line).map_err(|r| self.bad_header(r))?;
                     self.start(sha256, size, out)?;
                 }
@@ -425,6 +442,30 @@ mod tests {
             decode(&[b'a'; 200], 7, LIMITS),
             Err(PackError::BadHeader { at: 0, .. })
         ));
+    }
+
+    #[test]
+    fn the_error_is_the_first_problem_whatever_the_pieces() {
+        // A line too long with its newline in the same piece, or not.
+        let mut long = vec![b'a'; 100];
+        long.push(b'\n');
+        // A bad header early in a body longer than allowed.
+        let mut early = b"not a header\n".to_vec();
+        early.extend(vec![b'x'; 200]);
+        let small = PackLimits {
+            max_bytes: 100,
+            ..LIMITS
+        };
+        for (body, limits) in [(long, LIMITS), (early, small)] {
+            let whole = decode(&body, body.len(), limits);
+            assert!(
+                matches!(whole, Err(PackError::BadHeader { at: 0, .. })),
+                "{whole:?}"
+            );
+            for step in [1, 5, 64, 99, 100] {
+                assert_eq!(decode(&body, step, limits), whole, "in pieces of {step}");
+            }
+        }
     }
 
     #[test]

@@ -752,7 +752,6 @@ pub(crate) mod tests {
             ),
             ("FileBatch", file_batch_json()),
             ("FilesAccepted", files_accepted_json()),
-            ("PacksStaged", json!({"staged": 1000})),
             (
                 "CreatePush",
                 json!({
@@ -768,6 +767,7 @@ pub(crate) mod tests {
                     "paged_files": true,
                 }),
             ),
+            ("PacksStaged", json!({"staged": 1000})),
         ]
     }
 

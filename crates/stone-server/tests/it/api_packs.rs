@@ -51,6 +51,17 @@ fn pack_url(created: &Value) -> String {
         .to_owned()
 }
 
+/// A pack of `contents` to the pack URL of `created`.
+async fn send_pack(created: &Value, contents: &[&[u8]]) -> (reqwest::StatusCode, String) {
+    put(
+        client(),
+        pack_url(created),
+        BTreeMap::new(),
+        pack_body(contents),
+    )
+    .await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn small_uploads_go_up_in_one_pack_and_commit() {
     let site = Site::new();
@@ -67,13 +78,7 @@ async fn small_uploads_go_up_in_one_pack_and_commit() {
     assert_eq!(created.body["uploads"].as_array().unwrap().len(), 5);
 
     let contents: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
-    let (status, text) = put(
-        client(),
-        pack_url(&created.body),
-        BTreeMap::new(),
-        pack_body(&contents),
-    )
-    .await;
+    let (status, text) = send_pack(&created.body, &contents).await;
     assert_eq!(status.as_u16(), 200, "{text}");
     assert_eq!(
         serde_json::from_str::<Value>(&text).unwrap(),
@@ -105,13 +110,7 @@ async fn small_uploads_go_up_in_one_pack_and_commit() {
     }
 
     // Sending the same pack again is harmless.
-    let (status, text) = put(
-        client(),
-        pack_url(&created.body),
-        BTreeMap::new(),
-        pack_body(&contents),
-    )
-    .await;
+    let (status, text) = send_pack(&created.body, &contents).await;
     assert_eq!(status.as_u16(), 200, "{text}");
     assert_eq!(staged_contents(&server.data_dir), expected);
 }

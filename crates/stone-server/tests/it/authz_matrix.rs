@@ -356,6 +356,12 @@ const TABLE: &[Row] = &[
         variant: "",
         answers: [ALL_403, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
     },
+    Row {
+        method: "PUT",
+        path: "/v1/staging/pack",
+        variant: "",
+        answers: [ALL_403, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
 ];
 
 fn config(issuer: &str) -> String {
@@ -705,6 +711,9 @@ async fn answer(world: &World, row: &Row, caller: Caller, place: Place) -> Strin
         ("PUT", "/v1/staging/{sha256}/parts/{number}", _) => {
             let path = format!("/v1/staging/{}/parts/1", notes().sha256());
             status(send(server, "PUT", &path, token, None).await)
+        }
+        ("PUT", "/v1/staging/pack", _) => {
+            status(send(server, "PUT", "/v1/staging/pack", token, None).await)
         }
         (method, path, variant) => {
             panic!("the table has a row no request is made for: {method} {path} {variant}")
