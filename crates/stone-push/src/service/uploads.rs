@@ -190,6 +190,8 @@ impl Session<'_> {
 const PACKS_PER_JOB: usize = 4;
 /// Contents of a pack, at least (but the last).
 const PACK_MIN_MEMBERS: usize = 8;
+/// Bytes of a pack body the client makes, at most, whatever the server offers.
+const PACK_MAX_BYTES: u64 = 16 << 20;
 
 impl Session<'_> {
     /// Issue 27: one PUT of several small contents, read whole, to the answer's pack URL
@@ -311,9 +313,14 @@ fn in_packs<'a>(
     let Some(pack) = pack else {
         return (Vec::new(), units);
     };
+    // The offer's limits, within the client's own: a pack is read whole into memory, so
+    // a server cannot make it hold more than [`PACK_MAX_BYTES`] or files above
+    // [`READ_WHOLE`] (those stream from disk on their own).
+    let max_member_size = pack.max_member_size.min(READ_WHOLE);
+    let max_bytes = pack.max_bytes.min(PACK_MAX_BYTES);
     let (small, others): (Vec<_>, Vec<_>) = units
         .into_iter()
-        .partition(|u| u.whole && u.headers.is_empty() && u.size <= pack.max_member_size);
+        .partition(|u| u.whole && u.headers.is_empty() && u.size <= max_member_size);
     if small.len() < 2 {
         let mut units = others;
         units.extend(small);
@@ -330,7 +337,7 @@ fn in_packs<'a>(
         let len = stone_api::pack::record_len(unit.sha256, unit.size);
         let fits = packs
             .last()
-            .is_some_and(|last| last.len() < members && bytes + len <= pack.max_bytes);
+            .is_some_and(|last| last.len() < members && bytes + len <= max_bytes);
         if !fits {
             packs.push(Vec::new());
             bytes = 0;
@@ -475,6 +482,20 @@ mod tests {
         // Its count limit.
         let (packs, _) = grouped(&uploads[..100], Some(&offer(7, 1 << 20)), 1);
         assert!(packs.iter().all(|&n| n <= 7) && packs.iter().sum::<usize>() == 100);
+
+        // An offer without limits (a hostile or broken server): the client's own hold,
+        // a pack is never more than 16 MiB and a file above 1 MiB never goes in one.
+        let mut big: Vec<Upload> = (0..100).map(|i| upload(i, 1 << 20)).collect();
+        big.push(upload(100, (1 << 20) + 1));
+        let unbounded = PackUpload {
+            max_member_size: u64::MAX,
+            ..offer(u32::MAX, u64::MAX)
+        };
+        let (packs, others) = grouped(&big, Some(&unbounded), 1);
+        assert_eq!(others, 1);
+        // Records of 1 MiB and a header: 15 fit in 16 MiB.
+        assert_eq!(packs.iter().max(), Some(&15), "{packs:?}");
+        assert_eq!(packs.iter().sum::<usize>(), 100);
 
         // No offer, or a single small upload: no pack.
         assert_eq!(grouped(&uploads[..5], None, 8), (vec![], 5));
