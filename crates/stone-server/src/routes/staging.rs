@@ -114,10 +114,7 @@ fn check_request(headers: &HeaderMap, sha256: &str, size: u64) -> ApiResult<()> 
     if !is_sha256(sha256) {
         return Err(ApiError::invalid(format!("{sha256:?} is not a sha256")));
     }
-    if let Some(length) = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok())
+    if let Some(length) = declared_length(headers)
         && length != size
     {
         return Err(staging_error(StagingError::SizeMismatch {
@@ -126,6 +123,14 @@ fn check_request(headers: &HeaderMap, sha256: &str, size: u64) -> ApiResult<()> 
         }));
     }
     Ok(())
+}
+
+/// The body's length as its `Content-Length` declares it.
+fn declared_length(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok())
 }
 
 fn refusal(refusal: UrlRefusal) -> ApiError {
@@ -224,10 +229,7 @@ pub async fn put_pack(
     staging
         .check_pack_url(holder, max_bytes, expires, signature)
         .map_err(refusal)?;
-    if let Some(length) = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok())
+    if let Some(length) = declared_length(&headers)
         && length > max_bytes
     {
         return Err(staging_error(StagingError::Pack(PackError::TooLarge {
