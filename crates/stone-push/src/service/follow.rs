@@ -46,6 +46,8 @@ impl Session<'_> {
             since = Some(changes);
         }
         let mut wait = POLL_FIRST;
+        // Whether the whole list was asked for since the push ended.
+        let mut listed_all = false;
         let mut moved_forward = tokio::time::Instant::now();
         loop {
             // Pages of at most MAX_STATUS_PAGE datasets (a server that does not page sends
@@ -93,6 +95,14 @@ impl Session<'_> {
             }
             after = None;
             if status.state.is_terminal() {
+                // A dataset never reported (pending since the push was created, and the
+                // push ended before it changed): the whole list is read once, so that the
+                // result names every dataset.
+                if followed.unseen() && !listed_all {
+                    listed_all = true;
+                    since = None;
+                    continue;
+                }
                 return Ok((status, followed.finish()));
             }
             // The server waited for this answer, or it brings news: ask again at once.
@@ -345,6 +355,11 @@ impl<'p> Followed<'p> {
     }
 
     /// Every dataset seen: the package's in its order, then the others (sorted in place).
+    /// Whether a dataset of the package was never reported.
+    fn unseen(&self) -> bool {
+        self.slots.contains(&u32::MAX)
+    }
+
     fn finish(self) -> Vec<Kept> {
         let mut datasets = self.datasets;
         datasets.sort_unstable_by_key(|d| d.key);

@@ -58,6 +58,7 @@
 mod batch;
 mod cleanup;
 mod error;
+mod known_heads;
 mod layout;
 mod local;
 mod paged;
@@ -67,6 +68,7 @@ mod upload;
 mod versions;
 
 use batch::Waiting;
+use known_heads::KnownHeads;
 use local::{OpenDirs, link_verified, local_path, prepare_head, put_local, read_local_document};
 
 use std::collections::{BTreeMap, HashMap};
@@ -305,6 +307,9 @@ pub struct BlobEngine {
     fault: Mutex<Option<BlobFault>>,
     /// Datasets of pushes to prepare once their contents are staged (local store).
     waiting: Mutex<Waiting>,
+    /// Listing digests of local heads read before; every head write calls
+    /// [`KnownHeads::changed`].
+    known_heads: Arc<KnownHeads>,
 }
 
 impl std::fmt::Debug for BlobEngine {
@@ -362,6 +367,7 @@ impl BlobEngine {
             #[cfg(feature = "test-hooks")]
             fault: Mutex::new(None),
             waiting: Mutex::new(Waiting::default()),
+            known_heads: Arc::default(),
         }
     }
 
@@ -503,8 +509,9 @@ impl BlobEngine {
                     &mut OpenDirs::default(),
                 )
             })
-            .await
-            .map_err(|e| BlobError::LocalIo {
+            .await;
+            self.known_heads.changed();
+            let done = done.map_err(|e| BlobError::LocalIo {
                 path: PathBuf::from(location.root.as_ref()),
                 source: std::io::Error::other(e),
             })??;
@@ -709,6 +716,18 @@ impl BlobEngine {
 
     /// [`Self::write_head`] of a document's bytes.
     async fn write_head_bytes(
+        &self,
+        head: &StorePath,
+        body: Vec<u8>,
+        previous: Option<UpdateVersion>,
+    ) -> Result<bool, BlobError> {
+        let written = self.put_head_bytes(head, body, previous).await;
+        self.known_heads.changed();
+        written
+    }
+
+    /// [`Self::write_head_bytes`], without forgetting the heads read.
+    async fn put_head_bytes(
         &self,
         head: &StorePath,
         body: Vec<u8>,

@@ -41,6 +41,7 @@ async fn batches_and_change_numbers(db: StateDb) {
         .await
         .unwrap();
     let push = db.push("p1").await.unwrap().unwrap();
+    let created = db.push_summary("p1").await.unwrap().unwrap().changes;
     let stored = db.datasets("p1").await.unwrap();
     assert_eq!(stored.len(), COUNT);
     assert!(
@@ -58,7 +59,19 @@ async fn batches_and_change_numbers(db: StateDb) {
         Some(false)
     );
     let started = db.push_summary("p1").await.unwrap().unwrap().changes;
-    assert!(started > 0, "starting the commit is a change");
+    assert!(started > created, "starting the commit is a change");
+    // Of the push, not of its datasets: they were pending since the push was created, and
+    // a poll from then is not sent them all again.
+    let since_created = db.datasets_changed_after("p1", created).await.unwrap();
+    assert!(
+        since_created.is_empty(),
+        "{} datasets listed again as pending",
+        since_created.len()
+    );
+    assert_eq!(
+        db.datasets_changed_after("p1", -1).await.unwrap().len(),
+        COUNT
+    );
 
     // An earlier push left a head on d0001, which a merging write keeps.
     let earlier = WriteOutcome::Done {

@@ -724,6 +724,76 @@ fn a_server_paging_unknown_datasets_forever_is_refused_in_bounded_memory() {
 }
 
 #[test]
+fn a_dataset_the_follow_never_reported_is_read_from_the_whole_list() {
+    // Followed from the push's creation (its change number), the dataset never changes:
+    // the push ends without a poll naming it. The client then reads the whole list once,
+    // so that the result names every dataset of the package.
+    let api = fake_api(|seen: &Seen, s: &mut TcpStream| {
+        let json = [("content-type", "application/json")];
+        let status = |datasets: Vec<serde_json::Value>| {
+            serde_json::json!({
+                "push_id": "p-1", "state": "succeeded", "namespace": "demo",
+                "branch": "x", "created_at": "2026-11-28T00:00:00Z",
+                "updated_at": "2026-11-28T00:00:00Z", "datasets": datasets,
+                "changes": 6,
+                "package_node": {"url": "stone:demo", "iri": "https://data.test/demo"}
+            })
+        };
+        if seen.method == "POST" && seen.path.ends_with("/pushes") {
+            let created = serde_json::json!({
+                "push_id": "p-1", "state": "staging", "uploads": [],
+                "already_staged": [], "datasets": [], "changes": 5
+            });
+            respond(s, "201 Created", &json, created.to_string().as_bytes());
+        } else if seen.method == "POST" && seen.path.ends_with("/commit") {
+            let accepted = serde_json::json!({"push_id": "p-1", "state": "committing"});
+            respond(s, "202 Accepted", &json, accepted.to_string().as_bytes());
+        } else if seen.method == "GET" && seen.path.contains("since=") {
+            respond(s, "200 OK", &json, status(vec![]).to_string().as_bytes());
+        } else if seen.method == "GET" && seen.path.contains("/pushes/p-1") {
+            let mut blob = progress("blob", "done");
+            blob["status"] = serde_json::json!("unchanged");
+            respond(
+                s,
+                "200 OK",
+                &json,
+                status(vec![blob]).to_string().as_bytes(),
+            );
+        } else {
+            respond(s, "404 Not Found", &json, b"{}");
+        }
+    });
+    let (ctx, dir) = against(&api);
+    let out = run_bounded(
+        ctx.stone()
+            .args([
+                "package", "push", "--json", "--env", "local", "--branch", "x",
+            ])
+            .arg(&dir),
+        Duration::from_secs(90),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let urls: Vec<&str> = result["datasets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["url"].as_str())
+        .collect();
+    assert_eq!(urls, ["stone:demo/blob"], "{result:#}");
+    let polls: Vec<String> = api
+        .seen()
+        .iter()
+        .filter(|r| r.method == "GET" && r.path.contains("/pushes/p-1"))
+        .map(|r| r.path.clone())
+        .collect();
+    assert_eq!(polls.len(), 2, "{polls:?}");
+    assert!(polls[0].contains("since=5"), "{polls:?}");
+    assert!(!polls[1].contains("since="), "{polls:?}");
+    assert_no_token(&out);
+}
+
+#[test]
 fn a_commit_where_nothing_moves_is_left_after_the_stall_timeout() {
     // The package's one dataset, pending forever (answered at once: a server that does
     // not wait), and datasets going back and forth, which is no progress either.

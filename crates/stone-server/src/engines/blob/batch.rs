@@ -130,7 +130,9 @@ impl BlobEngine {
                 tasks.push((indices, task));
             }
             for (indices, task) in tasks {
-                match task.await {
+                let done = task.await;
+                self.known_heads.changed();
+                match done {
                     Ok(done) => {
                         for (i, result, back) in done {
                             match (result, back) {

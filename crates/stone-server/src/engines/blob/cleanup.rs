@@ -25,7 +25,9 @@ impl BlobEngine {
             Err(e) => return Err(BlobError::storage("head", &head)(e)),
         };
         if had_head {
-            match self.store.delete(&head).await {
+            let deleted = self.store.delete(&head).await;
+            self.known_heads.changed();
+            match deleted {
                 Ok(()) | Err(object_store::Error::NotFound { .. }) => {}
                 Err(e) => return Err(BlobError::storage("delete", &head)(e)),
             }

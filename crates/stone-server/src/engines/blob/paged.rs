@@ -346,7 +346,9 @@ impl BlobEngine {
             .as_deref()
             .and_then(|dir| local_path(dir, &head))
         {
-            std::fs::rename(body, &path).map_err(|source| BlobError::LocalIo { path, source })?;
+            let renamed = std::fs::rename(body, &path);
+            self.known_heads.changed();
+            renamed.map_err(|source| BlobError::LocalIo { path, source })?;
             return Ok(true);
         }
         let bytes = std::fs::read(body).map_err(|source| BlobError::LocalIo {

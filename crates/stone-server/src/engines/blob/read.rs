@@ -137,7 +137,8 @@ impl BlobEngine {
             }
             return listings;
         }
-        match tokio::task::spawn_blocking(move || read_head_listings(heads)).await {
+        let known = Arc::clone(&self.known_heads);
+        match tokio::task::spawn_blocking(move || read_head_listings(heads, &known)).await {
             Ok(read) => read,
             Err(error) => chunk
                 .iter()
@@ -243,10 +244,16 @@ const HEAD_LISTINGS_AT_ONCE: usize = 2;
 /// [`local_head_listing`] of each head file (paths of one namespace and branch, in order).
 /// On Linux each is opened from its namespace's directory, kept open (a path walk of
 /// three components for each, not of the whole data directory's path: an unchanged
-/// re-push of 100,000 one-file resources reads 100,000 heads, three times).
+/// re-push of 100,000 one-file resources reads 100,000 heads, three times), and a head
+/// read before is not read again while it is the same file ([`KnownHeads`]).
 fn read_head_listings(
     heads: Vec<Result<Option<PathBuf>, BlobError>>,
+    #[cfg_attr(not(target_os = "linux"), allow(unused_variables))] known: &KnownHeads,
 ) -> Vec<Result<Option<String>, BlobError>> {
+    #[cfg(target_os = "linux")]
+    let generation = known.generation();
+    #[cfg(target_os = "linux")]
+    let look = known.any(generation);
     #[cfg(target_os = "linux")]
     let mut namespace: Option<(PathBuf, rustix::fd::OwnedFd)> = None;
     heads
@@ -256,7 +263,8 @@ fn read_head_listings(
                 return Ok(None);
             };
             #[cfg(target_os = "linux")]
-            if let Some(listing) = head_listing_at(&mut namespace, &path) {
+            if let Some(listing) = head_listing_at(&mut namespace, &path, (known, generation, look))
+            {
                 return listing;
             }
             local_head_listing(path)
@@ -267,12 +275,21 @@ fn read_head_listings(
 /// The listing of the head file `path` (`{ns}/{dataset}/{branch}/head.json`), opened
 /// from the namespace's directory (opened into `namespace` unless it holds it);
 /// `None` when that directory cannot be opened (the caller opens the path itself).
+/// `known`: the listings read before, the generation this read is under, and whether
+/// any is remembered for it (else no `stat` is spent looking).
 #[cfg(target_os = "linux")]
 fn head_listing_at(
     namespace: &mut Option<(PathBuf, rustix::fd::OwnedFd)>,
     path: &Path,
+    (known, generation, look): (&KnownHeads, u64, bool),
 ) -> Option<Result<Option<String>, BlobError>> {
-    use rustix::fs::{Mode, OFlags};
+    use rustix::fs::{AtFlags, Mode, OFlags};
+    let failed = |errno: rustix::io::Errno| {
+        Some(Err(BlobError::LocalIo {
+            path: path.to_owned(),
+            source: errno.into(),
+        }))
+    };
     let ns_dir = path.parent()?.parent()?.parent()?;
     let below = path.strip_prefix(ns_dir).ok()?;
     if namespace.as_ref().is_none_or(|(open, _)| open != ns_dir) {
@@ -285,22 +302,43 @@ fn head_listing_at(
         *namespace = Some((ns_dir.to_path_buf(), fd));
     }
     let (_, ns_fd) = namespace.as_ref()?;
-    let file = match rustix::fs::openat(
+    if look {
+        match rustix::fs::statat(ns_fd, below, AtFlags::empty()) {
+            Ok(stat) => {
+                if let Some(listing) =
+                    known.get(generation, &known_heads::Identity::new(known, path, &stat))
+                {
+                    return Some(Ok(listing));
+                }
+            }
+            Err(rustix::io::Errno::NOENT) => return Some(Ok(None)),
+            Err(errno) => return failed(errno),
+        }
+    }
+    let fd = match rustix::fs::openat(
         ns_fd,
         below,
         OFlags::RDONLY | OFlags::CLOEXEC,
         Mode::empty(),
     ) {
-        Ok(fd) => std::fs::File::from(fd),
+        Ok(fd) => fd,
         Err(rustix::io::Errno::NOENT) => return Some(Ok(None)),
-        Err(errno) => {
-            return Some(Err(BlobError::LocalIo {
-                path: path.to_owned(),
-                source: errno.into(),
-            }));
-        }
+        Err(errno) => return failed(errno),
     };
-    Some(listing_of_file(file, path))
+    // The identity of the file opened (not of the path: it may be replaced meanwhile).
+    let stat = match rustix::fs::fstat(&fd) {
+        Ok(stat) => stat,
+        Err(errno) => return failed(errno),
+    };
+    let listing = listing_of_file(std::fs::File::from(fd), path);
+    if let Ok(listing) = &listing {
+        known.remember(
+            generation,
+            known_heads::Identity::new(known, path, &stat),
+            listing.as_deref(),
+        );
+    }
+    Some(listing)
 }
 
 /// The listing digest of a local head file, from its first bytes; `None` when there is no
@@ -314,18 +352,38 @@ fn local_head_listing(path: PathBuf) -> Result<Option<String>, BlobError> {
     listing_of_file(file, &path)
 }
 
-/// The listing digest in the first bytes of an open head file.
-fn listing_of_file(file: std::fs::File, path: &Path) -> Result<Option<String>, BlobError> {
+/// The listing digest in the first bytes of an open head file: read until the
+/// [`HEAD_PREFIX_LEN`] bytes the digest must be in, the end of the file, or the start of
+/// its file list (the digest is before it: a small head is one `read`, without a second
+/// one to see its end).
+fn listing_of_file(mut file: std::fs::File, path: &Path) -> Result<Option<String>, BlobError> {
     use std::io::Read;
-    let mut prefix = Vec::with_capacity(HEAD_PREFIX_LEN);
-    file.take(HEAD_PREFIX_LEN as u64)
-        .read_to_end(&mut prefix)
-        .map_err(|source| BlobError::LocalIo {
-            path: path.to_owned(),
-            source,
-        })?;
-    Ok(listing_of_prefix(&prefix))
+    let mut prefix = [0u8; HEAD_PREFIX_LEN];
+    let mut filled = 0;
+    while filled < prefix.len() {
+        match file.read(&mut prefix[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(source) => {
+                return Err(BlobError::LocalIo {
+                    path: path.to_owned(),
+                    source,
+                });
+            }
+        }
+        if prefix[..filled]
+            .windows(FILES_KEY.len())
+            .any(|w| w == FILES_KEY)
+        {
+            break;
+        }
+    }
+    Ok(listing_of_prefix(&prefix[..filled]))
 }
+
+/// What starts a head's file list ([`listing_of_prefix`] looks before it).
+const FILES_KEY: &[u8] = b"\"files\"";
 
 #[cfg(test)]
 mod tests {
@@ -359,16 +417,48 @@ mod tests {
             head("nowhere", "x"),
             head("ns1", "a"),
         ];
-        let together = read_head_listings(paths.iter().map(|p| Ok(Some(p.clone()))).collect());
+        let known = KnownHeads::default();
+        let read = |known: &KnownHeads| -> Vec<Option<String>> {
+            read_head_listings(paths.iter().map(|p| Ok(Some(p.clone()))).collect(), known)
+                .into_iter()
+                .map(Result::unwrap)
+                .collect()
+        };
+        let together = read(&known);
         let alone: Vec<_> = paths
             .iter()
             .map(|p| local_head_listing(p.clone()).unwrap())
             .collect();
-        let together: Vec<_> = together.into_iter().map(Result::unwrap).collect();
         assert_eq!(together, alone);
         assert_eq!(
             together,
-            vec![Some(a.clone()), None, None, Some(c), None, Some(a)]
+            vec![
+                Some(a.clone()),
+                None,
+                None,
+                Some(c.clone()),
+                None,
+                Some(a.clone())
+            ]
         );
+        // Read again: the same (on Linux, remembered).
+        #[cfg(target_os = "linux")]
+        assert!(known.any(known.generation()), "heads read are remembered");
+        assert_eq!(read(&known), together);
+
+        // A head replaced behind the engine's back (a new file renamed over it, as every
+        // head is written), and one created: read as they are now.
+        let temp = dir.path().join("ns1/a/main/head.json#1");
+        let b = write_head(&temp, vec![entry(4)]);
+        std::fs::rename(&temp, head("ns1", "a")).unwrap();
+        let e = write_head(&head("ns1", "empty"), vec![entry(5)]);
+        let now = read(&known);
+        assert_eq!(
+            now,
+            vec![Some(b.clone()), None, Some(e), Some(c), None, Some(b)]
+        );
+        // Gone: none.
+        std::fs::remove_file(head("ns1", "a")).unwrap();
+        assert_eq!(read(&known)[0], None);
     }
 }
