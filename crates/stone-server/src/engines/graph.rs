@@ -67,6 +67,7 @@
 //! given snapshot (a version recorded without force must not be left behind).
 
 mod content;
+mod count;
 mod embedded;
 mod error;
 mod journal;

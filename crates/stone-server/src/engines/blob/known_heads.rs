@@ -37,6 +37,7 @@ pub(super) struct Identity {
 
 impl Identity {
     #[cfg(target_os = "linux")]
+    #[allow(clippy::unnecessary_cast)]
     pub(super) fn new(known: &KnownHeads, path: &Path, stat: &rustix::fs::Stat) -> Self {
         Self {
             path: known.paths.hash_one(path),

@@ -45,12 +45,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use oxigraph::io::{RdfFormat as OxFormat, RdfParser};
 use oxigraph::model::{GraphName, NamedNode, NamedOrBlankNode, Quad, Term, Triple};
-use oxigraph::sparql::{CancellationToken, QueryResults, SparqlEvaluator};
+use oxigraph::sparql::CancellationToken;
 use oxigraph::store::{BulkLoader, Store};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::content::{Content, has_blank_node};
+use super::count;
 use super::journal::{Entry, Journal, Step, sync_dir};
 use super::loaded::{meta_nodes, set_count_in};
 use super::parse;
@@ -457,25 +458,15 @@ impl Inner {
 
     /// Counts the graph's triples in the store's own encoding (no term is decoded).
     fn sparql_count(&self, graph: &NamedNode) -> Result<u64, GraphError> {
-        let query = format!(
-            "SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{}> {{ ?s ?p ?o }} }}",
-            graph.as_str()
-        );
-        let failed = |message: String| GraphError::Query { message };
-        let results = SparqlEvaluator::new()
-            .parse_query(&query)
-            .map_err(|e| failed(e.to_string()))?
-            .on_store(&self.store)
-            .execute()
-            .map_err(|e| failed(e.to_string()))?;
-        if let QueryResults::Solutions(mut solutions) = results
-            && let Some(solution) = solutions.next()
-            && let Some(Term::Literal(n)) = solution.map_err(|e| failed(e.to_string()))?.get("n")
-            && let Ok(n) = n.value().parse()
-        {
-            return Ok(n);
-        }
-        Err(failed(format!("no count for the graph {graph}")))
+        count::sparql_count(&self.store, graph, None)
+    }
+
+    /// Whether the graph has no triple (one seek; `false` when it cannot be read).
+    fn is_empty(&self, graph: &NamedNode) -> bool {
+        self.store
+            .quads_for_pattern(None, None, None, Some(graph.as_ref().into()))
+            .next()
+            .is_none()
     }
 
     /// Records the graph's size (none when empty) in its own transaction.
@@ -602,12 +593,20 @@ impl Inner {
                 }
             }
         };
+        // Empty (as it should be): its count is then shared by predicate between threads.
+        let empty = self.is_empty(&target);
         let started = std::time::Instant::now();
-        if let Err(error) = self.bulk_load_files(&target, graph, files, limits) {
-            return Err(abandon(entry, error));
-        }
+        let predicates = match self.bulk_load_files(&target, graph, files, limits) {
+            Ok(predicates) => predicates,
+            Err(error) => return Err(abandon(entry, error)),
+        };
         let loaded = started.elapsed();
-        let total = match self.sparql_count(&target) {
+        let counted = if empty {
+            count::count_loaded(&self.store, &target, &predicates)
+        } else {
+            self.sparql_count(&target)
+        };
+        let total = match counted {
             Ok(total) => total,
             Err(error) => return Err(abandon(entry, error)),
         };
@@ -671,23 +670,28 @@ impl Inner {
 
     /// Streams the files into `target` through the bulk loader (blank-node components
     /// collapsed first: they are held until the end) and commits. `graph` is the IRI
-    /// relative IRIs resolve against.
+    /// relative IRIs resolve against. Returns the predicates of the triples given.
     fn bulk_load_files(
         &self,
         target: &NamedNode,
         graph: &NamedNode,
         files: &[(PathBuf, RdfFormat)],
         limits: GraphLimits,
-    ) -> Result<(), GraphError> {
+    ) -> Result<count::Predicates, GraphError> {
         let mut blank = Vec::new();
+        let mut predicates = count::Predicates::default();
         let mut loader = self.loader();
         let ground =
             parse::stream_files(files, graph.as_str(), limits)?.filter_map(|triple| match triple {
-                Ok(triple) if has_blank_node(&triple) => {
-                    blank.push(triple);
-                    None
+                Ok(triple) => {
+                    predicates.add(&triple.predicate);
+                    if has_blank_node(&triple) {
+                        blank.push(triple);
+                        None
+                    } else {
+                        Some(Ok(triple.in_graph(target.clone())))
+                    }
                 }
-                Ok(triple) => Some(Ok(triple.in_graph(target.clone()))),
                 Err(error) => Some(Err(error)),
             });
         let started = std::time::Instant::now();
@@ -707,7 +711,7 @@ impl Inner {
             commit_ms = (started.elapsed() - parsed).as_millis() as u64,
             "bulk load: files parsed and handed to the loader, then its last batches and the ingestion"
         );
-        Ok(())
+        Ok(predicates)
     }
 
     /// How many ground triples of `a` are not in `b` (reads `a`).
