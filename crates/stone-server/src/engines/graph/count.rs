@@ -60,6 +60,11 @@ impl Predicates {
         }
         if let Some(n) = self.seen.get_mut(predicate) {
             *n += 1;
+        } else if !written_plain(predicate.as_str()) {
+            // It goes into a query's text: a parser that did not check IRIs could hand
+            // over one that ends it. Counted in one pass instead.
+            self.many = true;
+            self.seen = HashMap::new();
         } else if self.seen.len() < MAX_PREDICATES {
             self.seen.insert(predicate.clone(), 1);
         } else {
@@ -88,6 +93,13 @@ impl Predicates {
         }
         Some(shares.into_iter().map(|(_, share)| share).collect())
     }
+}
+
+/// Whether `iri` can stand between `<` and `>` in a query as it is (what an IRI
+/// reference of SPARQL may hold).
+fn written_plain(iri: &str) -> bool {
+    !iri.chars()
+        .any(|c| c <= ' ' || matches!(c, '<' | '>' | '"' | '{' | '}' | '|' | '^' | '`' | '\\'))
 }
 
 /// The triples of `graph`, which holds exactly what a load was given (it was empty
@@ -165,6 +177,18 @@ mod tests {
             many.add(&node(&format!("p{i}")));
         }
         assert!(many.shares(2).is_none());
+        // An IRI that would end the query's IRI: one pass.
+        for odd in [
+            "http://example.org/a> ?o } }",
+            "http://example.org/a b",
+            "http://x/{",
+        ] {
+            let mut odd_one = Predicates::default();
+            odd_one.add(&node("a"));
+            odd_one.add(&NamedNode::new_unchecked(odd));
+            odd_one.add(&node("b"));
+            assert!(odd_one.shares(2).is_none(), "{odd}");
+        }
     }
 
     #[test]
