@@ -726,7 +726,8 @@ impl BlobEngine {
         written
     }
 
-    /// [`Self::write_head_bytes`], without forgetting the heads read.
+    /// The put of [`Self::write_head_bytes`] (its only caller, which then forgets the
+    /// heads read, whatever the put's outcome).
     async fn put_head_bytes(
         &self,
         head: &StorePath,

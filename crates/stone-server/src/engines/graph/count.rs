@@ -49,7 +49,8 @@ pub(super) fn sparql_count(
 #[derive(Debug, Default)]
 pub(super) struct Predicates {
     seen: HashMap<NamedNode, u64>,
-    /// More than [`MAX_PREDICATES`]: no longer followed.
+    /// More than [`MAX_PREDICATES`], or one a query cannot name as it is: no longer
+    /// followed.
     many: bool,
 }
 
@@ -60,14 +61,11 @@ impl Predicates {
         }
         if let Some(n) = self.seen.get_mut(predicate) {
             *n += 1;
-        } else if !written_plain(predicate.as_str()) {
-            // It goes into a query's text: a parser that did not check IRIs could hand
-            // over one that ends it. Counted in one pass instead.
-            self.many = true;
-            self.seen = HashMap::new();
-        } else if self.seen.len() < MAX_PREDICATES {
+        } else if self.seen.len() < MAX_PREDICATES && written_plain(predicate.as_str()) {
             self.seen.insert(predicate.clone(), 1);
         } else {
+            // Too many, or one that would end the query's IRI (a parser that did not
+            // check IRIs could hand it over): counted in one pass instead.
             self.many = true;
             self.seen = HashMap::new();
         }
