@@ -6,7 +6,7 @@ use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-use marked_yaml::Spanned;
+use marked_yaml::{Node, Spanned};
 use serde::Serialize;
 
 use crate::codes;
@@ -378,11 +378,71 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
     };
 
     // The resources one at a time, from the file again: never all of them as nodes or as
-    // written (issue 27).
+    // written (issue 27). Many are read on a thread of their own, a bounded number ahead of
+    // their resolution: the YAML is scanned while the files are looked at (100,000
+    // resources: 0.25 s of the client's 2.2 s before its first request).
+    std::thread::scope(|scope| {
+        let nodes: Box<dyn Iterator<Item = Result<Node, DescriptorError>>> =
+            if resource_count >= READ_AHEAD_FROM {
+                Box::new(read_ahead(scope, descriptor::resource_nodes(file, text)))
+            } else {
+                Box::new(descriptor::resource_nodes(file, text))
+            };
+        resolve_resources(
+            (dir, file, &root_canonical),
+            nodes,
+            resource_count,
+            package_as_name.as_ref(),
+        )
+    })
+    .map(|resources| Package {
+        root: dir.to_owned(),
+        descriptor: descriptor_path.to_owned(),
+        name: d.name.as_deref().cloned(),
+        title: d.title,
+        description: d.description,
+        version: d.version,
+        license: d.license,
+        metadata: child(&parsed.root, "metadata")
+            .map(node_to_json)
+            .unwrap_or(serde_json::Value::Null),
+        publish,
+        resources,
+    })
+}
+
+/// From this many resources on, [`resolve`] reads them ahead on a thread.
+const READ_AHEAD_FROM: usize = 1_000;
+
+/// The items of `items`, produced on a thread of `scope` at most 1,024 ahead of the
+/// caller; the thread stops when the iterator is dropped.
+fn read_ahead<'scope, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    items: impl Iterator<Item = T> + Send + 'scope,
+) -> impl Iterator<Item = T> + 'scope {
+    let (sender, receiver) = std::sync::mpsc::sync_channel(1_024);
+    scope.spawn(move || {
+        for item in items {
+            if sender.send(item).is_err() {
+                break;
+            }
+        }
+    });
+    receiver.into_iter()
+}
+
+/// The resources of the descriptor `file` from their nodes, in order.
+fn resolve_resources(
+    (dir, file, root_canonical): (&Path, &Path, &Path),
+    nodes: impl Iterator<Item = Result<Node, DescriptorError>>,
+    resource_count: usize,
+    package_as_name: Option<&Spanned<String>>,
+) -> Result<Vec<Resource>, PackageError> {
+    let err = |loc: Option<Location>, msg: String| DescriptorError::at(file, loc, msg);
     let mut resources = Vec::with_capacity(resource_count);
     let mut seen: HashMap<Label, usize> = HashMap::new();
     let mut parents: HashMap<PathBuf, PathBuf> = HashMap::new();
-    for (index, node) in descriptor::resource_nodes(file, text).enumerate() {
+    for (index, node) in nodes.enumerate() {
         let node = node?;
         let r = descriptor::resource_file(file, &node)?;
         let location = node_location(Some(&node));
@@ -391,14 +451,8 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
         };
         let path_location = location_of(path_spanned.span());
         let rel = check_resource_path(file, path_spanned)?;
-        let (files, unlisted) = collect_files(
-            file,
-            path_location,
-            dir,
-            &root_canonical,
-            &rel,
-            &mut parents,
-        )?;
+        let (files, unlisted) =
+            collect_files(file, path_location, dir, root_canonical, &rel, &mut parents)?;
 
         let (kind, kind_source, format) = match &r.kind {
             Some(k) => {
@@ -411,7 +465,7 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
             }
         };
 
-        let (slug, slug_source) = choose_slug(file, &r, package_as_name.as_ref(), &rel, location)?;
+        let (slug, slug_source) = choose_slug(file, &r, package_as_name, &rel, location)?;
         if let Some(&other) = seen.get(&slug) {
             let first: &Resource = &resources[other];
             return Err(err(
@@ -456,21 +510,7 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
             location,
         });
     }
-
-    Ok(Package {
-        root: dir.to_owned(),
-        descriptor: descriptor_path.to_owned(),
-        name: d.name.as_deref().cloned(),
-        title: d.title,
-        description: d.description,
-        version: d.version,
-        license: d.license,
-        metadata: child(&parsed.root, "metadata")
-            .map(node_to_json)
-            .unwrap_or(serde_json::Value::Null),
-        publish,
-        resources,
-    })
+    Ok(resources)
 }
 
 fn parse_publish_to(file: &Path, to: &Spanned<String>) -> Result<Destination, DescriptorError> {

@@ -455,7 +455,7 @@ pub fn declared_listings(
 }
 
 /// The [`declared_listings`] of the datasets `wanted` names whose head has that listing
-/// now, in manifest order (their heads read together: [`BlobEngine::head_listings`]). A
+/// now, in manifest order (their heads read together: [`BlobEngine::heads_match`]). A
 /// head that cannot be read is not one of them: its files are asked for.
 pub async fn heads_declared<'m>(
     blob: &BlobEngine,
@@ -465,22 +465,18 @@ pub async fn heads_declared<'m>(
     let declared: Vec<_> = declared_listings(manifest)
         .filter(|(dataset, _)| wanted(&dataset.name))
         .collect();
-    let mut same = Vec::new();
-    // A slice at a time: the heads' digests read are not all held at once.
-    for slice in declared.chunks(10_000) {
-        let names: Vec<&str> = slice.iter().map(|(d, _)| d.name.as_str()).collect();
-        let heads = blob
-            .head_listings(&manifest.namespace, &names, &manifest.branch)
-            .await;
-        same.extend(
-            slice
-                .iter()
-                .zip(heads)
-                .filter(|((_, listing), head)| matches!(head, Ok(Some(head)) if *head == listing.sha256))
-                .map(|(declared, _)| *declared),
-        );
-    }
-    same
+    let asked: Vec<(&str, &str)> = declared
+        .iter()
+        .map(|(dataset, listing)| (dataset.name.as_str(), listing.sha256.as_str()))
+        .collect();
+    let same = blob
+        .heads_match(&manifest.namespace, &manifest.branch, &asked)
+        .await;
+    declared
+        .into_iter()
+        .zip(same)
+        .filter_map(|(declared, same)| same.then_some(declared))
+        .collect()
 }
 
 /// A `push_files` row's file (`path`, `sha256`, `size`).

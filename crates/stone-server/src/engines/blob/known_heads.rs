@@ -14,17 +14,34 @@
 //!   files (a restore, a second server on the same directory) is seen by the identity.
 //!
 //! Bounded: at most [`MAX_KNOWN`] heads; past that none is added until they are forgotten.
+//!
+//! Also remembered: the last answers to "which of these datasets' heads have these
+//! listings" ([`KnownHeads::answered`]), for [`MATCH_REMEMBERED`] while this engine writes
+//! no head: the creation of a push, the acceptance of its commit and the commit ask the
+//! same question in turn, and even a `fstatat` of 100,000 heads is 0.3–0.5 s. What
+//! another process changes in that span is seen by the next question after it; a push
+//! answered from memory writes nothing to those datasets, as if committed before that
+//! change (the push began before it).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasher, RandomState};
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use hex::FromHex;
 
 /// Heads remembered at most (~56 bytes each: 14 MB at most).
 const MAX_KNOWN: usize = 250_000;
+
+/// How long an answer of [`KnownHeads::answered`] is given again: the span of an
+/// unchanged re-push from its creation to its commit (about two seconds for 100,000
+/// datasets), with room.
+pub(super) const MATCH_REMEMBERED: Duration = Duration::from_secs(30);
+
+/// Answers remembered at most (one byte a dataset: 100 KB for 100,000).
+const ANSWERS_KEPT: usize = 8;
 
 /// A head file as `fstat` describes it: its inode, and a digest of its path, device,
 /// size and times (`RandomState`: keyed per process, not chosen by whoever names
@@ -63,6 +80,19 @@ pub(super) struct KnownHeads {
     writes: AtomicU64,
     known: Mutex<Known>,
     paths: RandomState,
+    /// The last answers, newest last.
+    answers: Mutex<VecDeque<Answer>>,
+}
+
+/// Which heads of a question had the listings asked about.
+#[derive(Debug)]
+struct Answer {
+    /// Digest of the question (keyed: [`KnownHeads::question`]).
+    question: u64,
+    /// The [`KnownHeads::writes`] when the heads were read.
+    generation: u64,
+    at: Instant,
+    same: Vec<bool>,
 }
 
 #[derive(Debug, Default)]
@@ -141,6 +171,57 @@ impl KnownHeads {
         }
     }
 
+    /// A digest of the question "which of `declared` (dataset, listing digest) of the
+    /// namespace and branch have that listing as their head's": keyed per process, so
+    /// nobody naming datasets can make two questions share an answer.
+    pub(super) fn question(&self, ns: &str, branch: &str, declared: &[(&str, &str)]) -> u64 {
+        self.paths.hash_one((ns, branch, declared))
+    }
+
+    /// The answer to `question` (of `len` datasets) read under `generation`, if it was read
+    /// within `within` and no head was written since.
+    pub(super) fn answered(
+        &self,
+        question: u64,
+        generation: u64,
+        len: usize,
+        within: Duration,
+    ) -> Option<Vec<bool>> {
+        if self.generation() != generation {
+            return None;
+        }
+        let answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
+        answers
+            .iter()
+            .rev()
+            .find(|a| {
+                a.question == question
+                    && a.generation == generation
+                    && a.same.len() == len
+                    && a.at.elapsed() <= within
+            })
+            .map(|a| a.same.clone())
+    }
+
+    /// Remembers the answer to `question`, read under `generation` (nothing if a head
+    /// was written since); the oldest answer goes past [`ANSWERS_KEPT`].
+    pub(super) fn answer(&self, question: u64, generation: u64, same: Vec<bool>) {
+        if self.generation() != generation {
+            return;
+        }
+        let mut answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
+        answers.retain(|a| a.question != question && a.generation == generation);
+        if answers.len() >= ANSWERS_KEPT {
+            answers.pop_front();
+        }
+        answers.push_back(Answer {
+            question,
+            generation,
+            at: Instant::now(),
+            same,
+        });
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Known> {
         // A panic while the map was held leaves at worst a partial map of true entries.
         self.known.lock().unwrap_or_else(|e| e.into_inner())
@@ -199,5 +280,55 @@ mod tests {
         assert_eq!(known.get(now, &a), None);
         known.remember(now, a, Some(DIGEST));
         assert_eq!(known.get(now, &a), Some(Some(DIGEST.to_owned())));
+    }
+
+    #[test]
+    fn an_answer_is_given_again_for_the_same_question_until_a_head_is_written_or_it_is_old() {
+        let known = KnownHeads::default();
+        let declared = [("a", DIGEST), ("b", DIGEST)];
+        let q = known.question("ns", "main", &declared);
+        let at = known.generation();
+        assert_eq!(known.answered(q, at, 2, MATCH_REMEMBERED), None);
+        known.answer(q, at, vec![true, false]);
+        assert_eq!(
+            known.answered(q, at, 2, MATCH_REMEMBERED),
+            Some(vec![true, false])
+        );
+        // Another question: another namespace, branch, dataset or listing.
+        for other in [
+            known.question("other", "main", &declared),
+            known.question("ns", "dev", &declared),
+            known.question("ns", "main", &[("a", DIGEST), ("c", DIGEST)]),
+            known.question("ns", "main", &[("a", DIGEST), ("b", &DIGEST[1..])]),
+            known.question("ns", "main", &declared[..1]),
+        ] {
+            assert_ne!(other, q);
+            assert_eq!(known.answered(other, at, 2, MATCH_REMEMBERED), None);
+        }
+        // Not of that length, or older than asked for.
+        assert_eq!(known.answered(q, at, 3, MATCH_REMEMBERED), None);
+        std::thread::sleep(Duration::from_millis(5));
+        assert_eq!(known.answered(q, at, 2, Duration::from_millis(1)), None);
+        // At most ANSWERS_KEPT, the oldest forgotten first.
+        for i in 0..ANSWERS_KEPT {
+            let name = format!("d{i}");
+            let other = known.question("ns", "main", &[(&name, DIGEST)]);
+            known.answer(other, at, vec![true]);
+        }
+        assert_eq!(known.answered(q, at, 2, MATCH_REMEMBERED), None);
+        known.answer(q, at, vec![true, true]);
+
+        // A head written: forgotten, and an answer read before it is not kept.
+        known.changed();
+        let now = known.generation();
+        assert_eq!(known.answered(q, at, 2, MATCH_REMEMBERED), None);
+        assert_eq!(known.answered(q, now, 2, MATCH_REMEMBERED), None);
+        known.answer(q, at, vec![true, true]);
+        assert_eq!(known.answered(q, now, 2, MATCH_REMEMBERED), None);
+        known.answer(q, now, vec![false, true]);
+        assert_eq!(
+            known.answered(q, now, 2, MATCH_REMEMBERED),
+            Some(vec![false, true])
+        );
     }
 }

@@ -113,6 +113,47 @@ impl BlobEngine {
         listings
     }
 
+    /// For each `(dataset, listing digest)` of a namespace and branch, whether the
+    /// dataset's head has that listing now (a head that cannot be read does not), in
+    /// order; read [`HEADS_MATCHED_AT_ONCE`] at a time. The same question asked again
+    /// within [`known_heads::MATCH_REMEMBERED`], while this engine wrote no head, is given
+    /// the same answer without reading the heads ([`KnownHeads::answered`]): a push asks
+    /// it when created, when its commit is accepted and when it commits.
+    pub async fn heads_match(
+        &self,
+        ns: &str,
+        branch: &str,
+        declared: &[(&str, &str)],
+    ) -> Vec<bool> {
+        let known = &self.known_heads;
+        let generation = known.generation();
+        let question = known.question(ns, branch, declared);
+        if let Some(same) = known.answered(
+            question,
+            generation,
+            declared.len(),
+            known_heads::MATCH_REMEMBERED,
+        ) {
+            return same;
+        }
+        let mut same = Vec::with_capacity(declared.len());
+        let mut unread = false;
+        // A slice at a time: the heads' digests read are not all held at once.
+        for slice in declared.chunks(HEADS_MATCHED_AT_ONCE) {
+            let names: Vec<&str> = slice.iter().map(|(dataset, _)| *dataset).collect();
+            let heads = self.head_listings(ns, &names, branch).await;
+            same.extend(slice.iter().zip(heads).map(|((_, listing), head)| {
+                unread |= head.is_err();
+                matches!(head, Ok(Some(head)) if head == *listing)
+            }));
+        }
+        // A head that could not be read is read again next time.
+        if !unread {
+            known.answer(question, generation, same.clone());
+        }
+        same
+    }
+
     /// [`Self::head_listings`] of a chunk of datasets of a local store, in one blocking task.
     async fn local_head_listings(
         &self,
@@ -238,6 +279,8 @@ impl BlobEngine {
 
 /// Heads whose listing digest [`BlobEngine::head_listings`] reads in one blocking task.
 const HEAD_LISTINGS_CHUNK: usize = 1_000;
+/// Heads [`BlobEngine::heads_match`] reads at a time.
+const HEADS_MATCHED_AT_ONCE: usize = 10_000;
 /// Blocking tasks of [`BlobEngine::head_listings`] at a time.
 const HEAD_LISTINGS_AT_ONCE: usize = 2;
 
