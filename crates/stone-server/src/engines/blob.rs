@@ -499,6 +499,7 @@ impl BlobEngine {
 
         if let Some(dir) = self.local_fast_path(&given).filter(|_| sources.is_empty()) {
             let (root, given, keep) = (location.root.clone(), given.clone(), keep.clone());
+            let known = Arc::clone(&self.known_heads);
             let done = tokio::task::spawn_blocking(move || {
                 put_local(
                     &dir,
@@ -506,11 +507,14 @@ impl BlobEngine {
                     &given,
                     replace,
                     keep.as_ref(),
-                    &mut OpenDirs::default(),
+                    (&mut OpenDirs::default(), &known),
                 )
             })
             .await;
-            self.known_heads.changed();
+            // A put remembers the head it writes; one that stopped may have written one.
+            if done.is_err() {
+                self.known_heads.changed();
+            }
             let done = done.map_err(|e| BlobError::LocalIo {
                 path: PathBuf::from(location.root.as_ref()),
                 source: std::io::Error::other(e),

@@ -876,6 +876,39 @@ async fn blob_put_many(target: &Target) {
         .await;
     let exist: Vec<bool> = exist.into_iter().map(Result::unwrap).collect();
     assert_eq!(exist, [true, false, true, false]);
+
+    // The listings asked for are the heads' as written (a local store remembers the
+    // heads its puts write): read together, and after each of many rewrites of one
+    // dataset with contents of the same size (a new head file each time, whose inode a
+    // file system may give again).
+    let listing = |dataset: &str| -> Option<String> {
+        target
+            .head_document_of(dataset, "main")
+            .and_then(|head| head["listing"].as_str().map(str::to_owned))
+    };
+    let names = ["one", "two", "three", "four", "five", "many-00", "many-39"];
+    let listed: Vec<Option<String>> = engine
+        .head_listings(NS, &names, "main")
+        .await
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    let written: Vec<Option<String>> = names.iter().map(|name| listing(name)).collect();
+    assert_eq!(listed, written);
+    assert!(
+        written.iter().filter(|l| l.is_some()).count() >= 5,
+        "{written:?}"
+    );
+    for round in 0..30u64 {
+        let file = verified("r.bin", 1_000 + round);
+        let mut put = put("rewritten", vec![file], None);
+        put.replace = true;
+        let results = engine.put_many(NS, "main", vec![put]).await;
+        assert!(results[0].is_ok(), "{results:?}");
+        let read = engine.head_listing(NS, "rewritten", "main").await.unwrap();
+        assert_eq!(read, listing("rewritten"), "round {round}");
+        assert!(read.is_some());
+    }
 }
 
 /// A local store prepares the heads of new datasets while a push uploads (`prepare`):

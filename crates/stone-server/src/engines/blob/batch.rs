@@ -111,6 +111,7 @@ impl BlobEngine {
                     .iter()
                     .map(|(i, _, _, _, dataset, _)| (*i, dataset.clone()))
                     .collect();
+                let known = Arc::clone(&self.known_heads);
                 let task = tokio::task::spawn_blocking(move || {
                     let mut dirs = OpenDirs::default();
                     chunk
@@ -118,8 +119,14 @@ impl BlobEngine {
                         .map(|(i, dir, target, replace, dataset, keep)| {
                             let root = &target.location.root;
                             let kept = target.keep.as_ref();
-                            let put =
-                                put_local(&dir, root, &target.given, replace, kept, &mut dirs);
+                            let put = put_local(
+                                &dir,
+                                root,
+                                &target.given,
+                                replace,
+                                kept,
+                                (&mut dirs, &known),
+                            );
                             // Only a put that needs the general way keeps its files.
                             let back = matches!(put, Ok(None))
                                 .then(|| reassembled(dataset, target, replace, keep));
@@ -131,7 +138,10 @@ impl BlobEngine {
             }
             for (indices, task) in tasks {
                 let done = task.await;
-                self.known_heads.changed();
+                // A put remembers the head it writes; a task that stopped may have written.
+                if done.is_err() {
+                    self.known_heads.changed();
+                }
                 match done {
                     Ok(done) => {
                         for (i, result, back) in done {

@@ -9,9 +9,16 @@
 //!   modification and change times to the nanosecond (compared by a keyed 64-bit digest);
 //!   a head is replaced by a rename of a new file, never rewritten in place: a new inode
 //!   while the old one is still in use;
-//! - this engine has written or removed no head since it was read: every head write bumps
-//!   [`KnownHeads::changed`], which forgets them all. What another process does to the
-//!   files (a restore, a second server on the same directory) is seen by the identity.
+//! - this engine has written or removed no head since it was read, other than heads it
+//!   remembers as it writes them: a local put tells [`KnownHeads::wrote`] the identity of
+//!   the file it renamed in (from its open handle, after the rename) and the listing it
+//!   wrote, every other head write or removal calls [`KnownHeads::changed`], which forgets
+//!   them all. What another process does to the files (a restore, a second server on the
+//!   same directory) is seen by the identity.
+//!
+//! An entry is a fact about a file that cannot change (a head is never rewritten in
+//! place): it is made while the file is open, so its inode cannot have been reused by
+//! another file yet.
 //!
 //! Bounded: at most [`MAX_KNOWN`] heads; past that none is added until they are forgotten.
 //!
@@ -76,8 +83,10 @@ type Listing = Option<[u8; 32]>;
 
 #[derive(Debug, Default)]
 pub(super) struct KnownHeads {
-    /// Head writes and removals by this engine so far.
+    /// Head writes and removals by this engine so far that forgot every listing.
     writes: AtomicU64,
+    /// Every head write and removal by this engine so far (answers are forgotten).
+    heads_written: AtomicU64,
     known: Mutex<Known>,
     paths: RandomState,
     /// The last answers, newest last.
@@ -89,7 +98,7 @@ pub(super) struct KnownHeads {
 struct Answer {
     /// Digest of the question (keyed: [`KnownHeads::question`]).
     question: u64,
-    /// The [`KnownHeads::writes`] when the heads were read.
+    /// The [`KnownHeads::heads_written`] when the heads were read.
     generation: u64,
     at: Instant,
     same: Vec<bool>,
@@ -106,7 +115,42 @@ struct Known {
 impl KnownHeads {
     /// A head was written or removed by this engine: every listing is forgotten.
     pub(super) fn changed(&self) {
+        self.heads_written.fetch_add(1, Ordering::SeqCst);
         self.writes.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// This engine wrote the head file `identity` (renamed in, still open) with
+    /// `listing`: remembered as it is, the others kept.
+    pub(super) fn wrote(&self, identity: Identity, listing: Option<&str>) {
+        self.heads_written.fetch_add(1, Ordering::SeqCst);
+        let generation = self.generation();
+        let mut known = self.lock();
+        if known.writes > generation {
+            return;
+        }
+        if known.writes < generation {
+            known.writes = generation;
+            known.listings.clear();
+        }
+        match stored(listing) {
+            Some(listing) => {
+                if known.listings.len() < MAX_KNOWN || known.listings.contains_key(&identity.inode)
+                {
+                    known
+                        .listings
+                        .insert(identity.inode, (identity.fingerprint, listing));
+                }
+            }
+            // Not a digest this map keeps: whatever it said of that inode is forgotten.
+            None => {
+                known.listings.remove(&identity.inode);
+            }
+        }
+    }
+
+    /// The generation answers are read under ([`KnownHeads::answered`]).
+    pub(super) fn answers_generation(&self) -> u64 {
+        self.heads_written.load(Ordering::SeqCst)
     }
 
     /// The generation to read under (taken before the head is opened).
@@ -138,20 +182,8 @@ impl KnownHeads {
     /// Remembers what the head file with this identity said, read under `generation`
     /// (nothing if a head was written since).
     pub(super) fn remember(&self, generation: u64, identity: Identity, listing: Option<&str>) {
-        let listing = match listing {
-            None => None,
-            // Lowercase hex only: given back as it was read.
-            Some(digest)
-                if digest
-                    .bytes()
-                    .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) =>
-            {
-                match <[u8; 32]>::from_hex(digest) {
-                    Ok(digest) => Some(digest),
-                    Err(_) => return,
-                }
-            }
-            Some(_) => return,
+        let Some(listing) = stored(listing) else {
+            return;
         };
         if self.generation() != generation {
             return;
@@ -178,8 +210,9 @@ impl KnownHeads {
         self.paths.hash_one((ns, branch, declared))
     }
 
-    /// The answer to `question` (of `len` datasets) read under `generation`, if it was read
-    /// within `within` and no head was written since.
+    /// The answer to `question` (of `len` datasets) read under `generation`
+    /// ([`KnownHeads::answers_generation`]), if it was read within `within` and no head was
+    /// written since.
     pub(super) fn answered(
         &self,
         question: u64,
@@ -187,7 +220,7 @@ impl KnownHeads {
         len: usize,
         within: Duration,
     ) -> Option<Vec<bool>> {
-        if self.generation() != generation {
+        if self.answers_generation() != generation {
             return None;
         }
         let answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
@@ -206,7 +239,7 @@ impl KnownHeads {
     /// Remembers the answer to `question`, read under `generation` (nothing if a head
     /// was written since); the oldest answer goes past [`ANSWERS_KEPT`].
     pub(super) fn answer(&self, question: u64, generation: u64, same: Vec<bool>) {
-        if self.generation() != generation {
+        if self.answers_generation() != generation {
             return;
         }
         let mut answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
@@ -225,6 +258,22 @@ impl KnownHeads {
     fn lock(&self) -> std::sync::MutexGuard<'_, Known> {
         // A panic while the map was held leaves at worst a partial map of true entries.
         self.known.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A head's listing as the map keeps it: `Some(None)` for a head without one, `None` for a
+/// digest that is not 64 lowercase hex digits (not kept: given back as it was read).
+fn stored(listing: Option<&str>) -> Option<Listing> {
+    match listing {
+        None => Some(None),
+        Some(digest)
+            if digest
+                .bytes()
+                .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) =>
+        {
+            <[u8; 32]>::from_hex(digest).ok().map(Some)
+        }
+        Some(_) => None,
     }
 }
 
@@ -287,7 +336,7 @@ mod tests {
         let known = KnownHeads::default();
         let declared = [("a", DIGEST), ("b", DIGEST)];
         let q = known.question("ns", "main", &declared);
-        let at = known.generation();
+        let at = known.answers_generation();
         assert_eq!(known.answered(q, at, 2, MATCH_REMEMBERED), None);
         known.answer(q, at, vec![true, false]);
         assert_eq!(
@@ -320,7 +369,7 @@ mod tests {
 
         // A head written: forgotten, and an answer read before it is not kept.
         known.changed();
-        let now = known.generation();
+        let now = known.answers_generation();
         assert_eq!(known.answered(q, at, 2, MATCH_REMEMBERED), None);
         assert_eq!(known.answered(q, now, 2, MATCH_REMEMBERED), None);
         known.answer(q, at, vec![true, true]);
@@ -330,5 +379,38 @@ mod tests {
             known.answered(q, now, 2, MATCH_REMEMBERED),
             Some(vec![false, true])
         );
+        // A head the engine wrote and remembers: answers are forgotten too.
+        let a = identity(&known, "ns/a/main/head.json", 10, 300, 100);
+        known.wrote(a, Some(DIGEST));
+        assert_eq!(known.answered(q, now, 2, MATCH_REMEMBERED), None);
+    }
+
+    #[test]
+    fn a_head_the_engine_wrote_is_remembered_with_the_others() {
+        let known = KnownHeads::default();
+        let at = known.generation();
+        let a = identity(&known, "ns/a/main/head.json", 10, 300, 100);
+        let b = identity(&known, "ns/b/main/head.json", 11, 300, 100);
+        known.remember(at, a, Some(DIGEST));
+        known.wrote(b, None);
+        assert_eq!(known.generation(), at, "the listings read are kept");
+        assert_eq!(known.get(at, &a), Some(Some(DIGEST.to_owned())));
+        assert_eq!(known.get(at, &b), Some(None));
+        // The same inode written again (reused): what it says now.
+        let b2 = identity(&known, "ns/b/main/head.json", 11, 301, 200);
+        known.wrote(b2, Some(DIGEST));
+        assert_eq!(known.get(at, &b2), Some(Some(DIGEST.to_owned())));
+        assert_eq!(known.get(at, &b), None);
+        // Written with what the map cannot keep: that inode forgotten, the others kept.
+        known.wrote(b2, Some("not a digest"));
+        assert_eq!(known.get(at, &b2), None);
+        assert_eq!(known.get(at, &a), Some(Some(DIGEST.to_owned())));
+        // Any other head write forgets them all, and a write remembered after it is kept.
+        known.changed();
+        let now = known.generation();
+        assert_eq!(known.get(now, &a), None);
+        known.wrote(b, None);
+        assert_eq!(known.get(now, &b), Some(None));
+        assert_eq!(known.get(now, &a), None);
     }
 }

@@ -54,7 +54,7 @@ pub(super) fn put_local(
     given: &BTreeMap<String, BlobFile>,
     replace: bool,
     keep: Option<&(String, StorePath)>,
-    dirs: &mut OpenDirs,
+    (dirs, known): (&mut OpenDirs, &KnownHeads),
 ) -> Result<Option<BlobOutcome>, BlobError> {
     use rustix::fs::{Mode, OFlags};
 
@@ -117,7 +117,21 @@ pub(super) fn put_local(
         None => BlobStatus::Created,
         Some(_) => BlobStatus::Updated,
     };
-    if status == BlobStatus::Created && use_prepared_head(&dataset_fd, &body) {
+    // The head written is remembered as it is (its identity from the file written, after
+    // the rename): the next read of it is one `fstatat`.
+    let remember = |stat: &rustix::fs::Stat| {
+        if let Some(path) = local_path(dir, &head_key) {
+            let listing = listing_of_prefix(&body[..body.len().min(HEAD_PREFIX_LEN)]);
+            known.wrote(
+                known_heads::Identity::new(known, &path, stat),
+                listing.as_deref(),
+            );
+        }
+    };
+    if status == BlobStatus::Created
+        && let Some(stat) = use_prepared_head(&dataset_fd, &body)
+    {
+        remember(&stat);
         return Ok(Some(summary(status, linked_files, linked_bytes)));
     }
     // As object_store's local put: a new `head.json#N`, renamed over the head.
@@ -136,10 +150,15 @@ pub(super) fn put_local(
         .and_then(|()| std::fs::rename(&temp, head_path()));
     if let Err(source) = written {
         let _ = std::fs::remove_file(&temp);
+        known.changed();
         return Err(BlobError::LocalIo {
             path: head_path(),
             source,
         });
+    }
+    match rustix::fs::fstat(&file) {
+        Ok(stat) => remember(&stat),
+        Err(_) => known.changed(),
     }
     Ok(Some(summary(status, linked_files, linked_bytes)))
 }
@@ -283,10 +302,10 @@ fn link_at(dirs: &mut OpenDirs, dataset: &rustix::fd::OwnedFd, file: &BlobFile) 
 /// head (see [`BlobEngine::prepare`]), if it has one no longer than `body`: rewritten in
 /// place (a document's length does not depend on its time, so this allocates nothing) and
 /// renamed over the head, which must then be the file written (not one that replaced the
-/// prepared head meanwhile). `false` otherwise: the caller writes the head the usual way,
-/// over whatever the rename left.
+/// prepared head meanwhile); the file's `stat` after the rename. `None` otherwise: the
+/// caller writes the head the usual way, over whatever the rename left.
 #[cfg(target_os = "linux")]
-fn use_prepared_head(dataset: &rustix::fd::OwnedFd, body: &[u8]) -> bool {
+fn use_prepared_head(dataset: &rustix::fd::OwnedFd, body: &[u8]) -> Option<rustix::fs::Stat> {
     use rustix::fs::{AtFlags, Mode, OFlags};
     use std::os::unix::fs::{FileExt, MetadataExt};
     let prepared = format!("{}{PREPARED_SUFFIX}", layout::HEAD_NAME);
@@ -296,13 +315,11 @@ fn use_prepared_head(dataset: &rustix::fd::OwnedFd, body: &[u8]) -> bool {
         OFlags::WRONLY | OFlags::CLOEXEC,
         Mode::empty(),
     ) else {
-        return false;
+        return None;
     };
     let file = std::fs::File::from(fd);
-    let Ok(before) = file.metadata() else {
-        return false;
-    };
-    before.len() <= body.len() as u64
+    let before = file.metadata().ok()?;
+    let used = before.len() <= body.len() as u64
         && file.write_all_at(body, 0).is_ok()
         && rustix::fs::renameat(dataset, prepared.as_str(), dataset, layout::HEAD_NAME).is_ok()
         && rustix::fs::statat(dataset, layout::HEAD_NAME, AtFlags::SYMLINK_NOFOLLOW).is_ok_and(
@@ -311,7 +328,11 @@ fn use_prepared_head(dataset: &rustix::fd::OwnedFd, body: &[u8]) -> bool {
                     && after.st_dev == before.dev()
                     && after.st_size as u64 == body.len() as u64
             },
-        )
+        );
+    if !used {
+        return None;
+    }
+    rustix::fs::fstat(&file).ok()
 }
 
 /// Elsewhere (no `O_PATH` descriptors), every put takes the general path.
@@ -322,7 +343,7 @@ fn put_local(
     _given: &BTreeMap<String, BlobFile>,
     _replace: bool,
     _keep: Option<&(String, StorePath)>,
-    _dirs: &mut OpenDirs,
+    _dirs: (&mut OpenDirs, &KnownHeads),
 ) -> Result<Option<BlobOutcome>, BlobError> {
     Ok(None)
 }

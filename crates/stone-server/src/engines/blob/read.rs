@@ -126,7 +126,7 @@ impl BlobEngine {
         declared: &[(&str, &str)],
     ) -> Vec<bool> {
         let known = &self.known_heads;
-        let generation = known.generation();
+        let generation = known.answers_generation();
         let question = known.question(ns, branch, declared);
         if let Some(same) = known.answered(
             question,
@@ -373,14 +373,17 @@ fn head_listing_at(
         Ok(stat) => stat,
         Err(errno) => return failed(errno),
     };
-    let listing = listing_of_file(std::fs::File::from(fd), path);
+    let file = std::fs::File::from(fd);
+    let listing = listing_of_file(&file, path);
     if let Ok(listing) = &listing {
+        // Remembered while the file is open: its inode cannot be another file's yet.
         known.remember(
             generation,
             known_heads::Identity::new(known, path, &stat),
             listing.as_deref(),
         );
     }
+    drop(file);
     Some(listing)
 }
 
@@ -392,14 +395,14 @@ fn local_head_listing(path: PathBuf) -> Result<Option<String>, BlobError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(source) => return Err(BlobError::LocalIo { path, source }),
     };
-    listing_of_file(file, &path)
+    listing_of_file(&file, &path)
 }
 
 /// The listing digest in the first bytes of an open head file: read until the
 /// [`HEAD_PREFIX_LEN`] bytes the digest must be in, the end of the file, or the start of
 /// its file list (the digest is before it: a small head is one `read`, without a second
 /// one to see its end).
-fn listing_of_file(mut file: std::fs::File, path: &Path) -> Result<Option<String>, BlobError> {
+fn listing_of_file(mut file: &std::fs::File, path: &Path) -> Result<Option<String>, BlobError> {
     use std::io::Read;
     let mut prefix = [0u8; HEAD_PREFIX_LEN];
     let mut filled = 0;
