@@ -414,21 +414,24 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
 /// From this many resources on, [`resolve`] reads them ahead on a thread.
 const READ_AHEAD_FROM: usize = 1_000;
 
-/// The items of `items`, produced on a thread of `scope` at most 1,024 ahead of the
-/// caller; the thread stops when the iterator is dropped.
+/// The items of `items`, produced on a thread of `scope` in batches of 256, at most four
+/// batches ahead of the caller (one item at a time, the two threads' hand-overs cost more
+/// than the scan they overlap); the thread stops when the iterator is dropped.
 fn read_ahead<'scope, T: Send + 'scope>(
     scope: &'scope std::thread::Scope<'scope, '_>,
-    items: impl Iterator<Item = T> + Send + 'scope,
+    mut items: impl Iterator<Item = T> + Send + 'scope,
 ) -> impl Iterator<Item = T> + 'scope {
-    let (sender, receiver) = std::sync::mpsc::sync_channel(1_024);
+    const BATCH: usize = 256;
+    let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<T>>(4);
     scope.spawn(move || {
-        for item in items {
-            if sender.send(item).is_err() {
+        loop {
+            let batch: Vec<T> = items.by_ref().take(BATCH).collect();
+            if batch.is_empty() || sender.send(batch).is_err() {
                 break;
             }
         }
     });
-    receiver.into_iter()
+    receiver.into_iter().flatten()
 }
 
 /// The resources of the descriptor `file` from their nodes, in order.
@@ -1219,6 +1222,57 @@ mod tests {
         )
         .unwrap();
         dir
+    }
+
+    /// A package of `count` one-file resources `f{i}.txt` (the file of `missing` not made):
+    /// past [`READ_AHEAD_FROM`], the resources are read ahead on a thread.
+    fn many_resources(count: usize, missing: Option<usize>) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let mut yaml = String::from("publish: {to: \"stone:t\"}\nresources:\n");
+        for i in 0..count {
+            yaml.push_str(&format!("  - path: f{i}.txt\n    name: r{i}\n"));
+            if Some(i) != missing {
+                fs::write(dir.path().join(format!("f{i}.txt")), i.to_string()).unwrap();
+            }
+        }
+        fs::write(dir.path().join(DESCRIPTOR_FILE), yaml).unwrap();
+        dir
+    }
+
+    #[test]
+    fn many_resources_read_ahead_are_resolved_in_order_and_their_errors_located() {
+        let count = READ_AHEAD_FROM + 500;
+        let dir = many_resources(count, None);
+        let package = load_package(dir.path()).unwrap();
+        let slugs: Vec<String> = package
+            .resources
+            .iter()
+            .map(|r| r.slug.to_string())
+            .collect();
+        let expected: Vec<String> = (0..count).map(|i| format!("r{i}")).collect();
+        assert_eq!(slugs, expected);
+        assert_eq!(
+            package.resources[count - 1].files[0].path,
+            format!("f{}.txt", count - 1)
+        );
+
+        // The first resource that fails is the one named, at its line, whatever follows.
+        for missing in [0, READ_AHEAD_FROM / 2, count - 1] {
+            let dir = many_resources(count, Some(missing));
+            let Err(PackageError::Descriptor(error)) = load_package(dir.path()) else {
+                panic!("f{missing}.txt is missing")
+            };
+            assert_eq!(error.code, codes::FILE_MISSING, "{error}");
+            assert!(
+                error.message.contains(&format!("`f{missing}.txt`")),
+                "{error}"
+            );
+            assert_eq!(
+                error.location.map(|l| l.line),
+                Some(3 + 2 * missing),
+                "{error}"
+            );
+        }
     }
 
     #[test]
