@@ -6,7 +6,7 @@ use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-use marked_yaml::{Node, Spanned};
+use marked_yaml::Spanned;
 use serde::Serialize;
 
 use crate::codes;
@@ -378,74 +378,11 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
     };
 
     // The resources one at a time, from the file again: never all of them as nodes or as
-    // written (issue 27). Many are read on a thread of their own, a bounded number ahead of
-    // their resolution: the YAML is scanned while the files are looked at (100,000
-    // resources: 0.25 s of the client's 2.2 s before its first request).
-    std::thread::scope(|scope| {
-        let nodes: Box<dyn Iterator<Item = Result<Node, DescriptorError>>> =
-            if resource_count >= READ_AHEAD_FROM {
-                Box::new(read_ahead(scope, descriptor::resource_nodes(file, text)))
-            } else {
-                Box::new(descriptor::resource_nodes(file, text))
-            };
-        resolve_resources(
-            (dir, file, &root_canonical),
-            nodes,
-            resource_count,
-            package_as_name.as_ref(),
-        )
-    })
-    .map(|resources| Package {
-        root: dir.to_owned(),
-        descriptor: descriptor_path.to_owned(),
-        name: d.name.as_deref().cloned(),
-        title: d.title,
-        description: d.description,
-        version: d.version,
-        license: d.license,
-        metadata: child(&parsed.root, "metadata")
-            .map(node_to_json)
-            .unwrap_or(serde_json::Value::Null),
-        publish,
-        resources,
-    })
-}
-
-/// From this many resources on, [`resolve`] reads them ahead on a thread.
-const READ_AHEAD_FROM: usize = 1_000;
-
-/// The items of `items`, produced on a thread of `scope` in batches of 256, at most four
-/// batches ahead of the caller (one item at a time, the two threads' hand-overs cost more
-/// than the scan they overlap); the thread stops when the iterator is dropped.
-fn read_ahead<'scope, T: Send + 'scope>(
-    scope: &'scope std::thread::Scope<'scope, '_>,
-    mut items: impl Iterator<Item = T> + Send + 'scope,
-) -> impl Iterator<Item = T> + 'scope {
-    const BATCH: usize = 256;
-    let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<T>>(4);
-    scope.spawn(move || {
-        loop {
-            let batch: Vec<T> = items.by_ref().take(BATCH).collect();
-            if batch.is_empty() || sender.send(batch).is_err() {
-                break;
-            }
-        }
-    });
-    receiver.into_iter().flatten()
-}
-
-/// The resources of the descriptor `file` from their nodes, in order.
-fn resolve_resources(
-    (dir, file, root_canonical): (&Path, &Path, &Path),
-    nodes: impl Iterator<Item = Result<Node, DescriptorError>>,
-    resource_count: usize,
-    package_as_name: Option<&Spanned<String>>,
-) -> Result<Vec<Resource>, PackageError> {
-    let err = |loc: Option<Location>, msg: String| DescriptorError::at(file, loc, msg);
+    // written (issue 27).
     let mut resources = Vec::with_capacity(resource_count);
     let mut seen: HashMap<Label, usize> = HashMap::new();
     let mut parents: HashMap<PathBuf, PathBuf> = HashMap::new();
-    for (index, node) in nodes.enumerate() {
+    for (index, node) in descriptor::resource_nodes(file, text).enumerate() {
         let node = node?;
         let r = descriptor::resource_file(file, &node)?;
         let location = node_location(Some(&node));
@@ -454,8 +391,14 @@ fn resolve_resources(
         };
         let path_location = location_of(path_spanned.span());
         let rel = check_resource_path(file, path_spanned)?;
-        let (files, unlisted) =
-            collect_files(file, path_location, dir, root_canonical, &rel, &mut parents)?;
+        let (files, unlisted) = collect_files(
+            file,
+            path_location,
+            dir,
+            &root_canonical,
+            &rel,
+            &mut parents,
+        )?;
 
         let (kind, kind_source, format) = match &r.kind {
             Some(k) => {
@@ -468,7 +411,7 @@ fn resolve_resources(
             }
         };
 
-        let (slug, slug_source) = choose_slug(file, &r, package_as_name, &rel, location)?;
+        let (slug, slug_source) = choose_slug(file, &r, package_as_name.as_ref(), &rel, location)?;
         if let Some(&other) = seen.get(&slug) {
             let first: &Resource = &resources[other];
             return Err(err(
@@ -513,7 +456,21 @@ fn resolve_resources(
             location,
         });
     }
-    Ok(resources)
+
+    Ok(Package {
+        root: dir.to_owned(),
+        descriptor: descriptor_path.to_owned(),
+        name: d.name.as_deref().cloned(),
+        title: d.title,
+        description: d.description,
+        version: d.version,
+        license: d.license,
+        metadata: child(&parsed.root, "metadata")
+            .map(node_to_json)
+            .unwrap_or(serde_json::Value::Null),
+        publish,
+        resources,
+    })
 }
 
 fn parse_publish_to(file: &Path, to: &Spanned<String>) -> Result<Destination, DescriptorError> {
@@ -1224,8 +1181,7 @@ mod tests {
         dir
     }
 
-    /// A package of `count` one-file resources `f{i}.txt` (the file of `missing` not made):
-    /// past [`READ_AHEAD_FROM`], the resources are read ahead on a thread.
+    /// A package of `count` one-file resources `f{i}.txt` (the file of `missing` not made).
     fn many_resources(count: usize, missing: Option<usize>) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
         let mut yaml = String::from("publish: {to: \"stone:t\"}\nresources:\n");
@@ -1240,8 +1196,8 @@ mod tests {
     }
 
     #[test]
-    fn many_resources_read_ahead_are_resolved_in_order_and_their_errors_located() {
-        let count = READ_AHEAD_FROM + 500;
+    fn many_resources_are_resolved_in_order_and_their_errors_located() {
+        let count = 1_500;
         let dir = many_resources(count, None);
         let package = load_package(dir.path()).unwrap();
         let slugs: Vec<String> = package
@@ -1257,7 +1213,7 @@ mod tests {
         );
 
         // The first resource that fails is the one named, at its line, whatever follows.
-        for missing in [0, READ_AHEAD_FROM / 2, count - 1] {
+        for missing in [0, count / 2, count - 1] {
             let dir = many_resources(count, Some(missing));
             let Err(PackageError::Descriptor(error)) = load_package(dir.path()) else {
                 panic!("f{missing}.txt is missing")
