@@ -123,29 +123,8 @@ impl KnownHeads {
     /// `listing`: remembered as it is, the others kept.
     pub(super) fn wrote(&self, identity: Identity, listing: Option<&str>) {
         self.heads_written.fetch_add(1, Ordering::SeqCst);
-        let generation = self.generation();
-        let mut known = self.lock();
-        if known.writes > generation {
-            return;
-        }
-        if known.writes < generation {
-            known.writes = generation;
-            known.listings.clear();
-        }
-        match stored(listing) {
-            Some(listing) => {
-                if known.listings.len() < MAX_KNOWN || known.listings.contains_key(&identity.inode)
-                {
-                    known
-                        .listings
-                        .insert(identity.inode, (identity.fingerprint, listing));
-                }
-            }
-            // Not a digest this map keeps: whatever it said of that inode is forgotten.
-            None => {
-                known.listings.remove(&identity.inode);
-            }
-        }
+        // Not a digest this map keeps: whatever it said of that inode is forgotten.
+        self.record(self.generation(), identity, stored(listing));
     }
 
     /// The generation answers are read under ([`KnownHeads::answered`]).
@@ -182,12 +161,16 @@ impl KnownHeads {
     /// Remembers what the head file with this identity said, read under `generation`
     /// (nothing if a head was written since).
     pub(super) fn remember(&self, generation: u64, identity: Identity, listing: Option<&str>) {
-        let Some(listing) = stored(listing) else {
-            return;
-        };
-        if self.generation() != generation {
-            return;
+        if let Some(listing) = stored(listing)
+            && self.generation() == generation
+        {
+            self.record(generation, identity, Some(listing));
         }
+    }
+
+    /// Under `generation` (nothing if a head was written since that forgot them all): the
+    /// file `identity` says `listing`, or (`None`) nothing is known of its inode.
+    fn record(&self, generation: u64, identity: Identity, listing: Option<Listing>) {
         let mut known = self.lock();
         if known.writes > generation {
             return;
@@ -196,10 +179,19 @@ impl KnownHeads {
             known.writes = generation;
             known.listings.clear();
         }
-        if known.listings.len() < MAX_KNOWN || known.listings.contains_key(&identity.inode) {
-            known
-                .listings
-                .insert(identity.inode, (identity.fingerprint, listing));
+        match listing {
+            Some(listing)
+                if known.listings.len() < MAX_KNOWN
+                    || known.listings.contains_key(&identity.inode) =>
+            {
+                known
+                    .listings
+                    .insert(identity.inode, (identity.fingerprint, listing));
+            }
+            Some(_) => {}
+            None => {
+                known.listings.remove(&identity.inode);
+            }
         }
     }
 
