@@ -119,14 +119,16 @@ pub(super) fn put_local(
     };
     // The head written is remembered as it is (its identity from the file written, after
     // the rename): the next read of it is one `fstatat`.
-    let remember = |stat: &rustix::fs::Stat| {
-        if let Some(path) = local_path(dir, &head_key) {
+    let remember = |stat: &rustix::fs::Stat| match local_path(dir, &head_key) {
+        Some(path) => {
             let listing = listing_of_prefix(&body[..body.len().min(HEAD_PREFIX_LEN)]);
             known.wrote(
                 known_heads::Identity::new(known, &path, stat),
                 listing.as_deref(),
             );
         }
+        // Not a path a read would name: the head written is not remembered, nor any other.
+        None => known.changed(),
     };
     if status == BlobStatus::Created
         && let Some(stat) = use_prepared_head(&dataset_fd, &body)
