@@ -458,7 +458,7 @@ impl Inner {
 
     /// Counts the graph's triples in the store's own encoding (no term is decoded).
     fn sparql_count(&self, graph: &NamedNode) -> Result<u64, GraphError> {
-        count::sparql_count(&self.store, graph, None)
+        count::sparql_count(&self.store, graph)
     }
 
     /// Whether the graph has no triple (one seek; `false` when it cannot be read).
@@ -593,16 +593,16 @@ impl Inner {
                 }
             }
         };
-        // Empty (as it should be): its count is then shared by predicate between threads.
+        // Empty (as it should be): it then holds the distinct triples given to the load.
         let empty = self.is_empty(&target);
         let started = std::time::Instant::now();
-        let predicates = match self.bulk_load_files(&target, graph, files, limits) {
-            Ok(predicates) => predicates,
+        let distinct = match self.bulk_load_files(&target, graph, files, limits) {
+            Ok(distinct) => distinct,
             Err(error) => return Err(abandon(entry, error)),
         };
         let loaded = started.elapsed();
         let counted = if empty {
-            count::count_loaded(&self.store, &target, &predicates)
+            distinct
         } else {
             self.sparql_count(&target)
         };
@@ -670,48 +670,58 @@ impl Inner {
 
     /// Streams the files into `target` through the bulk loader (blank-node components
     /// collapsed first: they are held until the end) and commits. `graph` is the IRI
-    /// relative IRIs resolve against. Returns the predicates of the triples given.
+    /// relative IRIs resolve against. Returns the number of distinct triples given
+    /// ([`count::Distinct`], counted beside the loader's last batches).
     fn bulk_load_files(
         &self,
         target: &NamedNode,
         graph: &NamedNode,
         files: &[(PathBuf, RdfFormat)],
         limits: GraphLimits,
-    ) -> Result<count::Predicates, GraphError> {
+    ) -> Result<Result<u64, GraphError>, GraphError> {
         let mut blank = Vec::new();
-        let mut predicates = count::Predicates::default();
+        let mut distinct = count::Distinct::new(self.bulk_load_memory_mb.load(Ordering::Relaxed));
         let mut loader = self.loader();
         let ground =
             parse::stream_files(files, graph.as_str(), limits)?.filter_map(|triple| match triple {
-                Ok(triple) => {
-                    predicates.add(&triple.predicate);
-                    if has_blank_node(&triple) {
-                        blank.push(triple);
-                        None
-                    } else {
-                        Some(Ok(triple.in_graph(target.clone())))
-                    }
+                Ok(triple) if has_blank_node(&triple) => {
+                    blank.push(triple);
+                    None
                 }
+                Ok(triple) => Some(
+                    distinct
+                        .add(&triple)
+                        .map(|()| triple.in_graph(target.clone())),
+                ),
                 Err(error) => Some(Err(error)),
             });
         let started = std::time::Instant::now();
         loader.load_ok_quads::<GraphError, GraphError>(ground)?;
         let parsed = started.elapsed();
-        let blank = Content::collapsed(blank);
-        loader.load_quads(
-            blank
-                .triples()
-                .into_iter()
-                .map(|t| t.in_graph(target.clone())),
-        )?;
-        // Without commit the bulk loader drops everything it was given.
-        loader.commit()?;
+        let blank = Content::collapsed(blank).triples();
+        for triple in &blank {
+            distinct.add(triple)?;
+        }
+        loader.load_quads(blank.into_iter().map(|t| t.in_graph(target.clone())))?;
+        // Without commit the bulk loader drops everything it was given. Its last batches
+        // and the ingestion leave a core to the count.
+        let (committed, counted) = std::thread::scope(|scope| {
+            let counting = scope.spawn(move || distinct.finish());
+            let committed = loader.commit();
+            let counted = counting.join().unwrap_or_else(|_| {
+                Err(GraphError::Query {
+                    message: format!("the count of the graph {target} stopped"),
+                })
+            });
+            (committed, counted)
+        });
+        committed?;
         tracing::debug!(
             parse_ms = parsed.as_millis() as u64,
             commit_ms = (started.elapsed() - parsed).as_millis() as u64,
             "bulk load: files parsed and handed to the loader, then its last batches and the ingestion"
         );
-        Ok(predicates)
+        Ok(counted)
     }
 
     /// How many ground triples of `a` are not in `b` (reads `a`).
