@@ -14,7 +14,9 @@ The file is generated (deterministic): `--lines` N-Triples lines (default 2,000,
     triple, the same work as stone's commit);
   * where stone's push goes, from the server's log: the client until its manifest arrives
     (hashing and RDF validation), the upload until the commit is asked, the commit's bulk
-    load (parse and index) and its count, the rest of the commit;
+    load (parse and index; a new graph is counted on the way in, beside it) and the count
+    after it (a graph replaced or versioned: its staging graph read back), the rest of the
+    commit;
   * append: a push of a one-triple file to the same dataset (an append), end to end;
   * restart: the server stopped (SIGTERM) and started again on its data directory, time
     until it prints that it listens;
@@ -205,8 +207,8 @@ def phases(server_err: Path, started_wall: float, finished_wall: float):
     return {
         "client until manifest": t_manifest - started_wall,
         "upload": t_commit - t_manifest,
-        "bulk load (parse, index, ingest)": load,
-        "count": count,
+        "bulk load (parse, index, ingest, count)": load,
+        "count after the load": count,
         "rest of the commit": (t_done - t_commit) - load - count,
         "answer to the client": finished_wall - t_done,
     }

@@ -706,7 +706,15 @@ impl Inner {
         // Without commit the bulk loader drops everything it was given. Its last batches
         // and the ingestion leave a core to the count.
         let (committed, counted) = std::thread::scope(|scope| {
-            let counting = scope.spawn(move || distinct.finish());
+            let counting = scope.spawn(move || {
+                let started = std::time::Instant::now();
+                let counted = distinct.finish();
+                tracing::debug!(
+                    ms = started.elapsed().as_millis() as u64,
+                    "bulk load: the distinct triples given counted"
+                );
+                counted
+            });
             let committed = loader.commit();
             let counted = counting.join().unwrap_or_else(|_| {
                 Err(GraphError::Query {
