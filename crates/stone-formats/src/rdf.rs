@@ -3,6 +3,9 @@
 //! RDF library in its dependency tree.
 
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
+#[cfg(feature = "rdf")]
+use std::sync::atomic::Ordering;
 
 use serde::Serialize;
 use stone_package::Format;
@@ -19,10 +22,26 @@ pub struct RdfCheck {
 /// Whether this build can read RDF.
 pub const RDF_SUPPORTED: bool = cfg!(feature = "rdf");
 
+/// Statements parsed between two looks at the stop flag of [`validate_rdf_until`].
+#[cfg(feature = "rdf")]
+const STOP_EVERY: u64 = 4096;
+
 /// Parses the whole file; the first syntax error is reported with its line and column.
 /// JSON-LD remote contexts are not fetched: a document that needs one is an error.
-#[cfg(feature = "rdf")]
 pub fn validate_rdf(path: &Path, format: Format) -> Result<RdfCheck, FormatError> {
+    let never = AtomicBool::new(false);
+    // Only the stop flag ends a validation without an answer, and nothing sets this one.
+    Ok(validate_rdf_until(path, format, &never)?.unwrap_or(RdfCheck { statements: 0 }))
+}
+
+/// [`validate_rdf`], given up (`Ok(None)`) soon after `stop` is set: a validation started
+/// ahead of its need that turns out not to be needed (its content passed before).
+#[cfg(feature = "rdf")]
+pub fn validate_rdf_until(
+    path: &Path,
+    format: Format,
+    stop: &AtomicBool,
+) -> Result<Option<RdfCheck>, FormatError> {
     use oxrdfio::{RdfFormat, RdfParseError, RdfParser};
 
     let rdf_format = match format {
@@ -41,9 +60,9 @@ pub fn validate_rdf(path: &Path, format: Format) -> Result<RdfCheck, FormatError
         }
     };
     if rdf_format == RdfFormat::NTriples
-        && let Some(statements) = parallel_ntriples(path)?
+        && let Some(parsed) = parallel_ntriples(path, stop)?
     {
-        return Ok(RdfCheck { statements });
+        return Ok(parsed.map(|statements| RdfCheck { statements }));
     }
     let file = std::fs::File::open(path).map_err(|source| FormatError::Read {
         path: path.to_owned(),
@@ -53,7 +72,12 @@ pub fn validate_rdf(path: &Path, format: Format) -> Result<RdfCheck, FormatError
     let mut statements = 0u64;
     for quad in RdfParser::from_format(rdf_format).for_reader(reader) {
         match quad {
-            Ok(_) => statements += 1,
+            Ok(_) => {
+                statements += 1;
+                if statements.is_multiple_of(STOP_EVERY) && stop.load(Ordering::Relaxed) {
+                    return Ok(None);
+                }
+            }
             Err(RdfParseError::Io(source)) => {
                 return Err(FormatError::Read {
                     path: path.to_owned(),
@@ -71,7 +95,7 @@ pub fn validate_rdf(path: &Path, format: Format) -> Result<RdfCheck, FormatError
             }
         }
     }
-    Ok(RdfCheck { statements })
+    Ok(Some(RdfCheck { statements }))
 }
 
 /// N-Triples files of at least this size are parsed in parallel.
@@ -88,9 +112,9 @@ const PARTS_PER_CORE: usize = 8;
 /// N-Triples) until none is left. `None` when the file is small, the machine has one
 /// core, or a part fails to parse: the caller then parses the file from its start, which
 /// reports the first error with its line and column in the whole file (a part only knows
-/// its own lines).
+/// its own lines). `Some(None)` when `stop` was set.
 #[cfg(feature = "rdf")]
-fn parallel_ntriples(path: &Path) -> Result<Option<u64>, FormatError> {
+fn parallel_ntriples(path: &Path, stop: &AtomicBool) -> Result<Option<Option<u64>>, FormatError> {
     use oxrdfio::{RdfFormat, RdfParser};
 
     let read = |source| FormatError::Read {
@@ -107,7 +131,8 @@ fn parallel_ntriples(path: &Path) -> Result<Option<u64>, FormatError> {
         .map_err(read)?;
     let parts = std::sync::Mutex::new(parts);
     // A part that failed: the others stop (the caller parses from the start).
-    let failed = std::sync::atomic::AtomicBool::new(false);
+    let failed = AtomicBool::new(false);
+    let given_up = || failed.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed);
     let counts = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..cores)
             .map(|_| {
@@ -119,15 +144,18 @@ fn parallel_ntriples(path: &Path) -> Result<Option<u64>, FormatError> {
                         let Some(part) = part else {
                             return Some(statements);
                         };
-                        if failed.load(std::sync::atomic::Ordering::Relaxed) {
-                            return None;
-                        }
                         for quad in part {
                             if quad.is_err() {
-                                failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                                failed.store(true, Ordering::Relaxed);
                                 return None;
                             }
                             statements += 1;
+                            if statements.is_multiple_of(STOP_EVERY) && given_up() {
+                                return None;
+                            }
+                        }
+                        if given_up() {
+                            return None;
                         }
                     }
                 })
@@ -138,12 +166,19 @@ fn parallel_ntriples(path: &Path) -> Result<Option<u64>, FormatError> {
             .map(|worker| worker.join().ok().flatten())
             .collect::<Option<Vec<u64>>>()
     });
-    Ok(counts.map(|counts| counts.into_iter().sum()))
+    if stop.load(Ordering::Relaxed) {
+        return Ok(Some(None));
+    }
+    Ok(counts.map(|counts| Some(counts.into_iter().sum())))
 }
 
 /// Without the `rdf` feature: an error naming the feature.
 #[cfg(not(feature = "rdf"))]
-pub fn validate_rdf(path: &Path, _format: Format) -> Result<RdfCheck, FormatError> {
+pub fn validate_rdf_until(
+    path: &Path,
+    _format: Format,
+    _stop: &AtomicBool,
+) -> Result<Option<RdfCheck>, FormatError> {
     Err(FormatError::RdfNotBuilt {
         path: path.to_owned(),
     })

@@ -418,6 +418,30 @@ fn large_ntriples_validation_counts_all_parts_and_locates_errors_in_the_file() {
     );
 }
 
+/// A validation whose stop flag is set gives up without an answer, small or large file.
+#[cfg(feature = "rdf")]
+#[test]
+fn a_stopped_validation_gives_no_answer() {
+    use std::sync::atomic::AtomicBool;
+    let dir = tempfile::tempdir().unwrap();
+    let line = "<http://example.org/s> <http://example.org/p> \"a label of some length\" .\n";
+    for (name, lines, format) in [
+        ("big.nt", 200_000, Format::NTriples),
+        ("small.nt", 10_000, Format::NTriples),
+        ("g.ttl", 10_000, Format::Turtle),
+    ] {
+        let path = dir.path().join(name);
+        fs::write(&path, line.repeat(lines)).unwrap();
+        let stopped = stone_formats::rdf::validate_rdf_until(&path, format, &AtomicBool::new(true));
+        assert!(matches!(stopped, Ok(None)), "{name}: {stopped:?}");
+        let done = stone_formats::rdf::validate_rdf_until(&path, format, &AtomicBool::new(false));
+        assert!(
+            matches!(done, Ok(Some(check)) if check.statements == lines as u64),
+            "{name}: {done:?}"
+        );
+    }
+}
+
 #[cfg(not(feature = "rdf"))]
 #[test]
 fn without_the_rdf_feature_graphs_name_the_feature() {

@@ -23,6 +23,9 @@ use tokio::sync::oneshot;
 
 use crate::PushError;
 
+mod ahead;
+pub use ahead::{Ahead, AheadFile};
+
 /// Bump when validation would now refuse what it accepted before: markers of other
 /// versions are not trusted.
 const CHECK_VERSION: u32 = 1;
@@ -40,6 +43,8 @@ pub struct GraphCheck {
     /// it is not parsed again (an unchanged or resumed push of a large graph); `None`: always
     /// parse.
     pub markers: Option<PathBuf>,
+    /// Its parse, when it was started before the plan hashed the file ([`Ahead`]).
+    pub ahead: Option<AheadFile>,
 }
 
 impl GraphCheck {
@@ -49,9 +54,16 @@ impl GraphCheck {
     pub fn run(&self) -> anyhow::Result<()> {
         let marker = self.marker();
         if marker.as_ref().is_some_and(|m| m.is_file()) {
+            if let Some(ahead) = &self.ahead {
+                ahead.stop();
+            }
             return Ok(());
         }
-        stone_formats::rdf::validate_rdf(&self.path, self.format)
+        let parsed_ahead = self.ahead.as_ref().and_then(|a| a.outcome(&self.path));
+        parsed_ahead
+            .unwrap_or_else(|| {
+                stone_formats::rdf::validate_rdf(&self.path, self.format).map(|_| ())
+            })
             .with_context(|| format!("the graph `{}` is not valid RDF", self.resource))?;
         if let Some(marker) = marker {
             // A cache: a marker that cannot be written costs a parse next time.
@@ -208,6 +220,7 @@ mod tests {
             path,
             sha256: stone_package::digest::sha256_hex(body.as_bytes()),
             markers: None,
+            ahead: None,
         }
     }
 
@@ -250,6 +263,75 @@ mod tests {
         };
         assert!(bogus.run().is_err(), "parsed: the marker is not trusted");
         assert!(!dir.path().join("escape").exists());
+    }
+
+    /// A graph over the size parsed ahead: `lines` statements, and an invalid last one
+    /// when `broken`.
+    fn large_graph(lines: usize, broken: bool) -> String {
+        let mut text: String = (0..lines)
+            .map(|i| format!("<http://e.org/s{i}> <http://e.org/p> \"statement {i:08}\" .\n"))
+            .collect();
+        if broken {
+            text.push_str("<http://e.org/last> <http://e.org/p> .\n");
+        }
+        text
+    }
+
+    #[test]
+    fn a_check_takes_the_parse_started_ahead_while_its_file_is_unchanged() {
+        let dir = tempfile::tempdir().unwrap();
+        let body = large_graph(100_000, false);
+        assert!(body.len() > 4 << 20, "{}", body.len());
+        let mut good = check(&dir, "a.nt", &body);
+        let mut ahead = Ahead::start([
+            (good.path.clone(), good.format, body.len() as u64),
+            // Small files are parsed by their check.
+            (dir.path().join("small.nt"), good.format, 100),
+        ]);
+        assert!(ahead.take(&dir.path().join("small.nt")).is_none());
+        good.ahead = ahead.take(&good.path);
+        let parsed = good.ahead.clone().unwrap();
+        assert!(matches!(parsed.outcome(&good.path), Some(Ok(()))));
+        // Other bytes of the same size and time: the parse ahead answers for them (the
+        // hash cache's rule), so it is the one taken, not a new parse.
+        let modified = std::fs::metadata(&good.path).unwrap().modified().unwrap();
+        let mut other = body.clone().into_bytes();
+        other[0] = b'!';
+        std::fs::write(&good.path, &other).unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&good.path)
+            .unwrap()
+            .set_modified(modified)
+            .unwrap();
+        good.run().unwrap();
+        let fresh = GraphCheck {
+            ahead: None,
+            ..good.clone()
+        };
+        assert!(fresh.run().is_err(), "without it, the file is parsed");
+        // Changed since (another size): parsed again.
+        std::fs::write(&good.path, large_graph(100_000, true)).unwrap();
+        let error = format!("{:#}", good.run().unwrap_err());
+        assert!(error.contains("a.nt:100001:"), "{error}");
+    }
+
+    #[test]
+    fn a_failure_found_ahead_names_the_file_line_and_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let body = large_graph(100_000, true);
+        let mut bad = check(&dir, "b.nt", &body);
+        let mut ahead = Ahead::start([(bad.path.clone(), bad.format, body.len() as u64)]);
+        bad.ahead = ahead.take(&bad.path);
+        drop(ahead);
+        let error = format!("{:#}", bad.run().unwrap_err());
+        assert!(
+            error.contains("the graph `g` is not valid RDF") && error.contains("b.nt:100001:"),
+            "{error}"
+        );
+        // Its error was given once; a second check of the same file parses it.
+        let error = format!("{:#}", bad.run().unwrap_err());
+        assert!(error.contains("b.nt:100001:"), "{error}");
     }
 
     #[tokio::test]

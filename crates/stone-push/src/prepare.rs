@@ -234,6 +234,7 @@ fn graph(
             format,
             sha256: d.sha256.clone(),
             markers: Some(package.root.join(STATE_DIR).join("checked")),
+            ahead: None,
         });
     }
     Ok(as_pushed(package, resource, digests))

@@ -86,7 +86,9 @@ impl Distinct {
         let random = std::hash::RandomState::new();
         Self {
             hasher: SipHasher13::new_with_keys(random.hash_one(0u8), random.hash_one(1u8)),
-            run: Vec::new(),
+            // Reserved whole: grown by doubling, a run would be copied on the way and
+            // could take twice its bound (the pages are only used as it fills).
+            run: Vec::with_capacity(limit),
             limit,
             runs: Vec::new(),
         }

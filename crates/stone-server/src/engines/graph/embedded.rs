@@ -310,8 +310,14 @@ impl Inner {
                 if replace {
                     self.clear(&to)?;
                 }
-                self.bulk_copy(&from, &to)?;
-                let total = self.sparql_count(&to)?;
+                let copied = self.bulk_copy(&from, &to)?;
+                // Emptied first, `to` holds what was copied: the triples of one graph, each
+                // once (not read back to count them).
+                let total = if replace {
+                    copied
+                } else {
+                    self.sparql_count(&to)?
+                };
                 self.set_count(&to, total)?;
                 if then_discard {
                     let discard = Step::Discard {
@@ -470,7 +476,7 @@ impl Inner {
     }
 
     /// Records the graph's size (none when empty) in its own transaction.
-    fn set_count(&self, graph: &NamedNode, total: u64) -> Result<(), GraphError> {
+    pub(super) fn set_count(&self, graph: &NamedNode, total: u64) -> Result<(), GraphError> {
         let mut transaction = self.store.start_transaction()?;
         set_count_in(&mut transaction, graph, total)?;
         transaction.commit()?;
@@ -514,15 +520,17 @@ impl Inner {
         Ok(())
     }
 
-    /// Adds the triples of `from` to `to` through the bulk loader.
-    fn bulk_copy(&self, from: &NamedNode, to: &NamedNode) -> Result<(), GraphError> {
+    /// Adds the triples of `from` to `to` through the bulk loader; returns how many it
+    /// read from `from`.
+    fn bulk_copy(&self, from: &NamedNode, to: &NamedNode) -> Result<u64, GraphError> {
+        let mut copied = 0u64;
         let mut loader = self.loader();
-        loader.load_ok_quads::<GraphError, GraphError>(
-            self.graph_triples(from)
-                .map(|t| t.map(|t| t.in_graph(to.clone()))),
-        )?;
+        loader.load_ok_quads::<GraphError, GraphError>(self.graph_triples(from).map(|t| {
+            copied += 1;
+            t.map(|t| t.in_graph(to.clone()))
+        }))?;
         loader.commit()?;
-        Ok(())
+        Ok(copied)
     }
 
     /// A load; `digests`, when every file's is known, are remembered once the content is
@@ -552,12 +560,13 @@ impl Inner {
             tracing::debug!(graph = %graph, "graph unchanged: loaded from every one of these files before");
             return Ok(unchanged(before));
         }
-        let outcome = if replace || before == 0 {
-            self.load_whole(graph, files, limits, before, keep)
+        let (outcome, recorded) = if replace || before == 0 {
+            self.load_whole(graph, files, limits, before, keep, digests)?
         } else {
-            self.append(graph, files, limits, before, keep)
-        }?;
-        if let Some(digests) = digests
+            (self.append(graph, files, limits, before, keep)?, false)
+        };
+        if !recorded
+            && let Some(digests) = digests
             && outcome.total_triples > 0
         {
             self.remember_loaded(graph, digests)?;
@@ -567,6 +576,7 @@ impl Inner {
 
     /// A load that makes the files the graph's content: the graph is empty (`before` is
     /// 0) and they go straight into it, or they replace it through a staging graph.
+    /// Returns whether the graph's records (count, and `digests`) are written.
     fn load_whole(
         &self,
         graph: &NamedNode,
@@ -574,7 +584,8 @@ impl Inner {
         limits: GraphLimits,
         before: u64,
         keep: Option<&NamedNode>,
-    ) -> Result<GraphOutcome, GraphError> {
+        digests: Option<&BTreeSet<String>>,
+    ) -> Result<(GraphOutcome, bool), GraphError> {
         let target = if before == 0 {
             graph.clone()
         } else {
@@ -636,16 +647,22 @@ impl Inner {
                 // An empty file into an empty graph: nothing to keep.
                 self.clear(&target)?;
                 self.finish(entry)?;
-                return Ok(unchanged(0));
+                return Ok((unchanged(0), false));
             }
-            self.set_count(graph, total)?;
-            self.finish(entry)?;
-            return Ok(GraphOutcome {
-                triples_added: total,
-                triples_removed: 0,
-                total_triples: total,
-                unchanged: false,
-            });
+            // Ingested as the triples were, not written (see `ingest_records`).
+            if let Err(error) = self.ingest_records(graph, total, digests) {
+                return Err(abandon(entry, error));
+            }
+            self.journal.finish(entry)?;
+            return Ok((
+                GraphOutcome {
+                    triples_added: total,
+                    triples_removed: 0,
+                    total_triples: total,
+                    unchanged: false,
+                },
+                true,
+            ));
         }
         // A replace: what changes, as the comparison of contents sees it.
         let diff = self.diff(&target, graph);
@@ -656,16 +673,19 @@ impl Inner {
         if added == 0 && removed == 0 {
             self.clear(&target)?;
             self.finish(entry)?;
-            return Ok(unchanged(before));
+            return Ok((unchanged(before), false));
         }
         // From here on the replace happens: a crash finishes it.
         self.copy_and_finish(entry, target.as_str(), graph.as_str(), true)?;
-        Ok(GraphOutcome {
-            triples_added: added,
-            triples_removed: removed,
-            total_triples: total,
-            unchanged: false,
-        })
+        Ok((
+            GraphOutcome {
+                triples_added: added,
+                triples_removed: removed,
+                total_triples: total,
+                unchanged: false,
+            },
+            false,
+        ))
     }
 
     /// Streams the files into `target` through the bulk loader (blank-node components

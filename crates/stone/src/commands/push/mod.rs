@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use stone_package::{Destination, resolve_branch};
+use stone_push::checks::Ahead;
 use stone_push::environment::ResolvedEnvironment;
 use stone_push::plan::{PlanOptions, build_plan, load_for_push};
 use stone_push::prepare::{Preparation, PrepareOptions, prepare};
@@ -155,6 +156,13 @@ fn push_with(
         }
     }
 
+    // Large graphs' RDF checks begin now, beside the hash, which leaves cores idle; the
+    // checks the plan lists take their outcomes (`stone_push::checks::Ahead`).
+    let mut ahead = if args.dry_run || outside {
+        Ahead::default()
+    } else {
+        Ahead::start(graph_files(&package))
+    };
     let progress = HashBar::new(printer, package.resources.iter().map(|r| r.size()).sum());
     let mut plan = build_plan(
         &package,
@@ -197,8 +205,12 @@ fn push_with(
     };
     // Takes the plan's datasets and the package's resources (issue 27: they grow with the
     // count of resources); the rest of the loaded package goes after.
-    let prepared = prepare(&mut plan, &mut package, options, &lines)?;
+    let mut prepared = prepare(&mut plan, &mut package, options, &lines)?;
     drop(package);
+    for check in &mut prepared.checks {
+        check.ahead = ahead.take(&check.path);
+    }
+    drop(ahead);
     stone_push::memory::give_back();
     if let Some(e) = info_error {
         // The package's mistakes first: they are worth hearing about while the server is
@@ -234,6 +246,22 @@ fn push_with(
         )
     })?;
     printer.result(&result, || render::render_result(&result))
+}
+
+/// The listed files of the package's GRAPH resources: path, format, size.
+fn graph_files(
+    package: &stone_package::Package,
+) -> impl Iterator<Item = (std::path::PathBuf, stone_package::Format, u64)> + '_ {
+    package
+        .resources
+        .iter()
+        .filter(|r| r.kind == stone_package::AssetKind::Graph)
+        .flat_map(|r| &r.files)
+        .filter_map(|f| {
+            let path = f.absolute(&package.root);
+            let format = stone_package::Format::detect(&path)?;
+            Some((path, format, f.size))
+        })
 }
 
 /// What to do when no handler claims a destination: the schemes the built-ins take and
