@@ -245,7 +245,7 @@ impl EmbeddedGraphs {
 }
 
 impl Inner {
-    fn open(dir: PathBuf) -> Result<Self, GraphError> {
+    pub(super) fn open(dir: PathBuf) -> Result<Self, GraphError> {
         std::fs::create_dir_all(&dir).map_err(GraphError::persist(&dir))?;
         let store = Store::open(dir.join(STORE_DIR))?;
         let journal = Journal::open(dir.join(JOURNAL_DIR))?;
@@ -445,7 +445,7 @@ impl Inner {
         }
     }
 
-    fn recorded_count(&self, graph: &NamedNode) -> Result<Option<u64>, GraphError> {
+    pub(super) fn recorded_count(&self, graph: &NamedNode) -> Result<Option<u64>, GraphError> {
         let (meta, predicate) = meta_nodes();
         for quad in self.store.quads_for_pattern(
             Some(graph.as_ref().into()),

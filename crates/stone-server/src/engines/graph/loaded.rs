@@ -168,3 +168,51 @@ pub(super) fn meta_nodes() -> (NamedNode, NamedNode) {
         NamedNode::new_unchecked(TRIPLES_PREDICATE),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn digests(names: &[&str]) -> BTreeSet<String> {
+        names.iter().map(|n| (*n).to_owned()).collect()
+    }
+
+    #[test]
+    fn records_ingested_after_a_load_are_read_as_written_ones_and_replace_stale_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let inner = Inner::open(dir.path().to_path_buf()).unwrap();
+        let fresh = NamedNode::new_unchecked("http://example.org/fresh");
+        inner
+            .ingest_records(&fresh, 7, Some(&digests(&["a", "b"])))
+            .unwrap();
+        assert_eq!(inner.recorded_count(&fresh).unwrap(), Some(7));
+        assert_eq!(inner.loaded_from(&fresh).unwrap(), digests(&["a", "b"]));
+        // Without digests: the count alone.
+        let counted = NamedNode::new_unchecked("http://example.org/counted");
+        inner.ingest_records(&counted, 3, None).unwrap();
+        assert_eq!(inner.recorded_count(&counted).unwrap(), Some(3));
+        assert!(inner.loaded_from(&counted).unwrap().is_empty());
+        // Records left from before (none should be): replaced, not added to.
+        let stale = NamedNode::new_unchecked("http://example.org/stale");
+        inner.set_count(&stale, 5).unwrap();
+        inner.remember_loaded(&stale, &digests(&["x"])).unwrap();
+        inner
+            .ingest_records(&stale, 9, Some(&digests(&["y"])))
+            .unwrap();
+        assert_eq!(inner.recorded_count(&stale).unwrap(), Some(9));
+        assert_eq!(inner.loaded_from(&stale).unwrap(), digests(&["y"]));
+        let (meta, count) = meta_nodes();
+        let counts = inner
+            .store
+            .quads_for_pattern(
+                Some(stale.as_ref().into()),
+                Some(count.as_ref()),
+                None,
+                Some(GraphNameRef::NamedNode(meta.as_ref())),
+            )
+            .count();
+        assert_eq!(counts, 1);
+        // The others are untouched.
+        assert_eq!(inner.recorded_count(&fresh).unwrap(), Some(7));
+    }
+}
