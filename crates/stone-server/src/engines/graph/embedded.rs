@@ -446,13 +446,8 @@ impl Inner {
     }
 
     pub(super) fn recorded_count(&self, graph: &NamedNode) -> Result<Option<u64>, GraphError> {
-        let (meta, predicate) = meta_nodes();
-        for quad in self.store.quads_for_pattern(
-            Some(graph.as_ref().into()),
-            Some(predicate.as_ref()),
-            None,
-            Some(meta.as_ref().into()),
-        ) {
+        let (_, predicate) = meta_nodes();
+        for quad in self.meta_records(graph, Some(&predicate)) {
             if let Term::Literal(literal) = quad?.object
                 && let Ok(n) = literal.value().parse()
             {

@@ -1,10 +1,11 @@
 //! The embedded store's bookkeeping in its meta graph: each graph's triple count
 //! ([`set_count_in`]) and the files it was loaded from, by sha256: records
 //! `<graph> <LOADED_PREDICATE> "sha256"` in the store's meta graph, added once a load's
-//! triples are in and all forgotten before anything removes a triple (`Inner::clear`). So
-//! the graph holds every triple of each recorded file (a crash between a load and its
-//! record only leaves a file out), and an append of files all recorded changes nothing
-//! (`Inner::load_files` answers it without reading them).
+//! triples are in (for a new graph, ingested right after them: [`Inner::ingest_records`])
+//! and all forgotten before anything removes a triple (`Inner::clear`). So the graph holds
+//! every triple of each recorded file (a crash between a load and its record only leaves
+//! a file out), and an append of files all recorded changes nothing (`Inner::load_files`
+//! answers it without reading them).
 
 use std::collections::BTreeSet;
 
@@ -30,16 +31,25 @@ impl Inner {
 
     /// The graph's `<graph> <LOADED_PREDICATE> "sha256"` records.
     fn loaded_records(&self, graph: &NamedNode) -> Result<Vec<Quad>, GraphError> {
-        let (meta, loaded) = loaded_nodes();
+        let (_, loaded) = loaded_nodes();
         Ok(self
-            .store
-            .quads_for_pattern(
-                Some(graph.as_ref().into()),
-                Some(loaded.as_ref()),
-                None,
-                Some(GraphNameRef::NamedNode(meta.as_ref())),
-            )
+            .meta_records(graph, Some(&loaded))
             .collect::<Result<_, _>>()?)
+    }
+
+    /// The graph's records in the meta graph (those of `predicate` only, if given).
+    pub(super) fn meta_records(
+        &self,
+        graph: &NamedNode,
+        predicate: Option<&NamedNode>,
+    ) -> oxigraph::store::QuadIter<'_> {
+        let (meta, _) = meta_nodes();
+        self.store.quads_for_pattern(
+            Some(graph.as_ref().into()),
+            predicate.map(NamedNode::as_ref),
+            None,
+            Some(GraphNameRef::NamedNode(meta.as_ref())),
+        )
     }
 
     pub(super) fn remember_loaded(
@@ -79,16 +89,7 @@ impl Inner {
     ) -> Result<(), GraphError> {
         let (meta, count) = meta_nodes();
         let (_, loaded) = loaded_nodes();
-        let stale = self
-            .store
-            .quads_for_pattern(
-                Some(graph.as_ref().into()),
-                None,
-                None,
-                Some(GraphNameRef::NamedNode(meta.as_ref())),
-            )
-            .next()
-            .is_some();
+        let stale = self.meta_records(graph, None).next().is_some();
         if stale {
             self.forget_loaded(graph)?;
             self.set_count(graph, total)?;
@@ -201,17 +202,8 @@ mod tests {
             .unwrap();
         assert_eq!(inner.recorded_count(&stale).unwrap(), Some(9));
         assert_eq!(inner.loaded_from(&stale).unwrap(), digests(&["y"]));
-        let (meta, count) = meta_nodes();
-        let counts = inner
-            .store
-            .quads_for_pattern(
-                Some(stale.as_ref().into()),
-                Some(count.as_ref()),
-                None,
-                Some(GraphNameRef::NamedNode(meta.as_ref())),
-            )
-            .count();
-        assert_eq!(counts, 1);
+        let (_, count) = meta_nodes();
+        assert_eq!(inner.meta_records(&stale, Some(&count)).count(), 1);
         // The others are untouched.
         assert_eq!(inner.recorded_count(&fresh).unwrap(), Some(7));
     }
