@@ -316,6 +316,8 @@ async fn serve_table_file(
                 "dataset {namespace}/{name} changed while reading; try again"
             ))
         })?;
+    // Tests remove the cached file here, as the sweep may.
+    crate::test_hooks::test_pause("table-file-found").await;
     let etag = format!(
         "\"{snapshot_id}-parquet-{}\"",
         file.sha256.get(..16).unwrap_or(&file.sha256)
@@ -328,9 +330,7 @@ async fn serve_table_file(
         range::Requested::Whole => None,
         range::Requested::Part(range) => Some(range),
     };
-    let mut opened = tokio::fs::File::open(&file.path)
-        .await
-        .map_err(ApiError::internal)?;
+    let mut opened = file.file;
     let (start, length) = match &range {
         Some(range) => (range.start, range.end - range.start),
         None => (0, file.size),

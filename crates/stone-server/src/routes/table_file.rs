@@ -13,14 +13,17 @@
 //! One materialisation at a time (the lock), so two first readers do not encode twice. The
 //! cache keeps the [`KEPT_PER_TABLE`] most recently written snapshots of a table, and the
 //! periodic sweep ([`crate::content_cache`]) removes the files of snapshots and tables that
-//! are gone and keeps the whole cache to `[gc] content_cache_bytes`.
+//! are gone and keeps the whole cache to `[gc] content_cache_bytes`. Both may remove a
+//! file at any time: a reader is handed the file already open ([`TableFile::file`]), and an
+//! open file stays readable after its removal (Unix), so a read never meets a file gone
+//! between finding and opening it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use futures::StreamExt;
 use serde_json::Map;
 use sha2::{Digest, Sha256};
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncSeekExt, AsyncWriteExt};
 use tokio::sync::Mutex;
 
 use super::App;
@@ -33,20 +36,26 @@ pub const KEPT_PER_TABLE: usize = 4;
 /// One materialisation at a time.
 static MATERIALISING: Mutex<()> = Mutex::const_new(());
 
-/// A snapshot's Parquet file in the cache.
+/// A snapshot's Parquet file in the cache, open for reading.
 #[derive(Debug)]
 pub(super) struct TableFile {
-    pub path: PathBuf,
+    /// Open at its start; readable whatever the sweep does to its name.
+    pub file: tokio::fs::File,
     pub size: u64,
     /// The sha256 of the file's bytes (hex): what the `ETag` names besides the snapshot.
     pub sha256: String,
 }
 
-/// The cached file of `snapshot_id` in `dir`, if there is one.
-async fn find(dir: &Path, snapshot_id: i64) -> Option<TableFile> {
+/// The cached file of `snapshot_id` in `dir`, opened, if there is one (a file removed
+/// between the listing and its opening is not there).
+async fn find(dir: &Path, snapshot_id: i64) -> std::io::Result<Option<TableFile>> {
     let prefix = format!("{snapshot_id}-");
-    let mut entries = tokio::fs::read_dir(dir).await.ok()?;
-    while let Ok(Some(entry)) = entries.next_entry().await {
+    let mut entries = match tokio::fs::read_dir(dir).await {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(error),
+    };
+    while let Some(entry) = entries.next_entry().await? {
         let file_name = entry.file_name();
         let Some(sha256) = file_name
             .to_str()
@@ -55,14 +64,19 @@ async fn find(dir: &Path, snapshot_id: i64) -> Option<TableFile> {
         else {
             continue;
         };
-        let size = entry.metadata().await.ok()?.len();
-        return Some(TableFile {
-            path: entry.path(),
+        let file = match tokio::fs::File::open(entry.path()).await {
+            Ok(file) => file,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(error) => return Err(error),
+        };
+        let size = file.metadata().await?.len();
+        return Ok(Some(TableFile {
+            file,
             size,
             sha256: sha256.to_owned(),
-        });
+        }));
     }
-    None
+    Ok(None)
 }
 
 /// The Parquet file of the snapshot `snapshot_id` of `namespace.name`: materialised on
@@ -74,11 +88,13 @@ pub(super) async fn parquet_of(
     snapshot_id: i64,
 ) -> anyhow::Result<Option<TableFile>> {
     let dir = app.content_cache.table_dir(namespace, name).await?;
-    if let Some(file) = find(&dir, snapshot_id).await {
+    if let Some(file) = find(&dir, snapshot_id).await? {
         return Ok(Some(file));
     }
     let _one = MATERIALISING.lock().await;
-    if let Some(file) = find(&dir, snapshot_id).await {
+    // The sweep may have removed the folder since (its table gone a moment): made again.
+    let dir = app.content_cache.table_dir(namespace, name).await?;
+    if let Some(file) = find(&dir, snapshot_id).await? {
         return Ok(Some(file));
     }
     let Some((schema, mut batches)) = app
@@ -108,7 +124,8 @@ pub(super) async fn parquet_of(
     size += chunk.len() as u64;
     file.write_all(&chunk).await?;
     file.sync_all().await?;
-    drop(file);
+    // The handle the reader gets: the same file once renamed, whatever removes the name.
+    file.seek(std::io::SeekFrom::Start(0)).await?;
     let sha256 = hex::encode(hash.finalize());
     let path = dir.join(format!("{snapshot_id}-{sha256}.parquet"));
     spool_path
@@ -121,7 +138,7 @@ pub(super) async fn parquet_of(
         bytes = size,
         "materialised the Parquet answer of a snapshot"
     );
-    Ok(Some(TableFile { path, size, sha256 }))
+    Ok(Some(TableFile { file, size, sha256 }))
 }
 
 /// Removes the table's cached snapshots beyond the [`KEPT_PER_TABLE`] newest.
