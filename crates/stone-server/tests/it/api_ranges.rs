@@ -440,17 +440,8 @@ async fn the_content_cache_forgets_deleted_tables_and_keeps_to_its_budget() {
     // A budget smaller than one file: the sweep empties the cache; a read writes it again.
     let small = Site::with_config("[gc]\ninterval_seconds = 1\ncontent_cache_bytes = 1\n");
     let server = small.start();
-    let (m, contents) = manifest(
-        "cache",
-        "main",
-        Options::default(),
-        None,
-        &[tabular("kept", labelled_parquet(1_000, 500))],
-    );
-    server.push(&m, &contents).await;
-    let url = "/v1/namespaces/cache/datasets/kept/content?format=parquet";
-    let first = read(&server, url, &[]).await;
-    assert_eq!(first.status, 200);
+    let (url, first) = push_and_read_table(&server, "kept", 1_000).await;
+    let url = url.as_str();
     crate::gc::eventually("the cache kept to its budget", &server, async || {
         cache_folders(&server.data_dir)
             .values()
@@ -460,6 +451,23 @@ async fn the_content_cache_forgets_deleted_tables_and_keeps_to_its_budget() {
     let again = read(&server, url, &[]).await;
     assert_eq!(again.body, first.body);
     assert_eq!(again.header("etag"), first.header("etag"));
+}
+
+/// Pushes the table `name` of `rows` rows to the namespace `cache` (main) and reads its
+/// Parquet answer once, which caches it: the answer's path and that read.
+async fn push_and_read_table(server: &Server, name: &str, rows: i64) -> (String, Read) {
+    let (m, contents) = manifest(
+        "cache",
+        "main",
+        Options::default(),
+        None,
+        &[tabular(name, labelled_parquet(rows, 500))],
+    );
+    server.push(&m, &contents).await;
+    let url = format!("/v1/namespaces/cache/datasets/{name}/content?format=parquet");
+    let first = read(server, &url, &[]).await;
+    assert_eq!(first.status, 200);
+    (url, first)
 }
 
 /// The sweep and the eviction may remove a cached Parquet answer at any moment: a read
@@ -475,17 +483,8 @@ async fn a_cached_answer_removed_under_a_read_is_still_served() {
     let server = tokio::task::block_in_place(|| {
         site.start_with_env(&[("STONE_SERVER_TEST_PAUSE_AT", hook_dir.as_str())])
     });
-    let (m, contents) = manifest(
-        "cache",
-        "main",
-        Options::default(),
-        None,
-        &[tabular("held", labelled_parquet(3_000, 500))],
-    );
-    server.push(&m, &contents).await;
-    let url = "/v1/namespaces/cache/datasets/held/content?format=parquet";
-    let first = read(&server, url, &[]).await;
-    assert_eq!(first.status, 200);
+    let (url, first) = push_and_read_table(&server, "held", 3_000).await;
+    let url = url.as_str();
 
     for range in [None, Some("bytes=100-")] {
         let pause = hooks.path().join("pause-table-file-found");
