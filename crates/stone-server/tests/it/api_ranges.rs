@@ -528,7 +528,12 @@ async fn a_cached_answer_removed_under_a_read_is_still_served() {
             Some(_) => (StatusCode::PARTIAL_CONTENT, &first.body[100..]),
         };
         assert_eq!(status, expected_status, "{}", server.log());
-        assert!(body == expected, "the bytes of the file found");
+        assert!(
+            body == expected,
+            "the bytes of the file found: {} bytes served, {} expected",
+            body.len(),
+            expected.len()
+        );
     }
     // Gone from the cache: the next read writes it again, with the same bytes.
     let again = read(&server, url, &[]).await;
