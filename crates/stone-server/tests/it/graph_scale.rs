@@ -226,6 +226,32 @@ async fn the_default_bulk_load_memory_loads_the_large_graph_within_its_budget() 
     assert_eq!(graph_count_on_disk(&site.data_dir(), &graph), LARGE as u64);
 }
 
+/// The store is built with third_party/oxigraph (its bulk loader links its files into the
+/// store instead of copying them: third_party/oxigraph/STONE.md). A version of oxigraph
+/// other than the patch's makes cargo leave the patch unused with only a warning, and the
+/// copy back: the lock file then names crates.io as oxigraph's source.
+#[test]
+fn the_store_is_built_with_the_patched_oxigraph() {
+    let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../Cargo.lock"))
+        .expect("the workspace's Cargo.lock");
+    let oxigraph: Vec<&str> = lock
+        .split("[[package]]")
+        .filter(|package| package.lines().any(|line| line == "name = \"oxigraph\""))
+        .collect();
+    assert_eq!(
+        oxigraph.len(),
+        1,
+        "one oxigraph in Cargo.lock: {oxigraph:#?}"
+    );
+    assert!(
+        !oxigraph[0].contains("source = "),
+        "oxigraph comes from a registry, not third_party/oxigraph (its [patch.crates-io] is \
+         unused: does third_party/oxigraph/Cargo.toml have the version crates/stone-server \
+         asks for? see scripts/vendor-oxigraph):{}",
+        oxigraph[0]
+    );
+}
+
 /// Waits until the embedded store's journal holds a step whose JSON contains `step`
 /// (a graph change in progress), then kills the server.
 async fn kill_during(server: &mut Server, step: &str) {
