@@ -252,6 +252,54 @@ fn the_store_is_built_with_the_patched_oxigraph() {
     );
 }
 
+/// Every index of the store takes writes whatever the count of its level-0 files: a bulk
+/// load leaves one there per batch, and from RocksDB's defaults (20 slow, 36 stop) the
+/// append right after a 16 M-triple load waited 65–84 s (third_party/oxigraph/STONE.md).
+/// Read where RocksDB writes the options it runs with (`OPTIONS-<n>` in the store).
+#[test]
+fn the_store_never_stalls_writes_on_its_level_0_files() {
+    let site = Site::new();
+    let server = site.start();
+    let store = site.data_dir().join("graph/store");
+    let newest = std::fs::read_dir(&store)
+        .unwrap_or_else(|e| panic!("the store {}: {e}", store.display()))
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| {
+            path.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("OPTIONS-"))
+        })
+        .max_by_key(|path| {
+            let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+            name["OPTIONS-".len()..].parse::<u64>().unwrap_or(0)
+        })
+        .expect("RocksDB writes an OPTIONS file in the store");
+    let options = std::fs::read_to_string(&newest).unwrap();
+    let mut families = 0;
+    for family in options.split("[CFOptions ").skip(1) {
+        families += 1;
+        let name = family.lines().next().unwrap_or_default();
+        for setting in [
+            "level0_slowdown_writes_trigger",
+            "level0_stop_writes_trigger",
+        ] {
+            let value = family
+                .lines()
+                .find_map(|line| line.trim().strip_prefix(&format!("{setting}=")))
+                .unwrap_or_else(|| panic!("no {setting} for {name} in {}", newest.display()));
+            assert_eq!(value, "1048576", "{setting} of {name}");
+        }
+    }
+    // The default family and the store's own: quads in six orders, the default graph's
+    // three, terms, graphs.
+    assert!(
+        families >= 10,
+        "{families} column families in {}",
+        newest.display()
+    );
+    drop(server);
+}
+
 /// Waits until the embedded store's journal holds a step whose JSON contains `step`
 /// (a graph change in progress), then kills the server.
 async fn kill_during(server: &mut Server, step: &str) {

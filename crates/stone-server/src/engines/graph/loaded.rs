@@ -74,13 +74,11 @@ impl Inner {
     /// Records the size of a graph just bulk-loaded (it was empty) and the files it was
     /// loaded from, through the bulk loader: ingested as its triples were, not written.
     ///
-    /// A write after a bulk load waits while the store holds as many fresh table files as
-    /// the load gave it (RocksDB stops writes from 36 level-0 files on, until compaction
-    /// merges them: a load of 20 M triples gave it 100 per index, and its record waited
-    /// two minutes), and so does a flush. Ingested files are durable as they are: nothing
-    /// of this load is left to flush, and the journal entry closes without one. A graph
-    /// that still has records (none should: clearing one removes them) gets them written
-    /// as before.
+    /// Ingested files are durable as they are: nothing of this load is left to flush, and
+    /// the journal entry closes without one (a flush right after a large load also waited,
+    /// with RocksDB's default stall settings, until compaction had merged the load's
+    /// files: third_party/oxigraph/STONE.md). A graph that still has records (none
+    /// should: clearing one removes them) gets them written as before.
     pub(super) fn ingest_records(
         &self,
         graph: &NamedNode,
