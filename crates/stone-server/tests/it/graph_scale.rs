@@ -227,7 +227,8 @@ async fn the_default_bulk_load_memory_loads_the_large_graph_within_its_budget() 
 }
 
 /// The store is built with third_party/oxigraph (its bulk loader links its files into the
-/// store instead of copying them: third_party/oxigraph/STONE.md). A version of oxigraph
+/// store instead of copying them, and writes do not stall on level-0 files:
+/// third_party/oxigraph/STONE.md). A version of oxigraph
 /// other than the patch's makes cargo leave the patch unused with only a warning, and the
 /// copy back: the lock file then names crates.io as oxigraph's source.
 #[test]
