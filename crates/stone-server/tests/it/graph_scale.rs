@@ -226,31 +226,45 @@ async fn the_default_bulk_load_memory_loads_the_large_graph_within_its_budget() 
     assert_eq!(graph_count_on_disk(&site.data_dir(), &graph), LARGE as u64);
 }
 
-/// The store is built with third_party/oxigraph (its bulk loader links its files into the
-/// store instead of copying them, and writes do not stall on level-0 files:
-/// third_party/oxigraph/STONE.md). A version of oxigraph
-/// other than the patch's makes cargo leave the patch unused with only a warning, and the
-/// copy back: the lock file then names crates.io as oxigraph's source.
+/// The store is built with the patched crates of third_party/: oxigraph (its bulk loader
+/// links its files into the store instead of copying them, and writes do not stall on
+/// level-0 files: third_party/oxigraph/STONE.md) and oxrocksdb-sys (RocksDB compiled as a
+/// few large units, its bindings kept in the tree: third_party/oxrocksdb-sys/STONE.md). A
+/// version other than a patch's makes cargo leave the patch unused with only a warning, and
+/// the registry's copy back: the lock file then names crates.io as the crate's source.
 #[test]
-fn the_store_is_built_with_the_patched_oxigraph() {
+fn the_store_is_built_with_the_patched_crates() {
     let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../Cargo.lock"))
         .expect("the workspace's Cargo.lock");
-    let oxigraph: Vec<&str> = lock
-        .split("[[package]]")
-        .filter(|package| package.lines().any(|line| line == "name = \"oxigraph\""))
-        .collect();
-    assert_eq!(
-        oxigraph.len(),
-        1,
-        "one oxigraph in Cargo.lock: {oxigraph:#?}"
-    );
-    assert!(
-        !oxigraph[0].contains("source = "),
-        "oxigraph comes from a registry, not third_party/oxigraph (its [patch.crates-io] is \
-         unused: does third_party/oxigraph/Cargo.toml have the version crates/stone-server \
-         asks for? see scripts/vendor-oxigraph):{}",
-        oxigraph[0]
-    );
+    let packages: Vec<&str> = lock.split("[[package]]").collect();
+    let named = |name: &str| -> Vec<&str> {
+        let line = format!("name = \"{name}\"");
+        packages
+            .iter()
+            .copied()
+            .filter(|package| package.lines().any(|l| l == line))
+            .collect()
+    };
+    for crate_name in ["oxigraph", "oxrocksdb-sys"] {
+        let found = named(crate_name);
+        assert_eq!(found.len(), 1, "one {crate_name} in Cargo.lock: {found:#?}");
+        assert!(
+            !found[0].contains("source = "),
+            "{crate_name} comes from a registry, not third_party/{crate_name} (its \
+             [patch.crates-io] is unused: does third_party/{crate_name}/Cargo.toml have the \
+             version the workspace asks for? see scripts/vendor):{}",
+            found[0]
+        );
+    }
+    // Building needs no libclang: nothing in the tree runs bindgen (a fresh machine has
+    // Debian's libclang-cpp at most, which bindgen does not load; issue 51).
+    for needs_libclang in ["bindgen", "clang-sys"] {
+        assert!(
+            named(needs_libclang).is_empty(),
+            "{needs_libclang} is in Cargo.lock: the build would need libclang (cargo tree -i \
+             {needs_libclang} says who brings it; oxrocksdb-sys keeps its bindings in the tree)"
+        );
+    }
 }
 
 /// Every index of the store takes writes whatever the count of its level-0 files: a bulk

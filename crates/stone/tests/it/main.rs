@@ -17,6 +17,7 @@ mod man;
 mod many_files;
 mod many_resources;
 mod plugins;
+mod prerequisites;
 mod push_dry_run;
 mod push_e2e;
 mod quickstart;
