@@ -3,10 +3,12 @@
 //! in order ([`pipeline`]). Memory stays bounded whatever the file size, and the same input
 //! gives the same bytes on every run.
 
+mod head;
 mod locate;
 mod pipeline;
 mod split;
 
+pub use head::{SNIFF_RECORDS, check_head};
 pub use pipeline::{CHUNK_BYTES, Tuning};
 
 use split::Splitter;
@@ -33,6 +35,9 @@ const IO_BUFFER: usize = 1 << 20;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CsvOptions {
     pub delimiter: u8,
+    /// Whether the dialect names the delimiter: when it does not, a file whose lines all
+    /// split on another one is refused ([`check_head`]).
+    pub delimiter_declared: bool,
     pub quote: Option<u8>,
     pub escape: Option<u8>,
     pub comment: Option<u8>,
@@ -64,6 +69,7 @@ impl CsvOptions {
         };
         let mut options = CsvOptions {
             delimiter: if format == Format::Tsv { b'\t' } else { b',' },
+            delimiter_declared: false,
             quote: Some(b'"'),
             escape: None,
             comment: None,
@@ -74,6 +80,7 @@ impl CsvOptions {
         if let Some(d) = dialect {
             if let Some(c) = d.delimiter {
                 options.delimiter = ascii(c, "delimiter")?;
+                options.delimiter_declared = true;
             }
             if let Some(c) = d.quote_char {
                 options.quote = Some(ascii(c, "quote character")?);
@@ -155,6 +162,7 @@ pub fn csv_to_parquet_tuned(
     // Inference and sampling read these records with arrow-csv, which holds a record
     // whole and ends an unclosed quote with the file: bound them first.
     check_records(src, options, INFER_RECORDS + 1, &mut |_, _| None)?;
+    check_head(src, options)?;
     let schema = Arc::new(table_schema(src, &format, options, declared)?);
     let tmp = temp_path(dst);
     let result = pipeline::convert(
@@ -385,7 +393,9 @@ fn table_schema(
         let schema = Schema::new(fields.clone());
         check_schema(src, &schema, declared)?;
     }
-    Ok(Schema::new(fields))
+    let schema = Schema::new(fields);
+    crate::schema::check_columns(src, &schema)?;
+    Ok(schema)
 }
 
 /// arrow-csv counts data rows from 0 and columns by index: say the file line and the name.

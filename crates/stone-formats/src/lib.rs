@@ -6,12 +6,15 @@ pub mod csv;
 pub mod footer;
 pub mod rdf;
 pub mod schema;
+pub mod text;
 
 use std::path::PathBuf;
 
 pub use csv::{Conversion, CsvOptions, Tuning, csv_to_parquet, csv_to_parquet_tuned};
 pub use footer::{FooterShape, ParquetLimits, check_parquet_footer};
-pub use schema::{ColumnInfo, check_parquet_schema, parquet_columns};
+pub use schema::{
+    ColumnInfo, check_columns, check_parquet_schema, parquet_columns, storable, type_name,
+};
 
 /// Errors of reading, converting and checking formats. Each names the file, and the line,
 /// column or table column where it can.
@@ -58,6 +61,29 @@ pub enum FormatError {
     RdfNotBuilt { path: PathBuf },
     #[error("{}: {message}", path.display())]
     Dialect { path: PathBuf, message: String },
+    /// A column or struct field without a name of its own (empty, only whitespace, or its
+    /// sibling's).
+    #[error("{}: {message}", path.display())]
+    ColumnName { path: PathBuf, message: String },
+    /// A CSV/TSV whose lines all split on another delimiter than the one it is read with.
+    #[error(
+        "{}: every line splits on `{}` into {fields} fields, but the file is read with `{}`, which makes each line one column",
+        path.display(), found.escape_debug(), read_with.escape_debug()
+    )]
+    Delimiter {
+        path: PathBuf,
+        read_with: char,
+        found: char,
+        fields: usize,
+    },
+    /// A column of a type a table cannot hold and give back.
+    #[error("{}: the column `{column}` is of type {data_type}, which a table cannot hold: {reason}", path.display())]
+    UnsupportedType {
+        path: PathBuf,
+        column: String,
+        data_type: String,
+        reason: String,
+    },
     /// Input past one of stone's parser limits (refused before it is parsed).
     #[error("{}: {message}", path.display())]
     Limit { path: PathBuf, message: String },
@@ -75,7 +101,9 @@ impl FormatError {
             }
             FormatError::Rdf { .. } => "format.rdf",
             FormatError::RdfNotBuilt { .. } => "format.rdf_not_built",
-            FormatError::Dialect { .. } => "format.dialect",
+            FormatError::Dialect { .. } | FormatError::Delimiter { .. } => "format.dialect",
+            FormatError::ColumnName { .. } => "format.column_name",
+            FormatError::UnsupportedType { .. } => "format.unsupported_type",
             FormatError::Limit { .. } => "format.limit_exceeded",
         }
     }
@@ -92,6 +120,17 @@ impl FormatError {
             FormatError::MissingColumn { .. } | FormatError::SchemaMismatch { .. } => {
                 Some("fix the data or the resource's `schema` in datasets.yaml; nothing was sent".into())
             }
+            FormatError::ColumnName { .. } => Some(
+                "give every column a name of its own in the file (a file without a header: `dialect: {header: false}` on its resource, and the names in its `schema.fields`); nothing was sent".into(),
+            ),
+            FormatError::Delimiter { found, read_with, .. } => Some(format!(
+                "say how the file is written, on its resource in datasets.yaml: `dialect: {{delimiter: \"{}\"}}` (or `dialect: {{delimiter: \"{}\"}}` if one column is meant); nothing was sent",
+                found.escape_default(),
+                read_with.escape_default()
+            )),
+            FormatError::UnsupportedType { .. } => Some(
+                "write the column as one of the types a table holds (docs/guide.md, \"Types\"); nothing was sent".into(),
+            ),
             FormatError::Limit { .. } => Some(
                 "stone refuses input past its parser limits (see RELIABILITY.md, \"Limits\"): split or flatten the data; nothing was sent".into(),
             ),

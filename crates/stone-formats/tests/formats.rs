@@ -449,3 +449,85 @@ fn without_the_rdf_feature_graphs_name_the_feature() {
     assert!(matches!(err, FormatError::RdfNotBuilt { .. }));
     assert!(err.hint().unwrap().contains("--features rdf"));
 }
+
+/// Converts `body` as a CSV read with `dialect`: the error, if any.
+fn convert_csv(body: &[u8], dialect: Option<Dialect>) -> Result<(), FormatError> {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("t.csv");
+    fs::write(&src, body).unwrap();
+    let options = CsvOptions::new(&src, Format::Csv, dialect.as_ref()).unwrap();
+    csv_to_parquet(&src, &dir.path().join("t.parquet"), &options, None, &|_| {}).map(drop)
+}
+
+#[test]
+fn a_header_without_a_name_of_its_own_is_refused_naming_line_and_column() {
+    for (body, says) in [
+        (
+            &b"a,b,a\n1,2,3\n"[..],
+            "line 1, column 5: the header's field 3 repeats the column name `a` of field 1",
+        ),
+        (
+            b"a,,c\n1,2,3\n",
+            "line 1, column 3: the header's field 2 names no column: its name is empty",
+        ),
+        (
+            b"\xef\xbb\xbfa,\t\n1,2\n",
+            "line 1, column 4: the header's field 2 names no column: its name is only whitespace",
+        ),
+        (
+            b"\n\n\"x\",\"x\"\n1,2\n",
+            "line 3, column 5: the header's field 2 repeats",
+        ),
+    ] {
+        let error = convert_csv(body, None).unwrap_err();
+        assert_eq!(error.code(), "format.column_name", "{error}");
+        assert!(error.to_string().contains(says), "{error}");
+    }
+    // Without a header, the names are the declared ones (or column_N): not checked here.
+    let no_header = Dialect {
+        header: Some(false),
+        ..Dialect::default()
+    };
+    convert_csv(b"a,a\n1,2\n", Some(no_header)).unwrap();
+}
+
+#[test]
+fn a_delimiter_the_content_disagrees_with_is_refused_unless_declared() {
+    let error = convert_csv(b"a;b;c\n1;2;3\n4;\"5;6\";7\n", None).unwrap_err();
+    assert_eq!(error.code(), "format.dialect", "{error}");
+    assert!(
+        error
+            .to_string()
+            .contains("every line splits on `;` into 3 fields"),
+        "{error}"
+    );
+    assert!(
+        error
+            .hint()
+            .unwrap()
+            .contains("dialect: {delimiter: \";\"}")
+    );
+    let error = convert_csv(b"a\tb\n1\t2\n", None).unwrap_err();
+    assert!(
+        error
+            .hint()
+            .unwrap()
+            .contains("dialect: {delimiter: \"\\t\"}"),
+        "{:?}",
+        error.hint()
+    );
+    // Lines that disagree, one column holding a `;` here and there, a declared delimiter:
+    // read as they are.
+    convert_csv(b"a;b\n1;2;3\n", None).unwrap();
+    convert_csv(b"note\na;b\nplain\n", None).unwrap();
+    let comma = Dialect {
+        delimiter: Some(','),
+        ..Dialect::default()
+    };
+    convert_csv(b"a;b\n1;2\n", Some(comma)).unwrap();
+    let semicolon = Dialect {
+        delimiter: Some(';'),
+        ..Dialect::default()
+    };
+    convert_csv(b"a;b\n1;2\n", Some(semicolon)).unwrap();
+}

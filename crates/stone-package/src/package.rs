@@ -436,6 +436,13 @@ pub fn resolve(dir: &Path, descriptor_path: &Path, text: &str) -> Result<Package
             .as_ref()
             .map(|d| parse_dialect(file, d, false))
             .transpose()?;
+        if let Some(schema) = &r.schema {
+            let at = node_location(child(&node, "schema").or(Some(&node)));
+            check_schema_names(schema).map_err(|message| {
+                err(at, format!("resource `{rel}`: {message}"))
+                    .with_hint("give every field of `schema.fields` a name of its own")
+            })?;
+        }
         resources.push(Resource {
             path: rel,
             name: r.name.as_deref().cloned(),
@@ -1078,6 +1085,41 @@ fn choose_slug(
             .with_code(codes::INVALID_NAME)
             .with_hint("set `publish.as_name` on the resource")
         })
+}
+
+/// Why a column name names nothing: `Some("empty")`, `Some("only whitespace")`, or `None`
+/// for a usable name. The one rule for column names, wherever they come from: a declared
+/// schema, a CSV header, a Parquet file (`stone-formats`).
+pub fn blank_column_name(name: &str) -> Option<&'static str> {
+    if name.is_empty() {
+        Some("empty")
+    } else if name.trim().is_empty() {
+        Some("only whitespace")
+    } else {
+        None
+    }
+}
+
+/// A declared schema's field names: none blank ([`blank_column_name`]), none twice.
+fn check_schema_names(schema: &descriptor::TableSchema) -> Result<(), String> {
+    let mut seen = HashMap::with_capacity(schema.fields.len());
+    for (index, field) in schema.fields.iter().enumerate() {
+        if let Some(problem) = blank_column_name(&field.name) {
+            return Err(format!(
+                "field {} of `schema.fields` has no name: its name is {problem}",
+                index + 1
+            ));
+        }
+        if let Some(earlier) = seen.insert(field.name.as_str(), index) {
+            return Err(format!(
+                "field {} of `schema.fields` repeats the name `{}` of field {}",
+                index + 1,
+                field.name.escape_debug(),
+                earlier + 1
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn parse_dialect(

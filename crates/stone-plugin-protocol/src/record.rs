@@ -33,9 +33,12 @@ pub struct PushResource {
     /// The resource's path in the package, as written in `datasets.yaml`.
     pub path: String,
     pub kind: AssetKind,
-    /// sha256 of the resource's content (one file: its hash; several: the listing hash).
+    /// sha256 of the files pushed, `files` (one file of a resource that is not a folder:
+    /// that file's sha256; otherwise the sha256 of one line `<sha256> <size> <path>\n` per
+    /// file, in `files`' order). For TABULAR: of the Parquet files the client produced,
+    /// like `size` (never the CSV/TSV they were converted from).
     pub sha256: String,
-    /// Total size of the files pushed.
+    /// Total size of the files pushed, `files`.
     pub size: u64,
     /// Resource metadata, as given.
     pub metadata: serde_json::Map<String, serde_json::Value>,

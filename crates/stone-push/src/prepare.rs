@@ -130,11 +130,19 @@ pub fn prepare(
             AssetKind::Graph => (graph(package, &resource, planned_files, &mut checks)?, None),
             _ => (as_pushed(package, &resource, planned_files), None),
         };
+        // The record describes the files the handler gets: a table's Parquet files (the
+        // CSV/TSV's own digest was the plan's), every other kind's files as they are.
+        let sha256 = if resource.kind == AssetKind::Tabular && preparation == Preparation::Converted
+        {
+            content_sha256(planned.directory, &files)
+        } else {
+            planned.sha256
+        };
         resources.push(PushResource {
             name: resource.slug.to_string(),
             path: resource.path,
             kind: resource.kind,
-            sha256: planned.sha256,
+            sha256,
             size: files.iter().map(|f| f.size).sum(),
             metadata: object(resource.metadata),
             schema,
@@ -176,6 +184,59 @@ pub fn prepare(
         listings,
         checks,
     })
+}
+
+/// The checks of the package's tables that read only the start of each file (a CSV/TSV's
+/// header and first records, a Parquet file's footer): column names, types a table holds,
+/// a delimiter that disagrees with the content ([`stone_formats::csv::check_head`],
+/// [`stone_formats::check_columns`]). Run before anything is hashed or sent, so that a
+/// mistake in a large file is told at once; [`prepare`] checks every file again as it
+/// converts it. The listed files of TABULAR resources only (a folder of more than
+/// [`stone_package::LISTED_FILES`] files is checked as it is converted).
+pub fn check_tables(package: &Package, max_record_bytes: usize) -> anyhow::Result<()> {
+    for resource in &package.resources {
+        if resource.kind != AssetKind::Tabular {
+            continue;
+        }
+        for file in &resource.files {
+            let source = package.root.join(&file.path);
+            let checked = match Format::detect(&source) {
+                Some(format @ (Format::Csv | Format::Tsv)) => {
+                    CsvOptions::new(&source, format, resource.dialect.as_deref()).and_then(
+                        |mut options| {
+                            options.max_record_bytes = max_record_bytes;
+                            stone_formats::csv::check_head(&source, &options)
+                        },
+                    )
+                }
+                Some(Format::Parquet) => match resource.schema.as_deref() {
+                    Some(schema) => stone_formats::check_parquet_schema(&source, schema).map(drop),
+                    None => stone_formats::parquet_columns(&source).map(drop),
+                },
+                // Refused by `prepare`, with the formats a table may have.
+                _ => Ok(()),
+            };
+            checked.with_context(|| format!("the table `{}` cannot be pushed", resource.slug))?;
+        }
+    }
+    Ok(())
+}
+
+/// The sha256 of a resource's files as the plan digests them: one file's own; for a
+/// folder, the sha256 of `<sha256> <size> <path>\n` per file (paths inside the folder, in
+/// order).
+fn content_sha256(directory: bool, files: &[PushFile]) -> String {
+    use sha2::{Digest, Sha256};
+    match files {
+        [one] if !directory => one.sha256.clone(),
+        _ => {
+            let mut hasher = Sha256::new();
+            for f in files {
+                hasher.update(format!("{} {} {}\n", f.sha256, f.size, f.path).as_bytes());
+            }
+            hex::encode(hasher.finalize())
+        }
+    }
 }
 
 fn object(value: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {

@@ -70,12 +70,18 @@ impl ApiError {
         )
     }
 
-    /// 500 `server.internal`; `source` goes to the log only.
+    /// 500 `server.internal`; `source` goes to the log only, under an incident id the
+    /// problem names (`detail` and the member `incident`), so that a client can report
+    /// it and the operator find it.
     pub fn internal(source: impl Into<anyhow::Error>) -> Self {
+        let incident = uuid::Uuid::new_v4().simple().to_string()[..12].to_owned();
         Self {
             problem: Box::new(
                 Problem::new(500, codes::SERVER_INTERNAL, "Internal server error")
-                    .with_detail("the server failed; details are in its log"),
+                    .with_detail(format!(
+                        "the server failed (incident {incident}); its operator finds the cause in the server's log under that id"
+                    ))
+                    .with("incident", &incident),
             ),
             source: Some(source.into()),
             challenge: None,
@@ -167,7 +173,8 @@ impl IntoResponse for ApiError {
         if status.is_server_error() {
             match &self.source {
                 Some(source) => {
-                    tracing::error!(code = %self.problem.code, error = ?source, "request failed")
+                    let incident = self.problem.extra.get("incident");
+                    tracing::error!(code = %self.problem.code, incident = ?incident, error = ?source, "request failed")
                 }
                 None => {
                     tracing::error!(code = %self.problem.code, detail = ?self.problem.detail, "request failed")
@@ -312,6 +319,7 @@ pub(crate) fn iceberg_problem(dataset: &str, error: &IcebergError) -> Problem {
         ),
         IcebergError::InvalidParquet { .. }
         | IcebergError::UnsupportedColumnType { .. }
+        | IcebergError::InvalidColumns { .. }
         | IcebergError::FileHasFieldIds { .. }
         | IcebergError::ChecksumMismatch { .. } => {
             Problem::new(422, codes::TABULAR_INVALID_FILE, "Invalid TABULAR file")

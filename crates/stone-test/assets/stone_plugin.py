@@ -7,7 +7,8 @@ and to play every way a plugin can misbehave.
 MODE:
   good              claims destinations starting with PREFIX; push copies every file into
                     OUTDIR/<package path>, writes OUTDIR/plugin-env.json (the variable
-                    names it was given) and answers a PushResult
+                    names it was given) and OUTDIR/push-package.json (the PushPackage it
+                    was given), and answers a PushResult
   exit-before-hello exits 3 before reading anything
   wrong-version     answers initialize with protocol version 99
   not-a-handler     lists only "Other/1" among its protocols
@@ -100,6 +101,8 @@ for line in sys.stdin:
         send({"method": "log", "params": {"level": "info", "message": "copied %d bytes" % copied}})
         with open(os.path.join(outdir, "plugin-env.json"), "w") as out:
             json.dump(sorted(os.environ), out)
+        with open(os.path.join(outdir, "push-package.json"), "w") as out:
+            json.dump(package, out)
         answer(request, {"push_id": "py-1", "handler": name, "datasets": datasets,
                          "package_node": None, "uploaded_bytes": copied, "already_staged": 0})
     elif method == "shutdown":

@@ -223,7 +223,8 @@ goes to the environment's API only, never to any other host.
 
 Exit codes:
   0    imported, or unchanged
-  1    the import failed (nothing was written)
+  1    the import failed (nothing was written), or the server failed on its side on
+       every try (import.server_failed: running it again will not help)
   2    usage error (bad source, option or environment)
   3    the source needs a token, or refused it
   5    the source is unavailable: run the same command again

@@ -58,6 +58,7 @@ pub const IMPORT_INVALID_SOURCE: Code = code("import.invalid_source", ExitStatus
 pub const IMPORT_LOCK_INVALID: Code = code("import.lock_invalid", ExitStatus::Failure);
 pub const IMPORT_NO_PACKAGE: Code = code("import.no_package", ExitStatus::Usage);
 pub const IMPORT_NOT_FOUND: Code = code("import.not_found", ExitStatus::Failure);
+pub const IMPORT_SERVER_FAILED: Code = code("import.server_failed", ExitStatus::Failure);
 pub const IMPORT_SIZE_MISMATCH: Code = code("import.size_mismatch", ExitStatus::Unavailable);
 pub const IMPORT_UNAUTHORIZED: Code = code("import.unauthorized", ExitStatus::Auth);
 pub const IMPORT_UNAVAILABLE: Code = code("import.unavailable", ExitStatus::Unavailable);

@@ -150,6 +150,7 @@ fn import_code(kind: ImportErrorKind) -> Code {
         ImportErrorKind::LockInvalid => codes::IMPORT_LOCK_INVALID,
         ImportErrorKind::NoPackage => codes::IMPORT_NO_PACKAGE,
         ImportErrorKind::NotFound => codes::IMPORT_NOT_FOUND,
+        ImportErrorKind::ServerFailed => codes::IMPORT_SERVER_FAILED,
         ImportErrorKind::SizeMismatch => codes::IMPORT_SIZE_MISMATCH,
         ImportErrorKind::Unauthorized => codes::IMPORT_UNAUTHORIZED,
         ImportErrorKind::Unavailable => codes::IMPORT_UNAVAILABLE,

@@ -14,6 +14,9 @@ pub enum ImportErrorKind {
     LockInvalid,
     NoPackage,
     NotFound,
+    /// The server failed on its side (a 5xx other than 502, 503, 504) on every try: not
+    /// something running the command again fixes.
+    ServerFailed,
     SizeMismatch,
     Unauthorized,
     Unavailable,

@@ -166,35 +166,64 @@ fn client(follow_redirects: bool) -> anyhow::Result<reqwest::Client> {
         .build()?)
 }
 
-/// A problem's `detail` (or the body's start) for an error message.
-async fn problem_text(response: reqwest::Response) -> String {
+/// A problem's `detail` (or the body's start) for an error message, and its `code`.
+async fn problem_text(response: reqwest::Response) -> (String, Option<String>) {
     // Only the start of an error body is read (a hostile server may send gigabytes).
     let body = match stone_http::read_capped(response, stone_http::MAX_PROBLEM).await {
         Ok(body) => body,
         Err(stone_http::Capped::TooLarge) => {
-            return format!(
-                "an error body larger than {} (not read)",
-                stone_http::size_in_words(stone_http::MAX_PROBLEM)
+            return (
+                format!(
+                    "an error body larger than {} (not read)",
+                    stone_http::size_in_words(stone_http::MAX_PROBLEM)
+                ),
+                None,
             );
         }
         Err(stone_http::Capped::Failed(_)) => Vec::new(),
     };
     let text = String::from_utf8_lossy(&body);
     match serde_json::from_str::<serde_json::Value>(&text) {
-        Ok(value) => value["detail"]
-            .as_str()
-            .or(value["title"].as_str())
-            .unwrap_or_default()
-            .to_owned(),
-        Err(_) => text.chars().take(200).collect(),
+        Ok(value) => (
+            value["detail"]
+                .as_str()
+                .or(value["title"].as_str())
+                .unwrap_or_default()
+                .to_owned(),
+            value["code"]
+                .as_str()
+                .filter(|code| code.len() <= 100)
+                .map(|code| code.chars().filter(|c| !c.is_control()).collect()),
+        ),
+        Err(_) => (text.chars().take(200).collect(), None),
     }
 }
 
-/// An error for a refused answer: 401/403 exit 3, 404 exit 1, 5xx exit 5.
+/// Whether an answer says the server could not answer now but may later (exit 5, run
+/// again): 429, 502, 503 and 504, and 408. Any other 5xx is a failure of the server's
+/// own that the same request meets again (a 500 reading a dataset): it was already sent
+/// again by [`retry::send`], and running the command again would not help.
+fn transient(status: StatusCode) -> bool {
+    matches!(
+        status,
+        StatusCode::TOO_MANY_REQUESTS
+            | StatusCode::REQUEST_TIMEOUT
+            | StatusCode::BAD_GATEWAY
+            | StatusCode::SERVICE_UNAVAILABLE
+            | StatusCode::GATEWAY_TIMEOUT
+    )
+}
+
+/// An error for a refused answer: 401/403 exit 3, 404 exit 1, 429/502/503/504 exit 5 (run
+/// again), any other 5xx exit 1 (the server's own failure, with its code).
 async fn refused(what: &str, response: reqwest::Response, token_sent: bool) -> anyhow::Error {
     let status = response.status();
-    let detail = problem_text(response).await;
-    let message = format!("{what} answered {status}: {detail}");
+    let (detail, code) = problem_text(response).await;
+    let coded = code
+        .as_deref()
+        .map(|code| format!(" (code {code})"))
+        .unwrap_or_default();
+    let message = format!("{what} answered {status}{coded}: {detail}");
     let error = match status {
         StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => {
             let error = failure(Kind::Unauthorized, message);
@@ -210,9 +239,12 @@ async fn refused(what: &str, response: reqwest::Response, token_sent: bool) -> a
         StatusCode::NOT_ACCEPTABLE => {
             failure(Kind::Format, message).hint("pick another --format (see the dataset's formats)")
         }
-        s if s.is_server_error() || s == StatusCode::TOO_MANY_REQUESTS => {
-            failure(Kind::Unavailable, message).hint("run the same command again")
-        }
+        s if transient(s) => failure(Kind::Unavailable, message).hint("run the same command again"),
+        s if s.is_server_error() => failure(Kind::ServerFailed, message).hint(
+            "the server failed on its side, on every try: running the command again will not \
+             help. Report it to the platform's operators with the code and the incident it \
+             names; another --format may read the dataset meanwhile",
+        ),
         _ => failure(Kind::Failed, message),
     };
     error.into()

@@ -252,6 +252,14 @@ async fn serve_table(
         .await
         .map_err(ApiError::internal)?;
     let mut encoder = TableEncoder::new(format, &dialect, schema).map_err(ApiError::internal)?;
+    // The first batch is read and encoded before the answer starts: a table that cannot
+    // be read or written (a failure of the server's own) is a 500 with its incident, not
+    // a 200 whose body stops at once.
+    let first = match batches.next().await {
+        Some(Ok(batch)) => Some(encoder.write(&batch).map_err(ApiError::internal)?),
+        Some(Err(error)) => return Err(ApiError::internal(error)),
+        None => None,
+    };
     let (mut tx, rx) =
         futures::channel::mpsc::channel::<Result<bytes::Bytes, std::io::Error>>(CHANNEL_CHUNKS);
     let table = format!("{namespace}.{name}@{reference}");
@@ -260,6 +268,11 @@ async fn serve_table(
             tracing::error!(table = %table, error = %error, "streaming a table failed");
             std::io::Error::other(error)
         };
+        if let Some(chunk) = first.filter(|chunk| !chunk.is_empty())
+            && tx.send(Ok(chunk)).await.is_err()
+        {
+            return; // the client went away
+        }
         while let Some(batch) = batches.next().await {
             let chunk = batch
                 .map_err(|e| e.to_string())

@@ -1,10 +1,13 @@
 //! Tables encoded for the wire: Arrow batches to Parquet (row groups flushed at
-//! [`ROW_GROUP_BYTES`]) or to CSV/TSV in the package's `publish.dialect`.
+//! [`ROW_GROUP_BYTES`]) or to CSV/TSV in the package's `publish.dialect`, each value
+//! written by the rule of [`stone_formats::text`] (so that it reads back as itself: nested
+//! values as JSON, floats in their shortest text, null apart from the empty string).
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value};
+use stone_formats::text::{Quoting, TextDialect, TextWriter};
 
 use super::negotiate::ContentFormat;
 
@@ -36,13 +39,14 @@ impl Write for SharedBuffer {
 
 enum Writer {
     Parquet(Box<parquet::arrow::ArrowWriter<SharedBuffer>>),
-    Csv(Box<arrow_csv::Writer<SharedBuffer>>),
+    Text(TextWriter),
 }
 
 /// Arrow batches → Parquet or CSV/TSV chunks.
 pub(super) struct TableEncoder {
     buffer: SharedBuffer,
     writer: Writer,
+    schema: arrow_schema::SchemaRef,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -67,13 +71,17 @@ impl TableEncoder {
                     .build();
                 Writer::Parquet(Box::new(parquet::arrow::ArrowWriter::try_new(
                     buffer.clone(),
-                    schema,
+                    schema.clone(),
                     Some(properties),
                 )?))
             }
-            _ => Writer::Csv(Box::new(csv_builder(format, dialect).build(buffer.clone()))),
+            _ => Writer::Text(TextWriter::new(text_dialect(format, dialect))),
         };
-        Ok(Self { buffer, writer })
+        Ok(Self {
+            buffer,
+            writer,
+            schema,
+        })
     }
 
     pub(super) fn write(
@@ -87,7 +95,11 @@ impl TableEncoder {
                     writer.flush()?;
                 }
             }
-            Writer::Csv(writer) => writer.write(batch)?,
+            Writer::Text(writer) => {
+                let mut out = Vec::new();
+                writer.write(batch, &mut out)?;
+                return Ok(out.into());
+            }
         }
         Ok(self.buffer.take())
     }
@@ -97,9 +109,11 @@ impl TableEncoder {
             Writer::Parquet(writer) => {
                 writer.close()?;
             }
-            Writer::Csv(writer) => {
-                let mut inner = writer.into_inner();
-                let _ = inner.flush();
+            Writer::Text(mut writer) => {
+                // A table without rows: its header.
+                let mut out = Vec::new();
+                writer.finish(&self.schema, &mut out);
+                return Ok(out.into());
             }
         }
         Ok(self.buffer.take())
@@ -115,54 +129,46 @@ fn dialect_char(dialect: &Map<String, Value>, key: &str) -> Option<u8> {
     }
 }
 
-/// The CSV writer of the package dialect (`publish.dialect`, as the push recorded it:
+/// The text dialect of the package's `publish.dialect` (as the push recorded it:
 /// `delimiter`, `quote_char`, `line_terminator`, `header`, `double_quote`, `escape_char`,
-/// `null_sequence`, `quoting`). TSV defaults to a tab delimiter.
-fn csv_builder(format: ContentFormat, dialect: &Map<String, Value>) -> arrow_csv::WriterBuilder {
-    use arrow_csv::QuoteStyle;
-    use arrow_csv::writer::Terminator;
-    let default_delimiter = if format == ContentFormat::Tsv {
-        b'\t'
+/// `null_sequence`, `quoting`). A TSV keeps its tab even when the dialect names another
+/// delimiter.
+fn text_dialect(format: ContentFormat, dialect: &Map<String, Value>) -> TextDialect {
+    let mut text = if format == ContentFormat::Tsv {
+        TextDialect::tsv()
     } else {
-        b','
+        TextDialect::csv()
     };
-    // A TSV keeps its tab even when the package dialect names another delimiter.
-    let delimiter = match format {
-        ContentFormat::Tsv => b'\t',
-        _ => dialect_char(dialect, "delimiter").unwrap_or(default_delimiter),
-    };
-    let mut builder = arrow_csv::WriterBuilder::new()
-        .with_delimiter(delimiter)
-        .with_header(
-            dialect
-                .get("header")
-                .and_then(Value::as_bool)
-                .unwrap_or(true),
-        );
+    if format != ContentFormat::Tsv
+        && let Some(delimiter) = dialect_char(dialect, "delimiter")
+    {
+        text.delimiter = delimiter;
+    }
+    if let Some(header) = dialect.get("header").and_then(Value::as_bool) {
+        text.header = header;
+    }
     if let Some(quote) = dialect_char(dialect, "quote_char") {
-        builder = builder.with_quote(quote);
+        text.quote = quote;
     }
     if let Some(double_quote) = dialect.get("double_quote").and_then(Value::as_bool) {
-        builder = builder.with_double_quote(double_quote);
+        text.double_quote = double_quote;
     }
-    if let Some(escape) = dialect_char(dialect, "escape_char") {
-        builder = builder.with_escape(escape);
-    }
+    text.escape = dialect_char(dialect, "escape_char");
     if let Some(null) = dialect.get("null_sequence").and_then(Value::as_str) {
-        builder = builder.with_null(null.to_owned());
+        text.null = null.to_owned();
     }
-    match dialect.get("line_terminator").and_then(Value::as_str) {
-        Some("\r\n") => builder = builder.with_line_terminator(Terminator::CRLF),
-        Some("\r") => builder = builder.with_line_terminator(Terminator::Any(b'\r')),
-        _ => {}
-    }
-    let style = match dialect.get("quoting").and_then(Value::as_str) {
-        Some("all") => QuoteStyle::Always,
-        Some("nonnumeric") => QuoteStyle::NonNumeric,
-        Some("none") => QuoteStyle::Never,
-        _ => QuoteStyle::Necessary,
+    text.line_terminator = match dialect.get("line_terminator").and_then(Value::as_str) {
+        Some("\r\n") => "\r\n",
+        Some("\r") => "\r",
+        _ => "\n",
     };
-    builder.with_quote_style(style)
+    text.quoting = match dialect.get("quoting").and_then(Value::as_str) {
+        Some("all") => Quoting::All,
+        Some("nonnumeric") => Quoting::Nonnumeric,
+        Some("none") => Quoting::None,
+        _ => Quoting::Minimal,
+    };
+    text
 }
 
 #[cfg(test)]
@@ -192,7 +198,7 @@ mod tests {
         out.extend_from_slice(&encoder.finish().unwrap());
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "\"id\";\"name\"\r\n\"1\";\"a;b\"\r\n\"2\";\"\"\r\n"
+            "\"id\";\"name\"\r\n\"1\";\"a;b\"\r\n\"2\";\r\n"
         );
     }
 }

@@ -23,8 +23,10 @@ mod push_e2e;
 mod quickstart;
 mod quota;
 mod replicas;
+mod round_trip;
 mod s3_warehouse;
 mod shape;
+mod table_checks;
 mod wheel;
 
 use stone_test::TestContext;

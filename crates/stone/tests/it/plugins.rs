@@ -53,6 +53,57 @@ fn json(out: &std::process::Output) -> Value {
     })
 }
 
+/// The record a plugin gets describes the files it gets: a table's sha256 and size are
+/// both the Parquet file's, never the CSV's sha256 beside the Parquet's size (issue 53;
+/// before the fix the resource's sha256 was the CSV's).
+#[test]
+fn a_plugin_gets_the_sha256_and_size_of_the_files_it_receives() {
+    use sha2::Digest as _;
+    let mut ctx = crate::context();
+    let out_dir = ctx.root().join("plugin-out");
+    install(&mut ctx, "pycopy", "good", "s3://", &out_dir);
+    let dir = package(&ctx);
+    let out = ctx
+        .stone()
+        .args(["package", "push", "--branch", "b", "--env", "dev", "--json"])
+        .args(["--to", "s3://bucket/demo"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let package: Value =
+        serde_json::from_slice(&std::fs::read(out_dir.join("push-package.json")).unwrap()).unwrap();
+    let sha256 = |bytes: &[u8]| hex::encode(sha2::Sha256::digest(bytes));
+    let csv = std::fs::read(dir.join("cities.csv")).unwrap();
+    for resource in package["resources"].as_array().unwrap() {
+        let files = resource["files"].as_array().unwrap();
+        let mut listing = String::new();
+        let mut total = 0;
+        for file in files {
+            let bytes = std::fs::read(file["local"].as_str().unwrap()).unwrap();
+            assert_eq!(file["sha256"], sha256(&bytes), "{file}");
+            assert_eq!(file["size"], bytes.len() as u64, "{file}");
+            total += bytes.len() as u64;
+            listing += &format!(
+                "{} {} {}\n",
+                file["sha256"].as_str().unwrap(),
+                file["size"],
+                file["path"].as_str().unwrap()
+            );
+        }
+        assert_eq!(resource["size"], total, "{resource}");
+        let expected = match files.as_slice() {
+            [one] if resource["kind"] == "TABULAR" => one["sha256"].as_str().unwrap().to_owned(),
+            _ => sha256(listing.as_bytes()),
+        };
+        assert_eq!(resource["sha256"], expected, "{resource}");
+        if resource["kind"] == "TABULAR" {
+            assert_ne!(resource["sha256"], sha256(&csv), "not the CSV's");
+            assert!(files[0]["path"].as_str().unwrap().ends_with(".parquet"));
+        }
+    }
+}
+
 #[test]
 fn a_python_plugin_on_path_claiming_s3_wins_over_the_blob_store_push() {
     let mut ctx = crate::context();

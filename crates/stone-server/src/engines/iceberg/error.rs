@@ -111,14 +111,29 @@ pub enum IcebergError {
 
     /// A column has an Arrow type that has no Iceberg equivalent (e.g. unsigned 64-bit
     /// integers, millisecond timestamps, timestamps in a zone other than UTC).
-    #[error("column {column:?} of {} has type {data_type}, which an Iceberg table cannot store", path.display())]
+    #[error("column {column:?} of {} has type {data_type}, which an Iceberg table cannot store: {reason}", path.display())]
     UnsupportedColumnType {
         /// The staged file.
         path: PathBuf,
         /// The column.
         column: String,
-        /// The Arrow type, as Arrow prints it.
+        /// The Arrow type, as pyarrow names it (`uint64`, `timestamp[ns]`).
         data_type: String,
+        /// Why, and what to write instead ([`stone_formats::storable`]).
+        reason: String,
+    },
+
+    /// A file's columns break the rule every table's columns follow
+    /// ([`stone_formats::check_columns`]: a name of its own each, types a table holds and
+    /// gives back); the client refuses them before upload, a client that does not is
+    /// refused here, before anything is committed.
+    #[error("staged file {} has columns a table cannot take", path.display())]
+    InvalidColumns {
+        /// The staged file.
+        path: PathBuf,
+        /// What is wrong, naming the column.
+        #[source]
+        source: Box<stone_formats::FormatError>,
     },
 
     /// A Parquet file carries Iceberg field ids of its own. The engine maps columns by name

@@ -99,6 +99,23 @@ pub(crate) fn prepare(
         path: path.to_owned(),
         source,
     })?;
+    stone_formats::check_columns(path, &arrow).map_err(|source| match source {
+        FormatError::UnsupportedType {
+            column,
+            data_type,
+            reason,
+            ..
+        } => IcebergError::UnsupportedColumnType {
+            path: path.to_owned(),
+            column,
+            data_type,
+            reason,
+        },
+        source => IcebergError::InvalidColumns {
+            path: path.to_owned(),
+            source: Box::new(source),
+        },
+    })?;
     let fields = schema::arrow_to_iceberg(&arrow, path)?;
     Ok(PreparedFile {
         source: path.to_owned(),

@@ -147,6 +147,62 @@ impl TableView {
 /// Rows of a scan, batch by batch.
 pub type RecordBatchStream = BoxStream<'static, Result<RecordBatch, IcebergError>>;
 
+/// The batches of a scan, each with exactly the types of `schema` (the snapshot's schema
+/// as Arrow): the reader passes a file's columns through when their types differ only in
+/// the names of nested fields (a list's `item`, a map's `entries`, as the file wrote
+/// them), and a Parquet or CSV writer given `schema` must get the arrays it describes.
+fn conformed(
+    stream: impl futures::Stream<Item = Result<RecordBatch, IcebergError>> + Send + 'static,
+    schema: arrow_schema::SchemaRef,
+    table: String,
+) -> RecordBatchStream {
+    stream
+        .and_then(move |batch| {
+            let conformed = conform(&schema, batch).map_err(|error| {
+                IcebergError::iceberg(
+                    &table,
+                    "converting a batch to the table's types",
+                    ::iceberg::Error::new(ErrorKind::Unexpected, "cannot convert a scanned batch")
+                        .with_source(error),
+                )
+            });
+            futures::future::ready(conformed)
+        })
+        .boxed()
+}
+
+fn conform(
+    schema: &arrow_schema::SchemaRef,
+    batch: RecordBatch,
+) -> Result<RecordBatch, arrow_schema::ArrowError> {
+    let same = batch.num_columns() == schema.fields().len()
+        && batch
+            .columns()
+            .iter()
+            .zip(schema.fields())
+            .all(|(column, field)| column.data_type() == field.data_type());
+    if same {
+        return Ok(batch);
+    }
+    let columns = batch
+        .columns()
+        .iter()
+        .zip(schema.fields())
+        .map(|(column, field)| {
+            if column.data_type() == field.data_type() {
+                Ok(Arc::clone(column))
+            } else {
+                arrow_cast::cast(column, field.data_type())
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    RecordBatch::try_new_with_options(
+        Arc::clone(schema),
+        columns,
+        &arrow_array::RecordBatchOptions::new().with_row_count(Some(batch.num_rows())),
+    )
+}
+
 impl IcebergEngine {
     /// Branches and tags of the table, sorted by name.
     pub async fn refs(&self, namespace: &str, table: &str) -> Result<Vec<RefInfo>, IcebergError> {
@@ -267,6 +323,13 @@ impl IcebergEngine {
             let name = name.clone();
             move |error| IcebergError::iceberg(&name, "scanning", error)
         };
+        let schema = snapshot
+            .schema(loaded.metadata())
+            .map_err(|error| IcebergError::iceberg(&name, "reading the snapshot schema", error))?;
+        let arrow = Arc::new(
+            ::iceberg::arrow::schema_to_arrow_schema(&schema)
+                .map_err(|error| IcebergError::iceberg(&name, "converting the schema", error))?,
+        );
         let scan = loaded
             .scan()
             .snapshot_id(snapshot.snapshot_id())
@@ -274,7 +337,7 @@ impl IcebergEngine {
             .build()
             .map_err(scan_error.clone())?;
         let stream = scan.to_arrow().await.map_err(scan_error.clone())?;
-        Ok(stream.map_err(scan_error).boxed())
+        Ok(conformed(stream.map_err(scan_error), arrow, name))
     }
 
     /// The Arrow schema of the snapshot a branch's head or version points at (the schema
@@ -342,7 +405,11 @@ impl IcebergEngine {
             .build()
             .map_err(scan_error.clone())?;
         let stream = scan.to_arrow().await.map_err(scan_error.clone())?;
-        Ok(Some((Arc::new(arrow), stream.map_err(scan_error).boxed())))
+        let arrow = Arc::new(arrow);
+        Ok(Some((
+            Arc::clone(&arrow),
+            conformed(stream.map_err(scan_error), arrow, name),
+        )))
     }
 
     /// [`Self::scan`], collected.

@@ -106,11 +106,12 @@ pub(crate) fn arrow_to_iceberg(
         );
         let single = ArrowSchema::new(vec![plain]);
         let converted =
-            ::iceberg::arrow::arrow_schema_to_schema_auto_assign_ids(&single).map_err(|_| {
+            ::iceberg::arrow::arrow_schema_to_schema_auto_assign_ids(&single).map_err(|e| {
                 IcebergError::UnsupportedColumnType {
                     path: path.to_owned(),
                     column: field.name().clone(),
-                    data_type: field.data_type().to_string(),
+                    data_type: stone_formats::type_name(field.data_type()),
+                    reason: e.message().to_owned(),
                 }
             })?;
         fields.push(converted.as_struct().fields()[0].clone());

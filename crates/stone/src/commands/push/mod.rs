@@ -121,6 +121,10 @@ fn push_with(
     // says so now, before hashing or sending anything (blob stores take files as they are).
     if !outside {
         crate::rdf_build::require_rdf(&package)?;
+        // The tables' headers, delimiters, column names and types: before hashing or
+        // sending anything, and before the server is asked (a mistake in the package is
+        // told whether the server answers or not).
+        stone_push::prepare::check_tables(&package, settings::csv_max_record_bytes()?)?;
     }
 
     // Before hashing anything: what the server protects, and whether it wants a token.
