@@ -164,3 +164,57 @@ fn a_broken_config_file_is_reported_with_its_place() {
         "config_unknown_key"
     );
 }
+
+/// A misspelt environment is answered with the close one (issue 55, item 8); removing one
+/// that is not configured never suggests adding it.
+#[test]
+fn a_misspelt_or_missing_environment_gets_the_hint_of_its_situation() {
+    let ctx = context();
+    ctx.add_env("local", "data.localhost", "http://127.0.0.1:8080/v1");
+    let dir = ctx.package(
+        "pkg",
+        "publish: {to: \"stone:t\"}\nresources: [{path: a.csv}]\n",
+        &[("a.csv", b"x\n")],
+    );
+    let out = ctx
+        .stone()
+        .args([
+            "package",
+            "push",
+            "--dry-run",
+            "--branch",
+            "b",
+            "--env",
+            "lcoal",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let errors = crate::stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{errors}");
+    assert!(
+        errors.contains("did you mean `local`? (`--env local`)") && !errors.contains("env add"),
+        "{errors}"
+    );
+    let out = ctx
+        .stone()
+        .args(["env", "remove", "locl"])
+        .output()
+        .unwrap();
+    let errors = crate::stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{errors}");
+    assert!(
+        errors.contains("did you mean `local`? (`stone env remove local`)"),
+        "{errors}"
+    );
+    let out = ctx
+        .stone()
+        .args(["env", "remove", "nope"])
+        .output()
+        .unwrap();
+    let errors = crate::stderr(&out);
+    assert!(
+        errors.contains("`stone env list` shows the configured ones") && !errors.contains("add it"),
+        "{errors}"
+    );
+}
