@@ -36,6 +36,9 @@ pub use walk::{Folder, FolderWalk};
 pub enum PackageError {
     #[error("no {DESCRIPTOR_FILE} in {}", dir.display())]
     NoDescriptor { dir: PathBuf },
+    /// `reason`: "does not exist", "is not a folder".
+    #[error("the package {} {reason}", dir.display())]
+    NoFolder { dir: PathBuf, reason: &'static str },
     #[error(transparent)]
     Descriptor(#[from] DescriptorError),
     #[error("cannot read {}", path.display())]
@@ -50,6 +53,7 @@ impl PackageError {
     pub fn code(&self) -> &'static str {
         match self {
             PackageError::NoDescriptor { .. } => codes::NO_DESCRIPTOR,
+            PackageError::NoFolder { .. } => codes::NO_FOLDER,
             PackageError::Descriptor(e) => e.code,
             PackageError::Io { .. } => codes::IO,
         }
@@ -59,6 +63,9 @@ impl PackageError {
         match self {
             PackageError::NoDescriptor { .. } => Some(format!(
                 "a package is a folder with a {DESCRIPTOR_FILE}; pass its path (`stone package push PATH`) or run from inside it"
+            )),
+            PackageError::NoFolder { .. } => Some(format!(
+                "pass the path of the folder that holds the package's {DESCRIPTOR_FILE} (`stone package push PATH`), or run from inside it"
             )),
             PackageError::Descriptor(e) => e.hint.clone(),
             PackageError::Io { .. } => None,
@@ -271,9 +278,25 @@ pub fn load_package(dir: &Path) -> Result<Package, PackageError> {
     let descriptor_path = dir.join(DESCRIPTOR_FILE);
     let meta = match fs::metadata(&descriptor_path) {
         Ok(meta) => meta,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Err(PackageError::NoDescriptor {
-                dir: dir.to_owned(),
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+            ) =>
+        {
+            let reason = match fs::metadata(dir) {
+                Err(_) => Some("does not exist"),
+                Ok(meta) if !meta.is_dir() => Some("is not a folder"),
+                Ok(_) => None,
+            };
+            return Err(match reason {
+                Some(reason) => PackageError::NoFolder {
+                    dir: dir.to_owned(),
+                    reason,
+                },
+                None => PackageError::NoDescriptor {
+                    dir: dir.to_owned(),
+                },
             });
         }
         Err(source) => {

@@ -314,6 +314,38 @@ fn no_datasets_yaml() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// A package path that does not exist, or is a file, is named for what it is (issue 55,
+/// item 9: it said "no datasets.yaml in nosuchdir").
+#[test]
+fn a_package_path_that_is_no_folder_is_named_for_what_it_is() {
+    let ctx = context_with_prod();
+    std::fs::write(ctx.root().join("a-file"), "x").unwrap();
+    for (path, said) in [
+        ("nosuchdir", "the package nosuchdir does not exist"),
+        ("a-file", "the package a-file is not a folder"),
+    ] {
+        let out = ctx
+            .stone()
+            .current_dir(ctx.root())
+            .args([
+                "package",
+                "push",
+                "--dry-run",
+                "--branch",
+                "b",
+                path,
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        let text = format!("{}{}", crate::stdout(&out), crate::stderr(&out));
+        assert_eq!(out.status.code(), Some(1), "{text}");
+        assert!(text.contains(said), "{path}: {text}");
+        assert!(text.contains("package.no_folder"), "{path}: {text}");
+        assert!(!text.contains("no datasets.yaml"), "{path}: {text}");
+    }
+}
+
 #[test]
 fn errors_as_json_carry_code_and_location() {
     let ctx = context_with_prod();
