@@ -517,18 +517,31 @@ fn parse_publish_to(file: &Path, to: &Spanned<String>) -> Result<Destination, De
             format!("`publish.to` must be {expected}: {e}"),
         )
     })?;
-    let Destination::Stone(url) = &destination else {
-        return Ok(destination);
-    };
-    if let Some(name) = &url.name {
-        return Err(DescriptorError::at(
-            file,
-            location,
-            format!("`publish.to` must name only a namespace (`stone:{}`), not a dataset (`{url}`)", url.namespace),
-        )
-        .with_hint(format!("each resource becomes `stone:{}/<slug>`; to choose the name `{name}`, set `publish.as_name`", url.namespace)));
-    }
+    push_destination(&destination, "`publish.to`")
+        .map_err(|(message, hint)| DescriptorError::at(file, location, message).with_hint(hint))?;
     Ok(destination)
+}
+
+/// The one rule of a push's destination, written in `publish.to` or given as `--to`
+/// (`given` names which, in the message): a `stone:` destination names a namespace only,
+/// each resource becoming `stone:<namespace>/<slug>`. Refused: `(message, hint)`.
+pub fn push_destination(destination: &Destination, given: &str) -> Result<(), (String, String)> {
+    let Destination::Stone(url) = destination else {
+        return Ok(());
+    };
+    match &url.name {
+        Some(name) => Err((
+            format!(
+                "{given} must name only a namespace (`stone:{}`), not a dataset (`{url}`)",
+                url.namespace
+            ),
+            format!(
+                "each resource becomes `stone:{}/<slug>`; to choose the name `{name}`, set `publish.as_name`",
+                url.namespace
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Checks a resource path as written and returns it normalized.

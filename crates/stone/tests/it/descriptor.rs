@@ -372,3 +372,58 @@ fn errors_as_json_carry_code_and_location() {
             .contains("remove this resource")
     );
 }
+
+/// `--to` follows `publish.to`'s rule (issue 55, item 1: `--to stone:demo/towns` was taken
+/// and `/towns` dropped): a `stone:` destination names a namespace only.
+#[test]
+fn to_names_a_namespace_only_as_publish_to_does() {
+    let ctx = context_with_prod();
+    let dir = ctx.package(
+        "pkg",
+        "publish: {to: \"stone:demo\"}\nresources: [{path: a.csv}]\n",
+        &[CSV],
+    );
+    let out = ctx
+        .stone()
+        .args([
+            "package",
+            "push",
+            "--dry-run",
+            "--branch",
+            "b",
+            "--to",
+            "stone:demo/towns",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let errors = crate::stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "a usage error:\n{errors}");
+    assert!(
+        errors.contains(
+            "--to must name only a namespace (`stone:demo`), not a dataset (`stone:demo/towns`)"
+        ) && errors.contains("publish.as_name"),
+        "{errors}"
+    );
+    // The namespace alone is taken.
+    let out = ctx
+        .stone()
+        .args([
+            "package",
+            "push",
+            "--dry-run",
+            "--branch",
+            "b",
+            "--to",
+            "stone:towns",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", crate::stderr(&out));
+    assert!(
+        crate::stdout(&out).contains("stone:towns/"),
+        "{}",
+        crate::stdout(&out)
+    );
+}
