@@ -84,7 +84,9 @@ pub async fn fetch_info_retrying(
         .map_err(|e| unavailable(e.to_string()))?;
     use stone_http::retry::{self, Resend, SendError};
     let build = || std::future::ready(Ok::<_, std::convert::Infallible>(client.get(&url)));
+    let tries = retry::Tries::default();
     let response = match retry::send(retries, Resend::Idempotent, build, |r| {
+        tries.note();
         note(format!(
             "server information: {} — retrying in {:.1?}",
             r.reason, r.wait
@@ -106,7 +108,7 @@ pub async fn fetch_info_retrying(
                 ),
             });
         }
-        Err(SendError::Transport(e)) => return Err(unavailable(stone_http::describe(&e))),
+        Err(SendError::Transport(e)) => return Err(unavailable(tries.describe(&e))),
         Err(SendError::Build(never)) => match never {},
     };
     let bytes = match stone_http::read_capped(response, stone_http::MAX_ANSWER).await {
