@@ -1053,6 +1053,50 @@ fn a_blob_store_push_to_prod_needs_yes_a_step_up_and_the_role() {
         refused.stderr
     );
     assert!(!store.exists(), "written before the guard");
+    assert!(
+        refused.stderr.contains("run the command outside CI"),
+        "in CI, the hint says to authenticate outside it:\n{}",
+        refused.stderr
+    );
+
+    // The same token outside CI: no login runs (STONE_TOKEN is used as it is), and the hint
+    // says so rather than "outside CI" (issue 55, item 3).
+    let mut outside = blob_push(true);
+    outside.env_remove("CI").env("STONE_TOKEN", &password_token);
+    let refused_outside = simple(&mut outside);
+    assert_eq!(
+        refused_outside.code,
+        Some(3),
+        "{}",
+        refused_outside.output()
+    );
+    assert!(
+        refused_outside
+            .stderr
+            .contains("STONE_TOKEN is used as it is: unset it")
+            && !refused_outside.stderr.contains("outside CI"),
+        "{}",
+        refused_outside.stderr
+    );
+
+    // In CI with no token at all: what is missing is a token (issue 55, item 7: it said the
+    // token had no authentication level).
+    let mut no_token = blob_push(true);
+    no_token.env("CI", "true").env_remove("STONE_TOKEN");
+    let missing = simple(&mut no_token);
+    assert_eq!(missing.code, Some(3), "{}", missing.output());
+    assert_eq!(
+        missing.json()["error"]["code"],
+        "auth.login_required",
+        "{}",
+        missing.output()
+    );
+    assert!(
+        missing.stderr.contains("set STONE_TOKEN") && !missing.stderr.contains("acr"),
+        "{}",
+        missing.stderr
+    );
+    assert!(!store.exists(), "written before the guard");
 
     // A person with a fresh MFA login but without the role.
     let run_bob = run(
