@@ -174,12 +174,15 @@ impl Tries {
 
     /// The last attempt's failure, with how many attempts were made over how long.
     pub fn describe(&self, error: &reqwest::Error) -> String {
-        format!(
-            "{} ({} attempts over {} s)",
-            crate::describe(error),
-            self.retries.load(std::sync::atomic::Ordering::Relaxed) + 1,
-            self.started.elapsed().as_secs()
-        )
+        match self.retries.load(std::sync::atomic::Ordering::Relaxed) {
+            0 => format!("{} (one attempt)", crate::describe(error)),
+            retries => format!(
+                "{} ({} attempts over {} s)",
+                crate::describe(error),
+                retries + 1,
+                self.started.elapsed().as_secs()
+            ),
+        }
     }
 }
 

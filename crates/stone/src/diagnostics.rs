@@ -185,7 +185,7 @@ fn push_status(e: &PushError) -> ExitStatus {
 
 fn push_hint(e: &PushError) -> Option<String> {
     if let PushError::Unavailable {
-        phase: stone_push::error::Phase::Stage,
+        phase: stone_push::error::Phase::Info | stone_push::error::Phase::Stage,
         url,
         ..
     } = e

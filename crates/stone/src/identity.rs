@@ -73,7 +73,7 @@ pub async fn fetch_info_retrying(
 ) -> Result<ServerInfo, PushError> {
     let url = format!("{}/info", api.trim_end_matches('/'));
     let unavailable = |message: String| PushError::Unavailable {
-        phase: Phase::Stage,
+        phase: Phase::Info,
         url: url.clone(),
         message,
     };
@@ -100,7 +100,7 @@ pub async fn fetch_info_retrying(
         }
         Ok(response) => {
             return Err(PushError::Protocol {
-                phase: Phase::Stage,
+                phase: Phase::Info,
                 url: url.clone(),
                 message: format!(
                     "answered HTTP {}: is this the push API of a stone server?",
@@ -116,7 +116,7 @@ pub async fn fetch_info_retrying(
         Err(stone_http::Capped::Failed(e)) => return Err(unavailable(stone_http::describe(&e))),
         Err(stone_http::Capped::TooLarge) => {
             return Err(PushError::Protocol {
-                phase: Phase::Stage,
+                phase: Phase::Info,
                 url: url.clone(),
                 message: format!(
                     "the server information is larger than {}",
@@ -126,7 +126,7 @@ pub async fn fetch_info_retrying(
         }
     };
     serde_json::from_slice(&bytes).map_err(|e| PushError::Protocol {
-        phase: Phase::Stage,
+        phase: Phase::Info,
         url: url.clone(),
         message: format!("not the server information: {e}"),
     })
