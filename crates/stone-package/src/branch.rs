@@ -2,7 +2,7 @@
 //! Never `main` by default.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use serde::Serialize;
 
@@ -116,9 +116,16 @@ pub fn resolve_branch(
 /// The branch checked out in the git work tree around `dir`; an error says why there is none
 /// (no repository, detached HEAD, git not installed).
 pub fn git_branch(dir: &Path) -> Result<String, String> {
-    let output = Command::new("git")
+    // git is found on the absolute entries of PATH only (a `git` planted in the package
+    // folder never runs) and looks at the package's folder, where `symbolic-ref` runs no
+    // code of the repository's.
+    let git =
+        crate::program::Program::find("git").map_err(|e| format!("git could not be run: {e}"))?;
+    let output = git
+        .launch()
         .args(["symbolic-ref", "--quiet", "--short", "HEAD"])
-        .current_dir(dir)
+        .in_dir(dir)
+        .command()
         .stdin(Stdio::null())
         .stderr(Stdio::piped())
         .output()
