@@ -138,10 +138,22 @@ fn a_git_planted_in_the_package_or_a_relative_path_entry_never_runs() {
     }
 }
 
-/// A folder for `PYTHONPATH` holding the SDK's source and an installed distribution
-/// (`demo_plugin` with a `stone.plugins` entry point `demo`), as pip would leave it.
+/// A folder for `PYTHONPATH` holding a copy of the SDK's package and an installed
+/// distribution (`demo_plugin` with a `stone.plugins` entry point `demo`), as pip would
+/// leave them (a copy: Python writes its bytecode beside what it imports).
 fn python_site(ctx: &TestContext) -> PathBuf {
     let site = ctx.root().join("site");
+    let sdk = stone_test::tools::workspace_root().join("python/stone-plugin-sdk/stone_plugin_sdk");
+    std::fs::create_dir_all(site.join("stone_plugin_sdk")).unwrap();
+    for entry in std::fs::read_dir(&sdk).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "py") {
+            let target = site
+                .join("stone_plugin_sdk")
+                .join(path.file_name().unwrap());
+            std::fs::copy(&path, target).unwrap();
+        }
+    }
     let dist = site.join("demo_plugin-1.0.dist-info");
     std::fs::create_dir_all(&dist).unwrap();
     std::fs::write(
@@ -166,10 +178,8 @@ fn python_site(ctx: &TestContext) -> PathBuf {
 fn entry_point_plugins_never_import_modules_of_the_working_directory() {
     let (mut ctx, marker) = context_with_marker();
     let site = python_site(&ctx);
-    let sdk = stone_test::tools::workspace_root().join("python/stone-plugin-sdk");
     // A relative entry first, as a CI job's `PYTHONPATH=.` would be.
-    let python_path =
-        std::env::join_paths([PathBuf::from("."), sdk.clone(), site.clone()]).unwrap();
+    let python_path = std::env::join_paths([PathBuf::from("."), site.clone()]).unwrap();
     ctx.set_var("PYTHONPATH", python_path);
     let dir = ctx.package(
         "pkg",
