@@ -441,3 +441,221 @@ fn holds_uuid(name: &str) -> bool {
         })
     })
 }
+
+/// What a private branch's names hold in the tests of holes 3 and 4.
+const MARKER: &str = "zqxmarker";
+
+/// The field ids of a schema (Iceberg JSON), nested ones included.
+fn field_ids(value: &Value, ids: &mut Vec<i64>) {
+    match value {
+        Value::Object(object) => {
+            for (key, inner) in object {
+                if matches!(key.as_str(), "id" | "element-id" | "key-id" | "value-id")
+                    && let Some(id) = inner.as_i64()
+                {
+                    ids.push(id);
+                }
+                field_ids(inner, ids);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| field_ids(item, ids)),
+        _ => {}
+    }
+}
+
+/// The names of a name mapping (JSON text), nested ones included.
+fn mapped_names(value: &Value, names: &mut Vec<String>) {
+    for field in value.as_array().into_iter().flatten() {
+        for name in field["names"].as_array().into_iter().flatten() {
+            names.push(name.as_str().unwrap_or_default().to_owned());
+        }
+        mapped_names(&field["fields"], names);
+    }
+}
+
+/// An answer as the bytes that matter: status, content type, `WWW-Authenticate`, body
+/// with `name` written as `{name}`.
+async fn shape(
+    server: &Server,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    name: &str,
+) -> String {
+    let mut request = client().request(method.parse().unwrap(), server.url(path));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.unwrap();
+    let header = |h: &str| {
+        response
+            .headers()
+            .get(h)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let head = format!(
+        "{} {} {}",
+        response.status(),
+        header("content-type"),
+        header("www-authenticate")
+    );
+    let body = response.text().await.unwrap_or_default();
+    format!("{head}\n{}", body.replace(name, "{name}"))
+}
+
+/// Holes 3 and 4: a public `main` and a private branch `dev-zqxmarker` whose `people`
+/// has one more column (`zqxmarker_note`), and a table `zqxmarker-only` on the private
+/// branch alone. A public reader (anonymous, or a token with no grant):
+///
+/// - hole 3: `loadTable` of `people` holds nothing of the private branch: no marker in
+///   any schema, the name mapping or a property; `last-column-id`,
+///   `last-sequence-number` and `last-updated-ms` describe what it shows (before the
+///   fix they were the private branch's, and the schemas and mapping named its column);
+/// - hole 4: `zqxmarker-only` is answered byte for byte as a table that does not exist,
+///   on the catalog and on the `/v1` API (before the fix the catalog answered 401 naming
+///   the private branch, and a missing table 404).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hole_3_and_4_a_public_reader_gets_nothing_of_a_private_branch_from_the_catalog() {
+    let issuer = fake_issuer();
+    let site = Site::with_config(&oidc(&issuer));
+    let server = site.start();
+    let admin = token(&issuer, "admin", &["admins"]);
+    let other = token(&issuer, "other", &["outsiders"]);
+    push(
+        &server,
+        &admin,
+        ("shop", "main"),
+        true,
+        false,
+        &[people(&[1, 2])],
+    )
+    .await;
+    let branch = format!("dev-{MARKER}");
+    let marked = Dataset::new(
+        "people",
+        "TABULAR",
+        vec![File::new(
+            "people.parquet",
+            crate::api_support::people_with_column(&[5, 6], &format!("{MARKER}_note")),
+        )],
+    );
+    let only = Dataset::new(
+        &format!("{MARKER}-only"),
+        "TABULAR",
+        vec![File::new("only.parquet", people_parquet(&[9]))],
+    );
+    push(
+        &server,
+        &admin,
+        ("shop", &branch),
+        false,
+        false,
+        &[marked, only],
+    )
+    .await;
+    // The reader of the private branch sees it all (the fixture is what it says).
+    let full = send(
+        &server,
+        "GET",
+        "/iceberg/v1/namespaces/shop/tables/people",
+        Some(&admin),
+        None,
+    )
+    .await;
+    assert!(full.body.to_string().contains(MARKER), "{:#}", full.body);
+
+    for (who, token) in [("anonymous", None), ("other", Some(other.as_str()))] {
+        let loaded = send(
+            &server,
+            "GET",
+            "/iceberg/v1/namespaces/shop/tables/people",
+            token,
+            None,
+        )
+        .await;
+        assert_eq!(loaded.status, 200, "{who}: {:#}", loaded.body);
+        assert!(
+            !loaded.body.to_string().contains(MARKER),
+            "{who}: the answer names the private branch's column or branch:\n{:#}",
+            loaded.body
+        );
+        let metadata = &loaded.body["metadata"];
+        let mut ids = Vec::new();
+        field_ids(&metadata["schemas"], &mut ids);
+        assert_eq!(
+            metadata["last-column-id"].as_i64(),
+            ids.iter().max().copied(),
+            "{who}: {metadata:#}"
+        );
+        let snapshots = metadata["snapshots"].as_array().unwrap();
+        assert!(!snapshots.is_empty());
+        let most = |key: &str| snapshots.iter().filter_map(|s| s[key].as_i64()).max();
+        assert_eq!(
+            metadata["last-sequence-number"].as_i64(),
+            most("sequence-number"),
+            "{who}: {metadata:#}"
+        );
+        assert_eq!(
+            metadata["last-updated-ms"].as_i64(),
+            most("timestamp-ms"),
+            "{who}: {metadata:#}"
+        );
+        let properties = metadata["properties"].as_object().unwrap();
+        for key in properties.keys() {
+            assert!(
+                matches!(
+                    key.as_str(),
+                    "write.format.default" | "schema.name-mapping.default"
+                ),
+                "{who}: property {key} is not one the catalog lists"
+            );
+        }
+        let mapping: Value =
+            serde_json::from_str(properties["schema.name-mapping.default"].as_str().unwrap())
+                .unwrap();
+        let mut names = Vec::new();
+        mapped_names(&mapping, &mut names);
+        names.sort();
+        assert_eq!(names, ["id", "name"], "{who}: {mapping:#}");
+
+        // Hole 4: the table on the private branch alone, as a missing one.
+        let hidden = format!("{MARKER}-only");
+        for (method, hidden_path, missing_path) in [
+            (
+                "GET",
+                format!("/iceberg/v1/namespaces/shop/tables/{hidden}"),
+                "/iceberg/v1/namespaces/shop/tables/nothing-only".to_owned(),
+            ),
+            (
+                "HEAD",
+                format!("/iceberg/v1/namespaces/shop/tables/{hidden}"),
+                "/iceberg/v1/namespaces/shop/tables/nothing-only".to_owned(),
+            ),
+            (
+                "GET",
+                format!("/v1/namespaces/shop/datasets/{hidden}"),
+                "/v1/namespaces/shop/datasets/nothing-only".to_owned(),
+            ),
+            (
+                "GET",
+                format!("/v1/namespaces/shop/datasets/{hidden}/content"),
+                "/v1/namespaces/shop/datasets/nothing-only/content".to_owned(),
+            ),
+            (
+                "GET",
+                format!("/shop/{hidden}"),
+                "/shop/nothing-only".to_owned(),
+            ),
+        ] {
+            let seen = shape(&server, method, &hidden_path, token, &hidden).await;
+            let missing = shape(&server, method, &missing_path, token, "nothing-only").await;
+            assert_eq!(
+                seen, missing,
+                "{who}: {method} {hidden_path} is not answered as a missing table"
+            );
+            assert!(!seen.contains(MARKER), "{who}: {seen}");
+        }
+    }
+}
