@@ -207,6 +207,7 @@ pub async fn create(
     } = plan_uploads(
         &app,
         &principal,
+        &id,
         &contents,
         &direct_targets(&app, &manifest),
         (status == StatusCode::OK, created),
