@@ -10,6 +10,9 @@
 //! - **The working directory is stone's choice**: [`neutral_dir`] (the file system's
 //!   root, which no user may write), unless the call site names another and says why it is
 //!   safe ([`Launch::in_dir`], [`Launch::in_callers_dir`]).
+//! - **The program's `PATH` has the absolute entries only**, so that what it looks up in
+//!   turn (a `#!/usr/bin/env python3` line, git's helpers, an opener's browser) is not
+//!   found in the folder it runs in either.
 //! - **No `STONE_*` variable** (tokens among them) reaches the program unless the call
 //!   site keeps them ([`Launch::with_stone_variables`]: only stone itself, `stone-rdf`).
 //! - **Python starts isolated** ([`Launch::python_module`]): `-I` (neither the working
@@ -163,8 +166,10 @@ impl Launch {
         self
     }
 
-    /// Runs in stone's own working directory: for `stone-rdf` only, stone itself run with
-    /// the same (relative) arguments, found beside the running executable.
+    /// Runs in stone's own working directory, where relative arguments and destinations
+    /// the user gave mean something: `stone-rdf` (stone itself, found beside the running
+    /// executable) and plugins (found on the absolute `PATH` entries; their `PATH` keeps
+    /// absolute entries only; Python ones isolated).
     pub fn in_callers_dir(mut self) -> Self {
         self.dir = Dir::Callers;
         self
@@ -202,8 +207,23 @@ impl Launch {
                 }
             }
         }
+        if let Some(path) = absolute_path(std::env::var_os("PATH").as_deref()) {
+            command.env("PATH", path);
+        }
         command
     }
+}
+
+/// `path` without its empty and relative entries; `None` when it has none to drop (or
+/// cannot be joined again).
+fn absolute_path(path: Option<&OsStr>) -> Option<OsString> {
+    let path = path?;
+    let all: Vec<PathBuf> = std::env::split_paths(path).collect();
+    let kept: Vec<&PathBuf> = all.iter().filter(|dir| dir.is_absolute()).collect();
+    if kept.len() == all.len() {
+        return None;
+    }
+    std::env::join_paths(kept).ok()
 }
 
 /// Whether a variable is kept from programs by default (`STONE_*`, in any case).
@@ -357,7 +377,7 @@ mod tests {
             .in_callers_dir()
             .command();
         assert_eq!(kept.get_current_dir(), None);
-        assert!(kept.get_envs().next().is_none());
+        assert!(kept.get_envs().all(|(key, _)| key == "PATH"));
         let dir = Path::new("/tmp");
         assert_eq!(
             program.launch().in_dir(dir).command().get_current_dir(),
@@ -366,6 +386,15 @@ mod tests {
         assert!(is_scrubbed(OsStr::new("STONE_TOKEN")));
         assert!(is_scrubbed(OsStr::new("stone_token")));
         assert!(!is_scrubbed(OsStr::new("PATH")));
+    }
+
+    #[test]
+    fn a_programs_path_keeps_the_absolute_entries_only() {
+        let path = |p: &str| absolute_path(Some(OsStr::new(p)));
+        assert_eq!(path("/usr/bin:/bin"), None, "nothing to drop");
+        assert_eq!(path(".:/usr/bin::bin:/bin:"), Some("/usr/bin:/bin".into()));
+        assert_eq!(path("."), Some("".into()));
+        assert_eq!(absolute_path(None), None);
     }
 
     #[test]

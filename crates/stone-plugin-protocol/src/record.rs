@@ -14,9 +14,7 @@ use stone_package::{AssetKind, Engine};
 /// metadata, plus package-level metadata.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PushPackage {
-    /// The package directory (where `.stone/` keeps resume state). The host sends it as an
-    /// absolute path: a plugin runs in a working directory of the host's choosing, not the
-    /// package's.
+    /// The package directory (where `.stone/` keeps resume state), as an absolute path.
     pub root: PathBuf,
     /// Where to push: `stone:<ns>`, or an https URL of a configured environment host.
     pub destination: String,

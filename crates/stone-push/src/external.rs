@@ -292,14 +292,18 @@ impl ExternalPlugin {
                 plugin: plugin.clone(),
             })?;
         // One way to start a program (`stone_package::program`): the program found on the
-        // absolute entries of PATH, run in a folder of stone's choosing, without `STONE_*`
-        // variables; an entry point's Python isolated.
+        // absolute entries of PATH, without `STONE_*` variables; an entry point's Python
+        // isolated.
         let launch = match spec.source {
             PluginSource::EntryPoint => entry_points::launch(&spec.command),
             PluginSource::Path | PluginSource::Config => Program::find(program)
                 .map(|found| found.launch().args(args))
                 .map_err(std::io::Error::from),
         }
+        // Where stone was started: a destination such as `mirror://copies` names a folder
+        // there (safe: the program was found on the absolute PATH entries, and its own
+        // lookups see those only).
+        .map(|launch| launch.in_callers_dir())
         .map_err(|source| PluginError::Spawn {
             plugin: plugin.clone(),
             source,
@@ -412,7 +416,7 @@ impl ExternalPlugin {
         progress: &dyn PushProgress,
     ) -> Result<PushResult, PluginError> {
         let mut package = package.clone();
-        // The plugin runs in a folder of stone's choosing: it gets absolute paths.
+        // Absolute paths: what a plugin receives means the same wherever it looks from.
         let absolute = |path: &mut PathBuf| {
             if let Ok(found) = std::path::absolute(&*path) {
                 *path = found;

@@ -235,7 +235,25 @@ fn entry_point_plugins_never_import_modules_of_the_working_directory() {
 
 #[test]
 fn a_configured_plugin_is_found_on_the_absolute_path_entries_only() {
-    let (ctx, marker) = context_with_marker();
+    let (mut ctx, marker) = context_with_marker();
+    // And a plugin on PATH (an absolute folder) that runs `python3` in turn
+    // (`exec python3 …`): what it looks up is not found where stone runs either (its
+    // PATH keeps the absolute entries only), though it runs there.
+    let out = ctx.root().join("out");
+    crate::plugins::install(&mut ctx, "nested", "good", "nested://", &out);
+    let bin = ctx.root().join("bin");
+    let installed = bin.join("stone-plugin-nested");
+    let plugins = ctx.root().join("plugins");
+    std::fs::create_dir_all(&plugins).unwrap();
+    std::fs::rename(&installed, plugins.join("stone-plugin-nested")).unwrap();
+    ctx.set_var(
+        "PATH",
+        format!(
+            "bin:.::{}:{}",
+            plugins.display(),
+            std::env::var("PATH").unwrap_or_default()
+        ),
+    );
     std::fs::create_dir_all(ctx.config.parent().unwrap()).unwrap();
     let config = std::fs::read_to_string(&ctx.config).unwrap_or_default();
     std::fs::write(
@@ -262,6 +280,16 @@ fn a_configured_plugin_is_found_on_the_absolute_path_entries_only() {
         .find(|p| p["name"] == "beta")
         .expect("beta is listed");
     assert_eq!(beta["claims"], true, "the real python3 ran it: {beta}");
+    let nested = listing["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "nested")
+        .expect("nested is listed");
+    assert_eq!(
+        nested["version"], "0.3.1",
+        "the real python3 ran it: {nested}"
+    );
 }
 
 /// The client crates (what `stone` and `stone-rdf` are built from).
