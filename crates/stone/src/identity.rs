@@ -194,19 +194,25 @@ fn notify(line: &str) {
     eprintln!("{}", crate::diagnostics::terminal_safe(line));
 }
 
-/// Opens `url` with the system's opener; false when that is not possible.
+/// Opens `url` with the system's opener; false when that is not possible. The opener is
+/// found on the absolute entries of PATH only and runs in a folder of stone's choosing,
+/// without `STONE_*` variables (`stone_package::program`).
 fn open_browser(url: &str) -> bool {
-    let mut command = if cfg!(target_os = "macos") {
-        std::process::Command::new("open")
+    let (opener, args): (&str, &[&str]) = if cfg!(target_os = "macos") {
+        ("open", &[])
     } else if cfg!(windows) {
-        let mut c = std::process::Command::new("cmd");
-        c.args(["/C", "start", ""]);
-        c
+        ("cmd", &["/C", "start", ""])
     } else {
-        std::process::Command::new("xdg-open")
+        ("xdg-open", &[])
     };
-    command
+    let Ok(opener) = stone_package::program::Program::find(opener) else {
+        return false;
+    };
+    opener
+        .launch()
+        .args(args)
         .arg(url)
+        .command()
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

@@ -239,6 +239,60 @@ fn simple(cmd: &mut Command) -> Run {
     }
 }
 
+/// Hole 1 of issue 52 (one way to start a program): the browser opener at login is found
+/// on the absolute entries of PATH only, so an `xdg-open` planted in the folder stone runs
+/// from, or in a relative `PATH` entry, never runs; the real opener (here a script in an
+/// absolute folder) gets the URL, in a folder of stone's choosing, without `STONE_*`
+/// variables.
+#[cfg(unix)]
+#[test]
+fn a_planted_opener_never_runs_at_login_and_the_real_one_gets_no_stone_variables() {
+    use std::os::unix::fs::PermissionsExt;
+    let mut world = world();
+    let root = world.ctx.root().to_owned();
+    let marker = root.join("a-planted-opener-ran");
+    let opened = root.join("opened");
+    let script = |path: &Path, body: String| {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    for name in ["xdg-open", "open"] {
+        for dir in [root.clone(), root.join("bin")] {
+            script(
+                &dir.join(name),
+                format!("echo \"$0 $*\" >> '{}'", marker.display()),
+            );
+        }
+        script(
+            &root.join("real-opener").join(name),
+            format!(
+                "{{ echo \"url=$1\"; echo \"cwd=$(pwd)\"; env | grep '^STONE_' ; }} > '{}'",
+                opened.display()
+            ),
+        );
+    }
+    let path = std::env::var("PATH").unwrap_or_default();
+    world.ctx.set_var(
+        "PATH",
+        format!("bin:.::{}:{path}", root.join("real-opener").display()),
+    );
+    world.ctx.set_var("STONE_NO_BROWSER", "0");
+    let run = login(&world, &alice());
+    assert!(
+        !marker.exists(),
+        "a planted opener ran: {}",
+        std::fs::read_to_string(&marker).unwrap_or_default()
+    );
+    let shown = std::fs::read_to_string(&opened).expect("the real opener ran");
+    assert!(
+        shown.contains(&format!("url={}", run.authorization_urls[0])),
+        "{shown}"
+    );
+    assert!(shown.contains("cwd=/\n"), "{shown}");
+    assert!(!shown.contains("STONE_"), "{shown}");
+}
+
 #[test]
 fn login_whoami_refresh_logout() {
     let world = world();
