@@ -33,6 +33,7 @@ const SQLITE: Files = migration_files!("migrations":
     "0009_staged_deletions.sql",
     "0010_push_paged_files.sql",
     "0011_push_datasets_by_change.sql",
+    "0012_quota_storage_units.sql",
 );
 
 const POSTGRES: Files = migration_files!("migrations-postgres":
@@ -47,6 +48,7 @@ const POSTGRES: Files = migration_files!("migrations-postgres":
     "0009_staged_deletions.sql",
     "0010_push_paged_files.sql",
     "0011_push_datasets_by_change.sql",
+    "0012_quota_storage_units.sql",
 );
 
 /// The migrator of the SQLite (`postgres = false`) or PostgreSQL schema.
