@@ -11,9 +11,10 @@ pub struct ServerInfo {
     pub api_version: String,
     /// Host of the https IRIs the server gives datasets: `https://{public_host}/{ns}/{name}`.
     pub public_host: String,
-    /// Ref patterns the server protects (`main`, `release/*`). `*` matches any run of
-    /// characters; a pattern is compared with the normalized branch name after the same
-    /// normalization (`release/*` protects `release-1.2`).
+    /// Ref patterns the server protects (`main`, `release-*`). `*` matches any run of
+    /// characters; a pattern is compared with the normalized branch name as written (the
+    /// server refuses a pattern normalization would change). A client may meet an older
+    /// server's `release/*`: it compares that after the same normalization (`release-*`).
     pub protected_refs: Vec<String>,
     /// How requests are authenticated.
     pub auth_mode: AuthMode,

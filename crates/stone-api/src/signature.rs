@@ -62,10 +62,13 @@ pub fn held_content_message(sha256: &str, size: u64, holder: &str, expires: u64)
     )
 }
 
-/// What a pack URL signs (issue 27, [`crate::pack`]): whose contents it stages, and how
-/// many bytes its body may have.
-pub fn pack_message(holder: &str, max_bytes: u64, expires: u64) -> String {
-    format!("PUT\n/v1/staging/pack\nmax={max_bytes}\nexpires={expires}\nholder={holder}")
+/// What a pack URL signs (issue 27, [`crate::pack`]): whose contents it stages, for
+/// which push (issue 52: a pack stages only contents that push declares), and how many
+/// bytes its body may have.
+pub fn pack_message(holder: &str, push: &str, max_bytes: u64, expires: u64) -> String {
+    format!(
+        "PUT\n/v1/staging/pack\nmax={max_bytes}\nexpires={expires}\nholder={holder}\npush={push}"
+    )
 }
 
 /// What a part URL signs.

@@ -82,7 +82,12 @@ pub enum AuthError {
     #[error("not logged in to the environment `{env}`")]
     NotLoggedIn { env: String },
     #[error("the environment `{env}` needs a fresh authentication for this, and {lack}")]
-    StepUpRequired { env: String, lack: String },
+    StepUpRequired {
+        env: String,
+        lack: String,
+        /// Refused in CI (no login can run), else outside CI with a fixed `STONE_TOKEN`.
+        in_ci: bool,
+    },
     #[error("the new login did not reach what is needed: {lack}")]
     StepUpNotReached { lack: String },
     /// A token failed [`verify::Verifier::verify`] (or its issuer's keys could not be
@@ -135,8 +140,15 @@ impl AuthError {
             AuthError::NotLoggedIn { env } => Some(format!(
                 "run `stone login --env {env}`; in CI, set STONE_TOKEN to an access token"
             )),
-            AuthError::StepUpRequired { env, .. } => Some(format!(
+            AuthError::StepUpRequired {
+                env, in_ci: true, ..
+            } => Some(format!(
                 "run the command outside CI to authenticate again, or run `stone login --env {env}` first; a CI token (STONE_TOKEN) must come from such a login"
+            )),
+            AuthError::StepUpRequired {
+                env, in_ci: false, ..
+            } => Some(format!(
+                "STONE_TOKEN is used as it is: unset it, and stone asks for the stronger login here (or run `stone login --env {env}`); a token for STONE_TOKEN must come from such a login"
             )),
             AuthError::StepUpNotReached { .. } => Some(
                 "log in with the stronger method (a second factor) when the provider asks".into(),
@@ -501,10 +513,15 @@ impl Identity {
         if !ui.interactive {
             let claims = match current {
                 Some(claims) => claims.clone(),
-                None => self
-                    .stored()?
-                    .map(|s| TokenClaims::of(&s.access_token, &self.roles_claim))
-                    .unwrap_or_default(),
+                None => match self.stored()? {
+                    Some(stored) => TokenClaims::of(&stored.access_token, &self.roles_claim),
+                    // No token at all: what is missing is a token, not its level (issue 55).
+                    None => {
+                        return Err(AuthError::NotLoggedIn {
+                            env: self.env.clone(),
+                        });
+                    }
+                },
             };
             let lack = step_up
                 .lack(&claims, now(), 0)
@@ -512,6 +529,7 @@ impl Identity {
             return Err(AuthError::StepUpRequired {
                 env: self.env.clone(),
                 lack,
+                in_ci: true,
             });
         }
         (ui.notify)(&format!(

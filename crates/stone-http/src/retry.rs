@@ -149,6 +149,43 @@ where
     }
 }
 
+/// What [`send`] tried, for a message that says so: a person can tell a server that is down
+/// (six attempts over 13 s) from a network that dropped one request. Call [`Tries::note`]
+/// from `send`'s `note`.
+pub struct Tries {
+    started: Instant,
+    retries: std::sync::atomic::AtomicU32,
+}
+
+impl Default for Tries {
+    fn default() -> Self {
+        Self {
+            started: Instant::now(),
+            retries: std::sync::atomic::AtomicU32::new(0),
+        }
+    }
+}
+
+impl Tries {
+    pub fn note(&self) {
+        self.retries
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The last attempt's failure, with how many attempts were made over how long.
+    pub fn describe(&self, error: &reqwest::Error) -> String {
+        match self.retries.load(std::sync::atomic::Ordering::Relaxed) {
+            0 => format!("{} (one attempt)", crate::describe(error)),
+            retries => format!(
+                "{} ({} attempts over {} s)",
+                crate::describe(error),
+                retries + 1,
+                self.started.elapsed().as_secs()
+            ),
+        }
+    }
+}
+
 fn redact_url(url: &str) -> String {
     stone_api::redact_url(url)
 }

@@ -2,7 +2,7 @@
 //! Never `main` by default.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use serde::Serialize;
 
@@ -116,9 +116,16 @@ pub fn resolve_branch(
 /// The branch checked out in the git work tree around `dir`; an error says why there is none
 /// (no repository, detached HEAD, git not installed).
 pub fn git_branch(dir: &Path) -> Result<String, String> {
-    let output = Command::new("git")
+    // git is found on the absolute entries of PATH only (a `git` planted in the package
+    // folder never runs) and looks at the package's folder, where `symbolic-ref` runs no
+    // code of the repository's.
+    let git =
+        crate::program::Program::find("git").map_err(|e| format!("git could not be run: {e}"))?;
+    let output = git
+        .launch()
         .args(["symbolic-ref", "--quiet", "--short", "HEAD"])
-        .current_dir(dir)
+        .in_dir(dir)
+        .command()
         .stdin(Stdio::null())
         .stderr(Stdio::piped())
         .output()
@@ -157,20 +164,45 @@ pub fn glob_match(pattern: &str, text: &str) -> bool {
     true
 }
 
-/// The first of `patterns` (protected ref patterns such as `main`, `release/*`) that
-/// protects the normalized `branch`. A pattern is normalized like a branch name
-/// (`release/*` → `release-*`), because branches arrive normalized.
+/// A protected ref pattern as branches arrive: the whole pattern normalized like a branch
+/// name ([`normalize_branch`]), `*` kept. A pattern the server accepts is its own
+/// normalization ([`check_ref_pattern`]); the client applies this to what an older server
+/// lists (`release/*` → `release-*`).
+pub fn normalize_ref_pattern(pattern: &str) -> String {
+    pattern
+        .chars()
+        .enumerate()
+        .map(|(i, c)| {
+            if c == '*'
+                || c.is_ascii_alphanumeric()
+                || matches!(c, '_' | '-')
+                || (c == '.' && i > 0)
+            {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+/// A protected ref pattern the server can use as written: not empty, and unchanged by
+/// [`normalize_ref_pattern`] (branches arrive normalized, so `release/*` would protect
+/// nothing). The error is the pattern to write instead.
+pub fn check_ref_pattern(pattern: &str) -> Result<(), String> {
+    let normalized = normalize_ref_pattern(pattern);
+    if pattern.is_empty() || normalized != pattern {
+        return Err(normalized);
+    }
+    Ok(())
+}
+
+/// The first of `patterns` (protected ref patterns such as `main`, `release-*`) that
+/// protects the normalized `branch` (each pattern taken through [`normalize_ref_pattern`]).
 pub fn protecting_pattern<'a>(patterns: &'a [String], branch: &str) -> Option<&'a str> {
     patterns
         .iter()
-        .find(|p| {
-            let normalized = p
-                .split('*')
-                .map(normalize_branch)
-                .collect::<Vec<_>>()
-                .join("*");
-            glob_match(&normalized, branch)
-        })
+        .find(|p| glob_match(&normalize_ref_pattern(p), branch))
         .map(String::as_str)
 }
 

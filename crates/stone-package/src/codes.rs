@@ -14,5 +14,7 @@ pub const INVALID_NAME: &str = "package.invalid_name";
 pub const IO: &str = "package.io";
 /// No `datasets.yaml` in the folder.
 pub const NO_DESCRIPTOR: &str = "package.no_descriptor";
+/// The package's path does not exist, or is not a folder.
+pub const NO_FOLDER: &str = "package.no_folder";
 /// A path leaves the package, or is not a plain relative path.
 pub const PATH_REFUSED: &str = "package.path_refused";

@@ -11,6 +11,7 @@ pub mod lock;
 pub mod name;
 pub mod package;
 pub mod path;
+pub mod program;
 
 pub use branch::{Branch, BranchError, BranchSource, normalize_branch, resolve_branch};
 pub use descriptor::{DESCRIPTOR_FILE, DescriptorError, Location};

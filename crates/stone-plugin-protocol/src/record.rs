@@ -14,7 +14,7 @@ use stone_package::{AssetKind, Engine};
 /// metadata, plus package-level metadata.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PushPackage {
-    /// The package directory (where `.stone/` keeps resume state).
+    /// The package directory (where `.stone/` keeps resume state), as an absolute path.
     pub root: PathBuf,
     /// Where to push: `stone:<ns>`, or an https URL of a configured environment host.
     pub destination: String,
@@ -53,7 +53,7 @@ pub struct PushResource {
 pub struct PushFile {
     /// Path inside the resource (the file name for a one-file resource).
     pub path: String,
-    /// Where the bytes are on this machine.
+    /// Where the bytes are on this machine (absolute, as the host sends it).
     pub local: PathBuf,
     pub sha256: String,
     pub size: u64,

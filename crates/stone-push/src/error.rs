@@ -8,6 +8,9 @@ use stone_api::Problem;
 /// The phase of a push an error happened in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
+    /// `GET /info`: what the server is and how it authenticates (before a push, a login,
+    /// an import).
+    Info,
     Stage,
     Upload,
     Commit,
@@ -17,6 +20,7 @@ pub enum Phase {
 impl std::fmt::Display for Phase {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
+            Phase::Info => "reading the server's information",
             Phase::Stage => "creating the push",
             Phase::Upload => "uploading",
             Phase::Commit => "committing",

@@ -5,13 +5,14 @@
 
 use std::collections::{BTreeMap, VecDeque};
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::Value;
+use stone_package::program::{self, Program, is_executable};
 use stone_plugin_protocol::{
     CanHandleParams, CancelParams, ErrorObject, HostInfo, InitializeParams, InitializeResult, Kind,
     LogLevel, LogParams, Message, PACKAGE_PUSH_HANDLER, PROTOCOL_VERSION, PROTOCOL_VERSIONS,
@@ -32,8 +33,6 @@ use crate::{
 pub const EXECUTABLE_PREFIX: &str = "stone-plugin-";
 /// The default deadline of a call, and of silence during a push.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-/// Variables never passed to a plugin: every one starting with this prefix.
-const SCRUBBED_PREFIX: &str = "STONE_";
 /// How long a cancelled plugin gets before its process group is killed.
 const CANCEL_GRACE: Duration = Duration::from_secs(2);
 /// stderr lines kept to explain a failure.
@@ -115,25 +114,9 @@ pub fn discover(
 }
 
 /// The folders of `PATH` that stone searches for programs (plugins, the Python of
-/// entry-point plugins): the absolute ones only. A relative entry (`.`, an empty entry,
-/// `bin`) names a folder of wherever stone runs.
+/// entry-point plugins): the absolute ones only (`stone_package::program::searched_dirs`).
 pub fn searched_dirs(path: Option<&OsString>) -> impl Iterator<Item = PathBuf> + '_ {
-    path.map(std::env::split_paths)
-        .into_iter()
-        .flatten()
-        .filter(|dir| dir.is_absolute())
-}
-
-#[cfg(unix)]
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-}
-
-/// Elsewhere a file is run by its extension (`stone-plugin-x.exe`, `.cmd`, …), not a mode bit.
-#[cfg(not(unix))]
-fn is_executable(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+    program::searched_dirs(path.map(OsString::as_os_str))
 }
 
 /// What went wrong with a plugin. Every message names the plugin.
@@ -308,15 +291,25 @@ impl ExternalPlugin {
             .ok_or_else(|| PluginError::NoCommand {
                 plugin: plugin.clone(),
             })?;
-        let mut cmd = Command::new(program);
-        cmd.args(args)
-            .env_clear()
-            .envs(std::env::vars_os().filter(|(k, _)| {
-                !k.to_string_lossy()
-                    .to_ascii_uppercase()
-                    .starts_with(SCRUBBED_PREFIX)
-            }))
-            .stdin(Stdio::piped())
+        // One way to start a program (`stone_package::program`): the program found on the
+        // absolute entries of PATH, without `STONE_*` variables; an entry point's Python
+        // isolated.
+        let launch = match spec.source {
+            PluginSource::EntryPoint => entry_points::launch(&spec.command),
+            PluginSource::Path | PluginSource::Config => Program::find(program)
+                .map(|found| found.launch().args(args))
+                .map_err(std::io::Error::from),
+        }
+        // Where stone was started: a destination such as `mirror://copies` names a folder
+        // there (safe: the program was found on the absolute PATH entries, and its own
+        // lookups see those only).
+        .map(|launch| launch.in_callers_dir())
+        .map_err(|source| PluginError::Spawn {
+            plugin: plugin.clone(),
+            source,
+        })?;
+        let mut cmd = Command::from(launch.command());
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
@@ -422,8 +415,23 @@ impl ExternalPlugin {
         options: &PushOptions,
         progress: &dyn PushProgress,
     ) -> Result<PushResult, PluginError> {
+        let mut package = package.clone();
+        // Absolute paths: what a plugin receives means the same wherever it looks from.
+        let absolute = |path: &mut PathBuf| {
+            if let Ok(found) = std::path::absolute(&*path) {
+                *path = found;
+            }
+        };
+        absolute(&mut package.root);
+        for file in package
+            .resources
+            .iter_mut()
+            .flat_map(|r| r.files.iter_mut())
+        {
+            absolute(&mut file.local);
+        }
         let params = PushParams {
-            package: package.clone(),
+            package,
             options: options.clone(),
         };
         let answer = self
@@ -470,8 +478,13 @@ impl ExternalPlugin {
     #[cfg(not(unix))]
     fn kill_group(&self) {
         if let Some(pid) = self.pid {
-            let _ = std::process::Command::new("taskkill")
+            let Ok(taskkill) = Program::find("taskkill") else {
+                return;
+            };
+            let _ = taskkill
+                .launch()
                 .args(["/T", "/F", "/PID", &pid.to_string()])
+                .command()
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
                 .status();

@@ -595,7 +595,9 @@ impl<'a> Session<'a> {
                 }
                 std::future::ready(Ok::<_, std::convert::Infallible>(request))
             };
+            let tries = retry::Tries::default();
             let response = match retry::send(self.options.retries, Resend::Idempotent, build, |r| {
+                tries.note();
                 self.progress.event(ProgressEvent::Note(format!(
                     "{phase}: {} — retrying in {:.1?}",
                     r.reason, r.wait
@@ -604,7 +606,7 @@ impl<'a> Session<'a> {
             .await
             {
                 Ok(response) => response,
-                Err(SendError::Transport(e)) => return Err(unavailable(describe(&e))),
+                Err(SendError::Transport(e)) => return Err(unavailable(tries.describe(&e))),
                 Err(SendError::Build(never)) => match never {},
             };
             let status = response.status();

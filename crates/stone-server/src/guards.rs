@@ -40,8 +40,8 @@ use std::collections::BTreeSet;
 
 use axum::http::StatusCode;
 use stone_api::{CreatePush, DatasetManifest, Engine, PushFlags, Violation, codes};
+use stone_package::AssetKind;
 pub use stone_package::branch::glob_match;
-use stone_package::{AssetKind, normalize_branch};
 
 use crate::auth::Principal;
 use crate::config::{GuardOptions, StepUpOptions};
@@ -56,7 +56,6 @@ use crate::state::StateDb;
 #[derive(Debug, Clone)]
 pub struct Guards {
     patterns: Vec<String>,
-    normalized: Vec<String>,
     write_role: String,
     force_role: String,
     step_up: Option<StepUpOptions>,
@@ -66,16 +65,6 @@ impl Guards {
     pub fn new(options: &GuardOptions) -> Self {
         Self {
             patterns: options.protected_refs.clone(),
-            normalized: options
-                .protected_refs
-                .iter()
-                .map(|p| {
-                    p.split('*')
-                        .map(normalize_branch)
-                        .collect::<Vec<_>>()
-                        .join("*")
-                })
-                .collect(),
             write_role: options.write_role.clone(),
             force_role: options.force_role.clone(),
             step_up: None,
@@ -98,10 +87,11 @@ impl Guards {
         &self.patterns
     }
 
-    /// Whether a (normalized) branch is protected. A pattern is normalized like a branch
-    /// name (`release/*` → `release-*`), because branches arrive normalized.
+    /// Whether a (normalized) branch is protected. The patterns are used as written: the
+    /// configuration refuses one that a branch as it arrives could never match
+    /// (`stone_package::branch::check_ref_pattern`), it never rewrites it.
     pub fn is_protected(&self, branch: &str) -> bool {
-        self.normalized.iter().any(|p| glob_match(p, branch))
+        self.patterns.iter().any(|p| glob_match(p, branch))
     }
 
     /// Rules 1–3: decided from the request and the identity alone.

@@ -180,6 +180,13 @@ impl Verifier {
             ErrorKind::ImmatureSignature => TokenError::NotYetValid,
             _ => TokenError::Invalid(e.to_string()),
         })?;
+        // `sub` names the user every push and grant is recorded under: a number, a list
+        // or an empty string would make every such token the same user "".
+        if data.claims["sub"].as_str().is_none_or(str::is_empty) {
+            return Err(TokenError::Invalid(
+                "the token's `sub` claim is not a non-empty string (RFC 7519 4.1.2: a string naming the user)".into(),
+            ));
+        }
         if let Some(why) = access_token_refusal(
             header.typ.as_deref(),
             &data.claims,

@@ -18,7 +18,7 @@ Exit codes:
 /// stone pushes data packages to a dataset platform: one dataset per resource, each stored
 /// by the engine its kind calls for (Iceberg table, named graph, object storage).
 #[derive(Debug, Parser)]
-#[command(name = "stone", version, about, after_help = EXIT_CODES, propagate_version = true)]
+#[command(name = "stone", bin_name = "stone", version, about, after_help = EXIT_CODES, propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

@@ -51,6 +51,8 @@ pub enum ConfigError {
         name: String,
         known: Vec<String>,
         path: PathBuf,
+        /// `stone env remove`: nothing to add then.
+        removing: bool,
     },
     #[error("the environment `{name}` already exists")]
     Exists { name: String },
@@ -83,10 +85,24 @@ impl ConfigError {
 
     pub fn hint(&self) -> Option<String> {
         match self {
-            ConfigError::UnknownEnvironment { name, path, .. } => Some(format!(
-                "add it with `stone env add {name} --host HOST --api URL` (written to {})",
-                path.display()
-            )),
+            ConfigError::UnknownEnvironment {
+                name,
+                known,
+                path,
+                removing,
+            } => Some(
+                match stone_package::did_you_mean(name, known.iter().map(String::as_str)) {
+                    Some(close) if *removing => {
+                        format!("did you mean `{close}`? (`stone env remove {close}`)")
+                    }
+                    Some(close) => format!("did you mean `{close}`? (`--env {close}`)"),
+                    None if *removing => "`stone env list` shows the configured ones".into(),
+                    None => format!(
+                        "add it with `stone env add {name} --host HOST --api URL` (written to {})",
+                        path.display()
+                    ),
+                },
+            ),
             ConfigError::Exists { name } => Some(format!("pass --replace to change `{name}`")),
             _ => None,
         }
@@ -176,6 +192,7 @@ impl Config {
                 name: name.to_owned(),
                 known: self.environments.keys().cloned().collect(),
                 path: self.path.clone(),
+                removing: false,
             })
     }
 
@@ -217,7 +234,20 @@ impl Config {
 
     /// Removes an environment and writes the file.
     pub fn remove(&mut self, name: &str) -> Result<EnvironmentOptions, ConfigError> {
-        let removed = self.environment(name)?.options;
+        let removed = match self.environment(name) {
+            Ok(environment) => environment.options,
+            Err(ConfigError::UnknownEnvironment {
+                name, known, path, ..
+            }) => {
+                return Err(ConfigError::UnknownEnvironment {
+                    name,
+                    known,
+                    path,
+                    removing: true,
+                });
+            }
+            Err(other) => return Err(other),
+        };
         let mut doc = self.document()?;
         if let Some(envs) = doc.get_mut("environments").and_then(|e| e.as_table_mut()) {
             envs.remove(name);

@@ -185,6 +185,18 @@ fn push_status(e: &PushError) -> ExitStatus {
 }
 
 fn push_hint(e: &PushError) -> Option<String> {
+    if let PushError::Unavailable {
+        phase: stone_push::error::Phase::Info | stone_push::error::Phase::Stage,
+        url,
+        ..
+    } = e
+    {
+        // Nothing was started on the server: there is nothing to resume (issue 55, item 5).
+        return Some(format!(
+            "nothing reached the server yet: check that the server of {url} is running and that \
+             --env names the environment you mean (`stone env list`), then run the same command again"
+        ));
+    }
     if e.resumable() {
         return Some("run the same command again: the push resumes where it stopped".into());
     }

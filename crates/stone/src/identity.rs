@@ -73,7 +73,7 @@ pub async fn fetch_info_retrying(
 ) -> Result<ServerInfo, PushError> {
     let url = format!("{}/info", api.trim_end_matches('/'));
     let unavailable = |message: String| PushError::Unavailable {
-        phase: Phase::Stage,
+        phase: Phase::Info,
         url: url.clone(),
         message,
     };
@@ -84,7 +84,9 @@ pub async fn fetch_info_retrying(
         .map_err(|e| unavailable(e.to_string()))?;
     use stone_http::retry::{self, Resend, SendError};
     let build = || std::future::ready(Ok::<_, std::convert::Infallible>(client.get(&url)));
+    let tries = retry::Tries::default();
     let response = match retry::send(retries, Resend::Idempotent, build, |r| {
+        tries.note();
         note(format!(
             "server information: {} — retrying in {:.1?}",
             r.reason, r.wait
@@ -98,7 +100,7 @@ pub async fn fetch_info_retrying(
         }
         Ok(response) => {
             return Err(PushError::Protocol {
-                phase: Phase::Stage,
+                phase: Phase::Info,
                 url: url.clone(),
                 message: format!(
                     "answered HTTP {}: is this the push API of a stone server?",
@@ -106,7 +108,7 @@ pub async fn fetch_info_retrying(
                 ),
             });
         }
-        Err(SendError::Transport(e)) => return Err(unavailable(stone_http::describe(&e))),
+        Err(SendError::Transport(e)) => return Err(unavailable(tries.describe(&e))),
         Err(SendError::Build(never)) => match never {},
     };
     let bytes = match stone_http::read_capped(response, stone_http::MAX_ANSWER).await {
@@ -114,7 +116,7 @@ pub async fn fetch_info_retrying(
         Err(stone_http::Capped::Failed(e)) => return Err(unavailable(stone_http::describe(&e))),
         Err(stone_http::Capped::TooLarge) => {
             return Err(PushError::Protocol {
-                phase: Phase::Stage,
+                phase: Phase::Info,
                 url: url.clone(),
                 message: format!(
                     "the server information is larger than {}",
@@ -124,7 +126,7 @@ pub async fn fetch_info_retrying(
         }
     };
     serde_json::from_slice(&bytes).map_err(|e| PushError::Protocol {
-        phase: Phase::Stage,
+        phase: Phase::Info,
         url: url.clone(),
         message: format!("not the server information: {e}"),
     })
@@ -192,19 +194,25 @@ fn notify(line: &str) {
     eprintln!("{}", crate::diagnostics::terminal_safe(line));
 }
 
-/// Opens `url` with the system's opener; false when that is not possible.
+/// Opens `url` with the system's opener; false when that is not possible. The opener is
+/// found on the absolute entries of PATH only and runs in a folder of stone's choosing,
+/// without `STONE_*` variables (`stone_package::program`).
 fn open_browser(url: &str) -> bool {
-    let mut command = if cfg!(target_os = "macos") {
-        std::process::Command::new("open")
+    let (opener, args): (&str, &[&str]) = if cfg!(target_os = "macos") {
+        ("open", &[])
     } else if cfg!(windows) {
-        let mut c = std::process::Command::new("cmd");
-        c.args(["/C", "start", ""]);
-        c
+        ("cmd", &["/C", "start", ""])
     } else {
-        std::process::Command::new("xdg-open")
+        ("xdg-open", &[])
     };
-    command
+    let Ok(opener) = stone_package::program::Program::find(opener) else {
+        return false;
+    };
+    opener
+        .launch()
+        .args(args)
         .arg(url)
+        .command()
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

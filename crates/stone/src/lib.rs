@@ -27,7 +27,8 @@ pub fn main() -> ExitCode {
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
+        Err(mut e) => {
+            suggest_nested_subcommand(&mut e);
             let _ = e.print();
             return if e.use_stderr() {
                 ExitStatus::Usage.into()
@@ -46,6 +47,37 @@ pub fn main() -> ExitCode {
             Printer::of(&cli).error(&report);
             report.status.into()
         }
+    }
+}
+
+/// An unknown subcommand that is the subcommand of a group (`stone push`, `stone import`,
+/// `stone add`) is answered with the command that has it (`stone package push`), where
+/// clap finds no similar name of its own.
+fn suggest_nested_subcommand(error: &mut clap::Error) {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if error.kind() != ErrorKind::InvalidSubcommand
+        || error.get(ContextKind::SuggestedSubcommand).is_some()
+    {
+        return;
+    }
+    let Some(ContextValue::String(name)) = error.get(ContextKind::InvalidSubcommand) else {
+        return;
+    };
+    let command = Cli::command();
+    let found: Vec<String> = command
+        .get_subcommands()
+        .flat_map(|group| {
+            group
+                .get_subcommands()
+                .filter(|sub| sub.get_name() == name || sub.get_all_aliases().any(|a| a == name))
+                .map(move |sub| format!("stone {} {}", group.get_name(), sub.get_name()))
+        })
+        .collect();
+    if !found.is_empty() {
+        error.insert(
+            ContextKind::SuggestedSubcommand,
+            ContextValue::Strings(found),
+        );
     }
 }
 

@@ -36,10 +36,16 @@ pub fn run_rdf_build() -> Option<ExitCode> {
     }
     let exe = std::env::current_exe().ok()?;
     let rdf = sibling(&exe)?;
-    let mut command = std::process::Command::new(&rdf);
-    command
+    // Found beside the running executable (never on PATH); stone itself, so it runs where
+    // stone was started (its arguments are relative to there) with the `STONE_*` variables.
+    let mut command = stone_package::program::Program::find(&rdf)
+        .ok()?
+        .launch()
         .args(std::env::args_os().skip(1))
-        .env(DELEGATED, "1");
+        .in_callers_dir()
+        .with_stone_variables()
+        .command();
+    command.env(DELEGATED, "1");
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;

@@ -3,23 +3,29 @@
 //!
 //! A package declares `[project.entry-points."stone.plugins"] acc = "acc_plugin:Handler"`
 //! and depends on `stone-plugin-sdk`; once it is `pip install`ed, stone lists the group
-//! with `python -m stone_plugin_sdk --list` and runs each entry point in its own process as
-//! `python -m stone_plugin_sdk --entry-point acc`, which checks the object with
+//! with `python -I -m stone_plugin_sdk --list` and runs each entry point in its own process as
+//! `python -I -m stone_plugin_sdk --entry-point acc` (isolated, see
+//! `stone_package::program`: a `stone_plugin_sdk.py` in the folder stone runs from is
+//! never imported), which checks the object with
 //! `isinstance(obj, PackagePushHandler)` and speaks the same protocol as any executable
 //! plugin. An entry point that fails the check exits before `initialize`, so the host names
 //! it and skips it like any plugin that cannot start.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
+use stone_package::program::{Launch, Program};
 
 use super::{PluginSource, PluginSpec};
 
 /// The module of the Python SDK that lists and serves entry points.
 pub const SDK_MODULE: &str = "stone_plugin_sdk";
+/// Python's isolated mode: no working directory or script folder on `sys.path`, no
+/// `PYTHON*` variables, no user site (put back by [`Launch::python_module`]).
+const ISOLATED: &str = "-I";
 /// Largest `--list` answer read (a listing is a few hundred bytes per plugin).
 const MAX_LISTING_BYTES: u64 = 1 << 20;
 
@@ -59,14 +65,10 @@ pub fn python(explicit: Option<PathBuf>, path: Option<&std::ffi::OsString>) -> O
     if explicit.is_some() {
         return explicit;
     }
-    let exe = if cfg!(windows) {
-        "python.exe"
-    } else {
-        "python3"
-    };
-    super::searched_dirs(path)
-        .map(|dir| dir.join(exe))
-        .find(|candidate| candidate.is_file())
+    let exe = if cfg!(windows) { "python" } else { "python3" };
+    Program::find_in(exe, path.map(|p| p.as_os_str()))
+        .ok()
+        .map(|found| found.path().to_owned())
 }
 
 /// The entry points of the `stone.plugins` group in `python`'s environment, as plugins.
@@ -74,8 +76,13 @@ pub fn python(explicit: Option<PathBuf>, path: Option<&std::ffi::OsString>) -> O
 /// error the caller may choose to ignore ([`EntryPointError::Failed`]).
 pub fn discover(python: &Path, timeout: Duration) -> Result<Vec<PluginSpec>, EntryPointError> {
     let shown = python.display().to_string();
-    let mut child = Command::new(python)
-        .args(["-m", SDK_MODULE, "--list"])
+    let found = Program::find(python).map_err(|e| EntryPointError::Spawn {
+        python: shown.clone(),
+        source: e.into(),
+    })?;
+    let mut child = Launch::python_module(&found, SDK_MODULE)
+        .arg("--list")
+        .command()
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -125,6 +132,7 @@ pub fn discover(python: &Path, timeout: Duration) -> Result<Vec<PluginSpec>, Ent
         .map(|l| PluginSpec {
             command: vec![
                 shown.clone(),
+                ISOLATED.into(),
                 "-m".into(),
                 SDK_MODULE.into(),
                 "--entry-point".into(),
@@ -134,6 +142,22 @@ pub fn discover(python: &Path, timeout: Duration) -> Result<Vec<PluginSpec>, Ent
             source: PluginSource::EntryPoint,
         })
         .collect())
+}
+
+/// How an entry-point plugin's command (`[python, "-I", "-m", module, args…]`, as
+/// [`discover`] makes it and `stone plugin list` shows it) is started: the Python found as
+/// any program, the module run isolated ([`Launch::python_module`]).
+pub fn launch(command: &[String]) -> Result<Launch, std::io::Error> {
+    match command {
+        [python, isolated, m, module, args @ ..] if isolated == ISOLATED && m == "-m" => {
+            let python = Program::find(python)?;
+            Ok(Launch::python_module(&python, module).args(args))
+        }
+        _ => Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("not an entry point's command: {command:?}"),
+        )),
+    }
 }
 
 fn capped_reader(pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
@@ -173,6 +197,12 @@ mod tests {
         // repository's `./python3` must not be run.
         let dir = tempfile::tempdir_in(".").unwrap();
         std::fs::write(dir.path().join("python3"), "").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::Permissions::from_mode(0o755);
+            std::fs::set_permissions(dir.path().join("python3"), mode).unwrap();
+        }
         let relative = dir.path().file_name().unwrap().to_owned();
         assert!(std::path::Path::new(&relative).join("python3").is_file());
         assert_eq!(python(None, Some(&relative)), None);

@@ -26,7 +26,7 @@
 //! roles = ["protected-write"]            # add "protected-force" to allow --force on main
 //!
 //! [guards]
-//! protected_refs = ["main", "release/*"]
+//! protected_refs = ["main", "release-*"]
 //! write_role = "protected-write"
 //! force_role = "protected-force"
 //!
@@ -462,6 +462,13 @@ impl Settings {
                 return Err(ConfigError::Invalid(
                     "an empty protected ref pattern".into(),
                 ));
+            }
+            // Refused, never rewritten: a pattern is matched against branches as they
+            // arrive (normalized: `release/2.0` is `release-2.0`), as written.
+            if let Err(instead) = stone_package::branch::check_ref_pattern(pattern) {
+                return Err(ConfigError::Invalid(format!(
+                    "guards.protected_refs: {pattern:?} can never match a branch as it arrives (branch names are normalized: only letters, digits, `_`, `-`, and `.` after the first character are kept, the rest become `-`); write {instead:?}"
+                )));
             }
         }
         Ok(Self {

@@ -533,7 +533,7 @@ impl Default for GuardOptions {
 }
 
 fn default_protected_refs() -> Vec<String> {
-    vec!["main".to_owned(), "release/*".to_owned()]
+    vec!["main".to_owned(), "release-*".to_owned()]
 }
 
 fn default_write_role() -> String {

@@ -35,6 +35,7 @@ mod catalog;
 mod drop;
 mod error;
 mod expire;
+mod expunge;
 mod parquet_file;
 mod read;
 mod s3;

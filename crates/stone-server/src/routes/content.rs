@@ -397,6 +397,9 @@ async fn serve_graph(
         });
     }
     // Spooled to disk by the engine, then streamed: no copy of the document in memory.
+    // A turn among the exports first: the temporary disk holds at most
+    // `GRAPH_EXPORTS` documents, however many connections read graphs.
+    let turn = graph_export_turn().await?;
     let exported = app
         .engines
         .graph
@@ -408,7 +411,14 @@ async fn serve_graph(
         return Ok(not_modified(&etag));
     }
     let file = tokio::fs::File::from_std(exported.file);
-    let stream = tokio_util::io::ReaderStream::with_capacity(file, 1 << 16);
+    // The turn ends with the body (the spooled file is closed, and gone, then).
+    let stream = futures::StreamExt::map(
+        tokio_util::io::ReaderStream::with_capacity(file, 1 << 16),
+        move |chunk| {
+            let _turn = &turn;
+            chunk
+        },
+    );
     let mut response = range::counted(format!("{namespace}/{name}"), stream).into_response();
     let h = response.headers_mut();
     h.insert(header::CONTENT_TYPE, header_value(rdf.media_type())?);
@@ -418,6 +428,27 @@ async fn serve_graph(
     );
     h.insert(header::ETAG, header_value(&etag)?);
     Ok(response)
+}
+
+/// Graph documents spooled at once, at most (issue 52, hole 7): a read writes the whole
+/// graph to an unnamed temporary file before its first byte goes out (for its `ETag` and
+/// length), so without a bound every connection could hold a copy of the largest graph.
+pub const GRAPH_EXPORTS: usize = 4;
+/// How long a graph read waits for a turn before it is answered 503 (run again).
+const GRAPH_EXPORT_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// A turn among the [`GRAPH_EXPORTS`] (per process), or 503 after [`GRAPH_EXPORT_WAIT`].
+async fn graph_export_turn() -> ApiResult<tokio::sync::OwnedSemaphorePermit> {
+    static TURNS: std::sync::OnceLock<Arc<tokio::sync::Semaphore>> = std::sync::OnceLock::new();
+    let turns = TURNS
+        .get_or_init(|| Arc::new(tokio::sync::Semaphore::new(GRAPH_EXPORTS)))
+        .clone();
+    match tokio::time::timeout(GRAPH_EXPORT_WAIT, turns.acquire_owned()).await {
+        Ok(Ok(turn)) => Ok(turn),
+        _ => Err(ApiError::unavailable(format!(
+            "{GRAPH_EXPORTS} graph documents are being prepared for other readers; run the read again"
+        ))),
+    }
 }
 
 async fn serve_blob(

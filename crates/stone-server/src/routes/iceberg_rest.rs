@@ -268,8 +268,10 @@ pub async fn list_tables(
 }
 
 /// The table, if the caller may read at least one of its branches: its view and the
-/// branches the caller may read. Refused as the API refuses (401/403) otherwise, whether
-/// or not the table exists; 404 for a missing table the caller could see.
+/// branches the caller may read. A table with no branch the caller may read is answered
+/// byte for byte as a missing one (by the same code: the namespace's refusal, 401/403,
+/// or 404 when the caller may see the namespace), so that no answer tells which private
+/// tables or branches exist.
 async fn readable_table(
     app: &App,
     caller: &Caller,
@@ -285,22 +287,20 @@ async fn readable_table(
         .table_view(ns, table)
         .await
         .map_err(ApiError::internal)?;
-    let Some(view) = view else {
-        visible_namespace(app, caller, ns).await?;
-        return Err(no_such_table(ns, table));
+    let found = match view {
+        Some(view) => {
+            let readable = readable_branches(app, caller, ns, &view.branches).await?;
+            (!readable.is_empty()).then_some((view, readable))
+        }
+        None => None,
     };
-    let readable = readable_branches(app, caller, ns, &view.branches).await?;
-    if readable.is_empty() {
-        let branch = view
-            .branches
-            .iter()
-            .find(|b| b.as_str() == "main")
-            .or(view.branches.first())
-            .map_or("main", String::as_str);
-        super::dataset::authorize_read(app, caller, ns, branch).await?;
-        return Err(no_such_table(ns, table));
+    match found {
+        Some(found) => Ok(found),
+        None => {
+            visible_namespace(app, caller, ns).await?;
+            Err(no_such_table(ns, table))
+        }
     }
-    Ok((view, readable))
 }
 
 /// `GET|HEAD /iceberg/v1/namespaces/{namespace}/tables/{table}`: `LoadTableResult` with

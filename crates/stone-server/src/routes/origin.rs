@@ -147,6 +147,36 @@ fn own_host(settings: &Settings, authority: &str) -> bool {
         || base_url_host.is_some_and(|h| h.eq_ignore_ascii_case(host))
 }
 
+/// The origin a page shows in the lines it offers to copy (issue 52, hole 7): the
+/// request's `Host` when it names this server ([`own_host`]: a loopback address,
+/// `localhost`, the public host, the staging base URL's host) and holds only the
+/// characters of a host and port, `http` unless a proxy says `X-Forwarded-Proto: https`;
+/// otherwise `https://{public_host}`. A server listening off loopback takes any `Host`
+/// (a proxy's), so the header is never copied into a page as it came.
+pub fn page_origin(settings: &Settings, headers: &HeaderMap) -> String {
+    let host = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .filter(|host| {
+            !host.is_empty()
+                && host
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'))
+                && own_host(settings, &host.to_ascii_lowercase())
+        });
+    let Some(host) = host else {
+        return format!("https://{}", settings.public_host);
+    };
+    let scheme = match headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+    {
+        Some("https") => "https",
+        _ => "http",
+    };
+    format!("{scheme}://{host}")
+}
+
 /// The host of `host[:port]`: IPv6 hosts keep their brackets; an authority whose port is
 /// not a number is returned whole (it then names no host of ours).
 fn host_of(authority: &str) -> &str {
@@ -183,6 +213,44 @@ mod tests {
             map.insert(name.clone(), value.parse().unwrap());
         }
         map
+    }
+
+    /// Issue 52, hole 7 (suspected): the `Host` of a request reached a page's lines to
+    /// copy as it came. Only a host of this server is shown; any other becomes the public
+    /// host.
+    #[test]
+    fn a_page_shows_this_servers_origin_never_a_foreign_host() {
+        let s = settings();
+        let origin = |pairs: &[(header::HeaderName, &str)]| page_origin(&s, &headers(pairs));
+        assert_eq!(
+            origin(&[(header::HOST, "127.0.0.1:8080")]),
+            "http://127.0.0.1:8080"
+        );
+        assert_eq!(origin(&[(header::HOST, "data.test")]), "http://data.test");
+        assert_eq!(
+            origin(&[
+                (header::HOST, "data.test"),
+                (
+                    header::HeaderName::from_static("x-forwarded-proto"),
+                    "https"
+                )
+            ]),
+            "https://data.test"
+        );
+        for foreign in [
+            "evil.example",
+            "evil.example:8080",
+            "data.test.evil.example",
+            "127.0.0.1:8080');DROP TABLE x;--",
+            "data.test<script>",
+        ] {
+            assert_eq!(
+                origin(&[(header::HOST, foreign)]),
+                "https://data.test",
+                "{foreign}"
+            );
+        }
+        assert_eq!(origin(&[]), "https://data.test");
     }
 
     #[test]

@@ -154,21 +154,10 @@ fn with_query(path: String, query: &str) -> String {
     }
 }
 
-/// The origin the browser reached us on (for lines to copy): `Host`, `http` unless a proxy
-/// says `X-Forwarded-Proto: https`.
+/// The origin the browser reached us on (for lines to copy), when it is one of this
+/// server's: [`super::origin::page_origin`].
 fn origin(headers: &HeaderMap, app: &App) -> String {
-    let host = headers
-        .get(header::HOST)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or(&app.settings.public_host);
-    let scheme = match headers
-        .get("x-forwarded-proto")
-        .and_then(|v| v.to_str().ok())
-    {
-        Some("https") => "https",
-        _ => "http",
-    };
-    format!("{scheme}://{host}")
+    super::origin::page_origin(&app.settings, headers)
 }
 
 fn text_of(metadata: &serde_json::Map<String, Value>, key: &str) -> Option<String> {

@@ -99,6 +99,7 @@ pub async fn add_files(
     } = plan_uploads(
         &app,
         &principal,
+        &id,
         &contents,
         &Default::default(),
         (resumed, chrono::Utc::now()),

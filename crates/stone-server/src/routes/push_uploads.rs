@@ -43,6 +43,7 @@ pub(super) struct Planned {
 pub(super) async fn plan_uploads(
     app: &App,
     principal: &Principal,
+    push: &str,
     contents: &BTreeMap<String, u64>,
     direct: &HashMap<String, String>,
     (resumed, created): (bool, DateTime<Utc>),
@@ -174,7 +175,7 @@ pub(super) async fn plan_uploads(
             .iter()
             .filter(|u| u.url.is_some() && u.parts.is_none() && u.size <= small)
             .count();
-        (packable > 1).then(|| local.pack_upload(&holder, ttl))
+        (packable > 1).then(|| local.pack_upload(&holder, push, ttl))
     });
     Ok(Planned {
         uploads,

@@ -207,6 +207,7 @@ pub async fn create(
     } = plan_uploads(
         &app,
         &principal,
+        &id,
         &contents,
         &direct_targets(&app, &manifest),
         (status == StatusCode::OK, created),
@@ -345,12 +346,37 @@ fn quota_change<'a>(manifest: &'a CreatePush, rows: &'a [NewDataset]) -> QuotaCh
                     .map(move |f| (d.name.as_str(), f.sha256.as_str(), f.size))
             })
             .collect(),
+        units: storage_units(manifest),
         deletes: rows
             .iter()
             .filter(|row| row.operation == Operation::Delete)
             .map(|row| row.name.as_str())
             .collect(),
     }
+}
+
+/// The storage units that keep a copy of what a push writes to each dataset, as the
+/// quota counts them (issue 52): the dataset's Iceberg table (shared by its branches and
+/// versions: data files are content-addressed per table); its objects on the branch
+/// (shared by the branch's versions); its named graph on the branch, and the graph of
+/// the push's version (a copy of the triples).
+fn storage_units(manifest: &CreatePush) -> Vec<(&str, String)> {
+    let branch = &manifest.branch;
+    let mut units = Vec::new();
+    for dataset in &manifest.datasets {
+        let name = dataset.name.as_str();
+        match dataset.kind.engine() {
+            Engine::Iceberg => units.push((name, format!("iceberg/{name}"))),
+            Engine::ObjectStorage => units.push((name, format!("objects/{name}/{branch}"))),
+            Engine::Graph => {
+                units.push((name, format!("graph/{name}/{branch}")));
+                if let Some(version) = &manifest.package.version {
+                    units.push((name, format!("graph/{name}/{branch}@{version}")));
+                }
+            }
+        }
+    }
+    units
 }
 
 /// 413 `namespace.quota_exceeded`, with the figures.

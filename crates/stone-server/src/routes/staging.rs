@@ -66,6 +66,15 @@ pub fn staging_error(error: StagingError) -> ApiError {
             "Invalid pack",
             format!("{error}; nothing of the pack was kept"),
         ),
+        StagingError::Undeclared { sha256, push } => ApiError::new(
+            StatusCode::FORBIDDEN,
+            codes::STAGING_PACK_INVALID,
+            "Content not declared",
+            format!(
+                "content {sha256} of the pack is not one push {push} declares: a pack stages its push's contents only; nothing of the pack was kept"
+            ),
+        )
+        .with("sha256", sha256),
         StagingError::BadPart { .. } => ApiError::invalid(error.to_string()),
         StagingError::Body(source) => {
             ApiError::invalid(format!("the upload body could not be read: {source}"))
@@ -223,11 +232,12 @@ pub async fn put_pack(
     let staging = local(&app)?;
     let max_bytes = number(&query, "max")?;
     let holder = text(&query, "holder")?;
+    let push = text(&query, "push")?;
     let expires = number(&query, "expires")?;
     let signature = text(&query, "sig")?;
     refuse_credentials(&headers)?;
     staging
-        .check_pack_url(holder, max_bytes, expires, signature)
+        .check_pack_url(holder, push, max_bytes, expires, signature)
         .map_err(refusal)?;
     if let Some(length) = declared_length(&headers)
         && length > max_bytes
@@ -239,10 +249,25 @@ pub async fn put_pack(
     // In a task of its own, as a single upload: a client that goes away once the body is
     // in does not cancel the bookkeeping.
     let received = {
-        let (app, staging, holder) = (app.clone(), staging.clone(), holder.to_owned());
+        let (app, staging, holder, push) = (
+            app.clone(),
+            staging.clone(),
+            holder.to_owned(),
+            push.to_owned(),
+        );
         tokio::spawn(async move {
+            let check =
+                async |contents: Vec<String>| match undeclared(&app, &push, &holder, contents)
+                    .await?
+                {
+                    Some(sha256) => Err(StagingError::Undeclared {
+                        sha256,
+                        push: push.clone(),
+                    }),
+                    None => Ok(()),
+                };
             let staged = staging
-                .receive_pack(&holder, max_bytes, body.into_data_stream())
+                .receive_pack(&holder, max_bytes, body.into_data_stream(), check)
                 .await?;
             for sha256 in &staged {
                 app.engines.blob.content_staged(&holder, sha256);
@@ -257,6 +282,39 @@ pub async fn put_pack(
     Ok(Json(PacksStaged {
         staged: u32::try_from(staged).unwrap_or(u32::MAX),
     }))
+}
+
+/// The first of `contents` that push `push` of `holder` does not declare (its manifest's
+/// files; a paged push's recorded batches), `None` when it declares them all. A push that
+/// is not the holder's, or that is gone, declares nothing.
+async fn undeclared(
+    app: &App,
+    push: &str,
+    holder: &str,
+    contents: Vec<String>,
+) -> Result<Option<String>, StagingError> {
+    let Some(record) = app.db.push(push).await? else {
+        return Ok(contents.into_iter().next());
+    };
+    if crate::staging::holder_key(&record.principal) != holder {
+        return Ok(contents.into_iter().next());
+    }
+    let declared: std::collections::HashSet<&str> = record
+        .manifest
+        .datasets
+        .iter()
+        .flat_map(|d| d.files.iter().map(|f| f.sha256.as_str()))
+        .collect();
+    for sha256 in contents {
+        if declared.contains(sha256.as_str()) {
+            continue;
+        }
+        if record.manifest.paged_files && app.db.paged_file_size(push, &sha256).await?.is_some() {
+            continue;
+        }
+        return Ok(Some(sha256));
+    }
+    Ok(None)
 }
 
 /// `PUT /v1/staging/{sha256}/parts/{number}?upload=…&offset=…&size=…&expires=…&sig=…`.

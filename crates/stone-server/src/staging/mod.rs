@@ -70,6 +70,8 @@ pub enum StagingError {
     },
     #[error("{0}")]
     Pack(stone_api::pack::PackError),
+    #[error("content {sha256} of the pack is not one push {push} declares")]
+    Undeclared { sha256: String, push: String },
     #[error("reading the upload body failed")]
     Body(#[source] Box<dyn std::error::Error + Send + Sync>),
     #[error("the S3 staging store failed: {what}")]

@@ -26,6 +26,7 @@ use stone_api::{
 mod datasets;
 mod gc;
 mod leases;
+mod migrations;
 // Issue 27: files of `paged_files` pushes, recorded in batches.
 mod push_files;
 mod pushes;
@@ -395,11 +396,10 @@ impl StateDb {
                 path: shown,
                 source,
             })?;
-        match backend {
-            Backend::Sqlite => sqlx::migrate!("./migrations").run(&pool).await,
-            Backend::Postgres => sqlx::migrate!("./migrations-postgres").run(&pool).await,
-        }
-        .map_err(StateError::Migrate)?;
+        migrations::migrator(matches!(backend, Backend::Postgres))
+            .run(&pool)
+            .await
+            .map_err(StateError::Migrate)?;
         Ok(Self {
             pool,
             backend,

@@ -25,14 +25,44 @@ pub struct QuotaChange<'a> {
     pub branch: &'a str,
     /// `(dataset, sha256, size)` written.
     pub writes: Vec<(&'a str, &'a str, u64)>,
+    /// `(dataset, unit)`: the storage units that keep a copy of what is written to a
+    /// dataset (see `0012_quota_storage_units.sql`); a dataset may have several (a graph
+    /// and its named version). A dataset listed in none is counted in the unit `""`
+    /// (once per namespace).
+    pub units: Vec<(&'a str, String)>,
     /// Datasets deleted on the branch.
     pub deletes: Vec<&'a str>,
 }
 
-/// Quotas (`[quotas]`): a namespace holds the distinct contents (sha256, size) its
-/// datasets were written with on every branch, recorded when a push's commit is accepted
-/// (old versions keep their contents, so they count); a push that deletes a dataset on a
-/// branch frees what only that dataset held there.
+impl QuotaChange<'_> {
+    /// The units of `dataset` (`[""]` when none is listed).
+    fn units_of(&self, dataset: &str) -> Vec<&str> {
+        let units: Vec<&str> = self
+            .units
+            .iter()
+            .filter(|(name, _)| *name == dataset)
+            .map(|(_, unit)| unit.as_str())
+            .collect();
+        if units.is_empty() { vec![""] } else { units }
+    }
+
+    /// `(dataset, unit, sha256, size)`: every copy the writes make.
+    fn copies(&self) -> Vec<(&str, &str, &str, u64)> {
+        self.writes
+            .iter()
+            .flat_map(|(dataset, sha256, size)| {
+                self.units_of(dataset)
+                    .into_iter()
+                    .map(move |unit| (*dataset, unit, *sha256, *size))
+            })
+            .collect()
+    }
+}
+
+/// Quotas (`[quotas]`): a namespace holds the distinct contents (sha256, size) of each of
+/// its storage units (issue 52: what the engines store, a copy per unit), recorded when a
+/// push's commit is accepted (old versions keep their contents, so they count); a push
+/// that deletes a dataset on a branch frees what only that dataset held there.
 impl StateDb {
     /// The figures of a push against its namespace, recording nothing.
     pub async fn quota_figures(&self, change: &QuotaChange<'_>) -> Result<QuotaFigures> {
@@ -87,22 +117,27 @@ impl StateDb {
             tx.rollback().await.map_err(query_error("rollback"))?;
             return Ok((figures, false));
         }
-        for batch in change.writes.chunks(POSSESSION_BATCH) {
+        for batch in change.copies().chunks(POSSESSION_BATCH) {
             let written = json_array(batch
                 .iter()
-                .map(|(dataset, sha256, size)| {
-                    serde_json::json!({ "dataset": dataset, "sha256": sha256, "size": size })
+                .map(|(dataset, unit, sha256, size)| {
+                    serde_json::json!({ "dataset": dataset, "unit": unit, "sha256": sha256, "size": size })
                 })
             );
             let rows = json_rows(
                 self.backend,
                 "$1",
-                &[("dataset", false), ("sha256", false), ("size", true)],
+                &[
+                    ("dataset", false),
+                    ("unit", false),
+                    ("sha256", false),
+                    ("size", true),
+                ],
             );
             sqlx::query(&format!(
-                "{rows} INSERT INTO namespace_contents (namespace, branch, dataset, sha256, size)
-                 SELECT $2, $3, r.dataset, r.sha256, r.size FROM r
-                 WHERE true ON CONFLICT (namespace, branch, dataset, sha256) DO NOTHING"
+                "{rows} INSERT INTO namespace_contents (namespace, branch, dataset, unit, sha256, size)
+                 SELECT $2, $3, r.dataset, r.unit, r.sha256, r.size FROM r
+                 WHERE true ON CONFLICT (namespace, branch, dataset, unit, sha256) DO NOTHING"
             ))
             .bind(written)
             .bind(change.namespace)
@@ -139,6 +174,12 @@ impl StateDb {
         .await?;
         let deleted = json(&change.deletes);
         let skipped = json(&skip);
+        let units = json_array(
+            change
+                .units
+                .iter()
+                .map(|(dataset, unit)| serde_json::json!({ "dataset": dataset, "unit": unit })),
+        );
         let d = names_cte(self.backend, "d", "$1");
         sqlx::query(&format!(
             "WITH {d} DELETE FROM namespace_contents
@@ -150,12 +191,12 @@ impl StateDb {
         .execute(&mut *tx)
         .await
         .map_err(query_error("freeing deleted datasets' contents"))?;
-        // What the namespace holds but the deleted datasets (each content once).
-        let held = "SELECT c.sha256, c.size FROM namespace_contents c
+        // What the namespace holds but the deleted datasets (each content once a unit).
+        let held = "SELECT c.unit, c.sha256, c.size FROM namespace_contents c
              WHERE c.namespace = $2 AND NOT (c.branch = $3 AND c.dataset IN (SELECT name FROM d))";
         let used: i64 = sqlx::query_scalar(&format!(
             "WITH {d} SELECT CAST(COALESCE(sum(h.size), 0) AS BIGINT) FROM (
-                 SELECT DISTINCT c.sha256, c.size FROM ({held}) AS c) AS h"
+                 SELECT DISTINCT c.unit, c.sha256, c.size FROM ({held}) AS c) AS h"
         ))
         .bind(&deleted)
         .bind(change.namespace)
@@ -164,17 +205,22 @@ impl StateDb {
         .await
         .map_err(query_error("reading what a namespace holds"))?;
         let s = names_cte(self.backend, "s", "$4");
+        let u = unit_cte(self.backend, "$6");
+        // The push's copies: each file once per unit of its dataset ('' when none).
+        let copies = "SELECT f.dataset, COALESCE(u.unit, '') AS unit, f.sha256, f.size
+             FROM push_files f LEFT JOIN u ON u.dataset = f.dataset
+             WHERE f.push_id = $5 AND f.dataset NOT IN (SELECT name FROM s)";
         let asked: i64 = sqlx::query_scalar(&format!(
-            "WITH {d}, {s} SELECT CAST(COALESCE(sum(n.size), 0) AS BIGINT) FROM (
-                 SELECT f.sha256, f.size FROM push_files f
-                 WHERE f.push_id = $5 AND f.dataset NOT IN (SELECT name FROM s)
-                 EXCEPT SELECT h.sha256, h.size FROM ({held}) AS h) AS n"
+            "WITH {d}, {s}, {u} SELECT CAST(COALESCE(sum(n.size), 0) AS BIGINT) FROM (
+                 SELECT p.unit, p.sha256, p.size FROM ({copies}) AS p
+                 EXCEPT SELECT h.unit, h.sha256, h.size FROM ({held}) AS h) AS n"
         ))
         .bind(&deleted)
         .bind(change.namespace)
         .bind(change.branch)
         .bind(&skipped)
         .bind(push_id)
+        .bind(&units)
         .fetch_one(&mut *tx)
         .await
         .map_err(query_error("reading what a push adds"))?;
@@ -187,17 +233,20 @@ impl StateDb {
             return Ok((figures, false));
         }
         let s = names_cte(self.backend, "s", "$3");
+        let u = unit_cte(self.backend, "$5");
         sqlx::query(&format!(
-            "WITH {s} INSERT INTO namespace_contents (namespace, branch, dataset, sha256, size)
-             SELECT $1, $2, f.dataset, f.sha256, max(f.size) FROM push_files f
+            "WITH {s}, {u} INSERT INTO namespace_contents (namespace, branch, dataset, unit, sha256, size)
+             SELECT $1, $2, f.dataset, COALESCE(u.unit, ''), f.sha256, max(f.size)
+             FROM push_files f LEFT JOIN u ON u.dataset = f.dataset
              WHERE f.push_id = $4 AND f.dataset NOT IN (SELECT name FROM s)
-             GROUP BY f.dataset, f.sha256
-             ON CONFLICT (namespace, branch, dataset, sha256) DO NOTHING"
+             GROUP BY f.dataset, COALESCE(u.unit, ''), f.sha256
+             ON CONFLICT (namespace, branch, dataset, unit, sha256) DO NOTHING"
         ))
         .bind(change.namespace)
         .bind(change.branch)
         .bind(&skipped)
         .bind(push_id)
+        .bind(&units)
         .execute(&mut *tx)
         .await
         .map_err(query_error("recording a namespace's contents"))?;
@@ -206,13 +255,25 @@ impl StateDb {
     }
 }
 
-/// The distinct contents (sha256 → size) a namespace holds, less the datasets `change`
-/// deletes on its branch.
+/// `u (dataset, unit)`: a CTE of the JSON array of `{dataset, unit}` bound at `param`.
+fn unit_cte(backend: Backend, param: &str) -> String {
+    match backend {
+        Backend::Sqlite => format!(
+            "u AS MATERIALIZED (SELECT j.value ->> 'dataset' AS dataset, j.value ->> 'unit' AS unit FROM json_each({param}) AS j)"
+        ),
+        Backend::Postgres => format!(
+            "u AS MATERIALIZED (SELECT j.value ->> 'dataset' AS dataset, j.value ->> 'unit' AS unit FROM jsonb_array_elements({param}::jsonb) AS j(value))"
+        ),
+    }
+}
+
+/// The distinct contents (unit and sha256 → size) a namespace holds, less the datasets
+/// `change` deletes on its branch.
 async fn held_by_namespace(
     connection: &mut sqlx::AnyConnection,
     backend: Backend,
     change: &QuotaChange<'_>,
-) -> Result<std::collections::BTreeMap<String, u64>> {
+) -> Result<std::collections::BTreeMap<(String, String), u64>> {
     let deleted = json_array(
         change
             .deletes
@@ -221,7 +282,7 @@ async fn held_by_namespace(
     );
     let rows = json_rows(backend, "$1", &[("name", false)]);
     let found = sqlx::query(&format!(
-        "{rows} SELECT DISTINCT c.sha256, c.size FROM namespace_contents c
+        "{rows} SELECT DISTINCT c.unit, c.sha256, c.size FROM namespace_contents c
          WHERE c.namespace = $2
            AND NOT (c.branch = $3 AND c.dataset IN (SELECT r.name FROM r))"
     ))
@@ -235,23 +296,28 @@ async fn held_by_namespace(
         .into_iter()
         .map(|row| {
             let size: i64 = row.get("size");
-            (row.get("sha256"), u64::try_from(size).unwrap_or(0))
+            (
+                (row.get("unit"), row.get("sha256")),
+                u64::try_from(size).unwrap_or(0),
+            )
         })
         .collect())
 }
 
 fn figures(
-    held: &std::collections::BTreeMap<String, u64>,
+    held: &std::collections::BTreeMap<(String, String), u64>,
     change: &QuotaChange<'_>,
 ) -> QuotaFigures {
     let used = held
         .values()
         .fold(0u64, |sum, size| sum.saturating_add(*size));
-    let new: std::collections::BTreeMap<&str, u64> = change
-        .writes
-        .iter()
-        .filter(|(_, sha256, _)| !held.contains_key(*sha256))
-        .map(|(_, sha256, size)| (*sha256, *size))
+    let new: std::collections::BTreeMap<(&str, &str), u64> = change
+        .copies()
+        .into_iter()
+        .filter(|(_, unit, sha256, _)| {
+            !held.contains_key(&((*unit).to_owned(), (*sha256).to_owned()))
+        })
+        .map(|(_, unit, sha256, size)| ((unit, sha256), size))
         .collect();
     let asked = new
         .values()

@@ -377,6 +377,7 @@ async fn a_paged_push_is_read_in_pages_and_its_head_and_quota_come_from_its_file
         namespace: "demo",
         branch: "dev",
         writes: vec![],
+        units: vec![],
         deletes: vec![],
     };
     let (figures, recorded) = db

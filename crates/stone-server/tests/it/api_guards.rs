@@ -58,7 +58,7 @@ async fn a_manual_push_to_a_protected_ref_needs_yes_and_the_write_role() {
     );
     let body = refused(&server, &m, 403, "push.confirmation_required").await;
     assert_eq!(body["branch"], "main");
-    // `release/*` protects normalized release branches too.
+    // `release-*` protects normalized release branches (`release/1.2` arrives as `release-1.2`).
     let (m, _) = manifest(
         "demo",
         "release-1.2",

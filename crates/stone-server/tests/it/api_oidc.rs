@@ -496,3 +496,46 @@ async fn a_non_public_package_is_read_with_a_token_only() {
     .answer
     .expect(401);
 }
+
+/// Issue 52, hole 7 (suspected): a token whose `sub` is not a string would be the user "".
+/// The JWT library already refused a `sub` of another type; an empty `sub` was taken
+/// (every such token one user, who sees and commits the others' pushes). Both are refused
+/// as invalid tokens.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_whose_sub_is_not_a_non_empty_string_is_refused() {
+    let (issuer, _site, server) = oidc_server();
+    let (m, _) = manifest("demo", "feature-x", Options::default(), None, &[people()]);
+    for sub in [
+        json!(7),
+        json!(""),
+        json!(["alice"]),
+        json!({"id": "alice"}),
+        Value::Null,
+    ] {
+        let mut claims = claims(&issuer, "alice", &[], PASSWORD, 10);
+        claims["sub"] = sub.clone();
+        let refused = call(
+            &server,
+            "POST",
+            "/v1/pushes",
+            Some(&sign(&claims)),
+            Some(&m),
+        )
+        .await;
+        assert_eq!(
+            refused.answer.status.as_u16(),
+            401,
+            "sub {sub}: {:#}",
+            refused.answer.body
+        );
+        assert_eq!(refused.answer.code(), "auth.invalid_token", "sub {sub}");
+    }
+    let good = sign(&claims(&issuer, "alice", &[], PASSWORD, 10));
+    let created = call(&server, "POST", "/v1/pushes", Some(&good), Some(&m)).await;
+    assert_eq!(
+        created.answer.status.as_u16(),
+        201,
+        "{:#}",
+        created.answer.body
+    );
+}

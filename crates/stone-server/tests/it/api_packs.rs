@@ -262,3 +262,49 @@ async fn pack_urls_are_signed_keep_their_limits_and_take_no_credentials() {
     let created = server.create_push(&manifest).await.expect(201);
     assert!(created.body.get("pack").is_none(), "{:#}", created.body);
 }
+
+/// Issue 52, hole 7 (suspected, confirmed): a pack URL named its holder, not its push, so
+/// until it expired it staged any content, any number of times (16 MiB a request, outside
+/// every quota), for whoever had the URL. Now it is signed for its push and stages only
+/// contents that push declares; sending those again stays harmless.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pack_stages_only_the_contents_its_push_declares() {
+    let site = Site::new();
+    let server = site.start();
+    let (manifest, bytes) = small_files(3);
+    let created = server.create_push(&manifest).await.expect(201);
+    let url = pack_url(&created.body);
+    assert!(url.contains("push="), "{url}");
+    let stranger = noise(999, 300);
+
+    for contents in [
+        vec![&stranger[..]],
+        vec![&bytes[0][..], &stranger[..], &bytes[1][..]],
+    ] {
+        let (status, text) = send_pack(&created.body, &contents).await;
+        assert_eq!(status.as_u16(), 403, "{text}");
+        let problem: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(problem["code"], "staging.pack_invalid", "{problem:#}");
+        assert_eq!(problem["sha256"], sha256_hex(&stranger).as_str());
+        assert!(staged_contents(&server.data_dir).is_empty(), "none kept");
+        assert_eq!(incoming(&server), 0, "no temporary file left");
+    }
+    // The URL names its push: another push ID breaks the signature.
+    let id = created.body["push_id"].as_str().unwrap();
+    let other = url.replace(&format!("push={id}"), "push=someone-elses-push");
+    assert_ne!(other, url);
+    let (status, text) = put(client(), other, BTreeMap::new(), pack_body(&[&stranger])).await;
+    assert_eq!(status.as_u16(), 403, "{text}");
+    assert!(text.contains("staging.invalid_signature"), "{text}");
+
+    // The push's own contents are staged, and again as often as sent.
+    let contents: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
+    for _ in 0..2 {
+        let (status, text) = send_pack(&created.body, &contents).await;
+        assert_eq!(status.as_u16(), 200, "{text}");
+    }
+    assert_eq!(staged_contents(&server.data_dir).len(), 3);
+    let (status, text) = send_pack(&created.body, &[&stranger]).await;
+    assert_eq!(status.as_u16(), 403, "{text}");
+    assert_eq!(staged_contents(&server.data_dir).len(), 3);
+}

@@ -50,7 +50,7 @@ async fn a_full_push_writes_every_engine() {
     let info = server.get("/v1/info").await.expect(200).body;
     assert_eq!(info["api_version"], "1");
     assert_eq!(info["auth_mode"], "local");
-    assert_eq!(info["protected_refs"], json!(["main", "release/*"]));
+    assert_eq!(info["protected_refs"], json!(["main", "release-*"]));
     assert_eq!(info["public_host"], "data.test");
 
     let (manifest, contents, raster) = package("feature-x", Some("1.0.0"));

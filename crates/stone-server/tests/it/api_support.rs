@@ -615,6 +615,18 @@ pub fn people_parquet(ids: &[i64]) -> Vec<u8> {
     parquet_bytes(&batch)
 }
 
+/// `people` with one more (optional, utf8) column named `column`.
+pub fn people_with_column(ids: &[i64], column: &str) -> Vec<u8> {
+    let people = crate::support::people(ids);
+    let extra = StringArray::from(ids.iter().map(|i| format!("extra-{i}")).collect::<Vec<_>>());
+    let batch = crate::support::batch(vec![
+        ("id", people.column(0).clone(), true),
+        ("name", people.column(1).clone(), false),
+        (column, Arc::new(extra) as _, false),
+    ]);
+    parquet_bytes(&batch)
+}
+
 /// A Parquet file where `id` is a string: incompatible with `people`.
 pub fn people_with_string_ids(ids: &[i64]) -> Vec<u8> {
     let batch = crate::support::batch(vec![

@@ -1,7 +1,10 @@
 //! The authorization matrix: every route of the API × every kind of caller × {public,
 //! private package} × {protected, unprotected ref} × {branch, named version}, each cell
 //! the exact answer, in ONE table ([`TABLE`]). A route of `stone_server::routes::routes()`
-//! without a row fails the test, and so does a row without a route.
+//! without a row fails the test, and so does a row without a route. Beside the statuses,
+//! the content (issue 52): the public namespace has a private branch whose names (branch,
+//! a column, datasets, the package's title) hold [`MARKER`]; no answer of any cell to a
+//! caller without read access may hold it.
 //!
 //! The server runs in `oidc` mode with an `[authz]` policy; tokens come from the test
 //! issuer of `api_oidc.rs` (a fake that signs whatever claims a cell needs: groups, roles
@@ -399,6 +402,8 @@ struct World {
     /// under the writer's `sub`.
     owner: String,
     admin: String,
+    /// Answers to callers without read access that held [`MARKER`] (the content check).
+    leaks: std::sync::Mutex<Vec<String>>,
 }
 
 impl World {
@@ -406,6 +411,38 @@ impl World {
         let index = CALLERS.iter().position(|c| *c == caller).unwrap();
         self.tokens[index].as_deref()
     }
+
+    /// Notes an answer to a caller who may read no private branch that holds the private
+    /// branch's marker.
+    fn watch(&self, caller: Caller, what: &str, answer: &Answer) {
+        if matches!(caller, Caller::Anonymous | Caller::Other)
+            && answer.body.to_string().contains(MARKER)
+        {
+            self.leaks.lock().unwrap().push(format!(
+                "{what} as {caller:?} ({}): {:.400}",
+                answer.status, answer.body
+            ));
+        }
+    }
+}
+
+/// The names of a private branch of the public namespace (issue 52): its branch, a
+/// column of its `people`, a dataset only it has, its package's title. No answer to a
+/// caller without read access may hold it, whatever the route (the content check).
+const MARKER: &str = "zqxmarker";
+
+/// A request of the matrix, its answer watched for [`MARKER`].
+async fn send_watched(
+    world: &World,
+    caller: Caller,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+) -> Answer {
+    let answer = send(&world.server, method, path, token, body).await;
+    world.watch(caller, &format!("{method} {path}"), &answer);
+    answer
 }
 
 fn notes() -> File {
@@ -526,12 +563,44 @@ async fn world() -> World {
         let (m, contents) = place_manifest(place, options, &datasets());
         push_as(&server, &admin, &m, &contents).await;
     }
+    // The public namespace's private branch, named with the marker.
+    let branch = format!("dev-{MARKER}");
+    let marked = vec![
+        Dataset::new(
+            "people",
+            "TABULAR",
+            vec![File::new(
+                "people.parquet",
+                crate::api_support::people_with_column(&[3], &format!("{MARKER}_note")),
+            )],
+        ),
+        Dataset::new(&format!("{MARKER}-notes"), "BLOB", vec![notes()]),
+        Dataset::new(
+            &format!("{MARKER}-vocab"),
+            "GRAPH",
+            vec![File::new("vocab.ttl", turtle(2))],
+        ),
+    ];
+    let (mut m, contents) = manifest(
+        "pub",
+        &branch,
+        Options {
+            yes: true,
+            ..Options::default()
+        },
+        Some("v1"),
+        &marked,
+    );
+    m["package"]["public"] = json!(false);
+    m["package"]["title"] = json!(format!("The {MARKER} package"));
+    push_as(&server, &admin, &m, &contents).await;
     World {
         server,
         _site: site,
         tokens,
         owner,
         admin,
+        leaks: Default::default(),
     }
 }
 
@@ -571,7 +640,7 @@ async fn answer(world: &World, row: &Row, caller: Caller, place: Place) -> Strin
     let status = |a: Answer| a.status.as_u16().to_string();
     match (row.method, row.path, row.variant) {
         ("GET", "/v1/info", _) | ("GET", "/v1/openapi.yaml", _) => {
-            status(send(server, "GET", row.path, token, None).await)
+            status(send_watched(world, caller, "GET", row.path, token, None).await)
         }
         ("POST", "/v1/pushes", variant) => {
             let (options, public, sets) = match variant {
@@ -590,39 +659,49 @@ async fn answer(world: &World, row: &Row, caller: Caller, place: Place) -> Strin
             };
             let (mut m, _) = place_manifest(place, options, &sets);
             m["package"]["public"] = json!(public);
-            status(send(server, "POST", "/v1/pushes", token, Some(&m)).await)
+            status(send_watched(world, caller, "POST", "/v1/pushes", token, Some(&m)).await)
         }
         ("GET", "/v1/pushes/{push_id}", _) => {
             let id = owners_push(world, place).await;
-            status(send(server, "GET", &format!("/v1/pushes/{id}"), token, None).await)
+            status(
+                send_watched(
+                    world,
+                    caller,
+                    "GET",
+                    &format!("/v1/pushes/{id}"),
+                    token,
+                    None,
+                )
+                .await,
+            )
         }
         ("POST", "/v1/pushes/{push_id}/commit", _) => {
             let id = owners_push(world, place).await;
             let path = format!("/v1/pushes/{id}/commit");
-            status(send(server, "POST", &path, token, None).await)
+            status(send_watched(world, caller, "POST", &path, token, None).await)
         }
         ("POST", "/v1/pushes/{push_id}/files", _) => {
             let id = owners_push(world, place).await;
             let path = format!("/v1/pushes/{id}/files");
             let batch = json!({ "datasets": [{ "name": "notes", "files": [notes().manifest()] }] });
-            status(send(server, "POST", &path, token, Some(&batch)).await)
+            status(send_watched(world, caller, "POST", &path, token, Some(&batch)).await)
         }
         ("POST", "/v1/pushes/{push_id}/uploads/{sha256}/complete", _) => {
             let id = owners_push(world, place).await;
             let path = format!("/v1/pushes/{id}/uploads/{}/complete", notes().sha256());
-            status(send(server, "POST", &path, token, None).await)
+            status(send_watched(world, caller, "POST", &path, token, None).await)
         }
         ("GET", "/v1/namespaces/{namespace}/package", _) => {
             let path = format!("/v1/namespaces/{ns}/package{read_query}");
-            status(send(server, "GET", &path, token, None).await)
+            status(send_watched(world, caller, "GET", &path, token, None).await)
         }
         ("GET", "/v1/namespaces/{namespace}/datasets/{name}", _) => {
             let path = format!("/v1/namespaces/{ns}/datasets/notes{read_query}");
-            status(send(server, "GET", &path, token, None).await)
+            status(send_watched(world, caller, "GET", &path, token, None).await)
         }
         (method @ ("GET" | "HEAD"), "/v1/namespaces/{namespace}/datasets/{name}/content", _) => {
             let path = format!("/v1/namespaces/{ns}/datasets/notes/content{read_query}");
-            status(send(server, method, &path, token, None).await)
+            status(send_watched(world, caller, method, &path, token, None).await)
         }
         ("GET" | "POST", "/v1/sparql", _) => {
             let mut graph = format!("https://data.test/{ns}/vocab/branch/{branch}");
@@ -645,6 +724,7 @@ async fn answer(world: &World, row: &Row, caller: Caller, place: Place) -> Strin
                 request = request.bearer_auth(token);
             }
             let answer = Answer::of(request.send().await.unwrap()).await;
+            world.watch(caller, &format!("{} /v1/sparql", row.method), &answer);
             if answer.status != 200 {
                 return status(answer);
             }
@@ -653,18 +733,26 @@ async fn answer(world: &World, row: &Row, caller: Caller, place: Place) -> Strin
                 _ => "200".to_owned(),
             }
         }
-        ("GET", "/{namespace}", _) => {
-            status(send(server, "GET", &format!("/{ns}{read_query}"), token, None).await)
-        }
+        ("GET", "/{namespace}", _) => status(
+            send_watched(
+                world,
+                caller,
+                "GET",
+                &format!("/{ns}{read_query}"),
+                token,
+                None,
+            )
+            .await,
+        ),
         (method @ ("GET" | "HEAD"), "/{namespace}/{name}", _) => {
             let path = format!("/{ns}/notes{read_query}");
-            status(send(server, method, &path, token, None).await)
+            status(send_watched(world, caller, method, &path, token, None).await)
         }
         ("GET", "/iceberg/v1/config", _) => {
-            status(send(server, "GET", row.path, token, None).await)
+            status(send_watched(world, caller, "GET", row.path, token, None).await)
         }
         ("GET", "/iceberg/v1/namespaces", _) => {
-            let answer = send(server, "GET", row.path, token, None).await;
+            let answer = send_watched(world, caller, "GET", row.path, token, None).await;
             if answer.status != 200 {
                 return status(answer);
             }
@@ -675,15 +763,15 @@ async fn answer(world: &World, row: &Row, caller: Caller, place: Place) -> Strin
         }
         ("GET", "/iceberg/v1/namespaces/{namespace}", _) => {
             let path = format!("/iceberg/v1/namespaces/{ns}");
-            status(send(server, "GET", &path, token, None).await)
+            status(send_watched(world, caller, "GET", &path, token, None).await)
         }
         ("GET", "/iceberg/v1/namespaces/{namespace}/tables", _) => {
             let path = format!("/iceberg/v1/namespaces/{ns}/tables");
-            status(send(server, "GET", &path, token, None).await)
+            status(send_watched(world, caller, "GET", &path, token, None).await)
         }
         ("GET", "/iceberg/v1/namespaces/{namespace}/tables/{table}", _) => {
             let path = format!("/iceberg/v1/namespaces/{ns}/tables/people");
-            let answer = send(server, "GET", &path, token, None).await;
+            let answer = send_watched(world, caller, "GET", &path, token, None).await;
             if answer.status != 200 {
                 return status(answer);
             }
@@ -702,18 +790,18 @@ async fn answer(world: &World, row: &Row, caller: Caller, place: Place) -> Strin
         }
         (method, path, _) if path.starts_with("/iceberg/v1/") => {
             let path = path.replace("{namespace}", ns).replace("{table}", "people");
-            status(send(server, method, &path, token, Some(&json!({}))).await)
+            status(send_watched(world, caller, method, &path, token, Some(&json!({}))).await)
         }
         ("PUT", "/v1/staging/{sha256}", _) => {
             let path = format!("/v1/staging/{}", notes().sha256());
-            status(send(server, "PUT", &path, token, None).await)
+            status(send_watched(world, caller, "PUT", &path, token, None).await)
         }
         ("PUT", "/v1/staging/{sha256}/parts/{number}", _) => {
             let path = format!("/v1/staging/{}/parts/1", notes().sha256());
-            status(send(server, "PUT", &path, token, None).await)
+            status(send_watched(world, caller, "PUT", &path, token, None).await)
         }
         ("PUT", "/v1/staging/pack", _) => {
-            status(send(server, "PUT", "/v1/staging/pack", token, None).await)
+            status(send_watched(world, caller, "PUT", "/v1/staging/pack", token, None).await)
         }
         (method, path, variant) => {
             panic!("the table has a row no request is made for: {method} {path} {variant}")
@@ -775,6 +863,13 @@ async fn authorization_matrix() {
         }
     }
     assert_eq!(cells, TABLE.len() * CALLERS.len() * 8);
+    let leaks = world.leaks.lock().unwrap().clone();
+    assert!(
+        leaks.is_empty(),
+        "{} answers to callers without read access hold the private branch's names:\n{}",
+        leaks.len(),
+        leaks.join("\n")
+    );
     assert!(
         wrong.is_empty(),
         "{} of {cells} cells differ:\n{}\n{}",

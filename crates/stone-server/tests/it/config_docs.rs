@@ -174,3 +174,37 @@ fn the_probe_finds_the_keys_of_a_table() {
         ])
     );
 }
+
+/// Issue 52, hole 6: every protected ref pattern the documentation shows is used as
+/// written (a pattern the server would have to change is refused at start).
+#[test]
+fn every_documented_protected_ref_pattern_is_a_fixed_point() {
+    let root = stone_test::tools::workspace_root();
+    let mut files = vec![root.join("README.md")];
+    for entry in std::fs::read_dir(root.join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            files.push(path);
+        }
+    }
+    let mut seen = 0;
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for line in text.lines() {
+            let Some((_, list)) = line.split_once("protected_refs = [") else {
+                continue;
+            };
+            let list = list.split(']').next().unwrap_or_default();
+            for pattern in list.split('"').skip(1).step_by(2) {
+                seen += 1;
+                assert_eq!(
+                    stone_package::branch::check_ref_pattern(pattern),
+                    Ok(()),
+                    "{}: the documented pattern {pattern:?} would be refused",
+                    file.display()
+                );
+            }
+        }
+    }
+    assert!(seen >= 2, "the documented patterns were found");
+}

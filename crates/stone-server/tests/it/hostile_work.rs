@@ -467,3 +467,89 @@ async fn the_data_directory_is_readable_by_its_owner_only() {
         & 0o777;
     assert_eq!(mode, 0o700);
 }
+
+/// Descriptors of a process open on deleted files (the graph engine's unnamed spool
+/// files), Linux `/proc`.
+fn deleted_files(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .map(|entries| {
+            entries
+                .filter_map(|e| std::fs::read_link(e.ok()?.path()).ok())
+                .filter(|target| target.to_string_lossy().ends_with("(deleted)"))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+/// Issue 52, hole 7 (suspected, confirmed): a read of a GRAPH dataset's content spools the
+/// whole document to a temporary file before its first byte goes out; twelve readers
+/// that asked and then read slowly held twelve copies of the graph on the temporary disk
+/// (one per connection, up to `max_connections`). Now at most
+/// `GRAPH_EXPORTS` (4) are prepared at once; the others wait for a turn, and are served
+/// once a turn ends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn graph_reads_spool_at_most_four_documents_at_once() {
+    let site = Site::new();
+    let server = site.start();
+    let (m, contents) = manifest(
+        "spool",
+        "main",
+        Options {
+            yes: true,
+            ..Options::default()
+        },
+        None,
+        &[Dataset::new(
+            "big",
+            "GRAPH",
+            vec![File::new("big.ttl", turtle(60_000))],
+        )],
+    );
+    server.push(&m, &contents).await;
+    let address = server.base.trim_start_matches("http://").to_owned();
+    let baseline = deleted_files(server.pid());
+    // Twelve readers ask for the N-Triples document and read nothing yet.
+    let mut readers: Vec<TcpStream> = (0..12)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&address).unwrap();
+            stream
+                .write_all(
+                    b"GET /v1/namespaces/spool/datasets/big/content HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/n-triples\r\nConnection: close\r\n\r\n",
+                )
+                .unwrap();
+            stream
+        })
+        .collect();
+    let mut most = 0;
+    for _ in 0..20 {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        most = most.max(deleted_files(server.pid()).saturating_sub(baseline));
+    }
+    assert!(most >= 1, "the readers' documents were spooled");
+    assert!(
+        most <= 4,
+        "{most} graph documents spooled at once for 12 readers"
+    );
+    // Every reader is served in the end, once the first ones read their answers.
+    let reads: Vec<_> = readers
+        .drain(..)
+        .map(|mut stream| {
+            std::thread::spawn(move || {
+                stream
+                    .set_read_timeout(Some(Duration::from_secs(60)))
+                    .unwrap();
+                let mut answer = Vec::new();
+                let _ = stream.read_to_end(&mut answer);
+                answer
+            })
+        })
+        .collect();
+    for read in reads {
+        let answer = read.join().unwrap();
+        assert!(
+            answer.starts_with(b"HTTP/1.1 200") && answer.len() > 1_000_000,
+            "{}",
+            String::from_utf8_lossy(&answer[..answer.len().min(300)])
+        );
+    }
+}

@@ -21,6 +21,8 @@ mod api_support;
 mod api_versions;
 // Namespace permissions, tokens and browsers (issue 22).
 mod authz_matrix;
+// The catalog, vended credentials and the signer, third reading (issue 52).
+mod catalog_trust;
 mod config_docs;
 mod gc;
 mod hostile_campaign;

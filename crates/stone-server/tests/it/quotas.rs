@@ -6,7 +6,9 @@
 use serde_json::Value;
 use stone_server::state::QuotaChange;
 
-use crate::api_support::{Dataset, File, Options, Server, Site, blob_files, manifest, noise};
+use crate::api_support::{
+    Dataset, File, Options, Server, Site, blob_files, manifest, noise, numbers_parquet,
+};
 use crate::integrity::recorded_pushes;
 
 /// 1 MB for every namespace; 3 MB for `big-*`.
@@ -76,9 +78,11 @@ async fn a_push_over_the_namespace_quota_is_refused_before_anything_is_recorded_
     let (elsewhere, elsewhere_contents) =
         blobs("big-team", false, &[("second", &second), ("first", &first)]);
     server.push(&elsewhere, &elsewhere_contents).await;
-    // A content the namespace holds already adds nothing: another dataset of it fits.
-    let (again, again_contents) = blobs("team", false, &[("first", &first), ("copy", &first)]);
-    server.push(&again, &again_contents).await;
+    // A content the namespace holds counts again in another dataset, which keeps a copy
+    // of its own (issue 52: quotas count what is stored): 1.2 MB of 1 MB, refused.
+    let (again, _) = blobs("team", false, &[("first", &first), ("copy", &first)]);
+    let refused = server.create_push(&again).await.expect(413);
+    assert_eq!(figures(&refused), (600_000, 1_000_000, 600_000));
 
     // A push that replaces the namespace's datasets with the second file: the first is
     // deleted, which frees its bytes, and the second fits.
@@ -193,6 +197,7 @@ fn change<'a>(branch: &'a str, writes: Vec<(&'a str, &'a str, u64)>) -> QuotaCha
         namespace: "ns",
         branch,
         writes,
+        units: Vec::new(),
         deletes: Vec::new(),
     }
 }
@@ -221,4 +226,77 @@ async fn quota_bookkeeping_on_postgresql() {
         .await
         .unwrap();
     bookkeeping(db).await;
+}
+
+/// Issue 52, hole 5: a 1 MiB quota let one push of 40 tables made from one CSV store
+/// 6.3 MB: the quota counted a content once per namespace, while the Iceberg engine keeps
+/// a copy in every table (and object storage one per dataset and branch, a graph one per
+/// version). Now a content counts once per storage unit that keeps it: N tables of one
+/// content take N times its size, as many copies as the warehouse holds; the same content
+/// on another branch of a table adds nothing (the table's files are shared), on another
+/// branch of an object dataset it adds a copy.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hole_5_one_content_in_n_datasets_counts_n_times_as_the_engines_store_it() {
+    let table = File::new("numbers.parquet", numbers_parquet(0, 20_000));
+    let size = table.bytes.len() as u64;
+    let quota = 3 * size + size / 2;
+    let site = Site::with_config(&format!("[quotas]\ndefault_bytes = {quota}\n"));
+    let server = site.start();
+    let tables = |names: &[&str], branch: &str| {
+        let datasets: Vec<Dataset> = names
+            .iter()
+            .map(|name| Dataset::new(name, "TABULAR", vec![table.clone()]))
+            .collect();
+        manifest("lake", branch, Options::default(), None, &datasets)
+    };
+    let (m, contents) = tables(&["t1", "t2", "t3"], "dev");
+    let status = server.push(&m, &contents).await;
+    assert_eq!(status["state"], "succeeded", "{status:#}");
+    // What the warehouse stores: one copy per table.
+    let copies = stored_copies(&server.data_dir.join("iceberg"), &table.sha256());
+    assert_eq!(copies, 3, "one data file per table");
+    // A fourth table of the same content: 4 copies would pass the quota.
+    let (m, _) = tables(&["t1", "t2", "t3", "t4"], "dev");
+    let refused = server.create_push(&m).await.expect(413);
+    assert_eq!(figures(&refused), (3 * size, quota, size));
+    // The same tables on another branch: the tables' files are shared, nothing is added.
+    let (m, contents) = tables(&["t1", "t2", "t3"], "other");
+    let status = server.push(&m, &contents).await;
+    assert_eq!(status["state"], "succeeded", "{status:#}");
+    assert_eq!(
+        stored_copies(&server.data_dir.join("iceberg"), &table.sha256()),
+        3
+    );
+    // Object storage keeps a copy of its own (per dataset and branch): the same bytes as
+    // a blob are one more copy, over the quota.
+    let blob = File::new("blob.bin", table.bytes.clone());
+    let (m, _) = manifest(
+        "lake",
+        "dev",
+        Options::default(),
+        None,
+        &[Dataset::new("b", "BLOB", vec![blob])],
+    );
+    let refused = server.create_push(&m).await.expect(413);
+    assert_eq!(figures(&refused), (3 * size, quota, size));
+}
+
+/// How many files of the folder tree `root` are named `<sha256>.parquet`.
+fn stored_copies(root: &std::path::Path, sha256: &str) -> usize {
+    let mut count = 0;
+    let mut folders = vec![root.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path
+                .file_name()
+                .is_some_and(|n| n == format!("{sha256}.parquet").as_str())
+            {
+                count += 1;
+            }
+        }
+    }
+    count
 }

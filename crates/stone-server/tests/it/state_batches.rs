@@ -350,6 +350,7 @@ async fn paged_listing_is_the_heads(db: StateDb) {
         namespace: "demo",
         branch: "dev",
         writes: vec![],
+        units: vec![],
         deletes: vec![],
     };
     let (figures, recorded) = db

@@ -314,6 +314,38 @@ fn no_datasets_yaml() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// A package path that does not exist, or is a file, is named for what it is (issue 55,
+/// item 9: it said "no datasets.yaml in nosuchdir").
+#[test]
+fn a_package_path_that_is_no_folder_is_named_for_what_it_is() {
+    let ctx = context_with_prod();
+    std::fs::write(ctx.root().join("a-file"), "x").unwrap();
+    for (path, said) in [
+        ("nosuchdir", "the package nosuchdir does not exist"),
+        ("a-file", "the package a-file is not a folder"),
+    ] {
+        let out = ctx
+            .stone()
+            .current_dir(ctx.root())
+            .args([
+                "package",
+                "push",
+                "--dry-run",
+                "--branch",
+                "b",
+                path,
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        let text = format!("{}{}", crate::stdout(&out), crate::stderr(&out));
+        assert_eq!(out.status.code(), Some(1), "{text}");
+        assert!(text.contains(said), "{path}: {text}");
+        assert!(text.contains("package.no_folder"), "{path}: {text}");
+        assert!(!text.contains("no datasets.yaml"), "{path}: {text}");
+    }
+}
+
 #[test]
 fn errors_as_json_carry_code_and_location() {
     let ctx = context_with_prod();
@@ -338,5 +370,60 @@ fn errors_as_json_carry_code_and_location() {
             .as_str()
             .unwrap()
             .contains("remove this resource")
+    );
+}
+
+/// `--to` follows `publish.to`'s rule (issue 55, item 1: `--to stone:demo/towns` was taken
+/// and `/towns` dropped): a `stone:` destination names a namespace only.
+#[test]
+fn to_names_a_namespace_only_as_publish_to_does() {
+    let ctx = context_with_prod();
+    let dir = ctx.package(
+        "pkg",
+        "publish: {to: \"stone:demo\"}\nresources: [{path: a.csv}]\n",
+        &[CSV],
+    );
+    let out = ctx
+        .stone()
+        .args([
+            "package",
+            "push",
+            "--dry-run",
+            "--branch",
+            "b",
+            "--to",
+            "stone:demo/towns",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let errors = crate::stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "a usage error:\n{errors}");
+    assert!(
+        errors.contains(
+            "--to must name only a namespace (`stone:demo`), not a dataset (`stone:demo/towns`)"
+        ) && errors.contains("publish.as_name"),
+        "{errors}"
+    );
+    // The namespace alone is taken.
+    let out = ctx
+        .stone()
+        .args([
+            "package",
+            "push",
+            "--dry-run",
+            "--branch",
+            "b",
+            "--to",
+            "stone:towns",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", crate::stderr(&out));
+    assert!(
+        crate::stdout(&out).contains("stone:towns/"),
+        "{}",
+        crate::stdout(&out)
     );
 }

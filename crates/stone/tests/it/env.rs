@@ -164,3 +164,81 @@ fn a_broken_config_file_is_reported_with_its_place() {
         "config_unknown_key"
     );
 }
+
+/// A misspelt environment is answered with the close one (issue 55, item 8); removing one
+/// that is not configured never suggests adding it.
+#[test]
+fn a_misspelt_or_missing_environment_gets_the_hint_of_its_situation() {
+    let ctx = context();
+    ctx.add_env("local", "data.localhost", "http://127.0.0.1:8080/v1");
+    let dir = ctx.package(
+        "pkg",
+        "publish: {to: \"stone:t\"}\nresources: [{path: a.csv}]\n",
+        &[("a.csv", b"x\n")],
+    );
+    let out = ctx
+        .stone()
+        .args([
+            "package",
+            "push",
+            "--dry-run",
+            "--branch",
+            "b",
+            "--env",
+            "lcoal",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let errors = crate::stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{errors}");
+    assert!(
+        errors.contains("did you mean `local`? (`--env local`)") && !errors.contains("env add"),
+        "{errors}"
+    );
+    let out = ctx
+        .stone()
+        .args(["env", "remove", "locl"])
+        .output()
+        .unwrap();
+    let errors = crate::stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{errors}");
+    assert!(
+        errors.contains("did you mean `local`? (`stone env remove local`)"),
+        "{errors}"
+    );
+    let out = ctx
+        .stone()
+        .args(["env", "remove", "nope"])
+        .output()
+        .unwrap();
+    let errors = crate::stderr(&out);
+    assert!(
+        errors.contains("`stone env list` shows the configured ones") && !errors.contains("add it"),
+        "{errors}"
+    );
+}
+
+/// `stone login` with the server down says it could not read the server's information
+/// (issue 55, item 6: it said "creating the push"), what it tried, and that nothing
+/// reached the server.
+#[test]
+fn login_with_the_server_down_says_what_it_could_not_read() {
+    let mut ctx = context();
+    // Nothing listens on port 9 of loopback.
+    ctx.add_env("local", "data.localhost", "http://127.0.0.1:9/v1");
+    ctx.set_var("STONE_HTTP_RETRIES", "1");
+    let out = ctx
+        .stone()
+        .args(["login", "--env", "local"])
+        .output()
+        .unwrap();
+    let errors = crate::stderr(&out);
+    assert_eq!(out.status.code(), Some(5), "{errors}");
+    assert!(
+        errors.contains("reading the server's information: the push API at http://127.0.0.1:9/v1/info is unavailable")
+            && errors.contains("hint: nothing reached the server yet")
+            && !errors.contains("creating the push"),
+        "{errors}"
+    );
+}

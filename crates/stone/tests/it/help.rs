@@ -49,3 +49,30 @@ fn usage_errors_exit_2() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A subcommand typed without its group (`stone push`, which a reader's memory or an old
+/// doc writes) is a usage error that names the command that has it.
+#[test]
+fn a_subcommand_without_its_group_names_the_command_that_has_it() {
+    let ctx = context();
+    for (typed, full) in [
+        ("push", "stone package push"),
+        ("import", "stone data import"),
+        ("add", "stone env add"),
+    ] {
+        let out = ctx.stone().args([typed, "x"]).output().unwrap();
+        let errors = crate::stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "stone {typed}: {errors}");
+        assert!(
+            errors.contains(&format!("'{full}'")),
+            "stone {typed} names `{full}`:\n{errors}"
+        );
+    }
+    // clap's own suggestion stays where it has one.
+    let out = ctx.stone().args(["pakage"]).output().unwrap();
+    assert!(
+        crate::stderr(&out).contains("'package'"),
+        "{}",
+        crate::stderr(&out)
+    );
+}

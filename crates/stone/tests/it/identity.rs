@@ -239,6 +239,60 @@ fn simple(cmd: &mut Command) -> Run {
     }
 }
 
+/// Hole 1 of issue 52 (one way to start a program): the browser opener at login is found
+/// on the absolute entries of PATH only, so an `xdg-open` planted in the folder stone runs
+/// from, or in a relative `PATH` entry, never runs; the real opener (here a script in an
+/// absolute folder) gets the URL, in a folder of stone's choosing, without `STONE_*`
+/// variables.
+#[cfg(unix)]
+#[test]
+fn a_planted_opener_never_runs_at_login_and_the_real_one_gets_no_stone_variables() {
+    use std::os::unix::fs::PermissionsExt;
+    let mut world = world();
+    let root = world.ctx.root().to_owned();
+    let marker = root.join("a-planted-opener-ran");
+    let opened = root.join("opened");
+    let script = |path: &Path, body: String| {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    for name in ["xdg-open", "open"] {
+        for dir in [root.clone(), root.join("bin")] {
+            script(
+                &dir.join(name),
+                format!("echo \"$0 $*\" >> '{}'", marker.display()),
+            );
+        }
+        script(
+            &root.join("real-opener").join(name),
+            format!(
+                "{{ echo \"url=$1\"; echo \"cwd=$(pwd)\"; env | grep '^STONE_' ; }} > '{}'",
+                opened.display()
+            ),
+        );
+    }
+    let path = std::env::var("PATH").unwrap_or_default();
+    world.ctx.set_var(
+        "PATH",
+        format!("bin:.::{}:{path}", root.join("real-opener").display()),
+    );
+    world.ctx.set_var("STONE_NO_BROWSER", "0");
+    let run = login(&world, &alice());
+    assert!(
+        !marker.exists(),
+        "a planted opener ran: {}",
+        std::fs::read_to_string(&marker).unwrap_or_default()
+    );
+    let shown = std::fs::read_to_string(&opened).expect("the real opener ran");
+    assert!(
+        shown.contains(&format!("url={}", run.authorization_urls[0])),
+        "{shown}"
+    );
+    assert!(shown.contains("cwd=/\n"), "{shown}");
+    assert!(!shown.contains("STONE_"), "{shown}");
+}
+
 #[test]
 fn login_whoami_refresh_logout() {
     let world = world();
@@ -1051,6 +1105,50 @@ fn a_blob_store_push_to_prod_needs_yes_a_step_up_and_the_role() {
             .contains(&format!("{ACR_PASSWORD}, not one of {ACR_MFA}")),
         "{}",
         refused.stderr
+    );
+    assert!(!store.exists(), "written before the guard");
+    assert!(
+        refused.stderr.contains("run the command outside CI"),
+        "in CI, the hint says to authenticate outside it:\n{}",
+        refused.stderr
+    );
+
+    // The same token outside CI: no login runs (STONE_TOKEN is used as it is), and the hint
+    // says so rather than "outside CI" (issue 55, item 3).
+    let mut outside = blob_push(true);
+    outside.env_remove("CI").env("STONE_TOKEN", &password_token);
+    let refused_outside = simple(&mut outside);
+    assert_eq!(
+        refused_outside.code,
+        Some(3),
+        "{}",
+        refused_outside.output()
+    );
+    assert!(
+        refused_outside
+            .stderr
+            .contains("STONE_TOKEN is used as it is: unset it")
+            && !refused_outside.stderr.contains("outside CI"),
+        "{}",
+        refused_outside.stderr
+    );
+
+    // In CI with no token at all: what is missing is a token (issue 55, item 7: it said the
+    // token had no authentication level).
+    let mut no_token = blob_push(true);
+    no_token.env("CI", "true").env_remove("STONE_TOKEN");
+    let missing = simple(&mut no_token);
+    assert_eq!(missing.code, Some(3), "{}", missing.output());
+    assert_eq!(
+        missing.json()["error"]["code"],
+        "auth.login_required",
+        "{}",
+        missing.output()
+    );
+    assert!(
+        missing.stderr.contains("set STONE_TOKEN") && !missing.stderr.contains("acr"),
+        "{}",
+        missing.stderr
     );
     assert!(!store.exists(), "written before the guard");
 

@@ -18,6 +18,7 @@ mod many_files;
 mod many_resources;
 mod plugins;
 mod prerequisites;
+mod programs;
 mod push_dry_run;
 mod push_e2e;
 mod quickstart;

@@ -19,7 +19,9 @@ fn path_without(root: &Path, without: &[&str]) -> PathBuf {
     std::fs::create_dir_all(&bin).unwrap();
     let path = std::env::var_os("PATH").expect("PATH is set");
     for dir in std::env::split_paths(&path) {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for entry in entries.flatten() {
             let name = entry.file_name();
             let Some(text) = name.to_str() else { continue };
@@ -65,7 +67,11 @@ fn a_machine_without_a_cxx_compiler_is_told_which_package_to_install() {
     let bin = path_without(ctx.root(), &["c++", "g++", "clang++"]);
     let out = prerequisites(&ctx.home, Some(&bin), &[]);
     let errors = stderr(&out);
-    assert_eq!(out.status.code(), Some(1), "exit 1 without a C++ compiler:\n{errors}");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "exit 1 without a C++ compiler:\n{errors}"
+    );
     assert!(
         errors.contains("no C++ compiler: 'c++' is not on PATH"),
         "the missing compiler is named as the build looks for it:\n{errors}"
@@ -74,7 +80,10 @@ fn a_machine_without_a_cxx_compiler_is_told_which_package_to_install() {
         errors.contains("apt-get install g++"),
         "the command that installs it:\n{errors}"
     );
-    assert!(!errors.contains("C compiler 'cc'"), "cc is there:\n{errors}");
+    assert!(
+        !errors.contains("C compiler 'cc'"),
+        "cc is there:\n{errors}"
+    );
 }
 
 #[test]
@@ -92,7 +101,8 @@ fn a_compiler_that_cannot_build_cxx20_is_named_with_its_error() {
     let errors = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{errors}");
     assert!(
-        errors.contains("cannot compile C++20") && errors.contains("unrecognized command-line option"),
+        errors.contains("cannot compile C++20")
+            && errors.contains("unrecognized command-line option"),
         "the compiler's own error is shown:\n{errors}"
     );
 }
@@ -133,7 +143,10 @@ fn the_quickstart_stops_before_compiling_when_the_machine_lacks_a_compiler() {
         "the quickstart stops:\n{}\n{errors}",
         stdout(&out)
     );
-    assert!(errors.contains("no C++ compiler") && errors.contains("apt-get install g++"), "{errors}");
+    assert!(
+        errors.contains("no C++ compiler") && errors.contains("apt-get install g++"),
+        "{errors}"
+    );
     assert!(
         !target.exists(),
         "nothing was built before the check: {} exists",

@@ -266,7 +266,15 @@ fn an_unreachable_api_fails_resumably() {
         err.contains("unavailable") && err.contains("cannot connect"),
         "{err}"
     );
-    assert!(err.contains("hint: run the same command again"), "{err}");
+    // What was tried, and that nothing started (issue 55, item 5: it said "the push resumes
+    // where it stopped" when nothing had started).
+    assert!(err.contains("(2 attempts over "), "{err}");
+    assert!(
+        err.contains("hint: nothing reached the server yet")
+            && err.contains("then run the same command again")
+            && !err.contains("resumes where it stopped"),
+        "{err}"
+    );
     assert!(stdout(&out).is_empty());
 }
 

@@ -46,6 +46,16 @@ impl IcebergEngine {
     /// with its versions (tags `<branch>@…`), by a compare-and-swap like an append; the
     /// table and its other refs stay. When no branch or tag would be left, the table is
     /// dropped with its files instead. Returns whether the branch existed.
+    ///
+    /// What only the removed refs reached goes with them, so that nothing of the branch
+    /// stays readable by whoever may read the rest of the table (a reader of every
+    /// remaining branch may be given credentials for the table's whole prefix): in the
+    /// same commit, its snapshots that no remaining ref reaches, legacy bare tags only its
+    /// history held, and the schemas only those snapshots used (the name mapping is
+    /// recomputed without them); after the commit, the files only those snapshots
+    /// referenced (content-addressed data files another snapshot reads stay) and the
+    /// older metadata files that name a removed ref, snapshot or schema. A crash after the
+    /// commit leaves some of those files behind, as orphans no ref names.
     pub async fn remove_branch(
         &self,
         namespace: &str,
@@ -57,6 +67,10 @@ impl IcebergEngine {
         check_name("branch", branch, NameRule::Reference)?;
         let name = qualified(namespace, table);
         let ident = TableIdent::new(NamespaceIdent::new(namespace.to_owned()), table.to_owned());
+        // No append runs while files are chosen for deletion (an append may be adding a
+        // content-addressed file a removed snapshot also named).
+        let writers = self.writers.get(&name);
+        let _removing = writers.write().await;
         for attempt in 1..=self.commit_attempts {
             let Some(current) = self.load(&ident, &name).await? else {
                 return Ok(false);
@@ -70,26 +84,59 @@ impl IcebergEngine {
                 Some(reference) if reference.is_branch() => {}
                 _ => return Ok(false),
             }
+            let metadata = current.metadata();
             let versions = version_tag(branch, "");
-            let removed: Vec<&String> = refs
+            let mut removed: HashSet<String> = refs
                 .iter()
                 .filter(|(name, reference)| {
                     name.as_str() == branch
                         || (!reference.is_branch() && name.starts_with(&versions))
                 })
-                .map(|(name, _)| name)
+                .map(|(name, _)| name.clone())
                 .collect();
+            let plan = expunge::plan(metadata, &refs, &mut removed);
             if removed.len() == refs.len() {
                 return self.drop_table(namespace, table, true).await;
             }
-            let mut builder = current
-                .metadata()
+            // What the kept snapshots read is known before anything changes: if it cannot
+            // be read, nothing is removed.
+            let needed = expire::referenced_files(
+                &current,
+                metadata
+                    .snapshots()
+                    .filter(|snapshot| !plan.snapshots.contains(&snapshot.snapshot_id())),
+                true,
+            )
+            .await
+            .map_err(ice("reading the kept snapshots"))?;
+            let mut builder = metadata
                 .clone()
                 .into_builder(current.metadata_location().map(str::to_owned));
-            for name in removed {
+            for name in &removed {
                 builder = builder.remove_ref(name);
             }
+            let ids: Vec<i64> = plan.snapshots.iter().copied().collect();
+            builder = builder.remove_snapshots(&ids);
+            if !plan.schemas.is_empty() {
+                let schemas: Vec<i32> = plan.schemas.iter().copied().collect();
+                builder = builder
+                    .remove_schemas(&schemas)
+                    .map_err(ice("removing schemas"))?;
+                let mapping = expunge::name_mapping_without(metadata, &plan.schemas)
+                    .map_err(ice("writing the name mapping"))?;
+                builder = builder
+                    .set_properties(HashMap::from([(
+                        DEFAULT_SCHEMA_NAME_MAPPING.to_owned(),
+                        mapping,
+                    )]))
+                    .map_err(ice("setting the name mapping"))?;
+            }
             let new_metadata = builder.build().map_err(ice("building metadata"))?.metadata;
+            let log: Vec<String> = new_metadata
+                .metadata_log()
+                .iter()
+                .map(|entry| entry.metadata_file.clone())
+                .collect();
             let swapped = self
                 .commit_metadata(
                     &current,
@@ -100,6 +147,9 @@ impl IcebergEngine {
                 )
                 .await?;
             if swapped {
+                let deleted =
+                    expunge::delete_files(&current, &name, &plan, &removed, &needed, &log).await;
+                tracing::info!(table = %name, branch, snapshots = ids.len(), files = deleted.files, bytes = deleted.bytes, metadata_files = deleted.metadata_files, "branch removed with what only it reached");
                 return Ok(true);
             }
             let backoff = 20u64.saturating_mul(1 << attempt.min(6));

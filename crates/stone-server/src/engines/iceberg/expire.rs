@@ -162,46 +162,63 @@ impl IcebergEngine {
                     return Ok(outcome);
                 }
             };
-            let location = format!("{}/", metadata.location().trim_end_matches('/'));
-            let mut doomed: Vec<(&String, Option<u64>)> = candidates
-                .iter()
-                .filter(|(path, _)| !needed.contains_key(*path) && path.starts_with(&location))
-                .map(|(path, size)| (path, *size))
-                .collect();
-            doomed.sort();
-            let file_io = current.file_io();
-            for (path, size) in doomed {
-                let size = match size {
-                    Some(size) => Some(size),
-                    None => match file_io.new_input(path) {
-                        Ok(input) => input.metadata().await.ok().map(|meta| meta.size),
-                        Err(_) => None,
-                    },
-                };
-                match file_io.exists(path).await {
-                    Ok(false) => continue,
-                    Ok(true) => {}
-                    Err(error) => {
-                        tracing::warn!(table = %name, path, error = %error, "cannot check an expired file; left behind");
-                        continue;
-                    }
-                }
-                match file_io.delete(path).await {
-                    Ok(()) => {
-                        outcome.deleted_files += 1;
-                        outcome.deleted_bytes += size.unwrap_or(0);
-                    }
-                    Err(error) => {
-                        tracing::warn!(table = %name, path, error = %error, "cannot delete an expired file; left behind");
-                    }
-                }
-            }
+            let (files, bytes) = delete_unneeded(&current, &name, &candidates, &needed).await;
+            outcome.deleted_files = files;
+            outcome.deleted_bytes = bytes;
             return Ok(outcome);
         }
         // Other writers kept committing: nothing was expired, the next expiry tries again.
         tracing::warn!(table = %name, attempts = self.commit_attempts, "snapshot expiry lost every compare-and-swap; nothing expired");
         Ok(ExpireOutcome::default())
     }
+}
+
+/// Deletes the `candidates` (files of snapshots gone from the table, read through
+/// `current`, whose metadata still holds them) that no kept snapshot `needed`, under the
+/// table's location only. A file that cannot be deleted is logged and left behind (an
+/// orphan no snapshot references). Returns the files deleted and their bytes.
+pub(crate) async fn delete_unneeded(
+    current: &Table,
+    name: &str,
+    candidates: &HashMap<String, Option<u64>>,
+    needed: &HashMap<String, Option<u64>>,
+) -> (u64, u64) {
+    let location = format!("{}/", current.metadata().location().trim_end_matches('/'));
+    let mut doomed: Vec<(&String, Option<u64>)> = candidates
+        .iter()
+        .filter(|(path, _)| !needed.contains_key(*path) && path.starts_with(&location))
+        .map(|(path, size)| (path, *size))
+        .collect();
+    doomed.sort();
+    let file_io = current.file_io();
+    let (mut files, mut bytes) = (0, 0);
+    for (path, size) in doomed {
+        let size = match size {
+            Some(size) => Some(size),
+            None => match file_io.new_input(path) {
+                Ok(input) => input.metadata().await.ok().map(|meta| meta.size),
+                Err(_) => None,
+            },
+        };
+        match file_io.exists(path).await {
+            Ok(false) => continue,
+            Ok(true) => {}
+            Err(error) => {
+                tracing::warn!(table = %name, path, error = %error, "cannot check a file no snapshot needs; left behind");
+                continue;
+            }
+        }
+        match file_io.delete(path).await {
+            Ok(()) => {
+                files += 1;
+                bytes += size.unwrap_or(0);
+            }
+            Err(error) => {
+                tracing::warn!(table = %name, path, error = %error, "cannot delete a file no snapshot needs; left behind");
+            }
+        }
+    }
+    (files, bytes)
 }
 
 /// The ids of the snapshots to expire, under the rules of the module documentation.
@@ -260,7 +277,7 @@ pub(crate) fn expired_snapshots(
 
 /// `head` and its ancestors present in the metadata, newest first. Bounded by the number
 /// of snapshots, so a parent cycle in corrupt metadata ends it.
-fn history(metadata: &TableMetadata, head: i64) -> Vec<i64> {
+pub(crate) fn history(metadata: &TableMetadata, head: i64) -> Vec<i64> {
     let mut ids = Vec::new();
     let mut current = metadata.snapshot_by_id(head);
     while let Some(snapshot) = current {

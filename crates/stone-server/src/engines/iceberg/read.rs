@@ -86,63 +86,182 @@ impl TableView {
         Ok(files.into_keys().collect())
     }
 
-    /// The table metadata (Iceberg spec JSON) as a reader of `readable` branches sees it:
-    /// only those branches, the versions of those branches (tags `<branch>@<version>`, and
-    /// legacy bare tags in a readable branch's history: see `version.rs`), and only the
-    /// snapshots reachable from what is kept; `current-snapshot-id` is `main`'s head when
-    /// `main` is kept, absent otherwise; the metadata log (older metadata files, which
-    /// list every ref) is left out.
+    /// The table metadata (Iceberg spec JSON) as a reader of `readable` branches sees it,
+    /// built from an allow-list, never by cutting the whole: the kept refs (those
+    /// branches, their versions `<branch>@<version>`, legacy bare tags in their history:
+    /// see `version.rs`) and the snapshots reachable from them; the schemas those
+    /// snapshots use, `current-snapshot-id`/`current-schema-id` from `main`'s head when
+    /// `main` is kept (else the newest kept snapshot's schema, no current snapshot);
+    /// `last-column-id`, `last-sequence-number` and `last-updated-ms` from what is kept;
+    /// the partition specs and sort orders over kept columns; the properties listed in
+    /// [`SHOWN_PROPERTIES`] and a name mapping recomputed from the kept schemas; no
+    /// metadata log (older metadata files list every ref). A key not listed here is not
+    /// shown.
     pub fn metadata_for(
         &self,
         readable: &std::collections::BTreeSet<String>,
     ) -> Result<serde_json::Value, IcebergError> {
+        use serde_json::{Value, json};
         let metadata = &*self.metadata;
-        let mut json = serde_json::to_value(metadata).map_err(|error| {
+        let serialize = |error: serde_json::Error| {
             IcebergError::iceberg(
                 &self.name,
                 "serializing metadata",
                 ::iceberg::Error::new(ErrorKind::Unexpected, "cannot serialize table metadata")
                     .with_source(error),
             )
-        })?;
-        let (kept, reachable) = self.kept(readable);
-        let Some(object) = json.as_object_mut() else {
-            return Ok(json);
         };
-        if let Some(serde_json::Value::Object(refs)) = object.get_mut("refs") {
-            refs.retain(|name, _| kept.contains_key(name));
+        let full = serde_json::to_value(metadata).map_err(serialize)?;
+        let (kept, reachable) = self.kept(readable);
+        let snapshots: Vec<&SnapshotRef> = metadata
+            .snapshots()
+            .filter(|snapshot| reachable.contains(&snapshot.snapshot_id()))
+            .collect();
+        let main_head = kept
+            .iter()
+            .find(|(name, _)| name.as_str() == MAIN_BRANCH)
+            .map(|(_, head)| *head);
+        let newest = snapshots
+            .iter()
+            .max_by_key(|snapshot| (snapshot.sequence_number(), snapshot.timestamp_ms()));
+        let current_schema_id = main_head
+            .and_then(|head| metadata.snapshot_by_id(head))
+            .and_then(|head| head.schema_id())
+            .or_else(|| newest.and_then(|snapshot| snapshot.schema_id()))
+            .unwrap_or_else(|| metadata.current_schema_id());
+        let mut schema_ids: std::collections::BTreeSet<i32> = snapshots
+            .iter()
+            .filter_map(|snapshot| snapshot.schema_id())
+            .collect();
+        schema_ids.insert(current_schema_id);
+        let schemas: Vec<&Schema> = schema_ids
+            .iter()
+            .rev()
+            .filter_map(|id| metadata.schema_by_id(*id).map(|s| s.as_ref()))
+            .collect();
+        let current = metadata.schema_by_id(current_schema_id).map(|s| s.as_ref());
+        let kept_field = |id: i64| {
+            i32::try_from(id).ok().is_some_and(|id| {
+                schemas
+                    .iter()
+                    .any(|schema| schema.field_by_id(id).is_some())
+            })
+        };
+        let last_column_id = schemas
+            .iter()
+            .map(|schema| schema.highest_field_id())
+            .max()
+            .unwrap_or(0);
+        let mapping = schema::name_mapping_of(current.into_iter().chain(schemas.iter().copied()));
+        let mapping = serde_json::to_string(&mapping).map_err(serialize)?;
+        let mut properties = serde_json::Map::new();
+        for key in SHOWN_PROPERTIES {
+            if let Some(value) = metadata.properties().get(*key) {
+                properties.insert((*key).to_owned(), value.clone().into());
+            }
         }
-        let snapshot_kept = |entry: &serde_json::Value| {
+        properties.insert(DEFAULT_SCHEMA_NAME_MAPPING.to_owned(), mapping.into());
+
+        let list = |key: &str| -> Vec<Value> {
+            full.get(key)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+        };
+        let of_kept_snapshot = |entry: &Value| {
             entry
                 .get("snapshot-id")
-                .and_then(serde_json::Value::as_i64)
+                .and_then(Value::as_i64)
                 .is_some_and(|id| reachable.contains(&id))
         };
-        for list in [
-            "snapshots",
-            "snapshot-log",
-            "statistics",
-            "partition-statistics",
-        ] {
-            if let Some(serde_json::Value::Array(entries)) = object.get_mut(list) {
-                entries.retain(snapshot_kept);
-            }
+        let over_kept_columns = |entry: &Value| {
+            entry
+                .get("fields")
+                .and_then(Value::as_array)
+                .is_none_or(|fields| {
+                    fields.iter().all(|field| {
+                        field
+                            .get("source-id")
+                            .and_then(Value::as_i64)
+                            .is_some_and(&kept_field)
+                    })
+                })
+        };
+        let specs: Vec<Value> = list("partition-specs")
+            .into_iter()
+            .filter(over_kept_columns)
+            .collect();
+        let last_partition_id = specs
+            .iter()
+            .flat_map(|spec| spec["fields"].as_array().cloned().unwrap_or_default())
+            .filter_map(|field| field["field-id"].as_i64())
+            .max()
+            .unwrap_or(999)
+            .max(999);
+        let orders: Vec<Value> = list("sort-orders")
+            .into_iter()
+            .filter(over_kept_columns)
+            .collect();
+        let default_of = |key: &str, entries: &[Value], id_key: &str| {
+            let wanted = full.get(key).and_then(Value::as_i64);
+            entries
+                .iter()
+                .filter_map(|entry| entry.get(id_key).and_then(Value::as_i64))
+                .find(|id| Some(*id) == wanted)
+                .or_else(|| {
+                    entries
+                        .iter()
+                        .filter_map(|entry| entry.get(id_key).and_then(Value::as_i64))
+                        .min()
+                })
+                .unwrap_or(0)
+        };
+        let refs: serde_json::Map<String, Value> = full
+            .get("refs")
+            .and_then(Value::as_object)
+            .map(|refs| {
+                refs.iter()
+                    .filter(|(name, _)| kept.contains_key(name))
+                    .map(|(name, reference)| (name.clone(), reference.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut shown = json!({
+            "format-version": full.get("format-version").cloned().unwrap_or(json!(2)),
+            "table-uuid": full.get("table-uuid").cloned().unwrap_or(Value::Null),
+            "location": full.get("location").cloned().unwrap_or(Value::Null),
+            "last-sequence-number": snapshots.iter().map(|s| s.sequence_number()).max().unwrap_or(0),
+            "last-updated-ms": snapshots.iter().map(|s| s.timestamp_ms()).max().unwrap_or(0),
+            "last-column-id": last_column_id,
+            "current-schema-id": current_schema_id,
+            "schemas": list("schemas").into_iter().filter(|schema| {
+                schema.get("schema-id").and_then(Value::as_i64).is_some_and(|id| {
+                    i32::try_from(id).is_ok_and(|id| schema_ids.contains(&id))
+                })
+            }).collect::<Vec<_>>(),
+            "default-spec-id": default_of("default-spec-id", &specs, "spec-id"),
+            "partition-specs": specs,
+            "last-partition-id": last_partition_id,
+            "default-sort-order-id": default_of("default-sort-order-id", &orders, "order-id"),
+            "sort-orders": orders,
+            "properties": properties,
+            "snapshots": list("snapshots").into_iter().filter(of_kept_snapshot).collect::<Vec<_>>(),
+            "snapshot-log": list("snapshot-log").into_iter().filter(of_kept_snapshot).collect::<Vec<_>>(),
+            "metadata-log": [],
+            "refs": refs,
+            "statistics": list("statistics").into_iter().filter(of_kept_snapshot).collect::<Vec<_>>(),
+            "partition-statistics": list("partition-statistics").into_iter().filter(of_kept_snapshot).collect::<Vec<_>>(),
+        });
+        if let (Some(head), Some(object)) = (main_head, shown.as_object_mut()) {
+            object.insert("current-snapshot-id".to_owned(), head.into());
         }
-        object.insert(
-            "metadata-log".to_owned(),
-            serde_json::Value::Array(Vec::new()),
-        );
-        match kept.iter().find(|(name, _)| name.as_str() == MAIN_BRANCH) {
-            Some((_, head)) => {
-                object.insert("current-snapshot-id".to_owned(), (*head).into());
-            }
-            None => {
-                object.remove("current-snapshot-id");
-            }
-        }
-        Ok(json)
+        Ok(shown)
     }
 }
+
+/// The table properties a catalog answer shows (besides the name mapping it recomputes):
+/// the ones stone writes and a reader uses. Any other property stays on the server.
+pub const SHOWN_PROPERTIES: &[&str] = &["write.format.default"];
 
 /// Rows of a scan, batch by batch.
 pub type RecordBatchStream = BoxStream<'static, Result<RecordBatch, IcebergError>>;

@@ -498,13 +498,20 @@ pub(crate) fn promotes(from: &PrimitiveType, to: &PrimitiveType) -> bool {
 
 /// The name mapping of a table: every column path of every schema to its id.
 pub(crate) fn name_mapping(metadata: &TableMetadata, extra: Option<&Schema>) -> NameMapping {
-    let mut root = MappingNode::default();
-    if let Some(schema) = extra {
-        root.add_fields(schema.as_struct().fields());
-    }
-    root.add_fields(metadata.current_schema().as_struct().fields());
-    let mut schemas: Vec<_> = metadata.schemas_iter().collect();
+    let mut schemas: Vec<&Schema> = metadata.schemas_iter().map(|s| s.as_ref()).collect();
     schemas.sort_by_key(|schema| std::cmp::Reverse(schema.schema_id()));
+    name_mapping_of(
+        extra
+            .into_iter()
+            .chain([metadata.current_schema().as_ref()])
+            .chain(schemas),
+    )
+}
+
+/// The name mapping of `schemas` alone, the first naming a path winning (the catalog's
+/// answer to a reader of some branches is made from their schemas only).
+pub(crate) fn name_mapping_of<'s>(schemas: impl IntoIterator<Item = &'s Schema>) -> NameMapping {
+    let mut root = MappingNode::default();
     for schema in schemas {
         root.add_fields(schema.as_struct().fields());
     }

@@ -40,13 +40,15 @@ impl LocalStaging {
         MAX_MEMBER_SIZE.min(self.part_size)
     }
 
-    /// The pack URL of `holder`, valid for `ttl`.
-    pub fn pack_upload(&self, holder: &str, ttl: Duration) -> PackUpload {
+    /// The pack URL of `holder` for the contents of `push`, valid for `ttl`.
+    pub fn pack_upload(&self, holder: &str, push: &str, ttl: Duration) -> PackUpload {
         let (expires_at, expires) = expiry(ttl);
-        let signature = self.key.sign(&pack_message(holder, MAX_BYTES, expires));
+        let signature = self
+            .key
+            .sign(&pack_message(holder, push, MAX_BYTES, expires));
         PackUpload {
             url: format!(
-                "{}/v1/staging/pack?max={MAX_BYTES}&holder={holder}&expires={expires}&sig={signature}",
+                "{}/v1/staging/pack?max={MAX_BYTES}&holder={holder}&push={push}&expires={expires}&sig={signature}",
                 self.base_url
             ),
             max_members: MAX_MEMBERS,
@@ -60,12 +62,13 @@ impl LocalStaging {
     pub fn check_pack_url(
         &self,
         holder: &str,
+        push: &str,
         max_bytes: u64,
         expires: u64,
         signature: &str,
     ) -> Result<(), UrlRefusal> {
         self.check_url(
-            &pack_message(holder, max_bytes, expires),
+            &pack_message(holder, push, max_bytes, expires),
             expires,
             signature,
         )
@@ -78,6 +81,7 @@ impl LocalStaging {
         holder: &str,
         max_bytes: u64,
         mut body: S,
+        declared: impl AsyncFnOnce(Vec<String>) -> Result<(), StagingError>,
     ) -> Result<Vec<String>, StagingError>
     where
         S: Stream<Item = Result<Bytes, E>> + Send + Unpin,
@@ -109,6 +113,9 @@ impl LocalStaging {
         }
         decoder.finish().map_err(StagingError::Pack)?;
         written.extend(self.write_members(received).await?);
+        // Only what the pack's push declares is staged (issue 52): else a pack URL would
+        // stage any content until it expires. Refused, nothing of the pack is kept.
+        declared(written.iter().map(|w| w.sha256.clone()).collect()).await?;
         let bytes = written.len();
 
         // Durable, then in place, then recorded: as a single upload, for all of them.

@@ -157,6 +157,7 @@ fn ensure_prod_identity(
         return Err(stone_auth::AuthError::StepUpRequired {
             env: env.name.clone(),
             lack,
+            in_ci: identity::in_ci(),
         }
         .into());
     }

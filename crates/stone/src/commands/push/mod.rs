@@ -31,8 +31,17 @@ pub fn run(args: &PushArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         .to
         .as_deref()
         .map(|t| {
-            t.parse::<Destination>()
-                .map_err(|e| CliError::new(codes::USAGE_INVALID_DESTINATION, format!("--to: {e}")))
+            let destination = t.parse::<Destination>().map_err(|e| {
+                CliError::new(codes::USAGE_INVALID_DESTINATION, format!("--to: {e}"))
+            })?;
+            // The same rule as `publish.to`'s (issue 55: `--to stone:demo/towns` dropped
+            // `/towns`).
+            stone_package::package::push_destination(&destination, "--to").map_err(
+                |(message, hint)| {
+                    CliError::new(codes::USAGE_INVALID_DESTINATION, message).hint(hint)
+                },
+            )?;
+            Ok::<_, CliError>(destination)
         })
         .transpose()?;
     let (package, to) = load_for_push(&args.path, flag_to.as_ref())?;
