@@ -217,6 +217,10 @@ pub mod codes {
     /// Dataset error: the engine failed (storage, catalog, graph server); running the push
     /// again may succeed.
     pub const ENGINE_FAILED: &str = "engine.failed";
+    /// Dataset error (503): a store the engine depends on did not answer (S3 or the
+    /// state database down, a connection reset, a timeout) after the server's own
+    /// retries. Transient: running the push again resumes and writes the dataset once.
+    pub const ENGINE_UNAVAILABLE: &str = "engine.unavailable";
     /// 401 (`oidc` mode): the request needs a bearer token and has none. The answer has
     /// `WWW-Authenticate: Bearer`.
     pub const AUTH_REQUIRED: &str = "auth.required";
@@ -257,6 +261,17 @@ pub mod codes {
     pub const SERVER_STORAGE_FULL: &str = "server.storage_full";
     /// 500: a bug or an unexpected failure; details are in the server log.
     pub const SERVER_INTERNAL: &str = "server.internal";
+
+    /// Whether a problem of `code` may pass without a change of the push (the server's
+    /// disk full, a store it depends on down, the server busy or shutting down): the
+    /// client says to run the same command again, and exits with the "unavailable"
+    /// status (issue 54).
+    pub fn is_transient(code: &str) -> bool {
+        matches!(
+            code,
+            SERVER_STORAGE_FULL | SERVER_UNAVAILABLE | ENGINE_UNAVAILABLE
+        )
+    }
 }
 
 #[cfg(test)]

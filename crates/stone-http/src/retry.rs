@@ -174,11 +174,15 @@ impl Tries {
 
     /// The last attempt's failure, with how many attempts were made over how long.
     pub fn describe(&self, error: &reqwest::Error) -> String {
+        format!("{} {}", crate::describe(error), self.attempts())
+    }
+
+    /// `(one attempt)` or `(N attempts over S s)`.
+    pub fn attempts(&self) -> String {
         match self.retries.load(std::sync::atomic::Ordering::Relaxed) {
-            0 => format!("{} (one attempt)", crate::describe(error)),
+            0 => "(one attempt)".into(),
             retries => format!(
-                "{} ({} attempts over {} s)",
-                crate::describe(error),
+                "({} attempts over {} s)",
                 retries + 1,
                 self.started.elapsed().as_secs()
             ),

@@ -46,6 +46,17 @@ pub enum PushError {
         url: String,
         message: String,
     },
+    /// The server answered, on every try, with a status that may pass (a 5xx, 429, 408):
+    /// its disk full, a dependency down, a failure of its own. Running again resumes; the
+    /// problem names the code and, for a failure of the server's, the incident.
+    #[error("{phase}: the push API at {url} answered HTTP {} {tries}: {}", problem.status, problem.brief())]
+    ServerFailed {
+        phase: Phase,
+        url: String,
+        problem: Box<Problem>,
+        /// How many attempts over how long ([`stone_http::retry::Tries::attempts`]).
+        tries: String,
+    },
     /// An upload to a staging URL failed.
     #[error("uploading {path} ({sha256}) failed: {message}")]
     Upload {
@@ -58,6 +69,10 @@ pub enum PushError {
     Failed {
         push_id: String,
         failures: Vec<String>,
+        /// Every failure may pass without a change of the package (the server's disk
+        /// full, a store it depends on down: [`stone_api::codes::is_transient`]): running
+        /// again writes what is missing.
+        transient: bool,
     },
     /// The server answered something that is not the push API.
     #[error("{phase}: unexpected answer from {url}: {message}")]
@@ -103,6 +118,8 @@ impl PushError {
         match self {
             PushError::Refused { problem, .. } => problem.code.clone(),
             PushError::Unavailable { .. } => "push.unavailable".into(),
+            // The server's own code (`server.storage_full`, `server.internal`, …).
+            PushError::ServerFailed { problem, .. } => problem.code.clone(),
             PushError::Upload { .. } => "push.upload_failed".into(),
             PushError::Failed { .. } => "push.failed".into(),
             PushError::Protocol { .. } => "push.protocol".into(),
@@ -120,6 +137,11 @@ impl PushError {
         matches!(
             self,
             PushError::Unavailable { .. }
+                | PushError::ServerFailed { .. }
+                | PushError::Failed {
+                    transient: true,
+                    ..
+                }
                 | PushError::Upload { .. }
                 | PushError::Store {
                     transient: true,

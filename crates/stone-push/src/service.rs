@@ -424,6 +424,15 @@ impl<'a> Session<'a> {
         // The follow's pages are freed; the result is built next.
         crate::memory::give_back();
         if status.state == PushState::Failed {
+            // Transient when each failure is (the others of the push skipped for them).
+            let failed: Vec<&str> = datasets
+                .iter()
+                .filter_map(|d| d.error.as_deref())
+                .chain(status.error.as_ref())
+                .map(|e| e.code.as_str())
+                .filter(|code| *code != codes::PUSH_SKIPPED)
+                .collect();
+            let transient = !failed.is_empty() && failed.iter().all(|c| codes::is_transient(c));
             let mut failures: Vec<String> = datasets
                 .iter()
                 .filter_map(|d| {
@@ -435,7 +444,11 @@ impl<'a> Session<'a> {
             if let Some(e) = &status.error {
                 failures.push(e.brief());
             }
-            return Err(PushError::Failed { push_id, failures });
+            return Err(PushError::Failed {
+                push_id,
+                failures,
+                transient,
+            });
         }
         resume::clear(state_path);
         Ok(PushResult {
@@ -653,10 +666,17 @@ impl<'a> Session<'a> {
                     ),
                 });
             }
-            if retryable_status(status.as_u16()) {
-                return Err(unavailable(format!("HTTP {status}")));
-            }
             let problem = read_problem(response).await;
+            if retryable_status(status.as_u16()) {
+                // Answered, on every try: what the server said (its code, its incident),
+                // not only the status (issue 54).
+                return Err(PushError::ServerFailed {
+                    phase,
+                    url: url.to_owned(),
+                    problem: Box::new(problem),
+                    tries: tries.attempts(),
+                });
+            }
             if status == StatusCode::UNAUTHORIZED
                 && !renewed
                 && (problem.code == codes::AUTH_REQUIRED
@@ -903,7 +923,9 @@ fn is_stale_push(problem: &Problem) -> bool {
 }
 
 /// The problem document of an error response, or one made from its status.
-async fn read_problem(response: reqwest::Response) -> Problem {
+/// A refusal's problem document (read up to [`MAX_PROBLEM`]), or one made of its status and
+/// the start of its body when it is not one.
+pub async fn read_problem(response: reqwest::Response) -> Problem {
     let status = response.status();
     let body = read_capped(response, MAX_PROBLEM).await.unwrap_or_default();
     serde_json::from_slice::<Problem>(&body).unwrap_or_else(|_| {

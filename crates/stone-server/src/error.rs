@@ -12,6 +12,7 @@ pub use crate::report::error_chain;
 use crate::engines::blob::BlobError;
 use crate::engines::graph::GraphError;
 use crate::engines::iceberg::IcebergError;
+use crate::outage::Outage;
 use crate::staging::StagingError;
 
 /// An API error: the problem sent to the client, plus the cause for the log (5xx).
@@ -94,13 +95,27 @@ impl ApiError {
         Self {
             problem: Box::new(
                 Problem::new(507, codes::SERVER_STORAGE_FULL, "Storage full").with_detail(
-                    "the server has no space left for the upload; nothing was kept. Retry \
-                     later, or ask the platform's operators to free space",
+                    "the server has no space left on its disk; nothing of this request was \
+                     kept. Retry later, or ask the platform's operators to free space",
                 ),
             ),
             source: Some(source.into()),
             challenge: None,
         }
+    }
+
+    /// 507 `server.storage_full` refused by admission, before a byte was written: the
+    /// detail says what did not fit (`what`: the figures).
+    pub fn no_space(what: impl std::fmt::Display) -> Self {
+        Self::new(
+            StatusCode::INSUFFICIENT_STORAGE,
+            codes::SERVER_STORAGE_FULL,
+            "Storage full",
+            format!(
+                "{what}; nothing was kept. Retry once space is freed, or ask the platform's \
+                 operators to free space"
+            ),
+        )
     }
 
     /// 503 `server.unavailable`.
@@ -156,8 +171,23 @@ impl From<Problem> for ApiError {
 }
 
 impl From<crate::state::StateError> for ApiError {
+    /// A full disk is 507 and a database that does not answer (PostgreSQL down, SQLite
+    /// busy past its timeout) 503, both transient (issue 54); any other failure 500.
     fn from(error: crate::state::StateError) -> Self {
-        Self::internal(error)
+        match crate::outage::outage(&error) {
+            Some(Outage::StorageFull) => Self::storage_full(error),
+            Some(Outage::Unavailable) => Self {
+                problem: Box::new(
+                    Problem::new(503, codes::SERVER_UNAVAILABLE, "Server unavailable").with_detail(
+                        "the server's state database did not answer; nothing of this \
+                             request was kept. Retry in a moment",
+                    ),
+                ),
+                source: Some(error.into()),
+                challenge: None,
+            },
+            None => Self::internal(error),
+        }
     }
 }
 
@@ -209,16 +239,40 @@ pub type ApiResult<T> = Result<T, ApiError>;
 /// a failure the input caused (4xx) gets the chain, with the server's own locations
 /// (absolute paths, URLs of its stores) cut to their last segment, which is the file or
 /// object the client knows (a staged file is named by its sha256).
-pub(crate) fn engine_detail(status: u16, error: &dyn std::error::Error) -> String {
+pub(crate) fn engine_detail(status: u16, error: &(dyn std::error::Error + 'static)) -> String {
     let chain = error_chain(error);
     if status < 500 {
         return shorten_locations(&chain);
     }
     let incident = &uuid::Uuid::new_v4().simple().to_string()[..12];
     tracing::warn!(incident, error = %chain, "an engine failed; the client gets the incident id");
-    format!(
-        "the server failed (incident {incident}); its operator finds the cause in the server's log under that id"
-    )
+    match status {
+        507 => format!(
+            "the server has no space left on its disk (incident {incident}); nothing of this \
+             dataset was written: push again once space is freed"
+        ),
+        503 if crate::outage::outage(error) == Some(Outage::Unavailable) => format!(
+            "a store the server depends on did not answer (incident {incident}); nothing of \
+             this dataset was written: push again, the push resumes"
+        ),
+        _ => format!(
+            "the server failed (incident {incident}); its operator finds the cause in the server's log under that id"
+        ),
+    }
+}
+
+/// The problem of a dataset whose engine failed for a reason that is not the input's:
+/// `server.storage_full` (507) or `engine.unavailable` (503) when a dependency is out
+/// (`crate::outage`; transient, the client says to push again), else `engine.failed`
+/// named `title`.
+pub(crate) fn engine_failure(title: &str, error: &(dyn std::error::Error + 'static)) -> Problem {
+    match crate::outage::outage(error) {
+        Some(Outage::StorageFull) => Problem::new(507, codes::SERVER_STORAGE_FULL, "Storage full"),
+        Some(Outage::Unavailable) => {
+            Problem::new(503, codes::ENGINE_UNAVAILABLE, "Storage unavailable")
+        }
+        None => Problem::new(503, codes::ENGINE_FAILED, title),
+    }
 }
 
 /// `text` with every absolute path (`/a/b`) and URL (`scheme://…`) cut to its last
@@ -286,9 +340,11 @@ pub fn staging_problem(dataset: &str, error: StagingError) -> Problem {
                 .with("dataset", dataset)
                 .with("missing", [sha256])
         }
-        other => Problem::new(503, codes::ENGINE_FAILED, "Staging failed")
-            .with_detail(engine_detail(503, &other))
-            .with("dataset", dataset),
+        other => {
+            let problem = engine_failure("Staging failed", &other);
+            let detail = engine_detail(problem.status, &other);
+            problem.with_detail(detail).with("dataset", dataset)
+        }
     }
 }
 
@@ -327,7 +383,7 @@ pub(crate) fn iceberg_problem(dataset: &str, error: &IcebergError) -> Problem {
         IcebergError::InvalidName { .. } => {
             Problem::new(400, codes::REQUEST_INVALID, "Invalid name")
         }
-        _ => Problem::new(503, codes::ENGINE_FAILED, "Iceberg engine failed"),
+        _ => engine_failure("Iceberg engine failed", error),
     };
     let detail = engine_detail(problem.status, error);
     problem.with_detail(detail).with("dataset", dataset)
@@ -342,7 +398,7 @@ pub(crate) fn graph_problem(dataset: &str, error: &GraphError) -> Problem {
             Problem::new(409, codes::VERSION_EXISTS, "Version exists")
         }
         GraphError::TooLarge { .. } => Problem::new(413, codes::GRAPH_TOO_LARGE, "Graph too large"),
-        _ => Problem::new(503, codes::ENGINE_FAILED, "Graph engine failed"),
+        _ => engine_failure("Graph engine failed", error),
     };
     let detail = engine_detail(problem.status, error);
     problem.with_detail(detail).with("dataset", dataset)
@@ -361,7 +417,7 @@ pub(crate) fn blob_problem(dataset: &str, error: &BlobError) -> Problem {
         | BlobError::InvalidName { .. } => {
             Problem::new(400, codes::REQUEST_INVALID, "Invalid dataset file")
         }
-        _ => Problem::new(503, codes::ENGINE_FAILED, "Object storage failed"),
+        _ => engine_failure("Object storage failed", error),
     };
     let detail = engine_detail(problem.status, error);
     problem.with_detail(detail).with("dataset", dataset)

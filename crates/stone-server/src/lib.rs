@@ -34,6 +34,7 @@ pub mod guards;
 pub mod iri;
 pub mod jobs;
 pub mod listener;
+pub mod outage;
 pub mod report;
 pub mod routes;
 mod sigv4;

@@ -167,13 +167,16 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
                     .base_url
                     .clone()
                     .unwrap_or_else(|| format!("http://{address}"));
-                let local = Arc::new(LocalStaging::open(
-                    &settings.path("staging"),
-                    &base_url,
-                    key,
-                    db.clone(),
-                    staging_options.part_size,
-                )?);
+                let local = Arc::new(
+                    LocalStaging::open(
+                        &settings.path("staging"),
+                        &base_url,
+                        key,
+                        db.clone(),
+                        staging_options.part_size,
+                    )?
+                    .with_reserve(staging_options.reserve_bytes),
+                );
                 (local.clone(), Some(local))
             }
             StoreKind::S3 => {

@@ -197,6 +197,20 @@ fn push_hint(e: &PushError) -> Option<String> {
              --env names the environment you mean (`stone env list`), then run the same command again"
         ));
     }
+    if let PushError::ServerFailed { problem, .. } = e {
+        return Some(server_failed_hint(problem));
+    }
+    if let PushError::Failed {
+        transient: true, ..
+    } = e
+    {
+        return Some(
+            "the server's disk was full or a store it depends on did not answer: run the \
+             same command again (later, if its disk is full): the datasets already written \
+             stay as they are, the others are written once"
+                .into(),
+        );
+    }
     if e.resumable() {
         return Some("run the same command again: the push resumes where it stopped".into());
     }
@@ -229,6 +243,32 @@ fn push_hint(e: &PushError) -> Option<String> {
             Some("fix what failed and run the same command again: datasets already written stay unchanged".into())
         }
         _ => None,
+    }
+}
+
+/// What to do when the server answered a status that may pass on every try (issue 54):
+/// by what it said, never "nothing reached the server" (it answered).
+fn server_failed_hint(problem: &stone_api::Problem) -> String {
+    let again = "run the same command again later: the push resumes where it stopped";
+    let incident = problem
+        .extra
+        .get("incident")
+        .and_then(|v| v.as_str())
+        .map(|id| format!(" (incident {})", terminal_safe(id)))
+        .unwrap_or_default();
+    match problem.code.as_str() {
+        api::SERVER_STORAGE_FULL => "the server has no space left on its disk: run the same \
+             command again once its operator has freed space (the push resumes where it \
+             stopped; nothing of it was lost)"
+            .into(),
+        api::SERVER_INTERNAL => format!(
+            "the server failed on its side{incident}: {again}; if it keeps failing, give \
+             the platform's operators the incident"
+        ),
+        _ if problem.code.ends_with(".unavailable") || problem.status == 503 => {
+            format!("a service the server depends on is unavailable: {again}")
+        }
+        _ => format!("the server kept answering HTTP {}: {again}", problem.status),
     }
 }
 

@@ -96,7 +96,12 @@ pub async fn fetch_info_retrying(
     {
         Ok(response) if response.status().is_success() => response,
         Ok(response) if retry::retryable_status(response.status().as_u16()) => {
-            return Err(unavailable(format!("HTTP {}", response.status())));
+            return Err(PushError::ServerFailed {
+                phase: Phase::Info,
+                url: url.clone(),
+                problem: Box::new(stone_push::service::read_problem(response).await),
+                tries: tries.attempts(),
+            });
         }
         Ok(response) => {
             return Err(PushError::Protocol {

@@ -36,6 +36,8 @@
 //! url_ttl_seconds = 3600
 //! # base_url = "http://127.0.0.1:8080"   # local store: where upload URLs point (default:
 //!                                        # the address the server listens on)
+//! reserve_bytes = 67108864               # local store: free space uploads leave for the
+//!                                        # server's own writes (64 MiB); past it: 507
 //! [staging.s3]                           # store = "s3"
 //! endpoint = "http://127.0.0.1:8333"
 //! bucket = "stone-staging"               # must exist

@@ -556,6 +556,11 @@ pub struct StagingOptions {
     pub url_ttl_seconds: u64,
     pub base_url: Option<String>,
     pub s3: Option<S3Options>,
+    /// Local store: free bytes of its disk that uploads may not take (issue 54), so that
+    /// the state database, the engines and the logs can still write when uploads filled
+    /// the rest. An upload or a push that would go below it is refused (507).
+    #[serde(default = "default_reserve")]
+    pub reserve_bytes: u64,
 }
 
 impl Default for StagingOptions {
@@ -566,8 +571,14 @@ impl Default for StagingOptions {
             url_ttl_seconds: default_ttl(),
             base_url: None,
             s3: None,
+            reserve_bytes: default_reserve(),
         }
     }
+}
+
+/// 64 MiB: the state database's and the logs' writes of a day of pushes many times over.
+fn default_reserve() -> u64 {
+    64 << 20
 }
 
 fn default_part_size() -> u64 {

@@ -191,9 +191,11 @@ impl JobRunner {
                     Some(checkpoint) => Ok(checkpoint.clone()),
                     None => match read.next().expect("a head read per dataset") {
                         Ok(exists) => Ok(json!({"exists": exists})),
-                        Err(error) => Err(Problem::new(503, codes::ENGINE_FAILED, "Engine failed")
-                            .with_detail(format!("{:#}", anyhow::Error::from(error)))
-                            .with("dataset", &manifest.name)),
+                        Err(error) => {
+                            let problem = crate::error::engine_failure("Engine failed", &error);
+                            let detail = crate::error::engine_detail(problem.status, &error);
+                            Err(problem.with_detail(detail).with("dataset", &manifest.name))
+                        }
                     },
                 };
                 (record, manifest, checkpoint)

@@ -836,9 +836,9 @@ impl JobRunner {
         branch: &str,
     ) -> Result<Value, Problem> {
         let failed = |error: anyhow::Error| {
-            Problem::new(503, codes::ENGINE_FAILED, "Engine failed")
-                .with_detail(crate::error::engine_detail(503, &*error))
-                .with("dataset", name)
+            let problem = crate::error::engine_failure("Engine failed", &*error);
+            let detail = crate::error::engine_detail(problem.status, &*error);
+            problem.with_detail(detail).with("dataset", name)
         };
         Ok(match kind.engine() {
             Engine::Iceberg => {
@@ -897,9 +897,9 @@ impl JobRunner {
                 let host = &self.public_host;
                 let iri = graph_iri(host, ns, name, branch);
                 let lock = self.db.lock(&format!("graph/{iri}")).await.map_err(|e| {
-                    Problem::new(503, codes::ENGINE_FAILED, "Graph engine failed")
-                        .with_detail(crate::error::engine_detail(503, &e))
-                        .with("dataset", name)
+                    let problem = crate::error::engine_failure("Graph engine failed", &e);
+                    let detail = crate::error::engine_detail(problem.status, &e);
+                    problem.with_detail(detail).with("dataset", name)
                 })?;
                 let problem = |e: GraphError| graph_problem(name, &e);
                 let dropped = async {

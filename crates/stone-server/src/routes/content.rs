@@ -247,14 +247,38 @@ async fn serve_table(
         .await
         .map_err(ApiError::internal)?
         .ok_or_else(|| not_found_dataset(format!("dataset {namespace}/{name} is gone")))?;
-    let mut batches = iceberg
+    let batches = iceberg
         .scan(namespace, name, reference)
         .await
         .map_err(ApiError::internal)?;
-    let mut encoder = TableEncoder::new(format, &dialect, schema).map_err(ApiError::internal)?;
-    // The first batch is read and encoded before the answer starts: a table that cannot
-    // be read or written (a failure of the server's own) is a 500 with its incident, not
-    // a 200 whose body stops at once.
+    let table = format!("{namespace}.{name}@{reference}");
+    let encoder = TableEncoder::new(format, &dialect, schema).map_err(ApiError::internal)?;
+    let mut response =
+        stream_encoded(format!("{namespace}/{name}"), table, encoder, batches).await?;
+    let h = response.headers_mut();
+    h.insert(header::CONTENT_TYPE, header_value(format.media_type())?);
+    h.insert(header::ETAG, header_value(&etag)?);
+    h.insert(
+        SNAPSHOT_HEADER,
+        header_value(&snapshot.snapshot_id.to_string())?,
+    );
+    Ok(response)
+}
+
+/// A table's rows encoded as they are scanned, streamed (no ranges). The first batch is
+/// read and encoded before the answer starts: a table that cannot be read or written (a
+/// failure of the server's own) is a 500 with its incident, not a 200 whose body stops
+/// at once.
+async fn stream_encoded<B, E>(
+    dataset: String,
+    table: String,
+    mut encoder: TableEncoder,
+    mut batches: B,
+) -> ApiResult<Response>
+where
+    B: futures::Stream<Item = Result<arrow_array::RecordBatch, E>> + Send + Unpin + 'static,
+    E: std::fmt::Display + Into<anyhow::Error> + Send,
+{
     let first = match batches.next().await {
         Some(Ok(batch)) => Some(encoder.write(&batch).map_err(ApiError::internal)?),
         Some(Err(error)) => return Err(ApiError::internal(error)),
@@ -262,7 +286,6 @@ async fn serve_table(
     };
     let (mut tx, rx) =
         futures::channel::mpsc::channel::<Result<bytes::Bytes, std::io::Error>>(CHANNEL_CHUNKS);
-    let table = format!("{namespace}.{name}@{reference}");
     tokio::spawn(async move {
         let failed = |error: String| {
             tracing::error!(table = %table, error = %error, "streaming a table failed");
@@ -299,16 +322,10 @@ async fn serve_table(
             }
         }
     });
-    let dataset = format!("{namespace}/{name}");
     let mut response = range::counted(dataset, rx).into_response();
-    let h = response.headers_mut();
-    h.insert(header::CONTENT_TYPE, header_value(format.media_type())?);
-    h.insert(header::ETAG, header_value(&etag)?);
-    h.insert(header::ACCEPT_RANGES, HeaderValue::from_static("none"));
-    h.insert(
-        SNAPSHOT_HEADER,
-        header_value(&snapshot.snapshot_id.to_string())?,
-    );
+    response
+        .headers_mut()
+        .insert(header::ACCEPT_RANGES, HeaderValue::from_static("none"));
     Ok(response)
 }
 
@@ -321,10 +338,19 @@ async fn serve_table_file(
     snapshot_id: i64,
     headers: &HeaderMap,
 ) -> ApiResult<Response> {
-    let file = table_file::parquet_of(app, namespace, name, snapshot_id)
-        .await
-        .map_err(ApiError::internal)?
-        .ok_or_else(|| {
+    let file = match table_file::parquet_of(app, namespace, name, snapshot_id).await {
+        Ok(file) => file,
+        // The cache cannot be written (its disk is full): the answer is encoded as it is
+        // sent, without ranges, rather than refused (issue 54: reads degrade, never 500).
+        Err(error)
+            if crate::outage::outage(&*error) == Some(crate::outage::Outage::StorageFull) =>
+        {
+            tracing::warn!(table = %format!("{namespace}.{name}"), snapshot_id, error = %format!("{error:#}"), "the Parquet answer cannot be cached (disk full): streamed without ranges");
+            return stream_parquet_uncached(app, namespace, name, snapshot_id).await;
+        }
+        Err(error) => return Err(ApiError::internal(error)),
+    }
+    .ok_or_else(|| {
             not_found_dataset(format!(
                 "dataset {namespace}/{name} changed while reading; try again"
             ))
@@ -362,6 +388,37 @@ async fn serve_table_file(
     let h = response.headers_mut();
     h.insert(header::CONTENT_TYPE, header_value(PARQUET_MEDIA_TYPE)?);
     h.insert(header::ETAG, header_value(&etag)?);
+    h.insert(SNAPSHOT_HEADER, header_value(&snapshot_id.to_string())?);
+    Ok(response)
+}
+
+/// A snapshot's Parquet answer encoded as it is sent: no `ETag` (the bytes are not known
+/// before they are sent), no ranges.
+async fn stream_parquet_uncached(
+    app: &App,
+    namespace: &str,
+    name: &str,
+    snapshot_id: i64,
+) -> ApiResult<Response> {
+    let gone = || {
+        not_found_dataset(format!(
+            "dataset {namespace}/{name} changed while reading; try again"
+        ))
+    };
+    let (schema, batches) = app
+        .engines
+        .iceberg
+        .scan_snapshot(namespace, name, snapshot_id)
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(gone)?;
+    let encoder = TableEncoder::new(ContentFormat::Parquet, &Map::new(), schema)
+        .map_err(ApiError::internal)?;
+    let table = format!("{namespace}.{name}@{snapshot_id}");
+    let mut response =
+        stream_encoded(format!("{namespace}/{name}"), table, encoder, batches).await?;
+    let h = response.headers_mut();
+    h.insert(header::CONTENT_TYPE, header_value(PARQUET_MEDIA_TYPE)?);
     h.insert(SNAPSHOT_HEADER, header_value(&snapshot_id.to_string())?);
     Ok(response)
 }

@@ -213,6 +213,13 @@ pub async fn create(
         (status == StatusCode::OK, created),
     )
     .await?;
+    // Admission before bytes (issue 54): what the answer asks to upload must fit on the
+    // staging disk above the server's reserve, else 507 with the figures, before a byte
+    // is sent. The push stays recorded: the same command resumes it once space is freed.
+    if let Some(local) = &app.local_staging {
+        let asked: u64 = uploads.iter().map(|upload| upload.size).sum();
+        local.admit(asked).map_err(super::staging::staging_error)?;
+    }
 
     // The object-storage datasets whose contents are all there are prepared now, the
     // others as their uploads arrive (or at commit): a manifest alone never makes the

@@ -79,17 +79,17 @@ pub fn staging_error(error: StagingError) -> ApiError {
         StagingError::Body(source) => {
             ApiError::invalid(format!("the upload body could not be read: {source}"))
         }
-        StagingError::Io { ref source, .. } if disk_full(source) => ApiError::storage_full(error),
+        StagingError::Io { ref source, .. } if crate::outage::is_disk_full(source) => ApiError::storage_full(error),
+        StagingError::NoSpace {
+            needed,
+            available,
+            reserve,
+        } => ApiError::no_space(&error)
+            .with("needed_bytes", needed)
+            .with("available_bytes", available)
+            .with("reserved_bytes", reserve),
         other => ApiError::internal(other),
     }
-}
-
-/// `ENOSPC` or `EDQUOT`: no space left for what the server writes.
-fn disk_full(error: &std::io::Error) -> bool {
-    matches!(
-        error.kind(),
-        std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded
-    )
 }
 
 fn local(app: &App) -> ApiResult<&Arc<LocalStaging>> {

@@ -57,6 +57,8 @@ pub struct LocalStaging {
     contents_sync: DirSync,
     /// Part uploads writing into each multipart assembly, and the sealed ones.
     assemblies: assembly::Assemblies,
+    /// Free bytes an upload may not take ([`Self::with_reserve`]).
+    reserve: u64,
 }
 
 /// A file removed on drop unless kept (a cancelled upload leaves nothing behind).
@@ -101,7 +103,34 @@ impl LocalStaging {
             locks: KeyedLocks::default(),
             contents_sync: DirSync::default(),
             assemblies: assembly::Assemblies::default(),
+            reserve: 0,
         })
+    }
+
+    /// Keeps `bytes` of the disk free: an upload (and a push whose new contents) would
+    /// take the free space below it is refused before a byte is written
+    /// ([`Self::admit`]), so that the state database, the engines and the logs can still
+    /// write when uploads have filled the disk (issue 54).
+    pub fn with_reserve(mut self, bytes: u64) -> Self {
+        self.reserve = bytes;
+        self
+    }
+
+    /// Whether `bytes` more fit on the staging disk above the reserve; a file system that
+    /// cannot tell is taken to have room.
+    pub fn admit(&self, bytes: u64) -> Result<(), StagingError> {
+        let Ok(stat) = rustix::fs::statvfs(&self.root) else {
+            return Ok(());
+        };
+        let available = stat.f_bavail.saturating_mul(stat.f_frsize);
+        if bytes.saturating_add(self.reserve) > available {
+            return Err(StagingError::NoSpace {
+                needed: bytes,
+                available,
+                reserve: self.reserve,
+            });
+        }
+        Ok(())
     }
 
     fn content_path(&self, sha256: &str) -> PathBuf {
@@ -182,6 +211,7 @@ impl LocalStaging {
         S: Stream<Item = Result<Bytes, E>> + Send + Unpin,
         E: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
+        self.admit(size)?;
         let target = self.content_path(sha256);
         let temp = TempFile {
             path: self
@@ -270,7 +300,47 @@ impl LocalStaging {
                 ),
             });
         }
+        self.admit(size)?;
         let path = self.assembly_path(sha256, upload);
+        let written = self.write_part(&path, offset, size, body).await;
+        if let Err(StagingError::Io { source, .. }) = &written
+            && crate::outage::is_disk_full(source)
+        {
+            // The disk is full: the assembly's bytes would keep it full for every other
+            // caller until the sweep (a day). The whole upload is dropped at once; the
+            // client's next push asks for a new one (issue 54: "nothing was kept").
+            tracing::warn!(
+                sha256,
+                upload,
+                "no space left for a part: the multipart upload is dropped"
+            );
+            let _ = tokio::fs::remove_file(&path).await;
+            self.db.delete_multipart(upload).await?;
+        }
+        written?;
+        // Completed (or aborted) while this part was coming: the part has nowhere to go.
+        if self.db.multipart_upload(sha256, upload).await?.is_none() {
+            return Err(unknown());
+        }
+        self.db.record_part(upload, number, size).await?;
+        tracing::debug!(sha256, number, size, "part received");
+        Ok(())
+    }
+
+    /// Writes one part's `size` bytes at `offset` of the assembly file and makes them
+    /// durable.
+    async fn write_part<S, E>(
+        &self,
+        path: &Path,
+        offset: u64,
+        size: u64,
+        body: S,
+    ) -> Result<(), StagingError>
+    where
+        S: Stream<Item = Result<Bytes, E>> + Send + Unpin,
+        E: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
+        let path = path.to_path_buf();
         let mut file = tokio::fs::OpenOptions::new()
             .write(true)
             .create(true)
@@ -294,12 +364,6 @@ impl LocalStaging {
             .await
             .map_err(|e| StagingError::io(&synced)(std::io::Error::other(e)))?
             .map_err(StagingError::io(&synced))?;
-        // Completed (or aborted) while this part was coming: the part has nowhere to go.
-        if self.db.multipart_upload(sha256, upload).await?.is_none() {
-            return Err(unknown());
-        }
-        self.db.record_part(upload, number, size).await?;
-        tracing::debug!(sha256, number, size, "part received");
         Ok(())
     }
 }

@@ -62,6 +62,17 @@ pub enum StagingError {
         number: u32,
         reason: String,
     },
+    /// Admission (issue 54): the bytes would take the disk below the space the server
+    /// keeps for its state database, engines and logs. Nothing was written.
+    #[error(
+        "no space for {needed} bytes: {available} bytes are free on the staging disk and the \
+         server keeps {reserve} of them for its own writes"
+    )]
+    NoSpace {
+        needed: u64,
+        available: u64,
+        reserve: u64,
+    },
     #[error("staging I/O failed on {}", path.display())]
     Io {
         path: PathBuf,

@@ -17,7 +17,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use sqlx::any::AnyPoolOptions;
-use sqlx::{AnyPool, Row};
+use sqlx::{AnyPool, Connection, Row};
 use stone_api::{
     AssetKind, CreatePush, DatasetDetail, DatasetState, DatasetStatus, NodeStatus, OutlinedDataset,
     PackageNode, Problem, PushOutline, PushReport, PushState,
@@ -388,6 +388,29 @@ impl StateDb {
                             .await?;
                     }
                     Ok(())
+                })
+            })
+            // A connection whose transaction did not end (a COMMIT that failed on a full
+            // disk, whose rollback failed too) holds SQLite's write lock for as long as it
+            // lives: returned to the pool, it kept every later write waiting until
+            // `database is locked`, until a restart (issue 54). Such a connection is
+            // closed instead, which rolls the transaction back.
+            .after_release(|connection, _| {
+                Box::pin(async move {
+                    if !connection.is_in_transaction() {
+                        return Ok(true);
+                    }
+                    // A transaction dropped without its commit has its rollback queued:
+                    // a round trip lets it run, then the depth says whether it did.
+                    connection.ping().await?;
+                    let ended = !connection.is_in_transaction();
+                    if !ended {
+                        tracing::warn!(
+                            "a state database connection still in a transaction was closed \
+                             (its commit or rollback failed)"
+                        );
+                    }
+                    Ok(ended)
                 })
             })
             .connect(url)

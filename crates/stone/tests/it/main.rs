@@ -1,5 +1,6 @@
 //! Integration tests of the `stone` binary, each in its own [`TestContext`].
 
+mod backend_faults;
 mod blob_store;
 mod branch;
 mod descriptor;

@@ -163,6 +163,7 @@ impl LocalStaging {
         if members.is_empty() {
             return Ok(Vec::new());
         }
+        self.admit(members.iter().map(|m| m.bytes.len() as u64).sum())?;
         let root = self.root.clone();
         tokio::task::spawn_blocking(move || {
             members
