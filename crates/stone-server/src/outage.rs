@@ -85,10 +85,13 @@ fn io_outage(error: &std::io::Error) -> Option<Outage> {
     .then_some(Outage::Unavailable)
 }
 
-/// A database's own code: SQLite's primary result code (sqlx gives the extended one as a
-/// number), PostgreSQL's SQLSTATE.
+/// A database's own code: PostgreSQL's SQLSTATE (always five characters, digits often),
+/// or SQLite's extended result code (a number of at most four digits), read by its primary
+/// code.
 fn database_code(code: &str) -> Option<Outage> {
-    if let Ok(number) = code.parse::<i64>() {
+    if code.len() != 5
+        && let Ok(number) = code.parse::<i64>()
+    {
         return match number & 0xff {
             13 => Some(Outage::StorageFull),    // SQLITE_FULL
             5 | 6 => Some(Outage::Unavailable), // SQLITE_BUSY, SQLITE_LOCKED
