@@ -17,6 +17,17 @@ pub enum Phase {
     Poll,
 }
 
+impl Phase {
+    /// Who is asked in this phase: the staging store (the server's own, or S3's presigned
+    /// URLs) for uploads, the push API otherwise.
+    pub fn party(self) -> &'static str {
+        match self {
+            Phase::Upload => "the staging store",
+            _ => "the push API",
+        }
+    }
+}
+
 impl std::fmt::Display for Phase {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
@@ -40,7 +51,7 @@ pub enum PushError {
         problem: Box<Problem>,
     },
     /// The server (or network) is not answering; running again resumes.
-    #[error("{phase}: the push API at {url} is unavailable: {message}")]
+    #[error("{phase}: {} at {url} is unavailable: {message}", phase.party())]
     Unavailable {
         phase: Phase,
         url: String,

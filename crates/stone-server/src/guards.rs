@@ -643,4 +643,50 @@ mod tests {
             "struct<a: long, b: string>"
         ));
     }
+
+    /// Issue 52, hole 6: `v*.*` was normalized piece by piece into `v*-*`, so `v1.2` was not
+    /// protected and nothing said so. A pattern is used as written; one a branch as it
+    /// arrives could never match is refused at start, naming the pattern to write.
+    #[test]
+    fn protected_ref_patterns_are_refused_never_rewritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let listen: std::net::SocketAddr = "127.0.0.1:0".parse().unwrap();
+        let with = |patterns: &[&str]| {
+            let mut config = crate::config::ConfigFile::default();
+            config.guards.protected_refs = patterns.iter().map(|p| p.to_string()).collect();
+            crate::config::Settings::resolve(dir.path(), listen, None, config)
+        };
+        let settings = with(&["main", "v*.*", "release-*", "*_prod", "a.b*"]).unwrap();
+        let guards = Guards::new(&settings.config.guards);
+        for (branch, protected) in [
+            ("main", true),
+            ("v1.2", true),
+            ("v1-2", false),
+            ("release-2.0", true),
+            ("eu_prod", true),
+            ("a.bc", true),
+            ("feature", false),
+        ] {
+            assert_eq!(guards.is_protected(branch), protected, "{branch}");
+        }
+        for (pattern, instead) in [
+            ("release/*", "release-*"),
+            (".hidden*", "-hidden*"),
+            ("feat ure", "feat-ure"),
+            ("prod/ü*", "prod--*"),
+        ] {
+            let error = with(&["main", pattern]).unwrap_err().to_string();
+            assert!(
+                error.contains("guards.protected_refs")
+                    && error.contains(&format!("{pattern:?}"))
+                    && error.contains(&format!("write {instead:?}")),
+                "{error}"
+            );
+        }
+        // The defaults are fixed points too.
+        assert!(with(&[]).is_ok());
+        for pattern in crate::config::ConfigFile::default().guards.protected_refs {
+            assert_eq!(stone_package::branch::check_ref_pattern(&pattern), Ok(()));
+        }
+    }
 }

@@ -341,7 +341,19 @@ impl JobRunner {
         if self.stopping() {
             return None;
         }
-        Some((record, self.write(push, record, manifest, checkpoint).await))
+        let write = self.write(push, record, manifest, checkpoint);
+        let written = super::stall::watched(write, super::stall::STALL_LOG_EVERY, |so_far| {
+            tracing::warn!(
+                push = %push.id,
+                dataset = %manifest.name,
+                kind = ?manifest.kind,
+                seconds = so_far.as_secs(),
+                "a dataset write has not finished yet: a store it depends on (S3, the \
+                 database, the disk) may be stalled"
+            )
+        })
+        .await;
+        Some((record, written))
     }
 
     /// Final state, summary and package node.

@@ -71,6 +71,7 @@ mod blob_batch;
 mod commit;
 mod paged;
 mod runner;
+mod stall;
 
 use blob_batch::blob_put;
 use commit::{any_failed, forced, head_update, outcome_of, ready_to_write, writing_marks};

@@ -137,6 +137,17 @@ fn kinds_detected_declared_and_directories() {
             ("z.tiff", b"II*"),
         ],
     );
+    // A table is checked before anything is hashed (its columns, from the footer), a dry
+    // run too: a real Parquet file, written by pyarrow.
+    let status = std::process::Command::new(stone_test::tools::python())
+        .args([
+            "-c",
+            "import pyarrow as pa, pyarrow.parquet as pq, sys; pq.write_table(pa.table({'x': [1, 2]}), sys.argv[1])",
+        ])
+        .arg(dir.join("Ünïcode Straße.parquet"))
+        .status()
+        .unwrap();
+    assert!(status.success(), "pyarrow wrote the Parquet input");
     let out = ctx
         .stone()
         .args(["package", "push", "--dry-run", "--json", "--branch", "b"])
