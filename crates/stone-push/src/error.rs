@@ -85,6 +85,14 @@ pub enum PushError {
         /// Whether running again resumes (a network error, a 5xx).
         transient: bool,
     },
+    /// The store does not do what the handler needs (an HTTP server without WebDAV
+    /// answers `PROPFIND` with 501 or 405): permanent, so asked once and never retried.
+    #[error("{url} {lacks}")]
+    Unsupported {
+        url: String,
+        /// What the server lacks, in words ("does not support WebDAV: …").
+        lacks: String,
+    },
     #[error("cannot read or write {}", path.display())]
     Io {
         path: PathBuf,
@@ -108,7 +116,12 @@ impl PushError {
             PushError::Protocol { .. } => "push.protocol".into(),
             PushError::Destination(_) => "push.destination".into(),
             PushError::Plugin(e) => e.code(),
+            // Two codes: the exit status follows the code (running again helps or not).
+            PushError::Store {
+                transient: true, ..
+            } => "push.store_unavailable".into(),
             PushError::Store { .. } => "push.store".into(),
+            PushError::Unsupported { .. } => "push.store_unsupported".into(),
             PushError::Io { .. } => "push.io".into(),
             PushError::Auth(e) => e.code().into(),
             PushError::Check(_) => "push.check_failed".into(),

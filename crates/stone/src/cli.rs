@@ -4,21 +4,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-const EXIT_CODES: &str = "\
-Exit codes:
-  0    success
-  1    the push or the package failed
-  2    usage error (bad flags, missing branch, unknown environment)
-  3    authentication needed or refused
-  4    refused by a guard (protected ref, --force, ext/ zone)
-  5    service unavailable: run the same command again to resume
-  6    a plugin failed
-  101  a bug in stone: please report it";
-
 /// stone pushes data packages to a dataset platform: one dataset per resource, each stored
 /// by the engine its kind calls for (Iceberg table, named graph, object storage).
 #[derive(Debug, Parser)]
-#[command(name = "stone", bin_name = "stone", version, about, after_help = EXIT_CODES, propagate_version = true)]
+#[command(name = "stone", bin_name = "stone", version, about, after_help = crate::exit_status::exit_codes_help(), propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -116,7 +105,7 @@ pub struct WhoamiArgs {
 #[derive(Debug, Subcommand)]
 pub enum PackageCommand {
     /// Publish a package: one dataset per resource, plus the package node of the namespace.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = crate::exit_status::exit_codes_help())]
     Push(PushArgs),
 }
 

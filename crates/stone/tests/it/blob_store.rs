@@ -570,7 +570,7 @@ fn dry_run_names_the_handler_for_every_kind_of_destination() {
         .arg(&dir)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("no handler claims the destination ftp://host/x"));
     assert!(
         stderr(&out).contains("stone plugin list"),

@@ -5,6 +5,7 @@ mod branch;
 mod descriptor;
 mod docs;
 mod env;
+mod exit_codes;
 mod faults;
 mod features;
 mod help;

@@ -410,7 +410,7 @@ fn a_plugin_claims_a_host_free_scheme() {
     let unused = ctx.root().join("unused");
     install(&mut ctx, "other", "good", "zzz:", &unused);
     let refused = push(&ctx);
-    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
     let text = stderr(&refused);
     assert!(
         text.contains("no handler claims the destination acc:somewhere")
