@@ -72,7 +72,16 @@ pub struct Located {
 pub fn report(error: &anyhow::Error) -> Report {
     let mut chain = error.chain();
     let message = chain.next().map(ToString::to_string).unwrap_or_default();
-    let causes = chain.map(ToString::to_string).collect();
+    // A cause whose text the line before already holds (a library error that prints its
+    // source, as object_store's do) is not shown again (issue 55, item 10: a server's
+    // HTML page three times).
+    let mut causes: Vec<String> = Vec::new();
+    for cause in chain.map(|c| c.to_string()) {
+        let shown = causes.last().unwrap_or(&message);
+        if !shown.contains(cause.trim()) {
+            causes.push(cause);
+        }
+    }
     let mut report = Report {
         code: codes::INTERNAL.name.into(),
         status: codes::INTERNAL.status,
@@ -205,6 +214,9 @@ fn push_hint(e: &PushError) -> Option<String> {
             ),
             _ => None,
         },
+        PushError::Unsupported { .. } => Some(
+            "push to a WebDAV server (nginx with dav_methods, Apache mod_dav, `rclone serve webdav`, …) or to a blob store (`--to s3://…`, `file://…`)".into(),
+        ),
         PushError::Failed { .. } => {
             Some("fix what failed and run the same command again: datasets already written stay unchanged".into())
         }

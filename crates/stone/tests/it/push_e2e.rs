@@ -865,3 +865,60 @@ fn a_push_reports_the_snapshots_it_expired() {
     let read = read_table(data.path(), "expiry.t", "b");
     assert_eq!(read["row_count"], 3, "{read:#}");
 }
+
+/// Pushing an edited CSV again appends all of its rows (the specification's append): the
+/// summary says how many rows each table got and has now, and the hint names `--replace`
+/// (issue 55, item 17: 6 rows became 13 without a word).
+#[test]
+fn the_summary_says_a_push_appended_rows_and_how_to_replace() {
+    let (ctx, _server, _data) = with_server();
+    let dir = ctx.package(
+        "appending",
+        "name: appending\npublish: {to: \"stone:appends\"}\nresources:\n  - path: cities.csv\n  - path: notes.txt\n",
+        &[
+            ("cities.csv", b"city,population\nParis,2102650\nLyon,522250\n"),
+            ("notes.txt", b"notes"),
+        ],
+    );
+    let push = |extra: &[&str]| {
+        let out = ctx
+            .stone()
+            .args(["package", "push", "--env", "local", "--branch", "dev"])
+            .args(extra)
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", crate::stderr(&out));
+        crate::stdout(&out)
+    };
+    let first = push(&[]);
+    assert!(
+        !first.contains("appended"),
+        "a first push creates:\n{first}"
+    );
+
+    // The file edited (one row more) and pushed again: its three rows are added.
+    std::fs::write(
+        dir.join("cities.csv"),
+        "city,population\nParis,2102650\nLyon,522250\nLille,236234\n",
+    )
+    .unwrap();
+    let again = push(&[]);
+    assert!(
+        again.contains("A push appends a table's rows to those already on the branch:")
+            && again.contains("  stone:appends/cities: appended 3 rows (5 rows now)"),
+        "{again}"
+    );
+    assert!(
+        again.contains("hint: ") && again.contains("push with --replace"),
+        "{again}"
+    );
+    // Only tables are told about: the unchanged text file is not.
+    assert!(!again.contains("stone:appends/notes: appended"), "{again}");
+
+    let replaced = push(&["--replace"]);
+    assert!(
+        !replaced.contains("appended") && replaced.contains("replaced"),
+        "{replaced}"
+    );
+}

@@ -43,6 +43,7 @@ pub(super) fn render_result(result: &PushResult) -> String {
         result.datasets.len(),
         row,
     ));
+    write_appended(result, &mut out);
     let expiries: Vec<serde_json::Value> = result
         .datasets
         .iter()
@@ -82,6 +83,56 @@ pub(super) fn render_result(result: &PushResult) -> String {
         result.already_staged
     );
     out
+}
+
+/// The tables a push appended to, with the rows it added (the server's `rows_added`) and
+/// how many the table has now: a push appends (the specification's default), so pushing an
+/// edited CSV again adds all of its rows, and the hint says how to replace instead (issue
+/// 55, item 17).
+fn write_appended(result: &PushResult, out: &mut String) {
+    let mut lines = Vec::new();
+    for dataset in &result.datasets {
+        if dataset.status != "appended" {
+            continue;
+        }
+        let Some(detail) = dataset
+            .detail
+            .as_ref()
+            .and_then(|d| serde_json::from_str::<serde_json::Value>(d.get()).ok())
+        else {
+            continue;
+        };
+        let Some(added) = detail.get("rows_added").and_then(serde_json::Value::as_u64) else {
+            continue;
+        };
+        let rows = |n: u64| {
+            if n == 1 {
+                "1 row".to_owned()
+            } else {
+                format!("{n} rows")
+            }
+        };
+        let now = detail
+            .get("total_rows")
+            .and_then(serde_json::Value::as_u64)
+            .map(|total| format!(" ({} now)", rows(total)))
+            .unwrap_or_default();
+        lines.push(format!("  {}: appended {}{now}", dataset.url, rows(added)));
+    }
+    if lines.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nA push appends a table's rows to those already on the branch:"
+    );
+    for line in lines {
+        let _ = writeln!(out, "{line}");
+    }
+    let _ = writeln!(
+        out,
+        "hint: to make each dataset the package's content instead (an edited file pushed again), push with --replace"
+    );
 }
 
 /// Left-aligned columns, two spaces apart, indented by two: a table of `count` rows, each made by `row` when it is measured and again when it is
