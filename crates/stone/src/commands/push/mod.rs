@@ -154,6 +154,19 @@ fn push_with(
     } else {
         (None, None)
     };
+    // A dry run asks the server once (no retries: a plan is not worth a wait) what a push
+    // to a protected ref will need, and says it; a server that does not answer leaves the
+    // plan as it is.
+    let protected = if args.dry_run && is_service {
+        runtime
+            .block_on(identity::fetch_info(&environment.environment.options.api))
+            .ok()
+            .and_then(|info| {
+                guard::ProtectedRefNeeds::of(&info, &branch.name, args.yes, args.force)
+            })
+    } else {
+        None
+    };
     if let Some(info) = &info {
         guard::confirm_protected_ref(info, &branch.name, &environment, args.yes)?;
         if identity::needs_token(info) {
@@ -201,8 +214,8 @@ fn push_with(
     }
 
     if args.dry_run {
-        return printer.result_written(&render::DryRun::of(&plan), |out| {
-            render::write_plan(&plan, out)
+        return printer.result_written(&render::DryRun::of(&plan, protected.as_ref()), |out| {
+            render::write_plan(&plan, protected.as_ref(), out)
         });
     }
 

@@ -7,6 +7,7 @@ use stone_push::PushResult;
 use stone_push::environment::DEFAULT_ENV;
 use stone_push::plan::PushPlan;
 
+use super::guard::ProtectedRefNeeds;
 use crate::handler;
 
 /// `--dry-run --json`: the plan, marked as a dry run.
@@ -14,13 +15,17 @@ use crate::handler;
 pub(super) struct DryRun<'a> {
     dry_run: bool,
     plan: &'a PushPlan,
+    /// What the push will need, when the branch is a protected ref of the server.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    protected_ref: Option<&'a ProtectedRefNeeds>,
 }
 
 impl<'a> DryRun<'a> {
-    pub(super) fn of(plan: &'a PushPlan) -> Self {
+    pub(super) fn of(plan: &'a PushPlan, protected_ref: Option<&'a ProtectedRefNeeds>) -> Self {
         DryRun {
             dry_run: true,
             plan,
+            protected_ref,
         }
     }
 }
@@ -183,7 +188,11 @@ fn table_lines<const N: usize>(
 
 /// The plan as a person reads it, written to `to` as it is made: a plan of 100,000
 /// datasets is tens of MB of text, never held whole (issue 27).
-pub(super) fn write_plan(plan: &PushPlan, to: &mut dyn std::io::Write) -> std::io::Result<()> {
+pub(super) fn write_plan(
+    plan: &PushPlan,
+    protected_ref: Option<&ProtectedRefNeeds>,
+    to: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let mut out = String::new();
     let name = plan
         .package
@@ -232,6 +241,13 @@ pub(super) fn write_plan(plan: &PushPlan, to: &mut dyn std::io::Write) -> std::i
         let _ = writeln!(
             out,
             "Guard:       {DEFAULT_ENV}: a push outside the platform needs --yes and an authentication step-up (checked before any upload)"
+        );
+    }
+    if let Some(needs) = protected_ref {
+        let _ = writeln!(
+            out,
+            "Guard:       {}",
+            needs.describe(&plan.environment.name)
         );
     }
     let mut flags: Vec<&str> = Vec::new();
