@@ -197,7 +197,8 @@ pub enum DataCommand {
 const IMPORT_HELP: &str = "\
 Sources:
   stone:<ns>/<name>            a dataset of the environment --env (default prod)
-  https://<host>/<ns>/<name>   a dataset IRI on a configured environment's host
+  https://<host>/<ns>/<name>   a dataset IRI on a configured environment's host; its
+                               ?branch= and ?version= select as --branch/--version do
   https://…                    any other URL: one GET (plain http only to loopback)
   file:///path                 a local file
   s3://bucket/key              S3 (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION,

@@ -121,6 +121,7 @@ pub async fn fetch(
             environment,
             namespace,
             name,
+            ..
         } => {
             service(
                 &environment.options.api,
