@@ -729,6 +729,65 @@ fn a_step_up_challenge_runs_pkce_with_the_challenged_values_and_keeps_the_push_i
     );
 }
 
+/// A person not logged in pushes to a protected ref: the first login asks for the step-up
+/// the server will want (acr_values, max_age), so there is one login, not a plain one the
+/// server then challenges (issue 55, item 3).
+#[test]
+fn a_first_login_for_a_protected_ref_asks_for_the_step_up_at_once() {
+    let world = world();
+    let dir = package(&world.ctx, "notes", true);
+    let mut browser = Browser::new();
+    let run = run(
+        &world,
+        &mut push(&world, &dir, &["--branch", "main", "--yes"]),
+        &mut browser,
+        &alice().credentials().with_acr(ACR_MFA),
+    );
+    assert_eq!(run.code, Some(0), "{}", run.output());
+    assert_eq!(
+        run.authorization_urls.len(),
+        1,
+        "one login:\n{}",
+        run.stderr
+    );
+    let url = &run.authorization_urls[0];
+    assert_eq!(query_param(url, "acr_values").as_deref(), Some(ACR_MFA));
+    assert_eq!(query_param(url, "max_age").as_deref(), Some("600"));
+    // The login says why it asks for the stronger level; the server never challenged.
+    assert!(
+        run.stderr
+            .contains("This needs a fresh authentication at level"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        !run.stderr
+            .lines()
+            .any(|l| l.starts_with("push ") && l.contains("needs a fresh authentication")),
+        "the server did not have to challenge:\n{}",
+        run.stderr
+    );
+    let claims = stone_test::services::decode_jwt_claims(
+        stored(&world.ctx)["access_token"].as_str().unwrap(),
+    );
+    assert_eq!(claims["acr"], ACR_MFA);
+
+    // An unprotected branch with no login: a plain login, no step-up asked.
+    simple(world.ctx.stone().args(["logout", "--env", "dev"]));
+    let run = run_plain(&world, &dir);
+    assert_eq!(run.authorization_urls.len(), 1, "{}", run.stderr);
+    assert_eq!(query_param(&run.authorization_urls[0], "acr_values"), None);
+}
+
+fn run_plain(world: &World, dir: &Path) -> Run {
+    run(
+        world,
+        &mut push(world, dir, &["--branch", "feature"]),
+        &mut Browser::new(),
+        &alice().credentials(),
+    )
+}
+
 #[test]
 fn a_non_public_dataset_is_unreadable_without_a_token() {
     let world = world();

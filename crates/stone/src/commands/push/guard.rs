@@ -134,6 +134,19 @@ impl ProtectedRefNeeds {
     }
 }
 
+/// The step-up a push to `branch` will be asked for: the server's (`oidc` mode), when it
+/// protects the branch and the push is a person's (CI tokens are used as they are).
+pub(super) fn step_up_for(info: &ServerInfo, branch: &str) -> Option<stone_auth::StepUpRequest> {
+    let oidc = info.oidc.as_ref()?;
+    if identity::in_ci() || protecting_pattern(&info.protected_refs, branch).is_none() {
+        return None;
+    }
+    Some(stone_auth::StepUpRequest {
+        acr_values: oidc.step_up.acr_values.clone(),
+        max_age: Some(oidc.step_up.max_age),
+    })
+}
+
 /// The prod guard of pushes outside the platform: a blob store or HTTP server checks no
 /// ref, no role and no confirmation, so stone does, before any upload.
 pub(super) fn prod_guard(

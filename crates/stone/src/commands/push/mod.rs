@@ -174,6 +174,19 @@ fn push_with(
                 identity::identity_of(&environment.environment, Some(info))?,
                 args.device,
             );
+            // No login yet and a push the server will want a step-up for (a protected
+            // ref): the first login asks for it (`acr_values`, `max_age`), rather than a
+            // plain login the server then challenges (issue 55, item 3: two logins).
+            if let Some(step_up) = guard::step_up_for(info, &branch.name)
+                && tokens.fixed.is_none()
+                && tokens.identity.stored()?.is_none()
+            {
+                runtime.block_on(
+                    tokens
+                        .identity
+                        .token_with_step_up(&step_up, &identity::interaction(args.device)),
+                )?;
+            }
             // Log in or refresh now, not after hashing.
             runtime.block_on(tokens.token(&environment.environment.name))?;
             handlers.registry.replace(Box::new(
