@@ -129,9 +129,11 @@ pub fn report(error: &anyhow::Error) -> Report {
             report.code = e.code().into();
             report.hint = push_hint(e);
             match e {
-                // A plugin's failure exits 6 whatever code it names (its codes are its own).
-                PushError::Plugin(_) => {
+                // A plugin's failure exits 6 whatever code it names (its codes are its own);
+                // the causes it sent are shown as the others are (`Caused by:`).
+                PushError::Plugin(plugin) => {
                     report.status = ExitStatus::Plugin;
+                    report.causes.extend(plugin.causes().iter().cloned());
                     break;
                 }
                 PushError::Refused { status, .. } => http_status = Some(*status),
