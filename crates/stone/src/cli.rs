@@ -52,14 +52,14 @@ pub enum Command {
     Logout(LogoutArgs),
     /// Show who the stored login (or STONE_TOKEN) is: subject, roles, level, expiry.
     Whoami(WhoamiArgs),
-    /// List the plugins stone finds (`stone-plugin-<name>` on PATH, `[plugins.<name>]` in the
-    /// config) and which destinations they claim.
+    /// List the plugins stone finds (`stone-plugin-<name>` on PATH, the `stone.plugins` entry
+    /// points of Python packages, `[plugins.<name>]` in the config) and which destinations
+    /// they claim.
     #[command(subcommand)]
     Plugin(PluginCommand),
     /// Print a shell completion script: `stone completions bash > /etc/bash_completion.d/stone`.
     Completions(CompletionsArgs),
     /// Print a man page, or write them all with --dir (generated from this CLI at build time).
-    #[command(hide = true)]
     Man(ManArgs),
 }
 
