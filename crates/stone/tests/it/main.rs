@@ -28,6 +28,7 @@ mod replicas;
 mod round_trip;
 mod s3_warehouse;
 mod shape;
+mod step_up;
 mod table_checks;
 mod wheel;
 
