@@ -282,3 +282,75 @@ fn a_taken_version_on_a_protected_ref_exits_as_a_guard_refusal() {
     let (status, code) = refusal(&ctx, &dir, &["--env", "local", "--branch", "main", "--yes"]);
     assert_eq!((status, code.as_str()), (Some(4), "version.exists"));
 }
+
+/// Errors provoked through the binary exit with their code's status in the table, whatever
+/// part of stone raises them (the CLI, the package model, the config, the push plan).
+#[test]
+fn provoked_errors_exit_with_their_codes_status() {
+    let ctx = context_with_prod();
+    let csv: &[(&str, &[u8])] = &[("a.csv", b"x\n1\n")];
+    let fine = ctx.package(
+        "fine",
+        "publish: {to: \"stone:t\"}\nresources: [{path: a.csv}]\n",
+        csv,
+    );
+    let bare = ctx.root().join("bare");
+    std::fs::create_dir_all(&bare).unwrap();
+    let cases: Vec<(&str, std::path::PathBuf, Vec<&str>)> = vec![
+        (
+            "env.unknown",
+            fine.clone(),
+            vec!["--dry-run", "--branch", "b", "--env", "nope"],
+        ),
+        ("push.no_branch", fine.clone(), vec!["--dry-run"]),
+        (
+            "package.no_descriptor",
+            bare.clone(),
+            vec!["--dry-run", "--branch", "b"],
+        ),
+        (
+            "package.no_folder",
+            ctx.root().join("nowhere"),
+            vec!["--dry-run", "--branch", "b"],
+        ),
+        (
+            "package.invalid",
+            ctx.package(
+                "invalid",
+                "publish: {to: \"stone:t\"}\nbranch: main\nresources: [{path: a.csv}]\n",
+                csv,
+            ),
+            vec!["--dry-run", "--branch", "b"],
+        ),
+        (
+            "package.ext_zone",
+            ctx.package(
+                "ext",
+                "publish: {to: \"stone:t\"}\nresources: [{path: ext/o/a.csv}]\n",
+                &[("ext/o/a.csv", b"x\n1\n")],
+            ),
+            vec!["--dry-run", "--branch", "b"],
+        ),
+        (
+            "usage.invalid_destination",
+            fine.clone(),
+            vec!["--dry-run", "--branch", "b", "--to", "stone:demo/towns"],
+        ),
+        (
+            "push.prod_confirmation_required",
+            fine.clone(),
+            vec![
+                "--branch",
+                "b",
+                "--to",
+                "file:///nonexistent/stone-exit-codes",
+            ],
+        ),
+    ];
+    for (expected, dir, args) in cases {
+        let (status, code) = refusal(&ctx, &dir, &args);
+        assert_eq!(code, expected, "{args:?}");
+        let table = stone::codes::lookup(&code).map(|s| s as u8 as i32);
+        assert_eq!(status, table, "{code}");
+    }
+}
