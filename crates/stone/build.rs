@@ -22,12 +22,17 @@ use clap_complete::Shell;
 #[path = "src/cli.rs"]
 #[allow(dead_code)]
 mod cli;
+/// `--help`'s exit codes, which src/cli.rs takes from it.
+#[path = "src/exit_status.rs"]
+#[allow(dead_code)]
+mod exit_status;
 
 /// The variable naming where the generated files are also copied (see the module docs).
 const STONE_GEN_DIR: &str = "STONE_GEN_DIR";
 
 fn main() -> io::Result<()> {
     println!("cargo:rerun-if-changed=src/cli.rs");
+    println!("cargo:rerun-if-changed=src/exit_status.rs");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed={STONE_GEN_DIR}");
 

@@ -16,6 +16,10 @@ pub struct ServerInfo {
     /// server refuses a pattern normalization would change). A client may meet an older
     /// server's `release/*`: it compares that after the same normalization (`release-*`).
     pub protected_refs: Vec<String>,
+    /// The roles the guards of protected refs ask for (an older server does not say:
+    /// `protected-write` and `protected-force` are the defaults).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protected_roles: Option<ProtectedRoles>,
     /// How requests are authenticated.
     pub auth_mode: AuthMode,
     /// Who requests act as, when the server knows without a token (`local` mode).
@@ -26,6 +30,15 @@ pub struct ServerInfo {
     pub oidc: Option<OidcInfo>,
     /// How uploads are staged.
     pub staging: StagingInfo,
+}
+
+/// The roles the guards of protected refs ask for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProtectedRoles {
+    /// A push to a protected ref needs it (`protected-write` by default).
+    pub write: String,
+    /// `force` on a protected ref needs it (`protected-force` by default).
+    pub force: String,
 }
 
 /// How the server authenticates requests.
@@ -122,6 +135,7 @@ pub(crate) mod tests {
             api_version: "1".into(),
             public_host: "data.example.org".into(),
             protected_refs: vec!["main".into(), "release/*".into()],
+            protected_roles: None,
             auth_mode: AuthMode::Local,
             identity: Some(Identity {
                 user: "local".into(),
@@ -139,6 +153,10 @@ pub(crate) mod tests {
     fn oidc_sample() -> ServerInfo {
         ServerInfo {
             auth_mode: AuthMode::Oidc,
+            protected_roles: Some(ProtectedRoles {
+                write: "protected-write".into(),
+                force: "protected-force".into(),
+            }),
             identity: None,
             oidc: Some(OidcInfo {
                 issuer: "https://id.example.org".into(),
@@ -167,6 +185,7 @@ pub(crate) mod tests {
             "api_version": "1",
             "public_host": "data.example.org",
             "protected_refs": ["main", "release/*"],
+            "protected_roles": {"write": "protected-write", "force": "protected-force"},
             "auth_mode": "oidc",
             "oidc": {
                 "issuer": "https://id.example.org",

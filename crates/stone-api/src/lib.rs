@@ -35,7 +35,8 @@ pub mod signature;
 pub mod validate;
 
 pub use info::{
-    AuthMode, Identity, OidcInfo, ServerInfo, StagingInfo, StagingStoreKind, StepUp, roles_of,
+    AuthMode, Identity, OidcInfo, ProtectedRoles, ServerInfo, StagingInfo, StagingStoreKind,
+    StepUp, roles_of,
 };
 pub use listing::ListingDigest;
 pub use pack::{PackUpload, PacksStaged};

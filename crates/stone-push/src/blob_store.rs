@@ -226,6 +226,42 @@ impl PackagePushHandler for HttpHandler {
     mirrors!();
 }
 
+/// The HTTP handler writes with WebDAV (`PROPFIND` to list, `MKCOL`, `PUT`): asked once,
+/// before anything else, with one `PROPFIND` of the destination (`Depth: 0`). A server that
+/// answers 501 (Not Implemented: a plain file server such as `python3 -m http.server`) or
+/// 405 (Method Not Allowed: nginx without `dav_methods`) lacks it, for good: the push
+/// stops with one message saying so (issue 55, item 10: the store's client retried the
+/// 501 six times, then told to run the command again, with the server's HTML page three
+/// times). Any other answer, or none, goes on: the store's client tells what follows.
+async fn require_webdav(url: &str) -> Result<(), PushError> {
+    let Ok(client) = stone_http::client_builder(stone_http::API_READ_TIMEOUT).build() else {
+        return Ok(());
+    };
+    let Ok(method) = reqwest::Method::from_bytes(b"PROPFIND") else {
+        return Ok(());
+    };
+    let Ok(answer) = client
+        .request(method, url)
+        .header("Depth", "0")
+        .send()
+        .await
+    else {
+        return Ok(());
+    };
+    let status = answer.status();
+    if status == reqwest::StatusCode::NOT_IMPLEMENTED
+        || status == reqwest::StatusCode::METHOD_NOT_ALLOWED
+    {
+        return Err(PushError::Unsupported {
+            url: url.to_owned(),
+            lacks: format!(
+                "is not a WebDAV server: it answered PROPFIND with {status}, and the HTTP handler writes with WebDAV (PROPFIND, MKCOL, PUT); nothing was written"
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// One file of the descriptor.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Listed {
@@ -450,6 +486,9 @@ async fn mirror(
     let url = package.destination.as_str();
     let (store, prefix) = store_from_url(url, options.retries)
         .map_err(|e| store_error("opening the blob store", url, e))?;
+    if url.starts_with("http://") || url.starts_with("https://") {
+        require_webdav(url).await?;
+    }
     let store = store.as_ref();
     let descriptor_at = child(&prefix, DESCRIPTOR);
     let jobs = options.jobs.max(1);

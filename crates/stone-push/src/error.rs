@@ -84,6 +84,8 @@ pub enum PushError {
         /// full, a store it depends on down: [`stone_api::codes::is_transient`]): running
         /// again writes what is missing.
         transient: bool,
+        /// The failures' codes (`push.skipped` left out).
+        codes: Vec<String>,
     },
     /// The server answered something that is not the push API.
     #[error("{phase}: unexpected answer from {url}: {message}")]
@@ -111,6 +113,14 @@ pub enum PushError {
         /// Whether running again resumes (a network error, a 5xx).
         transient: bool,
     },
+    /// The store does not do what the handler needs (an HTTP server without WebDAV
+    /// answers `PROPFIND` with 501 or 405): permanent, so asked once and never retried.
+    #[error("{url} {lacks}")]
+    Unsupported {
+        url: String,
+        /// What the server lacks, in words ("does not support WebDAV: …").
+        lacks: String,
+    },
     #[error("cannot read or write {}", path.display())]
     Io {
         path: PathBuf,
@@ -132,11 +142,26 @@ impl PushError {
             // The server's own code (`server.storage_full`, `server.internal`, …).
             PushError::ServerFailed { problem, .. } => problem.code.clone(),
             PushError::Upload { .. } => "push.upload_failed".into(),
+            // Failed for reasons that pass (the server's disk full, a store down): their
+            // code when they share one, else `push.unavailable`; both exit 5.
+            PushError::Failed {
+                transient: true,
+                codes,
+                ..
+            } => match codes.as_slice() {
+                [first, rest @ ..] if rest.iter().all(|c| c == first) => first.clone(),
+                _ => "push.unavailable".into(),
+            },
             PushError::Failed { .. } => "push.failed".into(),
             PushError::Protocol { .. } => "push.protocol".into(),
             PushError::Destination(_) => "push.destination".into(),
             PushError::Plugin(e) => e.code(),
+            // Two codes: the exit status follows the code (running again helps or not).
+            PushError::Store {
+                transient: true, ..
+            } => "push.store_unavailable".into(),
             PushError::Store { .. } => "push.store".into(),
+            PushError::Unsupported { .. } => "push.store_unsupported".into(),
             PushError::Io { .. } => "push.io".into(),
             PushError::Auth(e) => e.code().into(),
             PushError::Check(_) => "push.check_failed".into(),

@@ -173,7 +173,9 @@ pub enum PluginError {
         plugin: String,
         protocols: Vec<String>,
     },
-    #[error("the plugin {plugin} failed `{during}`: {}{}", error.message, causes(error))]
+    /// The plugin's causes (`data.causes`) are not in the message: the CLI shows them as
+    /// `Caused by:` lines ([`PluginError::causes`]).
+    #[error("the plugin {plugin} failed `{during}`: {}", error.message)]
     Failed {
         plugin: String,
         during: String,
@@ -191,16 +193,20 @@ fn tail(stderr: &[String]) -> String {
     }
 }
 
-fn causes(error: &ErrorObject) -> String {
-    match &error.data {
-        Some(data) if !data.causes.is_empty() => {
-            format!(" (caused by: {})", data.causes.join("; "))
-        }
-        _ => String::new(),
-    }
-}
-
 impl PluginError {
+    /// The causes a failed call's error carried (`data.causes`), outermost first.
+    pub fn causes(&self) -> &[String] {
+        match self {
+            PluginError::Failed {
+                error: ErrorObject {
+                    data: Some(data), ..
+                },
+                ..
+            } => &data.causes,
+            _ => &[],
+        }
+    }
+
     /// Stable, dotted code.
     pub fn code(&self) -> String {
         match self {

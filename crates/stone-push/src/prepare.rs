@@ -101,7 +101,11 @@ pub fn prepare(
                     kind: resource.kind,
                     sha256: planned.sha256,
                     size: planned.size,
-                    metadata: object(resource.metadata),
+                    metadata: resource_metadata(
+                        resource.metadata,
+                        &resource.title,
+                        &resource.description,
+                    ),
                     schema: None,
                     files: Vec::new(),
                 });
@@ -144,7 +148,7 @@ pub fn prepare(
             kind: resource.kind,
             sha256,
             size: files.iter().map(|f| f.size).sum(),
-            metadata: object(resource.metadata),
+            metadata: resource_metadata(resource.metadata, &resource.title, &resource.description),
             schema,
             files,
         });
@@ -237,6 +241,25 @@ fn content_sha256(directory: bool, files: &[PushFile]) -> String {
             hex::encode(hasher.finalize())
         }
     }
+}
+
+/// A resource's metadata as pushed: its free `metadata`, with the resource's `title` and
+/// `description` of datasets.yaml where `metadata` does not say its own, so that the
+/// dataset's page (and a blob store's `datapackage.json`) shows them (issue 55, item 16:
+/// the page showed the slug only).
+fn resource_metadata(
+    metadata: serde_json::Value,
+    title: &Option<String>,
+    description: &Option<String>,
+) -> serde_json::Map<String, serde_json::Value> {
+    let mut map = object(metadata);
+    for (key, value) in [("title", title), ("description", description)] {
+        if let Some(value) = value {
+            map.entry(key)
+                .or_insert_with(|| serde_json::Value::String(value.clone()));
+        }
+    }
+    map
 }
 
 fn object(value: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {

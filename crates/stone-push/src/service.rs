@@ -433,6 +433,7 @@ impl<'a> Session<'a> {
                 .filter(|code| *code != codes::PUSH_SKIPPED)
                 .collect();
             let transient = !failed.is_empty() && failed.iter().all(|c| codes::is_transient(c));
+            let failed_codes: Vec<String> = failed.iter().map(|c| c.to_string()).collect();
             let mut failures: Vec<String> = datasets
                 .iter()
                 .filter_map(|d| {
@@ -448,6 +449,7 @@ impl<'a> Session<'a> {
                 push_id,
                 failures,
                 transient,
+                codes: failed_codes,
             });
         }
         resume::clear(state_path);

@@ -71,6 +71,14 @@ impl Guards {
         }
     }
 
+    /// The roles the guards ask for, as `GET /v1/info` tells clients.
+    pub fn roles(&self) -> stone_api::ProtectedRoles {
+        stone_api::ProtectedRoles {
+            write: self.write_role.clone(),
+            force: self.force_role.clone(),
+        }
+    }
+
     /// Pushes to protected refs also need a fresh step-up (`oidc` mode).
     pub fn with_step_up(mut self, step_up: StepUpOptions) -> Self {
         self.step_up = Some(step_up);

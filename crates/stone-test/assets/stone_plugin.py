@@ -78,6 +78,11 @@ for line in sys.stdin:
             sys.stderr.flush()
             time.sleep(0.2)
             os._exit(1)
+        if mode == "fail-with-causes":
+            send({"id": request["id"], "error": {"code": -32000, "message": "the copy failed",
+                  "data": {"code": "acc.copy_failed",
+                           "causes": ["cannot write tiles/a.bin", "disk full"]}}})
+            continue
         if mode == "stall-mid-push":
             if outdir:
                 os.makedirs(outdir, exist_ok=True)

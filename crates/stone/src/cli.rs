@@ -4,21 +4,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-const EXIT_CODES: &str = "\
-Exit codes:
-  0    success
-  1    the push or the package failed
-  2    usage error (bad flags, missing branch, unknown environment)
-  3    authentication needed or refused
-  4    refused by a guard (protected ref, --force, ext/ zone)
-  5    service unavailable: run the same command again to resume
-  6    a plugin failed
-  101  a bug in stone: please report it";
-
 /// stone pushes data packages to a dataset platform: one dataset per resource, each stored
 /// by the engine its kind calls for (Iceberg table, named graph, object storage).
 #[derive(Debug, Parser)]
-#[command(name = "stone", bin_name = "stone", version, about, after_help = EXIT_CODES, propagate_version = true)]
+#[command(name = "stone", bin_name = "stone", version, about, after_help = crate::exit_status::exit_codes_help(), propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -63,14 +52,14 @@ pub enum Command {
     Logout(LogoutArgs),
     /// Show who the stored login (or STONE_TOKEN) is: subject, roles, level, expiry.
     Whoami(WhoamiArgs),
-    /// List the plugins stone finds (`stone-plugin-<name>` on PATH, `[plugins.<name>]` in the
-    /// config) and which destinations they claim.
+    /// List the plugins stone finds (`stone-plugin-<name>` on PATH, the `stone.plugins` entry
+    /// points of Python packages, `[plugins.<name>]` in the config) and which destinations
+    /// they claim.
     #[command(subcommand)]
     Plugin(PluginCommand),
     /// Print a shell completion script: `stone completions bash > /etc/bash_completion.d/stone`.
     Completions(CompletionsArgs),
     /// Print a man page, or write them all with --dir (generated from this CLI at build time).
-    #[command(hide = true)]
     Man(ManArgs),
 }
 
@@ -116,7 +105,7 @@ pub struct WhoamiArgs {
 #[derive(Debug, Subcommand)]
 pub enum PackageCommand {
     /// Publish a package: one dataset per resource, plus the package node of the namespace.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = crate::exit_status::exit_codes_help())]
     Push(PushArgs),
 }
 
@@ -208,7 +197,8 @@ pub enum DataCommand {
 const IMPORT_HELP: &str = "\
 Sources:
   stone:<ns>/<name>            a dataset of the environment --env (default prod)
-  https://<host>/<ns>/<name>   a dataset IRI on a configured environment's host
+  https://<host>/<ns>/<name>   a dataset IRI on a configured environment's host; its
+                               ?branch= and ?version= select as --branch/--version do
   https://…                    any other URL: one GET (plain http only to loopback)
   file:///path                 a local file
   s3://bucket/key              S3 (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION,

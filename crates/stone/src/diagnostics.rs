@@ -72,7 +72,16 @@ pub struct Located {
 pub fn report(error: &anyhow::Error) -> Report {
     let mut chain = error.chain();
     let message = chain.next().map(ToString::to_string).unwrap_or_default();
-    let causes = chain.map(ToString::to_string).collect();
+    // A cause whose text the line before already holds (a library error that prints its
+    // source, as object_store's do) is not shown again (issue 55, item 10: a server's
+    // HTML page three times).
+    let mut causes: Vec<String> = Vec::new();
+    for cause in chain.map(|c| c.to_string()) {
+        let shown = causes.last().unwrap_or(&message);
+        if !shown.contains(cause.trim()) {
+            causes.push(cause);
+        }
+    }
     let mut report = Report {
         code: codes::INTERNAL.name.into(),
         status: codes::INTERNAL.status,
@@ -82,23 +91,23 @@ pub fn report(error: &anyhow::Error) -> Report {
         location: None,
     };
     for cause in error.chain() {
+        // The status comes from the code, through the one table (crate::codes), except
+        // where said.
+        let mut http_status = None;
         if let Some(e) = cause.downcast_ref::<CliError>() {
-            (report.code, report.status, report.hint) = (e.code.into(), e.status, e.hint.clone());
+            (report.code, report.hint) = (e.code.into(), e.hint.clone());
         } else if let Some(e) = cause.downcast_ref::<PackageError>() {
             (report.code, report.hint) = (e.code().into(), e.hint());
-            report.status = package_status(e.code());
             if let PackageError::Descriptor(d) = e {
                 report.location = Some(located(d));
             }
         } else if let Some(e) = cause.downcast_ref::<DescriptorError>() {
-            (report.code, report.hint, report.status) =
-                (e.code.into(), e.hint.clone(), package_status(e.code));
+            (report.code, report.hint) = (e.code.into(), e.hint.clone());
             report.location = Some(located(e));
         } else if let Some(e) = cause.downcast_ref::<ConfigError>() {
-            (report.code, report.hint, report.status) =
-                (e.code().into(), e.hint(), ExitStatus::Usage);
+            (report.code, report.hint) = (e.code().into(), e.hint());
         } else if let Some(e) = cause.downcast_ref::<BranchError>() {
-            (report.code, report.status) = from(codes::PUSH_NO_BRANCH);
+            report.code = codes::PUSH_NO_BRANCH.name.into();
             report.hint = Some(match e {
                 BranchError::Missing(_) => {
                     "pass `--branch NAME` (stone never pushes to `main` by default)".into()
@@ -109,29 +118,38 @@ pub fn report(error: &anyhow::Error) -> Report {
                 }
             });
         } else if let Some(e) = cause.downcast_ref::<ImportError>() {
-            (report.code, report.status) = from(import_code(e.kind));
+            report.code = import_code(e.kind).name.into();
             report.hint = e.hint.clone();
         } else if cause.downcast_ref::<NoDestination>().is_some() {
-            (report.code, report.status) = from(codes::PACKAGE_NO_DESTINATION);
+            report.code = codes::PACKAGE_NO_DESTINATION.name.into();
             report.hint = Some(
                 "add `publish: {to: \"stone:<namespace>\"}` to datasets.yaml, or pass --to".into(),
             );
         } else if let Some(e) = cause.downcast_ref::<PushError>() {
             report.code = e.code().into();
-            report.status = push_status(e);
             report.hint = push_hint(e);
+            match e {
+                // A plugin's failure exits 6 whatever code it names (its codes are its own);
+                // the causes it sent are shown as the others are (`Caused by:`).
+                PushError::Plugin(plugin) => {
+                    report.status = ExitStatus::Plugin;
+                    report.causes.extend(plugin.causes().iter().cloned());
+                    break;
+                }
+                PushError::Refused { status, .. } => http_status = Some(*status),
+                _ => {}
+            }
         } else if let Some(e) = cause.downcast_ref::<AuthError>() {
-            (report.code, report.hint, report.status) =
-                (e.code().into(), e.hint(), ExitStatus::Auth);
+            (report.code, report.hint) = (e.code().into(), e.hint());
         } else if let Some(e) = cause.downcast_ref::<FormatError>() {
-            (report.code, report.hint, report.status) =
-                (e.code().into(), e.hint(), ExitStatus::Failure);
+            (report.code, report.hint) = (e.code().into(), e.hint());
         } else if cause.downcast_ref::<DigestError>().is_some() {
-            (report.code, report.status) = from(codes::PACKAGE_READ);
+            report.code = codes::PACKAGE_READ.name.into();
             report.hint = Some("check the file and run the command again".into());
         } else {
             continue;
         }
+        report.status = codes::status(&report.code, http_status);
         break;
     }
     report
@@ -154,33 +172,6 @@ fn import_code(kind: ImportErrorKind) -> Code {
         ImportErrorKind::SizeMismatch => codes::IMPORT_SIZE_MISMATCH,
         ImportErrorKind::Unauthorized => codes::IMPORT_UNAUTHORIZED,
         ImportErrorKind::Unavailable => codes::IMPORT_UNAVAILABLE,
-    }
-}
-
-/// A code and its status, as a report holds them.
-fn from(code: Code) -> (Cow<'static, str>, ExitStatus) {
-    (code.name.into(), code.status)
-}
-
-fn push_status(e: &PushError) -> ExitStatus {
-    match e {
-        PushError::Auth(_) => ExitStatus::Auth,
-        PushError::Plugin(_) => ExitStatus::Plugin,
-        PushError::Refused {
-            problem, status, ..
-        } => match problem.code.as_str() {
-            c if c.starts_with("auth.") => ExitStatus::Auth,
-            api::PUSH_CONFIRMATION_REQUIRED
-            | api::PUSH_PROTECTED_REF
-            | api::PUSH_FORCE_FORBIDDEN
-            | api::PUSH_DELETION_REQUIRES_FORCE
-            | api::PUSH_RETRACTION_REQUIRES_FORCE => ExitStatus::Refused,
-            _ if *status == 401 => ExitStatus::Auth,
-            _ if *status == 403 => ExitStatus::Refused,
-            _ => ExitStatus::Failure,
-        },
-        _ if e.resumable() => ExitStatus::Unavailable,
-        _ => ExitStatus::Failure,
     }
 }
 
@@ -239,6 +230,9 @@ fn push_hint(e: &PushError) -> Option<String> {
             ),
             _ => None,
         },
+        PushError::Unsupported { .. } => Some(
+            "push to a WebDAV server (nginx with dav_methods, Apache mod_dav, `rclone serve webdav`, …) or to a blob store (`--to s3://…`, `file://…`)".into(),
+        ),
         PushError::Failed { .. } => {
             Some("fix what failed and run the same command again: datasets already written stay unchanged".into())
         }
@@ -269,13 +263,6 @@ fn server_failed_hint(problem: &stone_api::Problem) -> String {
             format!("a service the server depends on is unavailable: {again}")
         }
         _ => format!("the server kept answering HTTP {}: {again}", problem.status),
-    }
-}
-
-fn package_status(code: &str) -> ExitStatus {
-    match code {
-        stone_package::codes::EXT_ZONE | stone_package::codes::PATH_REFUSED => ExitStatus::Refused,
-        _ => ExitStatus::Failure,
     }
 }
 

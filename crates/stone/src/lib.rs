@@ -6,6 +6,7 @@ pub mod commands;
 pub mod config;
 pub mod diagnostics;
 pub mod env_vars;
+pub mod exit_status;
 pub mod handler;
 pub mod identity;
 pub mod printer;

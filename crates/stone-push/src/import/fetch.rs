@@ -121,6 +121,7 @@ pub async fn fetch(
             environment,
             namespace,
             name,
+            ..
         } => {
             service(
                 &environment.options.api,
@@ -200,7 +201,7 @@ async fn problem_text(response: reqwest::Response) -> (String, Option<String>) {
 }
 
 /// Whether an answer says the server could not answer now but may later (exit 5, run
-/// again): 429, 502, 503 and 504, and 408. Any other 5xx is a failure of the server's
+/// again): 429, 502, 503, 504 and 507 (its disk full, issue 54), and 408. Any other 5xx is a failure of the server's
 /// own that the same request meets again (a 500 reading a dataset): it was already sent
 /// again by [`retry::send`], and running the command again would not help.
 fn transient(status: StatusCode) -> bool {
@@ -211,6 +212,7 @@ fn transient(status: StatusCode) -> bool {
             | StatusCode::BAD_GATEWAY
             | StatusCode::SERVICE_UNAVAILABLE
             | StatusCode::GATEWAY_TIMEOUT
+            | StatusCode::INSUFFICIENT_STORAGE
     )
 }
 

@@ -32,7 +32,7 @@ pub use confined::Confined;
 pub use error::{ImportError, ImportErrorKind};
 pub use fetch::{Fetch, Previous, RemoteFiles, Wanted};
 pub use lock::{LOCK_FILE, LockEntry, LockFile, LockedFile};
-pub use source::{Source, parse_source};
+pub use source::{Selection, Source, parse_source};
 
 use error::ImportErrorKind as Kind;
 

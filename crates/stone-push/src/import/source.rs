@@ -16,12 +16,49 @@ pub enum Source {
         environment: Environment,
         namespace: Label,
         name: Label,
+        /// The IRI's `?branch=` and `?version=`, as a browser reads them (issue 55, item
+        /// 2: they were dropped and `main` read). `--branch`/`--version` must agree.
+        selection: Selection,
     },
     /// Any other https URL (plain http only to a loopback address): one GET.
     Http(Url),
     /// `file://`, `s3://`, `gs://`, `az://` (and `abfs://`, `adl://`, `azure://`): through
     /// the object store of the scheme.
     Object(Url),
+}
+
+/// What an IRI's query selects of a dataset.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Selection {
+    pub branch: Option<String>,
+    pub version: Option<String>,
+}
+
+impl Selection {
+    /// The IRI's `branch=` and `version=`; any other parameter is refused (an import that
+    /// quietly read something else than the IRI names would be worse).
+    fn of(url: &Url) -> Result<Selection, ImportError> {
+        let mut selection = Selection::default();
+        for (key, value) in url.query_pairs() {
+            let slot = match key.as_ref() {
+                "branch" => &mut selection.branch,
+                "version" => &mut selection.version,
+                other => {
+                    return Err(usage(format!(
+                        "`{url}`: the IRI's `{other}=` is not something an import selects by; it reads `branch=` and `version=`"
+                    ))
+                    .hint("remove it (a format is `--format`)"));
+                }
+            };
+            if value.is_empty() || slot.is_some() {
+                return Err(usage(format!(
+                    "`{url}`: `{key}=` must be given once, with a value"
+                )));
+            }
+            *slot = Some(value.into_owned());
+        }
+        Ok(selection)
+    }
 }
 
 impl Source {
@@ -77,6 +114,7 @@ pub fn parse_source(
             environment,
             namespace: url.namespace,
             name,
+            selection: Selection::default(),
         });
     }
     let url = Url::parse(text).map_err(|e| {
@@ -156,5 +194,6 @@ fn service_iri(
         environment: config.select(env_name)?,
         namespace: label(namespace)?,
         name: label(name)?,
+        selection: Selection::of(url)?,
     }))
 }

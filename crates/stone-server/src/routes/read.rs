@@ -36,6 +36,7 @@ pub async fn info(State(app): State<Arc<App>>) -> Json<ServerInfo> {
         api_version: API_VERSION.to_owned(),
         public_host: app.settings.public_host.clone(),
         protected_refs: app.guards.patterns().to_vec(),
+        protected_roles: Some(app.guards.roles()),
         auth_mode: if oidc.is_some() {
             AuthMode::Oidc
         } else {

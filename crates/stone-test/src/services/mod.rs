@@ -13,6 +13,7 @@ mod fault_proxy;
 mod http;
 mod oidc;
 mod oxigraph;
+mod plain_http;
 mod postgres;
 mod process;
 mod s3;
@@ -28,6 +29,7 @@ pub use oidc::{
     Credentials, OidcConfig, OidcProvider, OidcUser, Pkce, TokenError, decode_jwt_claims,
 };
 pub use oxigraph::{OxigraphOptions, OxigraphServer};
+pub use plain_http::PlainHttpServer;
 pub use postgres::{POSTGRES_USER, Postgres};
 pub use process::{ServiceProcess, free_port, start_with_retries};
 pub use s3::S3Client;

@@ -50,14 +50,31 @@ pub fn run(args: &ImportArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         Some(token) => Some(token.expose().clone()),
         None => runtime.block_on(stored_login(&source))?,
     };
+    // A dataset IRI's `?branch=` / `?version=` select as the flags do; both at once must
+    // agree (issue 55, item 2: the IRI's branch was dropped and `main` read).
+    let (branch, version) = match &source {
+        Source::Service { selection, .. } => (
+            agreed(
+                "branch",
+                args.branch.as_deref(),
+                selection.branch.as_deref(),
+            )?,
+            agreed(
+                "version",
+                args.version.as_deref(),
+                selection.version.as_deref(),
+            )?,
+        ),
+        _ => (args.branch.clone(), args.version.clone()),
+    };
     let request = ImportRequest {
         source_text: args.source.clone(),
         source,
         slug,
         wanted: Wanted {
             format: args.format.clone(),
-            branch: args.branch.clone(),
-            version: args.version.clone(),
+            branch,
+            version,
             token,
             retries: crate::settings::http_retries()?,
         },
@@ -86,6 +103,18 @@ pub fn run(args: &ImportArgs, global: &GlobalArgs) -> anyhow::Result<()> {
         printer.result(&outcome, || import_line(&args.source, &outcome))?;
     }
     Ok(())
+}
+
+/// `--NAME` and the IRI's `NAME=`: either, or both when they are the same.
+fn agreed(name: &str, flag: Option<&str>, iri: Option<&str>) -> Result<Option<String>, CliError> {
+    match (flag, iri) {
+        (Some(flag), Some(iri)) if flag != iri => Err(CliError::new(
+            codes::IMPORT_INVALID_OPTION,
+            format!("--{name} {flag} and the IRI's `{name}={iri}` disagree: which {name} to read?"),
+        )
+        .hint(format!("give the {name} once: in the IRI or with --{name}"))),
+        (flag, iri) => Ok(flag.or(iri).map(str::to_owned)),
+    }
 }
 
 /// What an import did, in one line.

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use stone_test::TestContext;
-use stone_test::services::{Fault, FaultProxy, SeaweedFs, WebDavServer};
+use stone_test::services::{Fault, FaultProxy, PlainHttpServer, SeaweedFs, WebDavServer};
 
 use crate::stderr;
 
@@ -498,6 +498,69 @@ fn the_http_handler_pushes_to_a_webdav_server() {
     assert_eq!(again["already_staged"], files.len());
 }
 
+/// An HTTP server that only serves files (`python3 -m http.server` answers 501 to
+/// PROPFIND) lacks what the HTTP handler needs, for good: one PROPFIND, one short message
+/// that names WebDAV, exit 1, no retries and no "run again" (issue 55, item 10: six
+/// retries, exit 5 with the resume hint, the server's HTML page three times).
+#[test]
+fn an_http_server_without_webdav_is_told_at_once() {
+    let ctx = crate::context();
+    let (dir, _) = package(&ctx);
+    let server = PlainHttpServer::start();
+    let url = format!("{}/shared/demo", server.base_url());
+
+    let out = ctx
+        .stone()
+        .args(["package", "push", "--env", "dev", "--to", &url])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let text = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains(&format!("{url} is not a WebDAV server"))
+            && text.contains("PROPFIND")
+            && text.contains("501"),
+        "{text}"
+    );
+    assert!(text.contains("hint: push to a WebDAV server"), "{text}");
+    assert!(!text.contains("run the same command again"), "{text}");
+    assert!(
+        !text.contains("<html") && !text.contains("<!DOCTYPE"),
+        "the server's error page is not shown: {text}"
+    );
+    let log = server.log_tail(50);
+    let propfinds = log.matches("PROPFIND").count();
+    assert!(propfinds >= 1, "the server was asked: {log}");
+    // http.server logs a 501 twice (the request line and the error): one request.
+    assert!(
+        log.matches("\"PROPFIND ").count() == 1,
+        "PROPFIND was sent once, not retried:\n{log}"
+    );
+    assert!(
+        !log.contains("\"PUT ") && !log.contains("\"MKCOL "),
+        "{log}"
+    );
+    assert!(
+        std::fs::read_dir(server.root()).unwrap().next().is_none(),
+        "nothing was written"
+    );
+
+    // --json: the code says it, for scripts.
+    let out = ctx
+        .stone()
+        .args(["package", "push", "--env", "dev", "--json", "--to", &url])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let error: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        error["error"]["code"], "push.store_unsupported",
+        "{error:#}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
 #[test]
 fn dry_run_names_the_handler_for_every_kind_of_destination() {
     let ctx = crate::context_with_prod();
@@ -570,7 +633,7 @@ fn dry_run_names_the_handler_for_every_kind_of_destination() {
         .arg(&dir)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("no handler claims the destination ftp://host/x"));
     assert!(
         stderr(&out).contains("stone plugin list"),

@@ -76,3 +76,34 @@ fn a_subcommand_without_its_group_names_the_command_that_has_it() {
         crate::stderr(&out)
     );
 }
+
+/// What `stone --help` says of the commands is what they do (issue 55, item 15): `plugin`
+/// names the Python entry points it finds too, and `man`, which docs/install.md documents,
+/// is listed.
+#[test]
+fn help_names_python_entry_points_and_man() {
+    let ctx = context();
+    let help = stdout(&ctx.stone().arg("--help").output().unwrap());
+    assert!(
+        help.contains("`stone.plugins`") && help.contains("entry points of Python packages"),
+        "{help}"
+    );
+    assert!(
+        help.lines().any(|l| l.trim_start().starts_with("man ")),
+        "stone man is listed:\n{help}"
+    );
+    let install =
+        std::fs::read_to_string(stone_test::tools::workspace_root().join("docs/install.md"))
+            .unwrap();
+    assert!(
+        install.contains("stone man --list"),
+        "docs/install.md documents stone man"
+    );
+    let out = ctx.stone().args(["man", "--list"]).output().unwrap();
+    assert!(out.status.success());
+    assert!(
+        stdout(&out).contains("stone-package-push.1"),
+        "{}",
+        stdout(&out)
+    );
+}

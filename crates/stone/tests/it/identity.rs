@@ -18,14 +18,14 @@ use stone_test::services::{
 
 const HOST: &str = "data.test";
 
-struct World {
-    provider: OidcProvider,
-    server: StoneServer,
-    ctx: TestContext,
+pub(crate) struct World {
+    pub(crate) provider: OidcProvider,
+    pub(crate) server: StoneServer,
+    pub(crate) ctx: TestContext,
     _data: tempfile::TempDir,
 }
 
-fn alice() -> OidcUser {
+pub(crate) fn alice() -> OidcUser {
     OidcUser::new("alice", "alice-password").with_roles(&["protected-write", "reader"])
 }
 
@@ -35,7 +35,7 @@ fn bob() -> OidcUser {
 
 /// The provider, a server trusting it (step-up: MFA within 600 s on protected refs), and
 /// a context with the environment `dev` (its issuer learned from the server).
-fn world() -> World {
+pub(crate) fn world() -> World {
     world_with(OidcConfig::default())
 }
 
@@ -64,27 +64,32 @@ fn world_with(config: OidcConfig) -> World {
 }
 
 /// What a run of stone gave, with the authorization URLs it printed.
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-    authorization_urls: Vec<String>,
+pub(crate) struct Run {
+    pub(crate) code: Option<i32>,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+    pub(crate) authorization_urls: Vec<String>,
 }
 
 impl Run {
-    fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         serde_json::from_str(&self.stdout)
             .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", self.stdout, self.stderr))
     }
 
-    fn output(&self) -> String {
+    pub(crate) fn output(&self) -> String {
         format!("{}\n{}", self.stdout, self.stderr)
     }
 }
 
 /// Runs `cmd`; each authorization URL it prints on stderr is opened in `browser` with
 /// `credentials` and the redirect delivered to stone's loopback listener.
-fn run(world: &World, cmd: &mut Command, browser: &mut Browser, credentials: &Credentials) -> Run {
+pub(crate) fn run(
+    world: &World,
+    cmd: &mut Command,
+    browser: &mut Browser,
+    credentials: &Credentials,
+) -> Run {
     run_with(world, cmd, |url| {
         let redirect = browser
             .authorize(url, credentials)
@@ -147,7 +152,7 @@ fn run_with(world: &World, cmd: &mut Command, mut on_url: impl FnMut(&str)) -> R
     }
 }
 
-fn login(world: &World, user: &OidcUser) -> Run {
+pub(crate) fn login(world: &World, user: &OidcUser) -> Run {
     let run = run(
         world,
         world.ctx.stone().args(["login", "--env", "dev"]),
@@ -171,12 +176,12 @@ fn token_file(ctx: &TestContext) -> PathBuf {
     files[0].clone()
 }
 
-fn stored(ctx: &TestContext) -> Value {
+pub(crate) fn stored(ctx: &TestContext) -> Value {
     serde_json::from_slice(&std::fs::read(token_file(ctx)).unwrap()).unwrap()
 }
 
 /// No token string (nor a long piece of one) in any output.
-fn assert_no_token(outputs: &[&str], tokens: &[&str]) {
+pub(crate) fn assert_no_token(outputs: &[&str], tokens: &[&str]) {
     for token in tokens.iter().filter(|t| !t.is_empty()) {
         let piece = &token[..token.len().min(24)];
         let tail = &token[token.len().saturating_sub(24)..];
@@ -203,7 +208,7 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-fn query_param(url: &str, name: &str) -> Option<String> {
+pub(crate) fn query_param(url: &str, name: &str) -> Option<String> {
     url::Url::parse(url)
         .unwrap()
         .query_pairs()
@@ -211,7 +216,7 @@ fn query_param(url: &str, name: &str) -> Option<String> {
         .map(|(_, v)| v.into_owned())
 }
 
-fn package(ctx: &TestContext, name: &str, public: bool) -> PathBuf {
+pub(crate) fn package(ctx: &TestContext, name: &str, public: bool) -> PathBuf {
     ctx.package(
         name,
         &format!(
@@ -221,7 +226,7 @@ fn package(ctx: &TestContext, name: &str, public: bool) -> PathBuf {
     )
 }
 
-fn push(world: &World, dir: &Path, args: &[&str]) -> Command {
+pub(crate) fn push(world: &World, dir: &Path, args: &[&str]) -> Command {
     let mut cmd = world.ctx.stone();
     cmd.args(["package", "push", "--env", "dev", "--json"])
         .args(args)
@@ -229,7 +234,7 @@ fn push(world: &World, dir: &Path, args: &[&str]) -> Command {
     cmd
 }
 
-fn simple(cmd: &mut Command) -> Run {
+pub(crate) fn simple(cmd: &mut Command) -> Run {
     let out = cmd.output().unwrap();
     Run {
         code: out.status.code(),
@@ -660,73 +665,6 @@ fn yes_without_the_role_and_force_without_the_elevated_role_are_refused() {
     assert_eq!(run.code, Some(4), "{}", run.output());
     assert_eq!(run.json()["error"]["code"], "push.force_forbidden");
     assert!(run.stderr.contains("protected-force"), "{}", run.stderr);
-}
-
-#[test]
-fn a_step_up_challenge_runs_pkce_with_the_challenged_values_and_keeps_the_push_id() {
-    let world = world();
-    let dir = package(&world.ctx, "notes", true);
-    login(&world, &alice());
-    assert_eq!(stored(&world.ctx)["env"], "dev");
-
-    // In CI a password-level token cannot step up: exit 3, saying what it lacks.
-    let token = world
-        .provider
-        .login(&alice(), &AuthorizationRequest::new(40_124))["access_token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let mut ci = push(&world, &dir, &["--branch", "main"]);
-    ci.env("CI", "true").env("STONE_TOKEN", &token);
-    let refused = simple(&mut ci);
-    assert_eq!(refused.code, Some(3), "{}", refused.output());
-    assert!(
-        refused
-            .stderr
-            .contains(&format!("{ACR_PASSWORD}, not one of {ACR_MFA}")),
-        "{}",
-        refused.stderr
-    );
-    assert!(refused.authorization_urls.is_empty());
-
-    // A person: the challenge opens a new login with acr_values and max_age, then the same
-    // push goes on.
-    let mut browser = Browser::new();
-    let run = run(
-        &world,
-        &mut push(&world, &dir, &["--branch", "main", "--yes"]),
-        &mut browser,
-        &alice().credentials().with_acr(ACR_MFA),
-    );
-    assert_eq!(run.code, Some(0), "{}", run.output());
-    assert_eq!(run.authorization_urls.len(), 1, "{}", run.stderr);
-    let url = &run.authorization_urls[0];
-    assert_eq!(query_param(url, "acr_values").as_deref(), Some(ACR_MFA));
-    assert_eq!(query_param(url, "max_age").as_deref(), Some("600"));
-    assert_eq!(
-        query_param(url, "code_challenge_method").as_deref(),
-        Some("S256")
-    );
-    let result = run.json();
-    let push_id = result["push_id"].as_str().unwrap();
-    assert!(
-        run.stderr
-            .contains(&format!("push {push_id} needs a fresh authentication")),
-        "the challenged push is the one that succeeded:\n{}",
-        run.stderr
-    );
-    assert!(
-        run.stderr.contains(&format!("resuming push {push_id}")),
-        "{}",
-        run.stderr
-    );
-    let after = stored(&world.ctx);
-    let claims = stone_test::services::decode_jwt_claims(after["access_token"].as_str().unwrap());
-    assert_eq!(claims["acr"], ACR_MFA);
-    assert_no_token(
-        &[&run.output(), &refused.output()],
-        &[&token, after["access_token"].as_str().unwrap()],
-    );
 }
 
 #[test]

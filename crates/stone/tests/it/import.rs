@@ -868,3 +868,79 @@ fn an_import_rides_out_a_server_briefly_away_and_gives_up_when_told_not_to_retry
     assert_eq!(proxy.injected(), 2);
     assert!(!dir.join("ext/again").exists(), "{stderr}");
 }
+
+/// A dataset IRI's `?branch=` selects the branch, as in a browser (issue 55, item 2: it was
+/// dropped, `main` was read and the lock file said `main`); `--branch` must agree with it,
+/// and a parameter an import does not select by is refused, naming it.
+#[test]
+fn an_iri_selects_its_branch_and_the_lock_file_records_it() {
+    let (ctx, _server, _data) = with_server();
+    let source = ctx.package(
+        "source",
+        "name: source\npublish: {to: \"stone:shared\", public: true}\nresources:\n  - path: cities.csv\n",
+        &[("cities.csv", CITIES)],
+    );
+    push(&ctx, &source, &["--branch", "quickstart"]);
+    let dir = consumer(&ctx);
+    let iri = format!("https://{HOST}/shared/cities?branch=quickstart");
+
+    // Only the branch has the dataset: the IRI without its query reads `main`, and fails.
+    let plain = format!("https://{HOST}/shared/cities");
+    let out = import(&ctx, &dir, &[&plain, "--as", "plain"]);
+    assert_eq!(out.status.code(), Some(1), "{}", crate::stderr(&out));
+    let imported = import_ok(&ctx, &dir, &[&iri, "--format", "csv"]);
+    assert_eq!(imported["entry"]["branch"], "quickstart", "{imported:#}");
+    let csv = std::fs::read_to_string(dir.join("ext/cities/cities.csv")).unwrap();
+    assert!(csv.contains("Lille"), "{csv}");
+    let lock: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("ext/stone-lock.json")).unwrap()).unwrap();
+    assert_eq!(
+        lock["imports"]["cities"]["branch"], "quickstart",
+        "{lock:#}"
+    );
+    assert_eq!(lock["imports"]["cities"]["source"], iri);
+    assert!(
+        lock["imports"]["cities"]["resolved"]
+            .as_str()
+            .is_some_and(|r| r.contains("branch=quickstart")),
+        "{lock:#}"
+    );
+
+    // The same branch with --branch too is fine; another one is a usage error.
+    let again = import_ok(
+        &ctx,
+        &dir,
+        &[&iri, "--format", "csv", "--branch", "quickstart"],
+    );
+    assert_eq!(again["status"], "unchanged", "{again:#}");
+    let out = import(
+        &ctx,
+        &dir,
+        &[&iri, "--format", "csv", "--branch", "dev", "--as", "x"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", crate::stderr(&out));
+    let error: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(error["error"]["code"], "import.invalid_option");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--branch dev and the IRI's `branch=quickstart` disagree"),
+        "{error:#}"
+    );
+
+    // A parameter an import does not select by is named, not ignored.
+    let odd = format!("https://{HOST}/shared/cities?snapshot=1");
+    let out = import(&ctx, &dir, &[&odd, "--as", "y"]);
+    assert_eq!(out.status.code(), Some(2), "{}", crate::stderr(&out));
+    let error: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(error["error"]["code"], "import.invalid_source");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`snapshot=`"),
+        "{error:#}"
+    );
+    assert!(!dir.join("ext/x").exists() && !dir.join("ext/y").exists());
+}

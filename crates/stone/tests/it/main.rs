@@ -6,6 +6,7 @@ mod branch;
 mod descriptor;
 mod docs;
 mod env;
+mod exit_codes;
 mod faults;
 mod features;
 mod help;
@@ -28,6 +29,7 @@ mod replicas;
 mod round_trip;
 mod s3_warehouse;
 mod shape;
+mod step_up;
 mod table_checks;
 mod wheel;
 

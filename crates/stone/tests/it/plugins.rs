@@ -410,7 +410,7 @@ fn a_plugin_claims_a_host_free_scheme() {
     let unused = ctx.root().join("unused");
     install(&mut ctx, "other", "good", "zzz:", &unused);
     let refused = push(&ctx);
-    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
     let text = stderr(&refused);
     assert!(
         text.contains("no handler claims the destination acc:somewhere")
@@ -599,4 +599,83 @@ class NotAHandler:
         std::fs::read(out_dir.join("tiles/a.bin")).unwrap(),
         vec![7u8; 500]
     );
+}
+
+/// A plugin's failure shows the causes it sent as `Caused by:` lines (docs/plugins.md says
+/// so; they were inline), in --json too, with the plugin's code and exit 6 (issue 55,
+/// item 14).
+#[test]
+fn a_plugins_causes_are_caused_by_lines() {
+    let mut ctx = crate::context();
+    let out_dir = ctx.root().join("plugin-out");
+    install(&mut ctx, "acc", "fail-with-causes", "acc:", &out_dir);
+    let dir = package(&ctx);
+    let push = |json: bool| {
+        let mut cmd = ctx.stone();
+        cmd.args([
+            "package", "push", "--branch", "b", "--env", "dev", "--to", "acc:x",
+        ]);
+        if json {
+            cmd.arg("--json");
+        }
+        cmd.arg(&dir).output().unwrap()
+    };
+    let out = push(false);
+    let text = stderr(&out);
+    assert_eq!(out.status.code(), Some(6), "{text}");
+    assert!(
+        text.contains("failed `push`: the copy failed\n")
+            && text.contains("\n  Caused by: cannot write tiles/a.bin\n  Caused by: disk full\n"),
+        "{text}"
+    );
+    assert!(!text.contains("(caused by:"), "{text}");
+    let out = push(true);
+    let error = &json(&out)["error"];
+    assert_eq!(error["code"], "acc.copy_failed", "{error:#}");
+    let causes = error["causes"].as_array().unwrap();
+    assert_eq!(
+        &causes[causes.len() - 2..],
+        &[
+            Value::from("cannot write tiles/a.bin"),
+            Value::from("disk full")
+        ],
+        "{error:#}"
+    );
+}
+
+/// The client's prod guard (`--yes` and a step-up) is for the built-in blob-store and HTTP
+/// pushes, which guard nothing themselves (spec 4.3); a plugin gets `env`, `yes` and
+/// `manual` in its options and guards its destination itself. So a push to a plugin's
+/// destination with the default environment `prod` and no `--yes` goes to the plugin, as
+/// docs/plugins.md now says (issue 55, item 13: it said `prod` would need `--yes`).
+#[test]
+fn the_prod_guard_is_the_blob_stores_not_a_plugins() {
+    let mut ctx = crate::context();
+    let out_dir = ctx.root().join("plugin-out");
+    install(&mut ctx, "acc", "good", "acc:", &out_dir);
+    let dir = package(&ctx);
+    let out = ctx
+        .stone()
+        .args([
+            "package", "push", "--branch", "b", "--json", "--to", "acc:x",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&out)["handler"], "acc");
+    let package: Value =
+        serde_json::from_slice(&std::fs::read(out_dir.join("push-package.json")).unwrap()).unwrap();
+    assert!(package["destination"].as_str().unwrap().starts_with("acc:"));
+
+    // The same package to a blob store with the default `prod`: refused, before anything.
+    let out = ctx
+        .stone()
+        .args(["package", "push", "--to"])
+        .arg(format!("file://{}", ctx.root().join("store").display()))
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert!(stderr(&out).contains("without --yes"), "{}", stderr(&out));
 }

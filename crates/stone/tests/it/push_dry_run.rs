@@ -309,3 +309,75 @@ fn jobs_must_be_positive() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A dry run to a ref the server protects says what the push will need: `--yes` and the
+/// role the server's guards ask for (its `[guards] write_role`, as `/info` names it), and
+/// whether the server's local user has it (issue 55, item 4: the plan said nothing).
+#[test]
+fn a_dry_run_to_a_protected_ref_names_yes_and_the_role() {
+    let (ctx, _server, _data) = crate::push_e2e::with_server_config(
+        "[guards]\nprotected_refs = [\"main\", \"release-*\"]\nwrite_role = \"release-managers\"\n",
+    );
+    let dir = copy_quickstart(ctx.root());
+    let plan = |args: &[&str]| {
+        let out = ctx
+            .stone()
+            .args(["package", "push", "--env", "local", "--dry-run"])
+            .args(args)
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", crate::stderr(&out));
+        stdout(&out)
+    };
+
+    let text = plan(&["--branch", "main"]);
+    assert!(
+        text.contains(
+            "Guard:       main is a protected ref of `local` (pattern `main`): the push needs --yes (not given: the push would be refused) and the `release-managers` role (the server's local user lacks it)"
+        ),
+        "{text}"
+    );
+    let text = plan(&["--branch", "release/2.0", "--yes"]);
+    assert!(
+        text.contains("release-2.0 is a protected ref of `local` (pattern `release-*`): the push needs --yes (given)"),
+        "{text}"
+    );
+    // Not protected: no guard line.
+    let text = plan(&["--branch", "feature"]);
+    assert!(!text.contains("Guard:"), "{text}");
+
+    // --json: the same, for scripts.
+    let out = ctx
+        .stone()
+        .args([
+            "package",
+            "push",
+            "--env",
+            "local",
+            "--dry-run",
+            "--json",
+            "--branch",
+            "main",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let plan: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let needs = &plan["protected_ref"];
+    assert_eq!(needs["pattern"], "main", "{plan:#}");
+    assert_eq!(needs["role"], "release-managers");
+    assert_eq!(needs["yes_needed"], true);
+    assert_eq!(needs["yes_given"], false);
+    assert_eq!(needs["local_user_has_roles"], false);
+
+    // And the push without --yes is refused as the plan said.
+    let out = ctx
+        .stone()
+        .args(["package", "push", "--env", "local", "--branch", "main"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", crate::stderr(&out));
+    assert!(crate::stderr(&out).contains("needs --yes"));
+}

@@ -865,3 +865,107 @@ fn a_push_reports_the_snapshots_it_expired() {
     let read = read_table(data.path(), "expiry.t", "b");
     assert_eq!(read["row_count"], 3, "{read:#}");
 }
+
+/// Pushing an edited CSV again appends all of its rows (the specification's append): the
+/// summary says how many rows each table got and has now, and the hint names `--replace`
+/// (issue 55, item 17: 6 rows became 13 without a word).
+#[test]
+fn the_summary_says_a_push_appended_rows_and_how_to_replace() {
+    let (ctx, _server, _data) = with_server();
+    let dir = ctx.package(
+        "appending",
+        "name: appending\npublish: {to: \"stone:appends\"}\nresources:\n  - path: cities.csv\n  - path: notes.txt\n",
+        &[
+            ("cities.csv", b"city,population\nParis,2102650\nLyon,522250\n"),
+            ("notes.txt", b"notes"),
+        ],
+    );
+    let push = |extra: &[&str]| {
+        let out = ctx
+            .stone()
+            .args(["package", "push", "--env", "local", "--branch", "dev"])
+            .args(extra)
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", crate::stderr(&out));
+        crate::stdout(&out)
+    };
+    let first = push(&[]);
+    assert!(
+        !first.contains("appended"),
+        "a first push creates:\n{first}"
+    );
+
+    // The file edited (one row more) and pushed again: its three rows are added.
+    std::fs::write(
+        dir.join("cities.csv"),
+        "city,population\nParis,2102650\nLyon,522250\nLille,236234\n",
+    )
+    .unwrap();
+    let again = push(&[]);
+    assert!(
+        again.contains("A push appends a table's rows to those already on the branch:")
+            && again.contains("  stone:appends/cities: appended 3 rows (5 rows now)"),
+        "{again}"
+    );
+    assert!(
+        again.contains("hint: ") && again.contains("push with --replace"),
+        "{again}"
+    );
+    // Only tables are told about: the unchanged text file is not.
+    assert!(!again.contains("stone:appends/notes: appended"), "{again}");
+
+    let replaced = push(&["--replace"]);
+    assert!(
+        !replaced.contains("appended") && replaced.contains("replaced"),
+        "{replaced}"
+    );
+}
+
+/// A dataset's page (its IRI in a browser) and its namespace's page show the resource's
+/// `title` and `description` from datasets.yaml, not the slug only (issue 55, item 16: the
+/// client did not send them).
+#[test]
+fn dataset_and_namespace_pages_show_the_titles_of_datasets_yaml() {
+    let (ctx, server, _data) = with_server();
+    let dir = ctx.package(
+        "titled",
+        "name: titled\ntitle: Towns of Europe\ndescription: Where people live.\npublish: {to: \"stone:towns\", public: true}\nresources:\n  - path: big.csv\n    title: Big cities\n    description: Cities of more than a million people.\n  - path: small.csv\n    metadata: {title: Its own title}\n    title: Not this one\n",
+        &[
+            ("big.csv", b"city,population\nParis,2102650\n"),
+            ("small.csv", b"city,population\nLille,236234\n"),
+        ],
+    );
+    push(&ctx, &dir, &["--branch", "dev"]);
+    let page = |path: &str| {
+        let response = stone_test::services::agent()
+            .get(&format!("{}{path}", server.url()))
+            .header("accept", "text/html")
+            .call()
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 200, "{path}");
+        response.into_body().read_to_string().unwrap()
+    };
+
+    let big = page("/towns/big?branch=dev");
+    assert!(big.contains("<h1>Big cities</h1>"), "{big}");
+    assert!(
+        big.contains("<p>Cities of more than a million people.</p>"),
+        "{big}"
+    );
+    // The resource's own `metadata.title` is the user's word: it wins.
+    let small = page("/towns/small?branch=dev");
+    assert!(small.contains("<h1>Its own title</h1>"), "{small}");
+
+    let namespace = page("/towns?branch=dev");
+    assert!(
+        namespace.contains("<h1>Towns of Europe</h1>"),
+        "{namespace}"
+    );
+    assert!(
+        namespace.contains("<p>Where people live.</p>"),
+        "{namespace}"
+    );
+    assert!(namespace.contains("<td>Big cities</td>"), "{namespace}");
+}

@@ -38,6 +38,115 @@ pub(super) fn confirm_protected_ref(
     Ok(())
 }
 
+/// What a push to a protected ref will need, for `--dry-run` (issue 55, item 4: the plan
+/// said nothing of `--yes` nor of the role): from the server's `/info`, which names the
+/// protected patterns and the roles its guards ask for.
+#[derive(Debug, serde::Serialize)]
+pub(super) struct ProtectedRefNeeds {
+    pub branch: String,
+    /// The server's pattern that protects the branch.
+    pub pattern: String,
+    /// Whether `--yes` is asked for (a manual push; CI pushes are not asked).
+    pub yes_needed: bool,
+    /// Whether `--yes` was given.
+    pub yes_given: bool,
+    /// The role a push to the ref needs.
+    pub role: String,
+    /// The role `--force` needs there, when `--force` was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub force_role: Option<String>,
+    /// `local` mode: whether the server's local user has the roles asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub local_user_has_roles: Option<bool>,
+    /// `oidc` mode: the fresh authentication asked for (RFC 9470).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step_up: Option<stone_api::StepUp>,
+}
+
+impl ProtectedRefNeeds {
+    /// `None` when the branch is not protected by the server of `info`.
+    pub(super) fn of(info: &ServerInfo, branch: &str, yes: bool, force: bool) -> Option<Self> {
+        let pattern = protecting_pattern(&info.protected_refs, branch)?;
+        // An older server does not name its roles: the defaults.
+        let (role, force_role) = match &info.protected_roles {
+            Some(roles) => (roles.write.clone(), roles.force.clone()),
+            None => ("protected-write".to_owned(), "protected-force".to_owned()),
+        };
+        let force_role = force.then_some(force_role);
+        let local_user_has_roles = info.identity.as_ref().map(|identity| {
+            std::iter::once(&role)
+                .chain(&force_role)
+                .all(|r| identity.roles.contains(r))
+        });
+        Some(ProtectedRefNeeds {
+            branch: branch.to_owned(),
+            pattern: pattern.to_owned(),
+            yes_needed: !identity::in_ci(),
+            yes_given: yes,
+            role,
+            force_role,
+            local_user_has_roles,
+            step_up: info.oidc.as_ref().map(|oidc| oidc.step_up.clone()),
+        })
+    }
+
+    /// One line of the plan.
+    pub(super) fn describe(&self, env: &str) -> String {
+        let mut needs = Vec::new();
+        if self.yes_needed {
+            needs.push(if self.yes_given {
+                "--yes (given)".to_owned()
+            } else {
+                "--yes (not given: the push would be refused)".to_owned()
+            });
+        }
+        let mut roles = format!("the `{}` role", self.role);
+        if let Some(force) = &self.force_role {
+            roles = format!("the `{}` and, for --force, `{force}` roles", self.role);
+        }
+        match self.local_user_has_roles {
+            Some(true) => roles.push_str(" (the server's local user has it)"),
+            Some(false) => roles.push_str(" (the server's local user lacks it)"),
+            None => {}
+        }
+        needs.push(roles);
+        if let Some(step_up) = &self.step_up {
+            let acr = if step_up.acr_values.is_empty() {
+                String::new()
+            } else {
+                format!("acr_values {}, ", step_up.acr_values.join(" "))
+            };
+            needs.push(format!(
+                "a fresh login (step-up: {acr}max_age {} s; stone asks for it)",
+                step_up.max_age
+            ));
+        }
+        let last = needs.pop().unwrap_or_default();
+        let needs = if needs.is_empty() {
+            last
+        } else {
+            format!("{} and {last}", needs.join(", "))
+        };
+        format!(
+            "{} is a protected ref of `{env}` (pattern `{}`): the push needs {needs}",
+            self.branch, self.pattern
+        )
+    }
+}
+
+/// The step-up a push to `branch` will be asked for: the server's (`oidc` mode), when it
+/// protects the branch and the push is a person's (CI tokens are used as they are).
+pub(super) fn step_up_for(info: &ServerInfo, branch: &str) -> Option<stone_auth::StepUpRequest> {
+    let oidc = info.oidc.as_ref()?;
+    if identity::in_ci() || protecting_pattern(&info.protected_refs, branch).is_none() {
+        return None;
+    }
+    Some(stone_auth::StepUpRequest {
+        acr_values: oidc.step_up.acr_values.clone(),
+        max_age: Some(oidc.step_up.max_age),
+    })
+}
+
 /// The prod guard of pushes outside the platform: a blob store or HTTP server checks no
 /// ref, no role and no confirmation, so stone does, before any upload.
 pub(super) fn prod_guard(

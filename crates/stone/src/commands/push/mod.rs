@@ -154,6 +154,19 @@ fn push_with(
     } else {
         (None, None)
     };
+    // A dry run asks the server once (no retries: a plan is not worth a wait) what a push
+    // to a protected ref will need, and says it; a server that does not answer leaves the
+    // plan as it is.
+    let protected = if args.dry_run && is_service {
+        runtime
+            .block_on(identity::fetch_info(&environment.environment.options.api))
+            .ok()
+            .and_then(|info| {
+                guard::ProtectedRefNeeds::of(&info, &branch.name, args.yes, args.force)
+            })
+    } else {
+        None
+    };
     if let Some(info) = &info {
         guard::confirm_protected_ref(info, &branch.name, &environment, args.yes)?;
         if identity::needs_token(info) {
@@ -161,6 +174,19 @@ fn push_with(
                 identity::identity_of(&environment.environment, Some(info))?,
                 args.device,
             );
+            // No login yet and a push the server will want a step-up for (a protected
+            // ref): the first login asks for it (`acr_values`, `max_age`), rather than a
+            // plain login the server then challenges (issue 55, item 3: two logins).
+            if let Some(step_up) = guard::step_up_for(info, &branch.name)
+                && tokens.fixed.is_none()
+                && tokens.identity.stored()?.is_none()
+            {
+                runtime.block_on(
+                    tokens
+                        .identity
+                        .token_with_step_up(&step_up, &identity::interaction(args.device)),
+                )?;
+            }
             // Log in or refresh now, not after hashing.
             runtime.block_on(tokens.token(&environment.environment.name))?;
             handlers.registry.replace(Box::new(
@@ -201,8 +227,8 @@ fn push_with(
     }
 
     if args.dry_run {
-        return printer.result_written(&render::DryRun::of(&plan), |out| {
-            render::write_plan(&plan, out)
+        return printer.result_written(&render::DryRun::of(&plan, protected.as_ref()), |out| {
+            render::write_plan(&plan, protected.as_ref(), out)
         });
     }
 

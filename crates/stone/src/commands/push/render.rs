@@ -7,6 +7,7 @@ use stone_push::PushResult;
 use stone_push::environment::DEFAULT_ENV;
 use stone_push::plan::PushPlan;
 
+use super::guard::ProtectedRefNeeds;
 use crate::handler;
 
 /// `--dry-run --json`: the plan, marked as a dry run.
@@ -14,13 +15,17 @@ use crate::handler;
 pub(super) struct DryRun<'a> {
     dry_run: bool,
     plan: &'a PushPlan,
+    /// What the push will need, when the branch is a protected ref of the server.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    protected_ref: Option<&'a ProtectedRefNeeds>,
 }
 
 impl<'a> DryRun<'a> {
-    pub(super) fn of(plan: &'a PushPlan) -> Self {
+    pub(super) fn of(plan: &'a PushPlan, protected_ref: Option<&'a ProtectedRefNeeds>) -> Self {
         DryRun {
             dry_run: true,
             plan,
+            protected_ref,
         }
     }
 }
@@ -43,6 +48,7 @@ pub(super) fn render_result(result: &PushResult) -> String {
         result.datasets.len(),
         row,
     ));
+    write_appended(result, &mut out);
     let expiries: Vec<serde_json::Value> = result
         .datasets
         .iter()
@@ -82,6 +88,56 @@ pub(super) fn render_result(result: &PushResult) -> String {
         result.already_staged
     );
     out
+}
+
+/// The tables a push appended to, with the rows it added (the server's `rows_added`) and
+/// how many the table has now: a push appends (the specification's default), so pushing an
+/// edited CSV again adds all of its rows, and the hint says how to replace instead (issue
+/// 55, item 17).
+fn write_appended(result: &PushResult, out: &mut String) {
+    let mut lines = Vec::new();
+    for dataset in &result.datasets {
+        if dataset.status != "appended" {
+            continue;
+        }
+        let Some(detail) = dataset
+            .detail
+            .as_ref()
+            .and_then(|d| serde_json::from_str::<serde_json::Value>(d.get()).ok())
+        else {
+            continue;
+        };
+        let Some(added) = detail.get("rows_added").and_then(serde_json::Value::as_u64) else {
+            continue;
+        };
+        let rows = |n: u64| {
+            if n == 1 {
+                "1 row".to_owned()
+            } else {
+                format!("{n} rows")
+            }
+        };
+        let now = detail
+            .get("total_rows")
+            .and_then(serde_json::Value::as_u64)
+            .map(|total| format!(" ({} now)", rows(total)))
+            .unwrap_or_default();
+        lines.push(format!("  {}: appended {}{now}", dataset.url, rows(added)));
+    }
+    if lines.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nA push appends a table's rows to those already on the branch:"
+    );
+    for line in lines {
+        let _ = writeln!(out, "{line}");
+    }
+    let _ = writeln!(
+        out,
+        "hint: to make each dataset the package's content instead (an edited file pushed again), push with --replace"
+    );
 }
 
 /// Left-aligned columns, two spaces apart, indented by two: a table of `count` rows, each made by `row` when it is measured and again when it is
@@ -132,7 +188,11 @@ fn table_lines<const N: usize>(
 
 /// The plan as a person reads it, written to `to` as it is made: a plan of 100,000
 /// datasets is tens of MB of text, never held whole (issue 27).
-pub(super) fn write_plan(plan: &PushPlan, to: &mut dyn std::io::Write) -> std::io::Result<()> {
+pub(super) fn write_plan(
+    plan: &PushPlan,
+    protected_ref: Option<&ProtectedRefNeeds>,
+    to: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let mut out = String::new();
     let name = plan
         .package
@@ -181,6 +241,13 @@ pub(super) fn write_plan(plan: &PushPlan, to: &mut dyn std::io::Write) -> std::i
         let _ = writeln!(
             out,
             "Guard:       {DEFAULT_ENV}: a push outside the platform needs --yes and an authentication step-up (checked before any upload)"
+        );
+    }
+    if let Some(needs) = protected_ref {
+        let _ = writeln!(
+            out,
+            "Guard:       {}",
+            needs.describe(&plan.environment.name)
         );
     }
     let mut flags: Vec<&str> = Vec::new();
