@@ -797,7 +797,9 @@ async fn an_engine_failure_reaches_the_client_as_an_incident_id_and_its_cause_st
         .iter()
         .find_map(|d| d.get("error").filter(|_| d["name"] == "vocab"))
         .unwrap_or_else(|| panic!("no problem for vocab: {failed:#}"));
-    assert_eq!(problem["code"], "engine.failed", "{failed:#}");
+    // The graph server is gone (connection refused): a store that does not answer, which
+    // passes (issue 54), not a failure of the engine's own.
+    assert_eq!(problem["code"], "engine.unavailable", "{failed:#}");
     let detail = problem["detail"].as_str().unwrap();
     let incident = detail
         .split("incident ")
