@@ -16,7 +16,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 use stone_test::TestContext;
 use stone_test::services::{SplitMix64, StoneServer};
-use stone_test::tools::{asset, python};
+use stone_test::tools::python;
 
 use crate::stderr;
 
@@ -220,22 +220,7 @@ fn staging_leftovers(data: &Path) -> Vec<PathBuf> {
 /// Rows and distinct rows of `ns.t` on `main`, read by pyiceberg from the server's
 /// catalog and warehouse.
 fn table_rows(data: &Path, ns: &str) -> (u64, u64) {
-    let out = Command::new(python())
-        .arg(asset("iceberg_counts.py"))
-        .arg("--catalog-db")
-        .arg(data.join("iceberg/catalog.db"))
-        .arg("--warehouse")
-        .arg(format!(
-            "file://{}",
-            data.join("iceberg/warehouse").display()
-        ))
-        .args(["--table", &format!("{ns}.t"), "--catalog-name", "stone"])
-        .args(["--branches", "main"])
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "pyiceberg: {}", stderr(&out));
-    let counts: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let counts = crate::faults::iceberg_counts(data, &format!("{ns}.t"), &["main"]);
     (
         counts["main"]["rows"].as_u64().unwrap(),
         counts["main"]["distinct"].as_u64().unwrap(),

@@ -218,10 +218,9 @@ pub(crate) fn assert_table_and_graph(
     );
 }
 
-/// Checks every package's branch with independent readers.
-fn verify(data: &Path, all: &[Expected]) {
-    // Tables: pyiceberg, every branch in one process.
-    let branches: Vec<&str> = all.iter().map(|e| e.branch.as_str()).collect();
+/// The rows and distinct rows of `table` (`ns.name`) on each of `branches`, read by
+/// pyiceberg from a local server's catalog and warehouse in `data` (`iceberg_counts.py`).
+pub(crate) fn iceberg_counts(data: &Path, table: &str, branches: &[&str]) -> Value {
     let out = Command::new(python())
         .arg(asset("iceberg_counts.py"))
         .arg("--catalog-db")
@@ -231,8 +230,9 @@ fn verify(data: &Path, all: &[Expected]) {
             "file://{}",
             data.join("iceberg/warehouse").display()
         ))
-        .args(["--table", &format!("{NS}.t"), "--catalog-name", "stone"])
+        .args(["--table", table, "--catalog-name", "stone"])
         .args(["--branches", &branches.join(",")])
+        .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
         .unwrap();
     assert!(
@@ -240,7 +240,14 @@ fn verify(data: &Path, all: &[Expected]) {
         "pyiceberg: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let tables: Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Checks every package's branch with independent readers.
+fn verify(data: &Path, all: &[Expected]) {
+    // Tables: pyiceberg, every branch in one process.
+    let branches: Vec<&str> = all.iter().map(|e| e.branch.as_str()).collect();
+    let tables = iceberg_counts(data, &format!("{NS}.t"), &branches);
 
     // Graphs: one SPARQL query over the server's graph store (RocksDB, read-only).
     let mut sparql = Command::new(python());
