@@ -73,6 +73,8 @@
 //!                                        # mid-commit has its push taken over after this
 //! max_crashes = 3                        # a push whose commit was cut short this many times
 //!                                        # (the server died under it) fails: push.crashed
+//! dependency_retry_seconds = 60          # a dataset write is tried again this long while a
+//!                                        # store it needs does not answer (0: never)
 //!
 //! [gc]                                   # garbage collection of staging (every replica
 //!                                        # runs it; one at a time sweeps)

@@ -764,6 +764,11 @@ pub struct JobOptions {
     /// under it, or its replica did) is not resumed again: it fails with `push.crashed`.
     #[serde(default = "default_max_crashes")]
     pub max_crashes: u32,
+    /// Seconds a dataset write is tried again, with back-off, while a store it depends on
+    /// does not answer (`engine.unavailable`: S3, the graph server, the catalog's
+    /// database away) before the dataset fails (issue 54); 0: never again.
+    #[serde(default = "default_dependency_retry_seconds")]
+    pub dependency_retry_seconds: u64,
 }
 
 impl Default for JobOptions {
@@ -772,8 +777,13 @@ impl Default for JobOptions {
             concurrency: default_concurrency(),
             lease_seconds: default_lease_seconds(),
             max_crashes: default_max_crashes(),
+            dependency_retry_seconds: default_dependency_retry_seconds(),
         }
     }
+}
+
+fn default_dependency_retry_seconds() -> u64 {
+    60
 }
 
 fn default_max_crashes() -> u32 {

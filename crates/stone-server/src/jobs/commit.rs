@@ -341,19 +341,45 @@ impl JobRunner {
         if self.stopping() {
             return None;
         }
-        let write = self.write(push, record, manifest, checkpoint);
-        let written = super::stall::watched(write, super::stall::STALL_LOG_EVERY, |so_far| {
+        // A store the write depends on that does not answer is waited for, with back-off,
+        // up to `[jobs] dependency_retry_seconds` (issue 54: a graph server or S3 away for
+        // a while failed the dataset). Each try after the first is a resumed write (its
+        // checkpoint tells what an earlier try did), as after a crash.
+        let deadline = tokio::time::Instant::now() + self.dependency_retry;
+        let mut wait = Duration::from_secs(1);
+        let retried = DatasetRecord {
+            state: DatasetState::Writing,
+            ..record.clone()
+        };
+        let mut attempt = record;
+        loop {
+            let write = self.write(push, attempt, manifest, checkpoint);
+            let written = super::stall::watched(write, super::stall::STALL_LOG_EVERY, |so_far| {
+                tracing::warn!(
+                    push = %push.id,
+                    dataset = %manifest.name,
+                    kind = ?manifest.kind,
+                    seconds = so_far.as_secs(),
+                    "a dataset write has not finished yet: a store it depends on (S3, the \
+                     database, the disk) may be stalled"
+                )
+            })
+            .await;
+            let unavailable =
+                matches!(&written, Ok(Err(problem)) if problem.code == codes::ENGINE_UNAVAILABLE);
+            if !unavailable || self.stopping() || tokio::time::Instant::now() + wait > deadline {
+                return Some((record, written));
+            }
             tracing::warn!(
                 push = %push.id,
                 dataset = %manifest.name,
-                kind = ?manifest.kind,
-                seconds = so_far.as_secs(),
-                "a dataset write has not finished yet: a store it depends on (S3, the \
-                 database, the disk) may be stalled"
-            )
-        })
-        .await;
-        Some((record, written))
+                wait_seconds = wait.as_secs(),
+                "a store the dataset's write depends on did not answer: trying again"
+            );
+            tokio::time::sleep(wait).await;
+            wait = (wait * 2).min(Duration::from_secs(15));
+            attempt = &retried;
+        }
     }
 
     /// Final state, summary and package node.

@@ -108,6 +108,9 @@ pub struct JobRunner {
     lease: Duration,
     /// Commits of a push cut short this many times fail it ([`Self::fail_crashed`]).
     max_crashes: u32,
+    /// `[jobs] dependency_retry_seconds`: how long a dataset write is tried again while a
+    /// store it depends on does not answer.
+    dependency_retry: Duration,
     owner: String,
     notify: Notify,
     pause_at: Option<String>,

@@ -38,6 +38,7 @@ impl JobRunner {
             concurrency: settings.config.jobs.concurrency,
             lease: Duration::from_secs(settings.config.jobs.lease_seconds),
             max_crashes: settings.config.jobs.max_crashes,
+            dependency_retry: Duration::from_secs(settings.config.jobs.dependency_retry_seconds),
             clock_margin: settings.config.gc.clock_margin(),
             owner: format!("runner-{}", uuid::Uuid::now_v7().simple()),
             notify: Notify::new(),

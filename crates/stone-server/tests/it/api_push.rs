@@ -757,7 +757,10 @@ async fn a_remote_graph_server_gets_one_named_graph_per_branch() {
 async fn an_engine_failure_reaches_the_client_as_an_incident_id_and_its_cause_stays_in_the_log() {
     let oxigraph = stone_test::services::OxigraphServer::start();
     let address = oxigraph.base_url().to_owned();
-    let site = Site::with_config(&format!("[graph]\nremote_url = \"{address}\"\n"));
+    // Tried again for 2 s only (issue 54: a store away is waited for a minute by default).
+    let site = Site::with_config(&format!(
+        "[graph]\nremote_url = \"{address}\"\n[jobs]\ndependency_retry_seconds = 2\n"
+    ));
     let server = site.start();
     let vocab = |triples| {
         Dataset::new(
@@ -812,4 +815,56 @@ async fn an_engine_failure_reaches_the_client_as_an_incident_id_and_its_cause_st
         .find(|line| line.contains(incident))
         .unwrap_or_else(|| panic!("incident {incident} is not in the log:\n{log}"));
     assert!(logged.contains(&host), "the log has the cause: {logged}");
+}
+
+/// Issue 54: a store a commit depends on that is away for a while (here the remote graph
+/// server, stopped for real and started again on its store and port) is waited for: the
+/// write is tried again with back-off, and the push lands, each triple once, where it
+/// used to fail the dataset at the first refused connection.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_graph_server_away_for_a_while_during_a_commit_is_waited_for_and_the_push_lands() {
+    let mut oxigraph = stone_test::services::OxigraphServer::start();
+    let address = oxigraph.base_url().to_owned();
+    let site = Site::with_config(&format!(
+        "[graph]\nremote_url = \"{address}\"\n[jobs]\ndependency_retry_seconds = 60\n"
+    ));
+    let server = site.start();
+    let vocab = |triples| {
+        Dataset::new(
+            "vocab",
+            "GRAPH",
+            vec![File::new("vocab.ttl", turtle(triples))],
+        )
+    };
+    let (m, c) = manifest(NS, "dev", Options::default(), None, &[vocab(4)]);
+    assert_eq!(statuses(&server.push(&m, &c).await)["vocab"], "created");
+    oxigraph.stop();
+    let (m, c) = manifest(NS, "dev", Options::default(), None, &[vocab(6)]);
+    let created = server.create_push(&m).await.expect(201);
+    upload_all(&server, &created.body, &c).await;
+    let id = created.body["push_id"].as_str().unwrap();
+    server.commit(id).await.expect(202);
+    // The write met the server away and waits for it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !server.log().contains("did not answer: trying again") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the write was not tried again: {}",
+            server.log()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let oxigraph = tokio::task::spawn_blocking(move || {
+        oxigraph.restart();
+        oxigraph
+    })
+    .await
+    .unwrap();
+    let done = server.wait(id).await;
+    assert_eq!(done["state"], "succeeded", "{done:#}");
+    assert_eq!(
+        oxigraph.count_triples("https://data.test/demo/vocab/branch/dev"),
+        6,
+        "each triple once"
+    );
 }

@@ -20,8 +20,25 @@ pub struct OxigraphOptions {
 pub struct OxigraphServer {
     base_url: String,
     location: PathBuf,
+    port: u16,
+    options: OxigraphOptions,
     agent: ureq::Agent,
     process: ServiceProcess,
+}
+
+/// `oxigraph serve` on `location` at `127.0.0.1:port`.
+fn serve(location: &Path, port: u16, options: &OxigraphOptions) -> Command {
+    let mut command = Command::new(tools::venv_bin("oxigraph"));
+    command
+        .arg("serve")
+        .arg("--location")
+        .arg(location)
+        .arg("--bind")
+        .arg(format!("127.0.0.1:{port}"));
+    if options.union_default_graph {
+        command.arg("--union-default-graph");
+    }
+    command
 }
 
 impl OxigraphServer {
@@ -38,24 +55,27 @@ impl OxigraphServer {
         let dir = ServiceProcess::temp_dir("oxigraph");
         let location = dir.path().join("store");
         let port = free_port();
-        let mut command = Command::new(tools::venv_bin("oxigraph"));
-        command
-            .arg("serve")
-            .arg("--location")
-            .arg(&location)
-            .arg("--bind")
-            .arg(format!("127.0.0.1:{port}"));
-        if options.union_default_graph {
-            command.arg("--union-default-graph");
-        }
+        let command = serve(&location, port, options);
         let mut process = ServiceProcess::spawn("oxigraph", command, dir);
         process.wait_ready(Duration::from_secs(30), server_probe(port))?;
         Ok(OxigraphServer {
             base_url: format!("http://127.0.0.1:{port}"),
             location,
+            port,
+            options: options.clone(),
             agent: agent(),
             process,
         })
+    }
+
+    /// Starts the server again on its store and port, after [`Self::stop`] (an outage
+    /// that ends), and returns once a SPARQL query answers.
+    pub fn restart(&mut self) {
+        let command = serve(&self.location, self.port, &self.options);
+        self.process.respawn(command);
+        self.process
+            .wait_ready(Duration::from_secs(30), server_probe(self.port))
+            .unwrap_or_else(|e| panic!("{e}"));
     }
 
     /// `http://127.0.0.1:<port>`.

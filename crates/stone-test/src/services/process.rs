@@ -178,6 +178,38 @@ impl ServiceProcess {
         }
     }
 
+    /// Starts the service again with `command` (its data and port as before: a restart
+    /// after an outage), once the running program is stopped; its output is appended to
+    /// the same log.
+    pub fn respawn(&mut self, mut command: Command) {
+        self.stop();
+        let file = File::options()
+            .append(true)
+            .open(&self.log)
+            .unwrap_or_else(|e| panic!("cannot open {}: {e}", self.log.display()));
+        let err = file.try_clone().expect("cannot clone a log file handle");
+        if command.get_current_dir().is_none() {
+            command.current_dir(self.dir.path());
+        }
+        command
+            .stdin(Stdio::null())
+            .stdout(file)
+            .stderr(err)
+            .process_group(0);
+        self.child = command.spawn().unwrap_or_else(|e| {
+            panic!(
+                "cannot start {} again ({:?}): {e}",
+                self.name,
+                command.get_program()
+            )
+        });
+        register(
+            self.child.id() as libc::pid_t,
+            self.dir.path().to_path_buf(),
+        );
+        self.stopped = false;
+    }
+
     /// A temporary directory for a service, named after it.
     pub fn temp_dir(name: &str) -> TempDir {
         tempfile::Builder::new()
