@@ -323,8 +323,18 @@ impl JobRunner {
         let checkpoint = match &record.checkpoint {
             Some(checkpoint) => Ok(checkpoint.clone()),
             None => {
-                self.checkpoint(manifest.kind, &push.namespace, &manifest.name, &push.branch)
-                    .await
+                let mut waiting = StoreWait::new(self.dependency_retry);
+                loop {
+                    let checkpoint = self
+                        .checkpoint(manifest.kind, &push.namespace, &manifest.name, &push.branch)
+                        .await;
+                    if matches!(&checkpoint, Err(problem) if unavailable(problem))
+                        && waiting.again(self, push, &manifest.name).await
+                    {
+                        continue;
+                    }
+                    break checkpoint;
+                }
             }
         };
         (record, manifest, checkpoint)
@@ -341,18 +351,16 @@ impl JobRunner {
         if self.stopping() {
             return None;
         }
-        // A store the write depends on that does not answer is waited for, with back-off,
-        // up to `[jobs] dependency_retry_seconds` (issue 54: a graph server or S3 away for
-        // a while failed the dataset). Each try after the first is a resumed write (its
-        // checkpoint tells what an earlier try did), as after a crash.
-        let deadline = tokio::time::Instant::now() + self.dependency_retry;
-        let mut wait = Duration::from_secs(1);
+        // A store the write depends on that does not answer is waited for (issue 54).
+        // Each try after the first is a resumed write (its checkpoint tells what an
+        // earlier try did), as after a crash.
         let retried = DatasetRecord {
             state: DatasetState::Writing,
             ..record.clone()
         };
+        let mut waiting = StoreWait::new(self.dependency_retry);
         let mut attempt = record;
-        loop {
+        let written = loop {
             let write = self.write(push, attempt, manifest, checkpoint);
             let written = super::stall::watched(write, super::stall::STALL_LOG_EVERY, |so_far| {
                 tracing::warn!(
@@ -365,21 +373,15 @@ impl JobRunner {
                 )
             })
             .await;
-            let unavailable =
-                matches!(&written, Ok(Err(problem)) if problem.code == codes::ENGINE_UNAVAILABLE);
-            if !unavailable || self.stopping() || tokio::time::Instant::now() + wait > deadline {
-                return Some((record, written));
+            if matches!(&written, Ok(Err(problem)) if unavailable(problem))
+                && waiting.again(self, push, &manifest.name).await
+            {
+                attempt = &retried;
+                continue;
             }
-            tracing::warn!(
-                push = %push.id,
-                dataset = %manifest.name,
-                wait_seconds = wait.as_secs(),
-                "a store the dataset's write depends on did not answer: trying again"
-            );
-            tokio::time::sleep(wait).await;
-            wait = (wait * 2).min(Duration::from_secs(15));
-            attempt = &retried;
-        }
+            break written;
+        };
+        Some((record, written))
     }
 
     /// Final state, summary and package node.
@@ -1090,5 +1092,44 @@ fn describe_change(change: &SchemaChange) -> String {
         }
         SchemaChange::ColumnMadeOptional { column } => format!("made column {column} optional"),
         SchemaChange::Forced { column, change } => format!("forced: column {column}: {change}"),
+    }
+}
+
+/// Whether a dataset's problem says a store it depends on did not answer.
+fn unavailable(problem: &Problem) -> bool {
+    problem.code == codes::ENGINE_UNAVAILABLE
+}
+
+/// Waiting, with back-off (1, 2, 4, 8, 15, 15… s), for a store a dataset's write depends
+/// on, for up to `[jobs] dependency_retry_seconds` (issue 54: a graph server or S3 away
+/// for a while failed the dataset at once).
+struct StoreWait {
+    deadline: tokio::time::Instant,
+    wait: Duration,
+}
+
+impl StoreWait {
+    fn new(window: Duration) -> Self {
+        Self {
+            deadline: tokio::time::Instant::now() + window,
+            wait: Duration::from_secs(1),
+        }
+    }
+
+    /// Waits before the next try and says so in the log; `false` (at once) when the
+    /// window would be over or the server is stopping.
+    async fn again(&mut self, runner: &JobRunner, push: &PushRecord, dataset: &str) -> bool {
+        if runner.stopping() || tokio::time::Instant::now() + self.wait > self.deadline {
+            return false;
+        }
+        tracing::warn!(
+            push = %push.id,
+            dataset,
+            wait_seconds = self.wait.as_secs(),
+            "a store the dataset's write depends on did not answer: trying again"
+        );
+        tokio::time::sleep(self.wait).await;
+        self.wait = (self.wait * 2).min(Duration::from_secs(15));
+        true
     }
 }
