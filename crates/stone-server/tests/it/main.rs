@@ -68,3 +68,4 @@ mod iceberg_rest;
 mod iceberg_s3;
 mod iceberg_schema;
 mod iceberg_tag;
+mod store_outage;

@@ -25,6 +25,8 @@ pub struct SeaweedFs {
     secret_key: String,
     filer_url: String,
     client: S3Client,
+    /// `weed` and its arguments and environment, to start it again ([`Self::restart`]).
+    command: (Vec<String>, Vec<(String, String)>),
     process: ServiceProcess,
 }
 
@@ -104,6 +106,21 @@ impl SeaweedFs {
             .arg(format!("-s3.localSocket={}", path("s3.sock")))
             // glog writes its files to TMPDIR.
             .env("TMPDIR", path("tmp"));
+        let saved = (
+            std::iter::once(command.get_program())
+                .chain(command.get_args())
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
+            command
+                .get_envs()
+                .filter_map(|(k, v)| {
+                    Some((
+                        k.to_string_lossy().into_owned(),
+                        v?.to_string_lossy().into_owned(),
+                    ))
+                })
+                .collect(),
+        );
         let mut process = ServiceProcess::spawn("weed", command, dir);
         for port in ports.iter().flat_map(|(http, grpc)| [*http, *grpc]) {
             for kind in ["master", "volume", "filer", "s3", "admin"] {
@@ -114,31 +131,28 @@ impl SeaweedFs {
 
         let endpoint = format!("http://127.0.0.1:{}", s3.0);
         let client = S3Client::new(&endpoint, REGION, &access_key, &secret_key);
-        // Ready means writable: the volume server must have joined the master, which the
-        // S3 port answering does not say yet.
-        let probe_bucket = format!("stone-ready-{}", random_hex(6));
-        process.wait_ready(Duration::from_secs(60), || {
-            let r = client.request("PUT", &format!("/{probe_bucket}"), &[], b"")?;
-            if r.status != 200 && r.status != 409 {
-                return Err(format!("CreateBucket: HTTP {}: {}", r.status, r.text()));
-            }
-            let r = client.request("PUT", &format!("/{probe_bucket}/probe"), &[], b"ready")?;
-            if r.status != 200 {
-                return Err(format!("PutObject: HTTP {}: {}", r.status, r.text()));
-            }
-            Ok(())
-        })?;
-        client.delete_object(&probe_bucket, "probe");
-        client.delete_bucket(&probe_bucket);
-
+        wait_writable(&mut process, &client)?;
         Ok(SeaweedFs {
             endpoint,
             access_key,
             secret_key,
             filer_url: format!("http://127.0.0.1:{}", filer.0),
             client,
+            command: saved,
             process,
         })
+    }
+
+    /// Starts SeaweedFS again on its data and ports, after [`Self::stop`] (an outage that
+    /// ends), and returns once it takes writes.
+    pub fn restart(&mut self) {
+        let (args, envs) = &self.command;
+        let mut command = Command::new(&args[0]);
+        command
+            .args(&args[1..])
+            .envs(envs.iter().map(|(k, v)| (k, v)));
+        self.process.respawn(command);
+        wait_writable(&mut self.process, &self.client).unwrap_or_else(|e| panic!("{e}"));
     }
 
     /// The S3 endpoint, `http://127.0.0.1:<port>` (path-style addressing).
@@ -215,4 +229,24 @@ impl SeaweedFs {
     pub fn stop(&mut self) {
         self.process.stop();
     }
+}
+
+/// Waits until SeaweedFS takes a write: the volume server must have joined the master,
+/// which the S3 port answering does not say yet.
+fn wait_writable(process: &mut ServiceProcess, client: &S3Client) -> Result<(), String> {
+    let probe_bucket = format!("stone-ready-{}", random_hex(6));
+    process.wait_ready(Duration::from_secs(60), || {
+        let r = client.request("PUT", &format!("/{probe_bucket}"), &[], b"")?;
+        if r.status != 200 && r.status != 409 {
+            return Err(format!("CreateBucket: HTTP {}: {}", r.status, r.text()));
+        }
+        let r = client.request("PUT", &format!("/{probe_bucket}/probe"), &[], b"ready")?;
+        if r.status != 200 {
+            return Err(format!("PutObject: HTTP {}: {}", r.status, r.text()));
+        }
+        Ok(())
+    })?;
+    client.delete_object(&probe_bucket, "probe");
+    client.delete_bucket(&probe_bucket);
+    Ok(())
 }

@@ -1,0 +1,76 @@
+//! Issue 54: a store a commit depends on, away for a while and back. The store is stopped
+//! for real and started again on its data and ports; the commit waits for it (`[jobs]
+//! dependency_retry_seconds`) and the push lands, each row once. (The graph server's case
+//! is `api_push::a_graph_server_away_for_a_while_…`.)
+
+use stone_test::services::SeaweedFs;
+
+use crate::api_support::{
+    Dataset, File, Options, Site, manifest, people_parquet, statuses, upload_all,
+};
+
+/// The Iceberg warehouse in SeaweedFS: S3 stopped while a push is committed, started again
+/// a few seconds later.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s3_away_during_a_commit_is_waited_for_and_the_push_lands_once() {
+    let mut seaweed = SeaweedFs::start();
+    let bucket = format!("lake-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
+    seaweed.create_bucket(&bucket);
+    let site = Site::with_config(&format!(
+        "[jobs]\ndependency_retry_seconds = 90\n\
+         [iceberg]\nwarehouse = \"s3://{bucket}/warehouse\"\n[iceberg.s3]\nendpoint = \"{}\"\n\
+         region = \"{}\"\naccess_key_id = \"{}\"\nsecret_access_key = \"{}\"\nallow_http = true\n",
+        seaweed.endpoint(),
+        seaweed.region(),
+        seaweed.access_key(),
+        seaweed.secret_key()
+    ));
+    let server = site.start();
+    let people = |ids: &[i64]| {
+        Dataset::new(
+            "people",
+            "TABULAR",
+            vec![File::new("people.parquet", people_parquet(ids))],
+        )
+    };
+    let (m, c) = manifest(
+        "demo",
+        "dev",
+        Options::default(),
+        None,
+        &[people(&[1, 2, 3])],
+    );
+    assert_eq!(statuses(&server.push(&m, &c).await)["people"], "created");
+
+    seaweed.stop();
+    let (m, c) = manifest("demo", "dev", Options::default(), None, &[people(&[4, 5])]);
+    let created = server.create_push(&m).await.expect(201);
+    upload_all(&server, &created.body, &c).await;
+    let id = created.body["push_id"].as_str().unwrap();
+    server.commit(id).await.expect(202);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !server.log().contains("did not answer: trying again") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the write was not tried again: {}",
+            server.log()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    let seaweed = tokio::task::spawn_blocking(move || {
+        seaweed.restart();
+        seaweed
+    })
+    .await
+    .unwrap();
+    let done = server.wait(id).await;
+    assert_eq!(done["state"], "succeeded", "{done:#}");
+    assert_eq!(statuses(&done)["people"], "appended", "{done:#}");
+    let info = server
+        .get("/v1/namespaces/demo/datasets/people?branch=dev")
+        .await
+        .expect(200)
+        .body;
+    assert_eq!(info["detail"]["total_rows"], 5, "each row once: {info:#}");
+    drop(seaweed);
+}
