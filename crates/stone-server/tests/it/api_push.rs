@@ -845,15 +845,9 @@ async fn a_graph_server_away_for_a_while_during_a_commit_is_waited_for_and_the_p
     let id = created.body["push_id"].as_str().unwrap();
     server.commit(id).await.expect(202);
     // The write met the server away and waits for it.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while !server.log().contains("did not answer: trying again") {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the write was not tried again: {}",
-            server.log()
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    server
+        .wait_for_log("did not answer: trying again", 30)
+        .await;
     let oxigraph = tokio::task::spawn_blocking(move || {
         oxigraph.restart();
         oxigraph

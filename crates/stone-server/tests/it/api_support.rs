@@ -158,6 +158,19 @@ impl Server {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
+    /// Waits until the server's log holds `text`, for up to `seconds`; fails with the log.
+    pub async fn wait_for_log(&self, text: &str, seconds: u64) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+        while !self.log().contains(text) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the server's log has no {text:?} after {seconds} s: {}",
+                self.log()
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    }
+
     /// SIGKILL, as a crash.
     pub fn kill(&mut self) {
         if let Some(mut child) = self.child.take() {

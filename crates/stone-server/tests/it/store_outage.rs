@@ -48,15 +48,9 @@ async fn s3_away_during_a_commit_is_waited_for_and_the_push_lands_once() {
     upload_all(&server, &created.body, &c).await;
     let id = created.body["push_id"].as_str().unwrap();
     server.commit(id).await.expect(202);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while !server.log().contains("did not answer: trying again") {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the write was not tried again: {}",
-            server.log()
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-    }
+    server
+        .wait_for_log("did not answer: trying again", 60)
+        .await;
     let seaweed = tokio::task::spawn_blocking(move || {
         seaweed.restart();
         seaweed
