@@ -4,7 +4,8 @@ venv's Python in isolated mode (`-I`: no repository on sys.path).
 
     python -I python_client.py push_read  <work dir>   # env `local`, a server without auth
     python -I python_client.py private    <work dir>   # env `dev`, an OIDC server with [authz]
-    python -I python_client.py big        <work dir>   # env `local`: 10,000,000 rows
+    python -I python_client.py big_push   <work dir>   # env `local`: 10,000,000 rows
+    python -I python_client.py big_read   <work dir>   # … read in batches
 
 Every check is an assertion here; the last line on stdout is a JSON summary the Rust side
 checks again (and compares with the server's log).
@@ -221,7 +222,7 @@ def private(work):
     print(json.dumps(seen))
 
 
-def big(work):
+def big_push(work):
     check_installed()
     rows = 10_000_000
     step = 1_000_000
@@ -240,6 +241,13 @@ def big(work):
     result = stone.push(root, env="local", branch="main", yes=True, progress=False)
     assert result.datasets[0].status == "created", result
     shutil.rmtree(root)
+    print(json.dumps({"pushed": result.datasets[0].detail}))
+
+
+def big_read(work):
+    """In a process of its own, so that its peak RSS is the read's."""
+    check_installed()
+    rows = 10_000_000
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     count = 0
     total = 0
@@ -259,4 +267,4 @@ def big(work):
 
 
 if __name__ == "__main__":
-    {"push_read": push_read, "private": private, "big": big}[sys.argv[1]](sys.argv[2])
+    {"push_read": push_read, "private": private, "big_push": big_push, "big_read": big_read}[sys.argv[1]](sys.argv[2])

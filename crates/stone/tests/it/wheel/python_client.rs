@@ -154,7 +154,8 @@ fn python_pushes_and_reads_back_through_the_server() {
 }
 
 /// A table of 10,000,000 rows read in batches (one column of two) with the reader's peak
-/// RSS under 500 MB, measured by the Python process itself (`getrusage`).
+/// RSS under 500 MB, measured by the Python process itself (`getrusage`), one that only
+/// reads (the table is written and pushed by another).
 #[test]
 fn python_reads_ten_million_rows_in_batches_in_bounded_memory() {
     let temp = tempfile::Builder::new()
@@ -165,7 +166,9 @@ fn python_reads_ten_million_rows_in_batches_in_bounded_memory() {
     let server = StoneServer::start(&temp.path().join("data"), None, &[]);
     let ctx = TestContext::new(venv.join("bin/stone"));
     ctx.add_env("local", HOST, &server.api());
-    let (summary, output) = client_script(&ctx, &venv, &["big"], &[]);
+    let (pushed, output) = client_script(&ctx, &venv, &["big_push"], &[]);
+    assert_eq!(pushed["pushed"]["total_rows"], 10_000_000, "{output}");
+    let (summary, output) = client_script(&ctx, &venv, &["big_read"], &[]);
     assert_eq!(summary["rows"], 10_000_000, "{output}");
     let peak = summary["peak_rss_kib"].as_u64().unwrap();
     assert!(peak < 500 * 1024, "peak RSS {peak} KiB: {output}");
