@@ -9,6 +9,7 @@ import dataclasses
 import hashlib
 import io
 import os
+import re
 import urllib.parse
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -145,6 +146,17 @@ def _table_file(name: str, env: str, branch: str, version: Optional[str]) -> Tup
     return point, _content_url(point, ns, ds, format="parquet", branch=branch, version=version), f"{ns}/{ds}"
 
 
+def _filter_columns(row_filter: Any, names: Sequence[str]) -> List[str]:
+    """The columns ``row_filter`` names (its text names each field it refers to; a name
+    that only appears in a literal reads one column more, never one less)."""
+    text = str(row_filter)
+    found = []
+    for name in names:
+        if re.search(r"(?<![\w.])" + re.escape(name) + r"(?![\w])", text):
+            found.append(name)
+    return found
+
+
 def scan_batches(
     name: str,
     *,
@@ -157,35 +169,60 @@ def scan_batches(
 ) -> "pyarrow.RecordBatchReader":
     """A table read in batches, for tables larger than memory: a
     ``pyarrow.RecordBatchReader`` over the server's Parquet answer, read by HTTP ranges:
-    the footer, then only the ``columns`` asked for, of only the row groups that
-    ``row_filter`` (a ``pyarrow.compute`` expression, e.g. ``pc.field("year") >= 2020``)
-    may match, one row group at a time.
+    the footer, then one row group at a time, of which only the column chunks of
+    ``columns`` (and of the fields ``row_filter`` uses). Memory stays about one row
+    group's, whatever the table's size.
 
     Args:
         name: ``stone:<ns>/<name>``.
         env: The environment (``stone env``).
         branch: The branch (default ``main``).
         version: A named version of that branch (the package version it was pushed with).
-        columns: The columns to read (default: all).
-        row_filter: Rows to keep, a ``pyarrow.compute.Expression``.
+        columns: The columns to read, in this order (default: all).
+        row_filter: Rows to keep, a ``pyarrow.compute.Expression``
+            (``pc.field("year") >= 2020``).
         batch_size: Rows per batch at most.
     """
     pa = _pyarrow()
-    import pyarrow.dataset as pads
+    import pyarrow.parquet as pq
 
     point, url, what = _table_file(name, env, branch, version)
     source = RangeFile(point, url, what=what)
-    fragment = pads.ParquetFileFormat().make_fragment(pa.PythonFile(source, mode="r"))
-    scanner = fragment.scanner(
-        columns=list(columns) if columns is not None else None,
-        filter=row_filter,
-        batch_size=batch_size,
-        # One row group in flight: memory stays a row group's, whatever the table's size.
-        batch_readahead=1,
-        fragment_readahead=1,
-        use_threads=True,
-    )
-    return scanner.to_reader()
+    try:
+        parquet = pq.ParquetFile(source, pre_buffer=False)
+        names = parquet.schema_arrow.names
+        wanted = list(columns) if columns is not None else list(names)
+        missing = [c for c in wanted if c not in names]
+        if missing:
+            raise UsageError(
+                "usage.invalid_column",
+                f"{what} has no column {', '.join(repr(c) for c in missing)} (it has {', '.join(names)})",
+            )
+        read = list(wanted)
+        if row_filter is not None:
+            read += [c for c in _filter_columns(row_filter, names) if c not in read]
+        schema = pa.schema([parquet.schema_arrow.field(c) for c in wanted])
+    except BaseException:
+        source.close()
+        raise
+
+    def batches() -> Iterator[Any]:
+        # Each row group is read whole before the next (no read-ahead): every read of the
+        # HTTP file happens within this call, none is left running in another thread.
+        try:
+            for index in range(parquet.num_row_groups):
+                group = parquet.read_row_group(index, columns=read, use_threads=True)
+                if row_filter is not None:
+                    group = group.filter(row_filter)
+                group = group.select(wanted)
+                for batch in group.to_batches(max_chunksize=batch_size):
+                    if batch.num_rows:
+                        yield batch.cast(schema) if batch.schema != schema else batch
+                del group
+        finally:
+            source.close()
+
+    return pa.RecordBatchReader.from_batches(schema, batches())
 
 
 def read_table(

@@ -260,3 +260,76 @@ fn python_reads_a_private_namespace_with_a_token_of_the_provider() {
     let access = stored["access_token"].as_str().unwrap_or_default();
     identity::assert_no_token(&[&output], &[access]);
 }
+
+/// The ```` ```python ```` blocks of `text`, in order.
+fn python_cells(text: &str) -> Vec<String> {
+    let mut cells = Vec::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        match (&mut current, line.trim_end()) {
+            (None, "```python") => current = Some(String::new()),
+            (Some(cell), "```") => {
+                cells.push(std::mem::take(cell));
+                current = None;
+            }
+            (Some(cell), _) => {
+                cell.push_str(line);
+                cell.push('\n');
+            }
+            (None, _) => {}
+        }
+    }
+    assert!(current.is_none(), "an unclosed ```python block");
+    cells
+}
+
+/// docs/python.md's notebook: its Python cells run in order, in one interpreter (as a
+/// notebook's kernel would), in the fresh venv, against a real server, from a folder
+/// holding `quickstart/` as the page says. A cell that raises fails the test.
+#[test]
+fn the_python_docs_run_as_a_notebook() {
+    let text =
+        std::fs::read_to_string(stone_test::tools::workspace_root().join("docs/python.md"))
+            .unwrap();
+    let cells = python_cells(&text);
+    assert!(cells.len() >= 8, "the notebook's cells: {}", cells.len());
+    let temp = tempfile::Builder::new()
+        .prefix("stone-python-docs-")
+        .tempdir()
+        .unwrap();
+    let venv = venv_with_client(temp.path(), true);
+    let server = StoneServer::start(&temp.path().join("data"), None, &[]);
+    let ctx = TestContext::new(venv.join("bin/stone"));
+    ctx.add_env("local", "data.localhost", &server.api());
+    crate::copy_dir(
+        &stone_test::tools::workspace_root().join("examples/quickstart"),
+        &ctx.root().join("quickstart"),
+    );
+    let mut notebook = String::new();
+    for (number, cell) in cells.iter().enumerate() {
+        notebook.push_str(&format!("# --- cell {} ---\n{cell}\n", number + 1));
+    }
+    let script = temp.path().join("notebook.py");
+    std::fs::write(&script, &notebook).unwrap();
+    let out = ctx
+        .command(venv.join("bin/python"))
+        .arg("-I")
+        .arg(&script)
+        .current_dir(ctx.root())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "docs/python.md's notebook failed ({}):\n--- stdout ---\n{stdout}\n--- stderr ---\n{stderr}\n--- notebook ---\n{notebook}",
+        out.status
+    );
+    for expected in [
+        "stone:demo/cities TABULAR created",
+        "6 ['city', 'country', 'population', 'latitude', 'longitude']",
+        "push.confirmation_required |",
+    ] {
+        assert!(stdout.contains(expected), "{expected:?} in:\n{stdout}");
+    }
+}
