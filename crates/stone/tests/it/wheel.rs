@@ -165,7 +165,14 @@ fn build_sdk_wheel(dir: &Path, out_dir: &Path) {
     let mut command = Command::new(python());
     isolate(&mut command, dir);
     command
-        .args(["-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index"])
+        .args([
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+        ])
         .args(["--disable-pip-version-check", "--no-cache-dir", "-w"])
         .arg(out_dir)
         .arg(workspace_root().join("python/stone-plugin-sdk"));
@@ -181,14 +188,13 @@ fn install_into_fresh_venv(dir: &Path, wheel: &Path, find_links: &[&Path]) -> Pa
     run(command.arg("-m").arg("venv").arg(&venv), "python -m venv");
     let mut command = Command::new(venv.join("bin/python"));
     isolate(&mut command, dir);
-    command
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--no-index",
-            "--disable-pip-version-check",
-        ]);
+    command.args([
+        "-m",
+        "pip",
+        "install",
+        "--no-index",
+        "--disable-pip-version-check",
+    ]);
     for links in find_links {
         command.arg("--find-links").arg(links);
     }

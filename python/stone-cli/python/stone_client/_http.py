@@ -12,6 +12,7 @@ import http.client
 import io
 import ipaddress
 import json
+import os
 import threading
 import time
 import urllib.parse
@@ -99,16 +100,23 @@ class Endpoint:
         return url
 
 
-_endpoints: Dict[str, Endpoint] = {}
+_endpoints: Dict[Tuple[str, ...], Endpoint] = {}
 _endpoints_lock = threading.Lock()
+
+
+def _key(env: str) -> Tuple[str, ...]:
+    # What `stone credentials` reads besides the stored login: a notebook that sets
+    # STONE_TOKEN or STONE_CONFIG later gets what they say.
+    return (env, os.environ.get("STONE_TOKEN", ""), os.environ.get("STONE_CONFIG", ""))
 
 
 def endpoint(env: str, *, renew: bool = False) -> Endpoint:
     """The endpoint of ``env``: its API and token, as ``stone credentials`` gives them
     (``STONE_TOKEN``, else the stored login refreshed, else none). Kept until the token
     is about to expire."""
+    key = _key(env)
     with _endpoints_lock:
-        known = _endpoints.get(env)
+        known = _endpoints.get(key)
         if known is not None and not renew and not known.stale():
             return known
     document = run_json(["credentials", "--env", env], what="stone credentials")
@@ -121,7 +129,7 @@ def endpoint(env: str, *, renew: bool = False) -> Endpoint:
         expires_at=document.get("expires_at"),
     )
     with _endpoints_lock:
-        _endpoints[env] = found
+        _endpoints[key] = found
     return found
 
 

@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 import threading
-from typing import IO, Any, Dict, List, Optional, Union
+from typing import IO, Any, Dict, List, Literal, Optional, Union, overload
 
 from stone_plugin_sdk import PushResult
 
@@ -91,6 +91,36 @@ def _relay(stream: IO[bytes], progress: _Progress) -> None:
         progress.line(raw.decode("utf-8", errors="replace").rstrip("\n"))
 
 
+@overload
+def push(
+    path: Union[str, "os.PathLike[str]"],
+    *,
+    env: str = ...,
+    branch: Optional[str] = ...,
+    yes: bool = ...,
+    force: bool = ...,
+    replace: bool = ...,
+    dry_run: "Literal[False]" = ...,
+    progress: bool = ...,
+    to: Optional[str] = ...,
+) -> PushResult: ...
+
+
+@overload
+def push(
+    path: Union[str, "os.PathLike[str]"],
+    *,
+    env: str = ...,
+    branch: Optional[str] = ...,
+    yes: bool = ...,
+    force: bool = ...,
+    replace: bool = ...,
+    dry_run: "Literal[True]",
+    progress: bool = ...,
+    to: Optional[str] = ...,
+) -> PushPlan: ...
+
+
 def push(
     path: Union[str, "os.PathLike[str]"],
     *,
@@ -102,7 +132,7 @@ def push(
     dry_run: bool = False,
     progress: bool = True,
     to: Optional[str] = None,
-) -> Any:
+) -> Union[PushResult, PushPlan]:
     """Publishes the package at ``path`` (a folder with a ``datasets.yaml``), exactly as
     ``stone package push PATH --json`` does: the same rules, run by the ``stone``
     executable installed with this package.

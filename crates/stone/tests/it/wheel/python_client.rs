@@ -288,9 +288,8 @@ fn python_cells(text: &str) -> Vec<String> {
 /// holding `quickstart/` as the page says. A cell that raises fails the test.
 #[test]
 fn the_python_docs_run_as_a_notebook() {
-    let text =
-        std::fs::read_to_string(stone_test::tools::workspace_root().join("docs/python.md"))
-            .unwrap();
+    let text = std::fs::read_to_string(stone_test::tools::workspace_root().join("docs/python.md"))
+        .unwrap();
     let cells = python_cells(&text);
     assert!(cells.len() >= 8, "the notebook's cells: {}", cells.len());
     let temp = tempfile::Builder::new()
