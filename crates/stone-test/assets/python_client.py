@@ -219,6 +219,19 @@ def private(work):
         if secret:
             assert secret not in shown, "a token in the endpoint's repr"
     seen["token_from"] = point.source
+    if point.source != "none":
+        # The token goes to the API's origin only: never to another host or port (a
+        # storage host, a presigned URL), nor to the same host over another scheme.
+        assert "Authorization" in point.headers_for(point.api + "/namespaces/secret/package")
+        host = point.origin[1]
+        for elsewhere in (f"http://storage.{host}:9000/bucket/key", f"https://{host}/v1/info", "http://127.0.0.2:1/v1/info"):
+            assert "Authorization" not in point.headers_for(elsewhere), elsewhere
+    # Plain http off loopback is refused before anything is sent.
+    try:
+        _http.Endpoint("x", "http://stone.example.org/v1", "stone.example.org", "t0ken", "stone_token", None)
+        raise AssertionError("an http API off loopback was accepted")
+    except stone.StoneError as error:
+        assert error.code == "client.insecure_url" and "t0ken" not in str(error), error
     print(json.dumps(seen))
 
 
