@@ -317,8 +317,15 @@ class RangeFile(io.RawIOBase):
             return request(self._point, "GET", self._url, headers=headers, connection=self._conn, what=self._what)
         except UnavailableError:
             # A kept-alive connection the server closed meanwhile: once more, on a new one.
-            self._conn = _connection(self._url)
-            return call(self._point, "GET", self._url, headers=headers, connection=self._conn, what=self._what)
+            pass
+        except StoneError as error:
+            # A login that expired during a long read: renewed once (`stone credentials`).
+            if error.http_status != 401 or self._point.source != "login":
+                raise
+            self._point = endpoint(self._point.env, renew=True)
+        self._conn.close()
+        self._conn = _connection(self._url)
+        return request(self._point, "GET", self._url, headers=headers, connection=self._conn, what=self._what)
 
     def readinto(self, buffer: Any) -> int:
         data = self.read(len(buffer))
