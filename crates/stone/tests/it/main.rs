@@ -3,6 +3,7 @@
 mod backend_faults;
 mod blob_store;
 mod branch;
+mod dependency_outage;
 mod descriptor;
 mod docs;
 mod env;
