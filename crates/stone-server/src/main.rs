@@ -146,7 +146,8 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         None => StateDb::open(&settings.path("state.db")).await,
         Some(url) => StateDb::connect(url, database.max_connections).await,
     }
-    .context("cannot open the push state")?;
+    .context("cannot open the push state")?
+    .with_public_host(&settings.public_host);
     // The SQLite state belongs to this process alone (the data directory is locked), so
     // leases left by a crash are ours to take back now; in a shared database they may be
     // held by live replicas and run out by themselves.
