@@ -8,6 +8,7 @@ mod body_timeout;
 mod content;
 mod dataset;
 mod encode;
+mod events;
 mod iceberg_rest;
 mod negotiate;
 mod origin;
@@ -108,6 +109,11 @@ fn table(body_read_timeout_seconds: u64) -> Table {
         &["GET"],
         "/v1/namespaces/{namespace}/datasets/{name}",
         get(read::dataset),
+    )
+    .add(
+        &["GET"],
+        "/v1/namespaces/{namespace}/events",
+        get(events::feed),
     )
     // `get` answers HEAD too (the GET's headers, no body): readers ask the size first.
     .add(

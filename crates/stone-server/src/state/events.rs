@@ -192,6 +192,8 @@ pub(super) fn push_event(
 pub struct EventQuery<'a> {
     /// Only this namespace's (`None`: every namespace's, for the delivery worker).
     pub namespace: Option<&'a str>,
+    /// Only this branch's (`None`: every branch's).
+    pub branch: Option<&'a str>,
     /// After this cursor.
     pub after: i64,
     /// At most this many.
@@ -202,23 +204,24 @@ impl StateDb {
     /// Events after a cursor, oldest first, and whether more follow.
     pub async fn events_after(&self, query: &EventQuery<'_>) -> Result<(Vec<Event>, bool)> {
         let limit = i64::try_from(query.limit.saturating_add(1)).unwrap_or(i64::MAX);
-        let rows: Vec<String> = match query.namespace {
-            Some(namespace) => sqlx::query_scalar(
-                "SELECT body FROM events WHERE namespace = $1 AND seq > $2 ORDER BY seq LIMIT $3",
-            )
-            .bind(namespace)
-            .bind(query.after)
-            .bind(limit)
-            .fetch_all(&self.pool)
-            .await,
-            None => {
-                sqlx::query_scalar("SELECT body FROM events WHERE seq > $1 ORDER BY seq LIMIT $2")
-                    .bind(query.after)
-                    .bind(limit)
-                    .fetch_all(&self.pool)
-                    .await
+        // Only the filters asked: each its own statement, so each has its own plan (the
+        // `(namespace, seq)` index for a namespace's feed).
+        let mut sql = String::from("SELECT body FROM events WHERE seq > $1");
+        let mut next = 3;
+        for (column, value) in [("namespace", query.namespace), ("branch", query.branch)] {
+            if value.is_some() {
+                sql.push_str(&format!(" AND {column} = ${next}"));
+                next += 1;
             }
         }
+        sql.push_str(" ORDER BY seq LIMIT $2");
+        let mut statement = sqlx::query_scalar(&sql).bind(query.after).bind(limit);
+        for value in [query.namespace, query.branch].into_iter().flatten() {
+            statement = statement.bind(value);
+        }
+        let rows: Vec<String> = statement
+            .fetch_all(&self.pool)
+            .await
         .map_err(query_error("reading events"))?;
         let more = rows.len() > query.limit;
         let events = rows

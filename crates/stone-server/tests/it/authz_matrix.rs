@@ -200,6 +200,21 @@ const TABLE: &[Row] = &[
         variant: "",
         answers: [READ_ANON, READ_NONE, ALL_200, ALL_200, ALL_200, ALL_200],
     },
+    // The events feed (issue 58): one branch's, readable as the branch is; the whole
+    // namespace's, for its readers only (the private branch's events never reach others:
+    // the content check).
+    Row {
+        method: "GET",
+        path: "/v1/namespaces/{namespace}/events",
+        variant: "branch",
+        answers: [READ_ANON, READ_NONE, ALL_200, ALL_200, ALL_200, ALL_200],
+    },
+    Row {
+        method: "GET",
+        path: "/v1/namespaces/{namespace}/events",
+        variant: "whole",
+        answers: [ALL_401, ALL_403, ALL_200, ALL_200, ALL_200, ALL_200],
+    },
     Row {
         method: "GET",
         path: "/v1/namespaces/{namespace}/datasets/{name}/content",
@@ -693,6 +708,15 @@ async fn answer(world: &World, row: &Row, caller: Caller, place: Place) -> Strin
         }
         ("GET", "/v1/namespaces/{namespace}/package", _) => {
             let path = format!("/v1/namespaces/{ns}/package{read_query}");
+            status(send_watched(world, caller, "GET", &path, token, None).await)
+        }
+        ("GET", "/v1/namespaces/{namespace}/events", variant) => {
+            let query = match variant {
+                "branch" => format!("?branch={branch}"),
+                "whole" => String::new(),
+                other => panic!("no request for the variant {other:?}"),
+            };
+            let path = format!("/v1/namespaces/{ns}/events{query}");
             status(send_watched(world, caller, "GET", &path, token, None).await)
         }
         ("GET", "/v1/namespaces/{namespace}/datasets/{name}", _) => {

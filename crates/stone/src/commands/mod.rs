@@ -1,4 +1,5 @@
 pub mod env;
+pub mod events;
 pub mod import;
 pub mod login;
 pub mod man;

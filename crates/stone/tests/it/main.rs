@@ -6,6 +6,7 @@ mod branch;
 mod descriptor;
 mod docs;
 mod env;
+mod events;
 mod exit_codes;
 mod faults;
 mod features;
