@@ -158,6 +158,126 @@ pub struct EventPage {
     pub more: bool,
 }
 
+/// Body of `POST /v1/namespaces/{ns}/subscriptions` (namespace admins): a webhook.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreateSubscription {
+    /// Where to POST each event: `https://…` (plain `http://` only to an address the
+    /// server's operator allows in `[events] allow_targets`). Loopback, link-local, private
+    /// and metadata addresses are refused unless allowed (`subscription.target_forbidden`).
+    pub url: String,
+    /// What the target receives: CloudEvents 1.0 (the default, and the only format yet).
+    #[serde(default)]
+    pub format: TargetFormat,
+    /// Only these event types (default: every type).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<EventType>,
+    /// Only the events of branches matching one of these patterns (`*` matches any run of
+    /// characters; default: every branch).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub branches: Vec<String>,
+    /// Only the events of datasets matching one of these patterns (default: every
+    /// dataset). Push events (`push.*`) pass this filter.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub datasets: Vec<String>,
+}
+
+/// What a subscription's target receives.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TargetFormat {
+    /// A CloudEvents 1.0 structured JSON body (`application/cloudevents+json`) whose `data`
+    /// is the [`Event`], signed with the Standard Webhooks headers.
+    #[default]
+    Cloudevents,
+    /// A format this reader does not know.
+    #[serde(other)]
+    Unknown,
+}
+
+/// A subscription as listed (never with its secret).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Subscription {
+    /// Its ID.
+    pub id: String,
+    /// The namespace whose events it receives.
+    pub namespace: String,
+    /// The target.
+    pub url: String,
+    /// What the target receives.
+    pub format: TargetFormat,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<EventType>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub branches: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub datasets: Vec<String>,
+    /// `api` (made through the API) or `config` (the server's `[[events.subscriptions]]`).
+    pub origin: String,
+    /// Who made it (`api`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_by: Option<String>,
+    pub created_at: String,
+    /// Deliveries by state: `pending`, `delivered`, `dead`.
+    #[serde(default)]
+    pub deliveries: DeliveryCounts,
+}
+
+/// Deliveries of a subscription by state.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeliveryCounts {
+    pub pending: u64,
+    pub delivered: u64,
+    pub dead: u64,
+}
+
+/// Answer of `POST /v1/namespaces/{ns}/subscriptions`: the subscription and its secret,
+/// shown this once and never again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SubscriptionCreated {
+    pub subscription: Subscription,
+    /// The Standard Webhooks secret (`whsec_` + base64 of the key) that signs every
+    /// delivery: keep it, it is not shown again.
+    pub secret: String,
+}
+
+/// Answer of `GET /v1/namespaces/{ns}/subscriptions`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SubscriptionList {
+    pub subscriptions: Vec<Subscription>,
+}
+
+/// One delivery of an event to a subscription's target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Delivery {
+    /// The event's cursor.
+    pub cursor: i64,
+    /// The event's ID (the `webhook-id` header).
+    pub event_id: String,
+    /// `pending` (to send, or to send again at `next_at`), `delivered`, or `dead` (given
+    /// up: see `last_error`; `POST …/redeliver` sends it again).
+    pub state: String,
+    pub attempts: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivered_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_error: Option<String>,
+}
+
+/// Answer of `GET /v1/namespaces/{ns}/subscriptions/{id}/deliveries`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeliveryList {
+    pub deliveries: Vec<Delivery>,
+}
+
+/// Answer of `POST /v1/namespaces/{ns}/subscriptions/{id}/redeliver`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Redelivered {
+    /// Dead deliveries made pending again.
+    pub redelivered: u64,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -35,7 +35,11 @@ pub mod redact;
 pub mod signature;
 pub mod validate;
 
-pub use event::{Event, EventPage, EventType, MAX_EVENT_PAGE, MAX_EVENT_WAIT_SECONDS};
+pub use event::{
+    CreateSubscription, Delivery, DeliveryCounts, DeliveryList, Event, EventPage, EventType,
+    MAX_EVENT_PAGE, MAX_EVENT_WAIT_SECONDS, Redelivered, Subscription, SubscriptionCreated,
+    SubscriptionList, TargetFormat,
+};
 pub use info::{
     AuthMode, Identity, OidcInfo, ProtectedRoles, ServerInfo, StagingInfo, StagingStoreKind,
     StepUp, roles_of,

@@ -27,6 +27,7 @@ pub mod authz;
 pub mod config;
 pub mod content_cache;
 pub mod engines;
+pub mod events;
 pub mod error;
 mod fs_at;
 pub mod gc;

@@ -34,6 +34,8 @@ mod push_files;
 mod pushes;
 mod quotas;
 mod staging;
+// Issue 58: webhook subscriptions and deliveries.
+mod subscriptions;
 #[cfg(test)]
 mod tests;
 
@@ -43,6 +45,7 @@ pub use leases::EngineLock;
 pub use push_files::{FileTotals, declared_listings, heads_declared};
 pub use quotas::{QuotaChange, QuotaFigures};
 pub use staging::{DELETIONS_KEPT, DeletionMark, Keeps};
+pub use subscriptions::{Filters, SubscriptionRecord, time_after};
 
 /// Errors of the state database.
 #[derive(Debug, thiserror::Error)]
