@@ -128,6 +128,11 @@ impl StoneServer {
         self.process.log_tail(lines)
     }
 
+    /// The server's process ID.
+    pub fn pid(&self) -> u32 {
+        self.process.pid()
+    }
+
     /// Kills the server as a crash would (SIGKILL).
     pub fn kill(&mut self) {
         self.process.kill();

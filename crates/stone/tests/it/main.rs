@@ -32,6 +32,7 @@ mod s3_warehouse;
 mod shape;
 mod step_up;
 mod table_checks;
+mod webhooks;
 mod wheel;
 
 use stone_test::TestContext;
