@@ -194,6 +194,8 @@ pub const TABLE: &[Code] = &[
     code(api::VERSION_EXISTS, Refused),
     code(api::DATASET_LIMIT_EXCEEDED, Failure),
     code(api::DATASET_NOT_FOUND, Failure),
+    code(api::SUBSCRIPTION_NOT_FOUND, Failure),
+    code(api::SUBSCRIPTION_TARGET_FORBIDDEN, Refused),
     code(api::ENGINE_FAILED, Failure),
     code(api::ENGINE_UNAVAILABLE, Unavailable),
     code(api::GRAPH_INVALID_RDF, Failure),
