@@ -215,6 +215,38 @@ const TABLE: &[Row] = &[
         variant: "whole",
         answers: [ALL_401, ALL_403, ALL_200, ALL_200, ALL_200, ALL_200],
     },
+    // Webhook subscriptions (issue 58): the namespace's admins only, which no caller of
+    // the table is.
+    Row {
+        method: "GET",
+        path: "/v1/namespaces/{namespace}/subscriptions",
+        variant: "",
+        answers: [ALL_401, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+    Row {
+        method: "POST",
+        path: "/v1/namespaces/{namespace}/subscriptions",
+        variant: "",
+        answers: [ALL_401, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+    Row {
+        method: "DELETE",
+        path: "/v1/namespaces/{namespace}/subscriptions/{id}",
+        variant: "",
+        answers: [ALL_401, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+    Row {
+        method: "GET",
+        path: "/v1/namespaces/{namespace}/subscriptions/{id}/deliveries",
+        variant: "",
+        answers: [ALL_401, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+    Row {
+        method: "POST",
+        path: "/v1/namespaces/{namespace}/subscriptions/{id}/redeliver",
+        variant: "",
+        answers: [ALL_401, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
     Row {
         method: "GET",
         path: "/v1/namespaces/{namespace}/datasets/{name}/content",
@@ -718,6 +750,14 @@ async fn answer(world: &World, row: &Row, caller: Caller, place: Place) -> Strin
             };
             let path = format!("/v1/namespaces/{ns}/events{query}");
             status(send_watched(world, caller, "GET", &path, token, None).await)
+        }
+        (method, path, _) if path.starts_with("/v1/namespaces/{namespace}/subscriptions") => {
+            let path = path
+                .replace("{namespace}", ns)
+                .replace("{id}", "sub_0123456789abcdef0123456789abcdef");
+            let body = (method == "POST" && path.ends_with("/subscriptions"))
+                .then(|| json!({ "url": "https://93.184.216.34/hook" }));
+            status(send_watched(world, caller, method, &path, token, body.as_ref()).await)
         }
         ("GET", "/v1/namespaces/{namespace}/datasets/{name}", _) => {
             let path = format!("/v1/namespaces/{ns}/datasets/notes{read_query}");
