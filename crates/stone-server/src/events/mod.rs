@@ -33,8 +33,9 @@ use crate::config::EventOptions;
 use crate::state::{EventQuery, StateDb, SubscriptionRecord, time_after};
 use target::{CheckedResolver, TargetPolicy};
 
-/// How long a claim on a delivery lasts (a delivery takes at most the timeout).
-const LEASE_MARGIN: Duration = Duration::from_secs(30);
+/// How long a claim on a delivery lasts beyond twice the timeout (a delivery takes at most
+/// the timeout, its record a moment more).
+const LEASE_MARGIN: Duration = Duration::from_secs(5);
 
 /// How often the worker looks for work without being woken (another replica's events,
 /// retries coming due).
@@ -134,7 +135,7 @@ impl Deliverer {
         if free == 0 {
             return Ok(());
         }
-        let lease = Duration::from_secs(self.options.delivery_timeout_seconds) + LEASE_MARGIN;
+        let lease = Duration::from_secs(2 * self.options.delivery_timeout_seconds) + LEASE_MARGIN;
         let claimed = self.db.claim_deliveries(&self.owner, lease, free).await?;
         for (subscription, seq) in claimed {
             let Ok(worker) = self.workers.clone().try_acquire_owned() else {
