@@ -195,3 +195,68 @@ fn every_committed_outcome_is_an_event_in_commit_order() {
     let error: Value = serde_json::from_slice(&out.stdout).expect("the error as JSON");
     assert_eq!(error["error"]["code"], "events.invalid_source", "{error:#}");
 }
+
+/// A commit that fails (the server dies while writing a table, and `[jobs] max_crashes = 1`
+/// fails the push instead of resuming it): the dataset recorded before has its event, the
+/// push its `push.failed`, and the table whose outcome was never recorded none.
+#[test]
+fn a_failed_commit_has_push_failed_and_no_event_of_what_did_not_commit() {
+    use stone_test::services::StoneServer;
+    let data = tempfile::Builder::new()
+        .prefix("stone-server-data-")
+        .tempdir()
+        .unwrap();
+    let config = format!("public_host = \"{HOST}\"\n[jobs]\nmax_crashes = 1\n");
+    let mut server = StoneServer::start(
+        data.path(),
+        Some(&config),
+        &[("STONE_SERVER_TEST_PAUSE_COMMIT", "orders")],
+    );
+    let ctx = crate::context();
+    ctx.add_env("local", HOST, &server.api());
+    let dir = ctx.package(
+        "crash",
+        "name: crash\npublish: {to: \"stone:crash\"}\nresources:\n  - path: scan.bin\n  - path: orders.csv\n",
+        &[("scan.bin", b"bytes"), ("orders.csv", b"id\n1\n")],
+    );
+    let mut pushing = ctx
+        .stone()
+        .args(["package", "push", "--env", "local", "--branch", "dev", "--json"])
+        .arg(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let paused = data.path().join("test-hooks/paused");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !paused.exists() {
+        assert!(Instant::now() < deadline, "{}", server.log_tail(30));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    server.kill();
+    let _ = pushing.kill();
+    let _ = pushing.wait();
+    let server = StoneServer::start(data.path(), Some(&config), &[]);
+    let out = ctx
+        .stone()
+        .args(["env", "add", "local", "--host", HOST, "--api", &server.api(), "--replace"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", crate::stderr(&out));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let events = loop {
+        let events = tail(&ctx, "stone:crash", &[]);
+        if events.iter().any(|e| e["type"] == "push.failed") {
+            break events;
+        }
+        assert!(Instant::now() < deadline, "{events:#?}\n{}", server.log_tail(30));
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(
+        types(&events),
+        [("dataset.created", "scan"), ("push.failed", "")].map(|(t, d)| (t.to_owned(), d.to_owned())),
+        "{events:#?}"
+    );
+    assert_eq!(events[1]["counts"]["failed"], 1, "{events:#?}");
+    assert_eq!(events[1]["counts"]["created"], 1, "{events:#?}");
+}
