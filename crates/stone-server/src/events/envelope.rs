@@ -71,7 +71,10 @@ pub fn sign(secret: &str, id: &str, timestamp: i64, body: &str) -> Result<String
     let mut mac = Hmac::<Sha256>::new_from_slice(&key).map_err(|e| e.to_string())?;
     mac.update(format!("{id}.{timestamp}.").as_bytes());
     mac.update(body.as_bytes());
-    Ok(format!("v1,{}", STANDARD.encode(mac.finalize().into_bytes())))
+    Ok(format!(
+        "v1,{}",
+        STANDARD.encode(mac.finalize().into_bytes())
+    ))
 }
 
 #[cfg(test)]

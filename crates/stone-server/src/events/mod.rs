@@ -58,14 +58,24 @@ pub struct Deliverer {
 
 impl Deliverer {
     /// The worker of the `[events]` options (its target policy already checked).
-    pub fn new(db: StateDb, options: &EventOptions, policy: Arc<TargetPolicy>) -> anyhow::Result<Self> {
+    pub fn new(
+        db: StateDb,
+        options: &EventOptions,
+        policy: Arc<TargetPolicy>,
+    ) -> anyhow::Result<Self> {
         let client = reqwest::Client::builder()
-            .user_agent(concat!("stone-server/", env!("CARGO_PKG_VERSION"), " (webhooks)"))
+            .user_agent(concat!(
+                "stone-server/",
+                env!("CARGO_PKG_VERSION"),
+                " (webhooks)"
+            ))
             .dns_resolver(Arc::new(CheckedResolver {
                 policy: policy.clone(),
             }))
             .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(Duration::from_secs(options.delivery_timeout_seconds.clamp(1, 10)))
+            .connect_timeout(Duration::from_secs(
+                options.delivery_timeout_seconds.clamp(1, 10),
+            ))
             .timeout(Duration::from_secs(options.delivery_timeout_seconds.max(1)))
             .no_proxy()
             .build()?;
@@ -205,7 +215,13 @@ impl Deliverer {
         tracing::info!(subscription = %subscription.id, cursor = seq, attempts = attempts + 1, dead, error = %error, "delivery failed");
         let next_at = (!dead).then(|| time_after(wait));
         self.db
-            .delivery_attempted(subscription_id, seq, &self.owner, Some(&error), next_at.as_deref())
+            .delivery_attempted(
+                subscription_id,
+                seq,
+                &self.owner,
+                Some(&error),
+                next_at.as_deref(),
+            )
             .await?;
         Ok(())
     }
@@ -215,7 +231,8 @@ impl Deliverer {
     fn backoff(&self, attempt: u32) -> Duration {
         let initial = self.options.retry_initial_ms.max(1) as f64 / 1000.0;
         let exponent = attempt.saturating_sub(2).min(30);
-        let full = (initial * 2f64.powi(exponent as i32)).min(self.options.retry_max_seconds as f64);
+        let full =
+            (initial * 2f64.powi(exponent as i32)).min(self.options.retry_max_seconds as f64);
         let random = uuid::Uuid::new_v4().as_u128() as u64 as f64 / u64::MAX as f64;
         Duration::from_secs_f64(full * (0.5 + 0.5 * random))
     }
@@ -226,7 +243,8 @@ impl Deliverer {
         subscription: &SubscriptionRecord,
         event: &stone_api::Event,
     ) -> Result<(), (String, Option<Duration>)> {
-        let url = reqwest::Url::parse(&subscription.url).map_err(|e| (format!("the target URL is not a URL: {e}"), None))?;
+        let url = reqwest::Url::parse(&subscription.url)
+            .map_err(|e| (format!("the target URL is not a URL: {e}"), None))?;
         // An IP literal is connected to without the resolver: checked here, every time.
         if let Some(host) = url.host_str() {
             let literal = host.trim_start_matches('[').trim_end_matches(']');
@@ -306,7 +324,11 @@ fn describe(e: &reqwest::Error) -> String {
 
 /// `Retry-After` in seconds or as an HTTP date, at most a day.
 fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
-    let value = headers.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?.trim();
+    let value = headers
+        .get(reqwest::header::RETRY_AFTER)?
+        .to_str()
+        .ok()?
+        .trim();
     let seconds = match value.parse::<u64>() {
         Ok(seconds) => seconds,
         Err(_) => {

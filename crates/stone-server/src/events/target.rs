@@ -216,9 +216,8 @@ impl Resolve for CheckedResolver {
         let policy = self.policy.clone();
         Box::pin(async move {
             let host = name.as_str().to_owned();
-            let found: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
-                .await?
-                .collect();
+            let found: Vec<SocketAddr> =
+                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
             let mut refusals = Vec::new();
             let checked: Vec<SocketAddr> = found
                 .into_iter()
@@ -234,7 +233,10 @@ impl Resolve for CheckedResolver {
                 let why = if refusals.is_empty() {
                     format!("{host} has no address")
                 } else {
-                    format!("{host} resolves to refused addresses: {}", refusals.join("; "))
+                    format!(
+                        "{host} resolves to refused addresses: {}",
+                        refusals.join("; ")
+                    )
                 };
                 return Err(why.into());
             }
@@ -270,14 +272,25 @@ mod tests {
             assert!(policy.check_address(address).is_err(), "{refused}");
         }
         for public in ["93.184.216.34", "2606:4700::1111", "8.8.8.8"] {
-            assert!(policy.check_address(public.parse().unwrap()).is_ok(), "{public}");
+            assert!(
+                policy.check_address(public.parse().unwrap()).is_ok(),
+                "{public}"
+            );
         }
         let allowed = TargetPolicy::new(&["127.0.0.1/32".into(), "10.0.0.0/8".into()]).unwrap();
         assert!(allowed.check_address("127.0.0.1".parse().unwrap()).is_ok());
-        assert!(allowed.check_address("::ffff:127.0.0.1".parse().unwrap()).is_ok());
+        assert!(
+            allowed
+                .check_address("::ffff:127.0.0.1".parse().unwrap())
+                .is_ok()
+        );
         assert!(allowed.check_address("127.0.0.2".parse().unwrap()).is_err());
         assert!(allowed.check_address("10.200.0.1".parse().unwrap()).is_ok());
-        assert!(allowed.check_address("169.254.169.254".parse().unwrap()).is_err());
+        assert!(
+            allowed
+                .check_address("169.254.169.254".parse().unwrap())
+                .is_err()
+        );
         assert!(TargetPolicy::new(&["nonsense".into()]).is_err());
         assert!(TargetPolicy::new(&["10.0.0.0/33".into()]).is_err());
     }
@@ -289,6 +302,11 @@ mod tests {
         assert!(policy.check_url("https://169.254.169.254/").await.is_err());
         assert!(policy.check_url("https://u:p@example.com/").await.is_err());
         assert!(policy.check_url("ftp://127.0.0.1/").await.is_err());
-        assert!(TargetPolicy::default().check_url("http://127.0.0.1:9/").await.is_err());
+        assert!(
+            TargetPolicy::default()
+                .check_url("http://127.0.0.1:9/")
+                .await
+                .is_err()
+        );
     }
 }

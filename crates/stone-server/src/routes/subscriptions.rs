@@ -37,8 +37,12 @@ fn admin<'a>(app: &App, caller: &'a Caller, namespace: &str) -> ApiResult<&'a Pr
         )
         .with_challenge("Bearer"));
     };
-    app.authz
-        .require(principal, namespace, Access::Admin, "manage the webhooks of")?;
+    app.authz.require(
+        principal,
+        namespace,
+        Access::Admin,
+        "manage the webhooks of",
+    )?;
     Ok(principal)
 }
 
@@ -96,7 +100,10 @@ pub async fn create(
             "an event type is not known to this server (see docs/server.md, \"Events\")",
         ));
     }
-    for (field, list) in [("branches", &request.branches), ("datasets", &request.datasets)] {
+    for (field, list) in [
+        ("branches", &request.branches),
+        ("datasets", &request.datasets),
+    ] {
         if list.len() > MAX_FILTERS || list.iter().any(|p| p.is_empty() || p.len() > 256) {
             return Err(ApiError::invalid_field(
                 field,
@@ -170,7 +177,9 @@ pub async fn delete(
             StatusCode::CONFLICT,
             codes::PUSH_CONFLICT,
             "Conflict",
-            format!("{id} is a subscription of the server's configuration ([[events.subscriptions]]): the operator removes it there"),
+            format!(
+                "{id} is a subscription of the server's configuration ([[events.subscriptions]]): the operator removes it there"
+            ),
         )),
         Some(_) => {
             app.db.delete_subscription(&namespace, &id).await?;
@@ -209,7 +218,10 @@ pub async fn deliveries(
         ));
     }
     let limit = query.limit.unwrap_or(100).clamp(1, 1000);
-    let deliveries = app.db.deliveries(&id, query.state.as_deref(), limit).await?;
+    let deliveries = app
+        .db
+        .deliveries(&id, query.state.as_deref(), limit)
+        .await?;
     Ok(Json(DeliveryList { deliveries }))
 }
 

@@ -32,7 +32,9 @@ async fn outcome_events(
         ))
         .bind(&push.id)
         .bind(json_array(
-            unlisted.iter().map(|name| serde_json::json!({"name": name})),
+            unlisted
+                .iter()
+                .map(|name| serde_json::json!({"name": name})),
         ))
         .fetch_all(&mut *tx)
         .await

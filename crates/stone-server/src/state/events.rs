@@ -24,13 +24,12 @@ pub(super) async fn record_events(
         return Ok(());
     }
     let count = i64::try_from(events.len()).unwrap_or(i64::MAX);
-    let last: i64 = sqlx::query_scalar(
-        "UPDATE event_counter SET last = last + $1 WHERE id = 1 RETURNING last",
-    )
-    .bind(count)
-    .fetch_one(&mut *tx)
-    .await
-    .map_err(query_error("taking event cursors"))?;
+    let last: i64 =
+        sqlx::query_scalar("UPDATE event_counter SET last = last + $1 WHERE id = 1 RETURNING last")
+            .bind(count)
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(query_error("taking event cursors"))?;
     let first = last - count + 1;
     for (offset, event) in events.iter_mut().enumerate() {
         event.cursor = first + offset as i64;
@@ -222,7 +221,7 @@ impl StateDb {
         let rows: Vec<String> = statement
             .fetch_all(&self.pool)
             .await
-        .map_err(query_error("reading events"))?;
+            .map_err(query_error("reading events"))?;
         let more = rows.len() > query.limit;
         let events = rows
             .iter()

@@ -122,7 +122,9 @@ impl StateDb {
             "{rows} DELETE FROM subscriptions WHERE origin = 'config'
                  AND id NOT IN (SELECT id FROM r)"
         ))
-        .bind(json_array(kept.iter().map(|id| serde_json::json!({"id": id}))))
+        .bind(json_array(
+            kept.iter().map(|id| serde_json::json!({"id": id})),
+        ))
         .execute(&self.pool)
         .await
         .map_err(query_error("dropping subscriptions"))?;
@@ -132,14 +134,12 @@ impl StateDb {
     /// The subscriptions of a namespace (`None`: of every namespace), by ID.
     pub async fn subscriptions(&self, namespace: Option<&str>) -> Result<Vec<SubscriptionRecord>> {
         let rows = match namespace {
-            Some(namespace) => {
-                sqlx::query(&format!(
-                    "SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE namespace = $1 ORDER BY id"
-                ))
-                .bind(namespace)
-                .fetch_all(&self.pool)
-                .await
-            }
+            Some(namespace) => sqlx::query(&format!(
+                "SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE namespace = $1 ORDER BY id"
+            ))
+            .bind(namespace)
+            .fetch_all(&self.pool)
+            .await,
             None => {
                 sqlx::query(&format!(
                     "SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions ORDER BY id"
@@ -226,9 +226,9 @@ impl StateDb {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         if !taken.is_empty() {
             let now = now_ms();
-            let rows = json_array(taken.iter().map(|event| {
-                serde_json::json!({"seq": event.cursor, "ordering": ordering(event)})
-            }));
+            let rows = json_array(taken.iter().map(
+                |event| serde_json::json!({"seq": event.cursor, "ordering": ordering(event)}),
+            ));
             let table = json_rows(self.backend, "$2", &[("seq", true), ("ordering", false)]);
             sqlx::query(&format!(
                 "{table} INSERT INTO deliveries (subscription_id, seq, ordering, state, attempts, first_at, next_at)
@@ -400,16 +400,28 @@ impl StateDb {
         state: Option<&str>,
         limit: usize,
     ) -> Result<Vec<Delivery>> {
-        let filter = if state.is_some() { "AND d.state = $3" } else { "" };
+        let filter = if state.is_some() {
+            "AND d.state = $3"
+        } else {
+            ""
+        };
         let sql = format!(
             "SELECT d.seq, e.id, d.state, d.attempts, d.next_at, d.delivered_at, d.last_error
              FROM deliveries d JOIN events e ON e.seq = d.seq
              WHERE d.subscription_id = $1 {filter} ORDER BY d.seq DESC LIMIT $2"
         );
-        type Row = (i64, String, String, i64, String, Option<String>, Option<String>);
+        type Row = (
+            i64,
+            String,
+            String,
+            i64,
+            String,
+            Option<String>,
+            Option<String>,
+        );
         let mut query = sqlx::query_as::<_, Row>(&sql)
-        .bind(subscription)
-        .bind(i64::try_from(limit).unwrap_or(i64::MAX));
+            .bind(subscription)
+            .bind(i64::try_from(limit).unwrap_or(i64::MAX));
         if let Some(state) = state {
             query = query.bind(state);
         }

@@ -100,7 +100,10 @@ async fn follow(
         .map_err(|e| match e {
             retry::SendError::Transport(e) => CliError::new(
                 codes::EVENTS_UNAVAILABLE,
-                format!("the server ({api}) did not answer: {}", stone_http::describe(&e)),
+                format!(
+                    "the server ({api}) did not answer: {}",
+                    stone_http::describe(&e)
+                ),
             )
             .hint("run the same command again, with --after the last cursor printed"),
             retry::SendError::Build(e) => CliError::new(codes::EVENTS_FAILED, e.to_string()),
@@ -208,10 +211,15 @@ fn refused(api: &str, namespace: &str, status: StatusCode, body: &[u8], token: b
             p.detail.clone().unwrap_or_else(|| p.title.clone()),
             Some(p.code.clone()),
         ),
-        None => (String::from_utf8_lossy(body).chars().take(200).collect(), None),
+        None => (
+            String::from_utf8_lossy(body).chars().take(200).collect(),
+            None,
+        ),
     };
     let coded = code.map(|c| format!(" (code {c})")).unwrap_or_default();
-    let message = format!("the events of stone:{namespace}: the server ({api}) answered {status}{coded}: {detail}");
+    let message = format!(
+        "the events of stone:{namespace}: the server ({api}) answered {status}{coded}: {detail}"
+    );
     match status {
         StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => {
             let error = CliError::new(codes::EVENTS_UNAUTHORIZED, message);

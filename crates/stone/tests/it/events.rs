@@ -180,7 +180,8 @@ fn every_committed_outcome_is_an_event_in_commit_order() {
     let first_line = text.lines().next().unwrap();
     assert!(
         first_line.starts_with(&followed[0]["cursor"].to_string())
-            && first_line.contains("dataset.appended stone:sales/orders on dev (+1 rows, 3 rows now"),
+            && first_line
+                .contains("dataset.appended stone:sales/orders on dev (+1 rows, 3 rows now"),
         "{text}"
     );
     // One branch only: none on main.
@@ -188,7 +189,14 @@ fn every_committed_outcome_is_an_event_in_commit_order() {
     // A dataset is not a namespace: a usage error that says so.
     let out = ctx
         .stone()
-        .args(["events", "tail", "stone:sales/orders", "--env", "local", "--json"])
+        .args([
+            "events",
+            "tail",
+            "stone:sales/orders",
+            "--env",
+            "local",
+            "--json",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", crate::stderr(&out));
@@ -221,7 +229,9 @@ fn a_failed_commit_has_push_failed_and_no_event_of_what_did_not_commit() {
     );
     let mut pushing = ctx
         .stone()
-        .args(["package", "push", "--env", "local", "--branch", "dev", "--json"])
+        .args([
+            "package", "push", "--env", "local", "--branch", "dev", "--json",
+        ])
         .arg(&dir)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -239,7 +249,16 @@ fn a_failed_commit_has_push_failed_and_no_event_of_what_did_not_commit() {
     let server = StoneServer::start(data.path(), Some(&config), &[]);
     let out = ctx
         .stone()
-        .args(["env", "add", "local", "--host", HOST, "--api", &server.api(), "--replace"])
+        .args([
+            "env",
+            "add",
+            "local",
+            "--host",
+            HOST,
+            "--api",
+            &server.api(),
+            "--replace",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", crate::stderr(&out));
@@ -249,12 +268,17 @@ fn a_failed_commit_has_push_failed_and_no_event_of_what_did_not_commit() {
         if events.iter().any(|e| e["type"] == "push.failed") {
             break events;
         }
-        assert!(Instant::now() < deadline, "{events:#?}\n{}", server.log_tail(30));
+        assert!(
+            Instant::now() < deadline,
+            "{events:#?}\n{}",
+            server.log_tail(30)
+        );
         std::thread::sleep(Duration::from_millis(100));
     };
     assert_eq!(
         types(&events),
-        [("dataset.created", "scan"), ("push.failed", "")].map(|(t, d)| (t.to_owned(), d.to_owned())),
+        [("dataset.created", "scan"), ("push.failed", "")]
+            .map(|(t, d)| (t.to_owned(), d.to_owned())),
         "{events:#?}"
     );
     assert_eq!(events[1]["counts"]["failed"], 1, "{events:#?}");

@@ -203,7 +203,16 @@ fn package(ctx: &TestContext, round: usize) -> PathBuf {
 fn repoint(ctx: &TestContext, server: &StoneServer) {
     let out = ctx
         .stone()
-        .args(["env", "add", "local", "--host", HOST, "--api", &server.api(), "--replace"])
+        .args([
+            "env",
+            "add",
+            "local",
+            "--host",
+            HOST,
+            "--api",
+            &server.api(),
+            "--replace",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", crate::stderr(&out));
@@ -249,7 +258,11 @@ fn every_committed_outcome_reaches_a_receiver_through_outages_and_a_crash() {
         push(&ctx, &package(&ctx, round), &["--branch", "dev"]);
     }
     let events = feed(&server, "hooks");
-    assert_eq!(events.len(), 4 * 3, "2 datasets and the push, 4 times: {events:#?}");
+    assert_eq!(
+        events.len(),
+        4 * 3,
+        "2 datasets and the push, 4 times: {events:#?}"
+    );
     wait_all_received(&receiver, &events, &server);
 
     // The receiver goes away; pushes go on; the server is killed and started again; the
@@ -273,7 +286,10 @@ fn every_committed_outcome_reaches_a_receiver_through_outages_and_a_crash() {
 
     // Every delivery verified, a CloudEvent, and an event of the feed: none of anything
     // that did not commit. Repeats carry the same webhook-id.
-    let by_id: HashMap<&str, &Value> = events.iter().map(|e| (e["id"].as_str().unwrap(), e)).collect();
+    let by_id: HashMap<&str, &Value> = events
+        .iter()
+        .map(|e| (e["id"].as_str().unwrap(), e))
+        .collect();
     let mut first_seen: Vec<&Value> = Vec::new();
     let mut seen = HashSet::new();
     for delivery in &received {
@@ -315,13 +331,29 @@ fn every_committed_outcome_reaches_a_receiver_through_outages_and_a_crash() {
         assert!(Instant::now() < deadline, "{listed:#}");
         std::thread::sleep(Duration::from_millis(100));
     }
-    assert!(!server.log_tail(10_000).contains(&secret), "the secret is never logged");
+    assert!(
+        !server.log_tail(10_000).contains(&secret),
+        "the secret is never logged"
+    );
 
     // Deleted: no more deliveries, and it is gone.
-    let (status, _) = call(&server, "DELETE", &format!("/v1/namespaces/hooks/subscriptions/{id}"), None);
+    let (status, _) = call(
+        &server,
+        "DELETE",
+        &format!("/v1/namespaces/hooks/subscriptions/{id}"),
+        None,
+    );
     assert_eq!(status, 204);
-    let (status, gone) = call(&server, "DELETE", &format!("/v1/namespaces/hooks/subscriptions/{id}"), None);
-    assert_eq!((status, gone["code"].as_str()), (404, Some("subscription.not_found")));
+    let (status, gone) = call(
+        &server,
+        "DELETE",
+        &format!("/v1/namespaces/hooks/subscriptions/{id}"),
+        None,
+    );
+    assert_eq!(
+        (status, gone["code"].as_str()),
+        (404, Some("subscription.not_found"))
+    );
 }
 
 #[test]
@@ -352,7 +384,10 @@ fn hostile_targets_are_refused_and_bad_receivers_hold_nothing() {
             Some(json!({ "url": url })),
         );
         assert_eq!(status, 400, "{url}: {problem:#}");
-        assert_eq!(problem["code"], "subscription.target_forbidden", "{url}: {problem:#}");
+        assert_eq!(
+            problem["code"], "subscription.target_forbidden",
+            "{url}: {problem:#}"
+        );
         assert_eq!(problem["url"], url);
     }
     let (_, listed) = call(&server, "GET", "/v1/namespaces/hooks/subscriptions", None);
@@ -409,21 +444,33 @@ fn hostile_targets_are_refused_and_bad_receivers_hold_nothing() {
             .iter()
             .filter_map(|d| d["last_error"].as_str())
             .collect();
-        if errors.iter().any(|e| e.contains("redirects are not followed")) {
+        if errors
+            .iter()
+            .any(|e| e.contains("redirects are not followed"))
+        {
             break;
         }
         assert!(Instant::now() < deadline, "{deliveries:#}");
         std::thread::sleep(Duration::from_millis(100));
     }
-    assert!(trap.received().is_empty(), "the redirect was followed to loopback");
+    assert!(
+        trap.received().is_empty(),
+        "the redirect was followed to loopback"
+    );
     // The huge answer was cut short: the receiver could not send its gigabyte.
     let deadline = Instant::now() + Duration::from_secs(20);
     while huge.received().is_empty() {
-        assert!(Instant::now() < deadline, "the huge receiver was never called");
+        assert!(
+            Instant::now() < deadline,
+            "the huge receiver was never called"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     let rss = server_rss_kib(&server);
-    assert!(rss < 1 << 20, "the server holds {rss} KiB after a 1 GiB answer");
+    assert!(
+        rss < 1 << 20,
+        "the server holds {rss} KiB after a 1 GiB answer"
+    );
 }
 
 /// The server's resident memory, in KiB.
@@ -473,7 +520,11 @@ fn a_second_replica_on_postgresql_delivers_what_a_killed_one_left() {
         .into_iter()
         .filter(|e| e["dataset"] == "orders" || e["dataset"].is_null())
         .collect();
-    assert_eq!(events.len(), 6, "orders' 3 events and 3 pushes': {events:#?}");
+    assert_eq!(
+        events.len(),
+        6,
+        "orders' 3 events and 3 pushes': {events:#?}"
+    );
     let received = wait_all_received(&receiver, &events, &second);
     let cursors: Vec<i64> = {
         let mut seen = HashSet::new();
