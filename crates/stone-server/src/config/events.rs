@@ -76,11 +76,11 @@ pub struct SubscriptionOptions {
 }
 
 fn default_workers() -> usize {
-    16
+    64
 }
 
 fn default_per_target() -> usize {
-    4
+    16
 }
 
 fn default_timeout() -> u64 {

@@ -27,10 +27,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::StreamExt as _;
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::{Notify, Semaphore, mpsc, watch};
 
 use crate::config::EventOptions;
-use crate::state::{EventQuery, StateDb, SubscriptionRecord, time_after};
+use crate::state::{Attempt, Claimed, EventQuery, StateDb, SubscriptionRecord, time_after};
 use target::{CheckedResolver, TargetPolicy};
 
 /// How long a claim on a delivery lasts beyond twice the timeout (a delivery takes at most
@@ -44,6 +44,9 @@ const POLL: Duration = Duration::from_millis(500);
 /// Events fanned out at once.
 const FAN_OUT_PAGE: usize = 500;
 
+/// Attempts recorded in one transaction at most.
+const RECORD_BATCH: usize = 500;
+
 /// The delivery worker of this process.
 #[derive(Debug)]
 pub struct Deliverer {
@@ -54,6 +57,11 @@ pub struct Deliverer {
     options: EventOptions,
     workers: Arc<Semaphore>,
     per_target: Mutex<HashMap<String, Arc<Semaphore>>>,
+    /// Attempts to record, together ([`Self::record`]).
+    attempts: mpsc::UnboundedSender<Attempt>,
+    pending: Mutex<Option<mpsc::UnboundedReceiver<Attempt>>>,
+    /// Woken when attempts were recorded: the next deliveries may be due.
+    recorded: Notify,
 }
 
 impl Deliverer {
@@ -79,6 +87,7 @@ impl Deliverer {
             .timeout(Duration::from_secs(options.delivery_timeout_seconds.max(1)))
             .no_proxy()
             .build()?;
+        let (attempts, pending) = mpsc::unbounded_channel();
         Ok(Self {
             db,
             policy,
@@ -87,11 +96,22 @@ impl Deliverer {
             workers: Arc::new(Semaphore::new(options.workers.max(1))),
             options: options.clone(),
             per_target: Mutex::default(),
+            attempts,
+            pending: Mutex::new(Some(pending)),
+            recorded: Notify::new(),
         })
     }
 
     /// Fans out and delivers until shutdown; deliveries under way are left to their lease.
     pub async fn run(self: Arc<Self>, mut shutdown: watch::Receiver<bool>) {
+        let pending = self
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(pending) = pending {
+            tokio::spawn(self.clone().record(pending));
+        }
         loop {
             if *shutdown.borrow() {
                 return;
@@ -99,6 +119,9 @@ impl Deliverer {
             let added = self.db.events_added();
             tokio::pin!(added);
             added.as_mut().enable();
+            let recorded = self.recorded.notified();
+            tokio::pin!(recorded);
+            recorded.as_mut().enable();
             if let Err(error) = self.fan_out().await {
                 tracing::warn!(error = ?error, "cannot fan events out to subscriptions; trying again");
             }
@@ -107,9 +130,27 @@ impl Deliverer {
             }
             tokio::select! {
                 _ = added => {}
+                _ = recorded => {}
                 _ = tokio::time::sleep(POLL) => {}
                 _ = shutdown.changed() => {}
             }
+        }
+    }
+
+    /// Records the attempts the deliveries report, many in one transaction.
+    async fn record(self: Arc<Self>, mut pending: mpsc::UnboundedReceiver<Attempt>) {
+        while let Some(first) = pending.recv().await {
+            let mut batch = vec![first];
+            while batch.len() < RECORD_BATCH {
+                match pending.try_recv() {
+                    Ok(attempt) => batch.push(attempt),
+                    Err(_) => break,
+                }
+            }
+            if let Err(error) = self.db.deliveries_attempted(&self.owner, &batch).await {
+                tracing::warn!(error = ?error, deliveries = batch.len(), "deliveries could not be recorded; their leases run out and they are sent again");
+            }
+            self.recorded.notify_one();
         }
     }
 
@@ -146,20 +187,69 @@ impl Deliverer {
             return Ok(());
         }
         let lease = Duration::from_secs(2 * self.options.delivery_timeout_seconds) + LEASE_MARGIN;
-        let claimed = self.db.claim_deliveries(&self.owner, lease, free).await?;
-        for (subscription, seq) in claimed {
+        // Targets whose share of workers is taken are not claimed for.
+        let busy: Vec<String> = self
+            .per_target
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .filter(|(_, permits)| permits.available_permits() == 0)
+            .map(|(id, _)| id.clone())
+            .collect();
+        let claimed = self
+            .db
+            .claim_deliveries(&self.owner, lease, free, &busy)
+            .await?;
+        if claimed.is_empty() {
+            return Ok(());
+        }
+        let subscriptions: HashMap<String, Arc<SubscriptionRecord>> = self
+            .db
+            .subscriptions(None)
+            .await?
+            .into_iter()
+            .map(|s| (s.id.clone(), Arc::new(s)))
+            .collect();
+        let cursors: Vec<i64> = claimed.iter().map(|c| c.seq).collect();
+        let events: HashMap<i64, Arc<stone_api::Event>> = self
+            .db
+            .events_at(&cursors)
+            .await?
+            .into_iter()
+            .map(|e| (e.cursor, Arc::new(e)))
+            .collect();
+        for claim in claimed {
+            let given_back = |wait: Duration| Attempt {
+                subscription: claim.subscription.clone(),
+                seq: claim.seq,
+                sent: false,
+                error: None,
+                next_at: Some(time_after(wait)),
+            };
+            let (Some(subscription), Some(event)) = (
+                subscriptions.get(&claim.subscription).cloned(),
+                events.get(&claim.seq).cloned(),
+            ) else {
+                // Deleted meanwhile: its deliveries went with it.
+                continue;
+            };
             let Ok(worker) = self.workers.clone().try_acquire_owned() else {
-                self.db
-                    .release_delivery(&subscription, seq, &self.owner, &time_after(Duration::ZERO))
-                    .await?;
+                let _ = self.attempts.send(given_back(Duration::ZERO));
+                continue;
+            };
+            // This target has its share of workers busy: given back, due at once (the
+            // next claim leaves the target out while it is busy).
+            let Ok(target) = self.target_permits(&claim.subscription).try_acquire_owned() else {
+                let _ = self.attempts.send(given_back(Duration::ZERO));
                 continue;
             };
             let this = self.clone();
             tokio::spawn(async move {
-                let _worker = worker;
-                if let Err(error) = this.deliver(&subscription, seq).await {
-                    tracing::warn!(subscription = %subscription, cursor = seq, error = ?error, "a delivery could not be recorded; its lease runs out and it is sent again");
-                }
+                let attempt = this.deliver(&subscription, &event, &claim).await;
+                drop((worker, target));
+                let _ = this.attempts.send(attempt);
+                // A worker is free: more may be claimed at once.
+                this.recorded.notify_one();
             });
         }
         Ok(())
@@ -172,58 +262,37 @@ impl Deliverer {
             .clone()
     }
 
-    /// One attempt of one delivery, and its record.
-    async fn deliver(&self, subscription_id: &str, seq: i64) -> anyhow::Result<()> {
-        let Some(subscription) = self.db.subscription_by_id(subscription_id).await? else {
-            return Ok(());
+    /// One attempt of one delivery.
+    async fn deliver(
+        &self,
+        subscription: &SubscriptionRecord,
+        event: &stone_api::Event,
+        claim: &Claimed,
+    ) -> Attempt {
+        let mut attempt = Attempt {
+            subscription: claim.subscription.clone(),
+            seq: claim.seq,
+            sent: true,
+            error: None,
+            next_at: None,
         };
-        let Some(event) = self.db.event(seq).await? else {
-            return Ok(());
-        };
-        let permits = self.target_permits(subscription_id);
-        let Ok(_permit) = permits.try_acquire_owned() else {
-            // This target has its share of workers busy: due again at once, after them.
-            self.db
-                .release_delivery(
-                    subscription_id,
-                    seq,
-                    &self.owner,
-                    &time_after(Duration::from_millis(200)),
-                )
-                .await?;
-            return Ok(());
-        };
-        let outcome = self.send(&subscription, &event).await;
-        let (error, retry_after) = match outcome {
+        let (error, retry_after) = match self.send(subscription, event).await {
             Ok(()) => {
-                tracing::debug!(subscription = %subscription.id, cursor = seq, "delivered");
-                return self
-                    .db
-                    .delivery_attempted(subscription_id, seq, &self.owner, None, None)
-                    .await
-                    .map_err(Into::into);
+                tracing::debug!(subscription = %subscription.id, cursor = claim.seq, "delivered");
+                return attempt;
             }
             Err(failure) => failure,
         };
-        let (first_at, attempts) = self.db.delivery_attempts(subscription_id, seq).await?;
-        let wait = retry_after.unwrap_or_else(|| self.backoff(attempts + 1));
+        let wait = retry_after.unwrap_or_else(|| self.backoff(claim.attempts + 1));
         let window = chrono::Duration::seconds(self.options.retry_window_seconds as i64);
         let next = chrono::Utc::now() + chrono::Duration::from_std(wait).unwrap_or_default();
-        let dead = chrono::DateTime::parse_from_rfc3339(&first_at)
+        let dead = chrono::DateTime::parse_from_rfc3339(&claim.first_at)
             .map(|first| next > first + window)
             .unwrap_or(true);
-        tracing::info!(subscription = %subscription.id, cursor = seq, attempts = attempts + 1, dead, error = %error, "delivery failed");
-        let next_at = (!dead).then(|| time_after(wait));
-        self.db
-            .delivery_attempted(
-                subscription_id,
-                seq,
-                &self.owner,
-                Some(&error),
-                next_at.as_deref(),
-            )
-            .await?;
-        Ok(())
+        tracing::info!(subscription = %subscription.id, cursor = claim.seq, attempts = claim.attempts + 1, dead, error = %error, "delivery failed");
+        attempt.next_at = (!dead).then(|| time_after(wait));
+        attempt.error = Some(error);
+        attempt
     }
 
     /// The wait before attempt `attempt` (2 and later): exponential, capped, jittered

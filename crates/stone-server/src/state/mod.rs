@@ -45,7 +45,7 @@ pub use leases::EngineLock;
 pub use push_files::{FileTotals, declared_listings, heads_declared};
 pub use quotas::{QuotaChange, QuotaFigures};
 pub use staging::{DELETIONS_KEPT, DeletionMark, Keeps};
-pub use subscriptions::{Filters, SubscriptionRecord, time_after};
+pub use subscriptions::{Attempt, Claimed, Filters, SubscriptionRecord, time_after};
 
 /// Errors of the state database.
 #[derive(Debug, thiserror::Error)]

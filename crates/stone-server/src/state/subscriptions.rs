@@ -48,6 +48,31 @@ pub struct SubscriptionRecord {
     pub cursor: i64,
 }
 
+/// A delivery claimed by [`StateDb::claim_deliveries`].
+#[derive(Debug, Clone)]
+pub struct Claimed {
+    pub subscription: String,
+    /// The event's cursor.
+    pub seq: i64,
+    /// When it was first due (its retry window starts there).
+    pub first_at: String,
+    /// Attempts so far.
+    pub attempts: u32,
+}
+
+/// How an attempt of a claimed delivery ended ([`StateDb::deliveries_attempted`]).
+#[derive(Debug, Clone)]
+pub struct Attempt {
+    pub subscription: String,
+    pub seq: i64,
+    /// Whether it was sent (else given back unsent, due at `next_at`).
+    pub sent: bool,
+    /// Why it failed; `None`: delivered.
+    pub error: Option<String>,
+    /// When to try again; `None` after a failure: dead.
+    pub next_at: Option<String>,
+}
+
 /// The time `after` from now, RFC 3339 UTC, as the delivery columns compare it (text).
 pub fn time_after(after: Duration) -> String {
     let at = chrono::Utc::now() + chrono::Duration::from_std(after).unwrap_or_default();
@@ -253,32 +278,43 @@ impl StateDb {
     }
 
     /// Claims up to `limit` deliveries that are due, each the first pending one of its
-    /// subscription and ordering key, for `lease`: `(subscription ID, cursor)`. Another
-    /// runner's claim that has not run out is left alone.
+    /// subscription and ordering key (none of the `busy` subscriptions'), for `lease`, in
+    /// one transaction. Another runner's
+    /// claim that has not run out is left alone (the `UPDATE` checks it again).
     pub async fn claim_deliveries(
         &self,
         owner: &str,
         lease: Duration,
         limit: usize,
-    ) -> Result<Vec<(String, i64)>> {
+        busy: &[String],
+    ) -> Result<Vec<Claimed>> {
         let now = now_ms();
-        let due: Vec<(String, i64)> = sqlx::query_as(
-            "SELECT d.subscription_id, d.seq FROM deliveries d
+        let rows = json_rows(self.backend, "$3", &[("id", false)]);
+        let due: Vec<(String, i64, String, i64)> = sqlx::query_as(&format!(
+            "{rows} SELECT d.subscription_id, d.seq, d.first_at, d.attempts FROM deliveries d
              WHERE d.state = 'pending' AND d.next_at <= $1
                AND (d.lease_until IS NULL OR d.lease_until < $1)
+               AND d.subscription_id NOT IN (SELECT id FROM r)
                AND NOT EXISTS (SELECT 1 FROM deliveries e
                    WHERE e.subscription_id = d.subscription_id AND e.ordering = d.ordering
                      AND e.state = 'pending' AND e.seq < d.seq)
-             ORDER BY d.seq LIMIT $2",
-        )
+             ORDER BY d.seq LIMIT $2"
+        ))
         .bind(&now)
         .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+        .bind(json_array(
+            busy.iter().map(|id| serde_json::json!({"id": id})),
+        ))
         .fetch_all(&self.pool)
         .await
         .map_err(query_error("finding due deliveries"))?;
+        if due.is_empty() {
+            return Ok(Vec::new());
+        }
         let until = time_after(lease);
         let mut claimed = Vec::new();
-        for (subscription, seq) in due {
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        for (subscription, seq, first_at, attempts) in due {
             let taken = sqlx::query(
                 "UPDATE deliveries SET lease_owner = $1, lease_until = $2
                  WHERE subscription_id = $3 AND seq = $4 AND state = 'pending'
@@ -289,107 +325,77 @@ impl StateDb {
             .bind(&subscription)
             .bind(seq)
             .bind(&now)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await
             .map_err(query_error("claiming a delivery"))?
             .rows_affected();
             if taken == 1 {
-                claimed.push((subscription, seq));
+                claimed.push(Claimed {
+                    subscription,
+                    seq,
+                    first_at,
+                    attempts: u32::try_from(attempts).unwrap_or(u32::MAX),
+                });
             }
         }
+        tx.commit().await.map_err(query_error("commit"))?;
         Ok(claimed)
     }
 
-    /// The event of a cursor.
-    pub async fn event(&self, seq: i64) -> Result<Option<Event>> {
-        let body: Option<String> = sqlx::query_scalar("SELECT body FROM events WHERE seq = $1")
-            .bind(seq)
-            .fetch_optional(&self.pool)
-            .await
-            .map_err(query_error("reading an event"))?;
-        body.map(|b| from_json("event", &b)).transpose()
-    }
-
-    /// The subscription of an ID, whatever its namespace.
-    pub async fn subscription_by_id(&self, id: &str) -> Result<Option<SubscriptionRecord>> {
-        let row = sqlx::query(&format!(
-            "SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE id = $1"
+    /// The events of these cursors.
+    pub async fn events_at(&self, cursors: &[i64]) -> Result<Vec<Event>> {
+        if cursors.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows = json_rows(self.backend, "$1", &[("seq", true)]);
+        let bodies: Vec<String> = sqlx::query_scalar(&format!(
+            "{rows} SELECT body FROM events WHERE seq IN (SELECT seq FROM r)"
         ))
-        .bind(id)
-        .fetch_optional(&self.pool)
+        .bind(json_array(
+            cursors.iter().map(|seq| serde_json::json!({"seq": seq})),
+        ))
+        .fetch_all(&self.pool)
         .await
-        .map_err(query_error("reading a subscription"))?;
-        row.as_ref().map(subscription_of).transpose()
+        .map_err(query_error("reading events"))?;
+        bodies.iter().map(|b| from_json("event", b)).collect()
     }
 
-    /// Records an attempt of a delivery this owner holds: delivered (`error` None), tried
-    /// again at `next_at`, or given up (`next_at` None: dead). The lease is released.
-    pub async fn delivery_attempted(
-        &self,
-        subscription: &str,
-        seq: i64,
-        owner: &str,
-        error: Option<&str>,
-        next_at: Option<&str>,
-    ) -> Result<()> {
+    /// Records attempts of deliveries this owner holds, in one transaction: each
+    /// delivered, due again at its `next_at`, dead (an error without `next_at`), or given
+    /// back unsent (`sent` false: no attempt counted). Their leases are released.
+    pub async fn deliveries_attempted(&self, owner: &str, attempts: &[Attempt]) -> Result<()> {
+        if attempts.is_empty() {
+            return Ok(());
+        }
         let now = now_ms();
-        let (state, next) = match (error, next_at) {
-            (None, _) => ("delivered", now.as_str()),
-            (Some(_), Some(next)) => ("pending", next),
-            (Some(_), None) => ("dead", now.as_str()),
-        };
-        sqlx::query(
-            "UPDATE deliveries SET state = $1, attempts = attempts + 1, next_at = $2,
-                    delivered_at = CASE WHEN $1 = 'delivered' THEN $3 ELSE delivered_at END,
-                    last_error = COALESCE($4, last_error), lease_owner = NULL, lease_until = NULL
-             WHERE subscription_id = $5 AND seq = $6 AND lease_owner = $7",
-        )
-        .bind(state)
-        .bind(next)
-        .bind(&now)
-        .bind(error)
-        .bind(subscription)
-        .bind(seq)
-        .bind(owner)
-        .execute(&self.pool)
-        .await
-        .map_err(query_error("recording a delivery"))?;
+        let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+        for attempt in attempts {
+            let (state, next) = match (&attempt.error, &attempt.next_at) {
+                _ if !attempt.sent => ("pending", attempt.next_at.as_deref().unwrap_or(&now)),
+                (None, _) => ("delivered", now.as_str()),
+                (Some(_), Some(next)) => ("pending", next.as_str()),
+                (Some(_), None) => ("dead", now.as_str()),
+            };
+            sqlx::query(
+                "UPDATE deliveries SET state = $1, attempts = attempts + $2, next_at = $3,
+                        delivered_at = CASE WHEN $1 = 'delivered' THEN $4 ELSE delivered_at END,
+                        last_error = COALESCE($5, last_error), lease_owner = NULL, lease_until = NULL
+                 WHERE subscription_id = $6 AND seq = $7 AND lease_owner = $8",
+            )
+            .bind(state)
+            .bind(i64::from(attempt.sent))
+            .bind(next)
+            .bind(&now)
+            .bind(attempt.error.as_deref())
+            .bind(&attempt.subscription)
+            .bind(attempt.seq)
+            .bind(owner)
+            .execute(&mut *tx)
+            .await
+            .map_err(query_error("recording a delivery"))?;
+        }
+        tx.commit().await.map_err(query_error("commit"))?;
         Ok(())
-    }
-
-    /// Gives back a claimed delivery unsent (no attempt counted), due at `next_at`.
-    pub async fn release_delivery(
-        &self,
-        subscription: &str,
-        seq: i64,
-        owner: &str,
-        next_at: &str,
-    ) -> Result<()> {
-        sqlx::query(
-            "UPDATE deliveries SET next_at = $1, lease_owner = NULL, lease_until = NULL
-             WHERE subscription_id = $2 AND seq = $3 AND lease_owner = $4",
-        )
-        .bind(next_at)
-        .bind(subscription)
-        .bind(seq)
-        .bind(owner)
-        .execute(&self.pool)
-        .await
-        .map_err(query_error("releasing a delivery"))?;
-        Ok(())
-    }
-
-    /// When a delivery was first due and how many attempts it had.
-    pub async fn delivery_attempts(&self, subscription: &str, seq: i64) -> Result<(String, u32)> {
-        let (first, attempts): (String, i64) = sqlx::query_as(
-            "SELECT first_at, attempts FROM deliveries WHERE subscription_id = $1 AND seq = $2",
-        )
-        .bind(subscription)
-        .bind(seq)
-        .fetch_one(&self.pool)
-        .await
-        .map_err(query_error("reading a delivery"))?;
-        Ok((first, u32::try_from(attempts).unwrap_or(u32::MAX)))
     }
 
     /// The deliveries of a subscription, latest first, in a state (`None`: any), at most
