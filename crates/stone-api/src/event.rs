@@ -279,9 +279,96 @@ pub struct Redelivered {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
+
+    /// One instance of each type, for the OpenAPI contract tests.
+    pub(crate) fn samples() -> Vec<(&'static str, Value)> {
+        let event = json!({
+            "cursor": 7, "id": "0e2b6c1e-6a64-4c57-9a43-7a3b4f0c9d10", "type": "dataset.appended",
+            "time": "2026-12-03T21:00:00Z", "namespace": "sales", "branch": "main",
+            "dataset": "orders", "url": "stone:sales/orders",
+            "iri": "https://data.example/sales/orders", "push_id": "p1", "subject": "alice",
+            "kind": "TABULAR", "engine": "iceberg", "version": "1.0.0",
+            "detail": {"snapshot_id": 42, "rows_added": 3, "total_rows": 10}
+        });
+        let failed = json!({
+            "cursor": 8, "id": "x", "type": "push.failed", "time": "2026-12-03T21:00:00Z",
+            "namespace": "sales", "branch": "main", "url": "stone:sales",
+            "iri": "https://data.example/sales", "push_id": "p1", "subject": "alice",
+            "counts": {"created": 0, "appended": 1, "replaced": 0, "unchanged": 0, "deleted": 0, "failed": 1},
+            "error": {"type": "about:blank", "title": "Server crashed", "status": 500, "code": "push.crashed"}
+        });
+        let subscription = json!({
+            "id": "sub_1", "namespace": "sales", "url": "https://hooks.example/x",
+            "format": "cloudevents", "types": ["dataset.appended"], "branches": ["main"],
+            "datasets": ["orders*"], "origin": "api", "created_by": "alice",
+            "created_at": "2026-12-03T21:00:00Z",
+            "deliveries": {"pending": 1, "delivered": 2, "dead": 0}
+        });
+        vec![
+            ("Event", event.clone()),
+            ("Event", failed),
+            (
+                "EventPage",
+                json!({"events": [event], "next": 7, "more": false}),
+            ),
+            (
+                "CreateSubscription",
+                json!({"url": "https://hooks.example/x", "format": "cloudevents", "types": ["push.committed"], "branches": ["main"], "datasets": ["*"]}),
+            ),
+            ("Subscription", subscription.clone()),
+            (
+                "SubscriptionCreated",
+                json!({"subscription": subscription.clone(), "secret": "whsec_AAAA"}),
+            ),
+            ("SubscriptionList", json!({"subscriptions": [subscription]})),
+            (
+                "DeliveryList",
+                json!({"deliveries": [
+                    {"cursor": 7, "event_id": "x", "state": "pending", "attempts": 2, "next_at": "2026-12-03T21:00:05.000Z", "last_error": "the target answered 503"},
+                    {"cursor": 8, "event_id": "y", "state": "delivered", "attempts": 1, "delivered_at": "2026-12-03T21:00:01.000Z"}
+                ]}),
+            ),
+            ("Redelivered", json!({"redelivered": 3})),
+        ]
+    }
+
+    #[test]
+    fn samples_are_the_types() {
+        for (name, sample) in samples() {
+            let back = match name {
+                "Event" => {
+                    serde_json::to_value(serde_json::from_value::<Event>(sample.clone()).unwrap())
+                }
+                "EventPage" => serde_json::to_value(
+                    serde_json::from_value::<EventPage>(sample.clone()).unwrap(),
+                ),
+                "CreateSubscription" => serde_json::to_value(
+                    serde_json::from_value::<CreateSubscription>(sample.clone()).unwrap(),
+                ),
+                "Subscription" => serde_json::to_value(
+                    serde_json::from_value::<Subscription>(sample.clone()).unwrap(),
+                ),
+                "SubscriptionCreated" => serde_json::to_value(
+                    serde_json::from_value::<SubscriptionCreated>(sample.clone()).unwrap(),
+                ),
+                "SubscriptionList" => serde_json::to_value(
+                    serde_json::from_value::<SubscriptionList>(sample.clone()).unwrap(),
+                ),
+                "DeliveryList" => serde_json::to_value(
+                    serde_json::from_value::<DeliveryList>(sample.clone()).unwrap(),
+                ),
+                "Redelivered" => serde_json::to_value(
+                    serde_json::from_value::<Redelivered>(sample.clone()).unwrap(),
+                ),
+                other => panic!("{other}"),
+            }
+            .unwrap();
+            assert_eq!(back, sample, "{name}");
+        }
+    }
 
     #[test]
     fn events_read_and_write_their_exact_json() {

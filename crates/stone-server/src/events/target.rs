@@ -295,6 +295,30 @@ mod tests {
         assert!(TargetPolicy::new(&["10.0.0.0/33".into()]).is_err());
     }
 
+    /// The delivery client's resolver checks the addresses a name has at the time of each
+    /// delivery, whatever they were when the subscription was made: a name that now
+    /// resolves to loopback (DNS rebinding) yields no address to connect to.
+    #[tokio::test]
+    async fn the_delivery_resolver_refuses_names_that_resolve_inside() {
+        let refusing = CheckedResolver {
+            policy: Arc::new(TargetPolicy::default()),
+        };
+        let error = match refusing.resolve("localhost".parse().unwrap()).await {
+            Ok(found) => panic!("resolved: {:?}", found.collect::<Vec<_>>()),
+            Err(error) => error.to_string(),
+        };
+        assert!(error.contains("loopback"), "{error}");
+        let allowing = CheckedResolver {
+            policy: Arc::new(TargetPolicy::new(&["127.0.0.0/8".into(), "::1".into()]).unwrap()),
+        };
+        let found: Vec<SocketAddr> = allowing
+            .resolve("localhost".parse().unwrap())
+            .await
+            .unwrap()
+            .collect();
+        assert!(found.iter().all(|a| a.ip().is_loopback()) && !found.is_empty());
+    }
+
     #[tokio::test]
     async fn urls_are_checked_by_scheme_credentials_and_address() {
         let policy = TargetPolicy::new(&["127.0.0.1".into()]).unwrap();
