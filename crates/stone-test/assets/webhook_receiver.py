@@ -6,7 +6,9 @@ event (its data). A delivery whose signature does not verify is answered 401 and
 with "verified": false.
 
 Modes (--mode): `ok` answers 204; `slow` answers after --delay seconds; `huge` answers 200
-with a body of --huge-bytes; `redirect` answers 307 to --location.
+with a body of --huge-bytes; `redirect` answers 307 to --location; `fail` answers 500.
+With --fail-first N, the first N deliveries are answered 503 (with `Retry-After:
+--retry-after` when given), each logged with "refused": true and the time.
 
 Usage: webhook_receiver.py --port P --secret-file F --log L [--mode M]
 The secret file may appear after the receiver starts: until it does, deliveries are
@@ -26,6 +28,7 @@ from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 args = None
 lock = threading.Lock()
+refused = 0
 
 
 def log(entry):
@@ -51,8 +54,19 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def do_POST(self):
+        global refused
         length = int(self.headers.get("Content-Length", "0"))
         body = self.rfile.read(length)
+        if args.mode == "fail":
+            log({"refused": True, "at": time.time(), "webhook_id": self.headers.get("webhook-id")})
+            return self.answer(500, b"this receiver always fails")
+        with lock:
+            refuse = refused < args.fail_first
+            refused += 1 if refuse else 0
+        if refuse:
+            log({"refused": True, "at": time.time(), "webhook_id": self.headers.get("webhook-id")})
+            headers = [("Retry-After", str(args.retry_after))] if args.retry_after is not None else []
+            return self.answer(503, b"not now", headers)
         if args.mode == "redirect":
             return self.answer(307, headers=[("Location", args.location)])
         if args.mode == "slow":
@@ -95,6 +109,7 @@ class Handler(BaseHTTPRequestHandler):
                 "ce_source": event.get_source(),
                 "ce_subject": event.get_subject(),
                 "content_type": headers.get("content-type"),
+                "at": time.time(),
                 "event": data,
             }
         )
@@ -107,7 +122,9 @@ def main():
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--secret-file", required=True)
     parser.add_argument("--log", required=True)
-    parser.add_argument("--mode", default="ok", choices=["ok", "slow", "huge", "redirect"])
+    parser.add_argument("--mode", default="ok", choices=["ok", "slow", "huge", "redirect", "fail"])
+    parser.add_argument("--fail-first", type=int, default=0)
+    parser.add_argument("--retry-after", type=int)
     parser.add_argument("--delay", type=float, default=60)
     parser.add_argument("--huge-bytes", type=int, default=1 << 30)
     parser.add_argument("--location", default="http://127.0.0.1:9/")

@@ -541,3 +541,104 @@ fn a_second_replica_on_postgresql_delivers_what_a_killed_one_left() {
         "the dataset filter holds"
     );
 }
+
+/// A target's `Retry-After` is honoured; a delivery that keeps failing past the retry window
+/// is dead with its last error, and `redeliver` sends it again once the target is back.
+#[test]
+fn retry_after_is_honoured_and_dead_deliveries_are_redelivered() {
+    let data = tempfile::Builder::new()
+        .prefix("stone-server-data-")
+        .tempdir()
+        .unwrap();
+    // A window of 4 s: the failing target's deliveries die within seconds, and a
+    // `Retry-After: 2` fits in it.
+    let server = start_server(data.path(), "retry_window_seconds = 4\n");
+    let ctx = crate::context();
+    ctx.add_env("local", HOST, &server.api());
+    let patient = Receiver::start_with(&["--fail-first", "1", "--retry-after", "2"]);
+    let mut failing = Receiver::start("fail");
+    let subscribe = |receiver: &Receiver| {
+        let (status, created) = call(
+            &server,
+            "POST",
+            "/v1/namespaces/hooks/subscriptions",
+            Some(json!({ "url": receiver.url(), "types": ["push.committed"] })),
+        );
+        assert_eq!(status, 201, "{created:#}");
+        receiver.set_secret(created["secret"].as_str().unwrap());
+        created["subscription"]["id"].as_str().unwrap().to_owned()
+    };
+    subscribe(&patient);
+    let dead_id = subscribe(&failing);
+    push(&ctx, &package(&ctx, 0), &["--branch", "dev"]);
+    let committed: Vec<Value> = feed(&server, "hooks")
+        .into_iter()
+        .filter(|e| e["type"] == "push.committed")
+        .collect();
+    let received = wait_all_received(&patient, &committed, &server);
+    let refused_at = received
+        .iter()
+        .find(|d| d["refused"] == true)
+        .and_then(|d| d["at"].as_f64())
+        .expect("the first attempt was refused");
+    let delivered_at = received
+        .iter()
+        .find(|d| d["verified"] == true)
+        .and_then(|d| d["at"].as_f64())
+        .unwrap();
+    assert!(
+        delivered_at - refused_at >= 1.9,
+        "Retry-After: 2 was not waited for: {:.2} s",
+        delivered_at - refused_at
+    );
+
+    let deliveries = |state: &str| {
+        let (status, list) = call(
+            &server,
+            "GET",
+            &format!("/v1/namespaces/hooks/subscriptions/{dead_id}/deliveries?state={state}"),
+            None,
+        );
+        assert_eq!(status, 200, "{list:#}");
+        list["deliveries"].as_array().unwrap().clone()
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let dead = loop {
+        let dead = deliveries("dead");
+        if !dead.is_empty() {
+            break dead;
+        }
+        assert!(Instant::now() < deadline, "{:#?}", deliveries("pending"));
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(dead[0]["event_id"], committed[0]["id"]);
+    assert!(
+        dead[0]["last_error"]
+            .as_str()
+            .unwrap()
+            .contains("answered 500"),
+        "{dead:#?}"
+    );
+    assert!(dead[0]["attempts"].as_u64().unwrap() >= 2, "{dead:#?}");
+    // The target is fixed; the operator redelivers.
+    failing.kill();
+    let mut fixed = Receiver::start("ok");
+    fixed.kill();
+    fixed.port = failing.port;
+    fixed.dir = failing.dir;
+    fixed.restart();
+    let (status, answer) = call(
+        &server,
+        "POST",
+        &format!("/v1/namespaces/hooks/subscriptions/{dead_id}/redeliver"),
+        None,
+    );
+    assert_eq!(
+        (status, answer["redelivered"].as_u64()),
+        (200, Some(1)),
+        "{answer:#}"
+    );
+    wait_all_received(&fixed, &committed, &server);
+    assert!(deliveries("dead").is_empty());
+    assert_eq!(deliveries("delivered").len(), 1);
+}
