@@ -54,7 +54,13 @@ impl TestContext {
     /// `stone` with only the environment this context allows: PATH, a private HOME and
     /// config, no CI or cloud variables unless set with [`TestContext::set_var`].
     pub fn stone(&self) -> Command {
-        let mut cmd = Command::new(&self.bin);
+        self.command(&self.bin)
+    }
+
+    /// Another program (a Python that runs `stone` itself, say) with the environment
+    /// [`TestContext::stone`] gets.
+    pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut cmd = Command::new(program);
         isolate(&mut cmd, &self.home);
         cmd.env("STONE_CONFIG", &self.config);
         cmd.env("STONE_NO_PROGRESS", "1");

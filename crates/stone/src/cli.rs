@@ -61,6 +61,10 @@ pub enum Command {
     /// they claim.
     #[command(subcommand)]
     Plugin(PluginCommand),
+    /// For programs (the Python API `stone_client`): an environment's API URL, IRI host and
+    /// access token as JSON on stdout. Refused on a terminal: its output is a secret.
+    #[command(hide = true)]
+    Credentials(CredentialsArgs),
     /// Print a shell completion script: `stone completions bash > /etc/bash_completion.d/stone`.
     Completions(CompletionsArgs),
     /// Print a man page, or write them all with --dir (generated from this CLI at build time).
@@ -104,6 +108,13 @@ pub struct WhoamiArgs {
     /// Print JSON on stdout (never the token).
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CredentialsArgs {
+    /// The environment.
+    #[arg(long, default_value = "prod", value_name = "ENV")]
+    pub env: String,
 }
 
 #[derive(Debug, Subcommand)]

@@ -78,6 +78,8 @@ pub const PUSH_PROTECTED_REF: Code = code(api::PUSH_PROTECTED_REF, Refused);
 
 pub const USAGE_INVALID_DESTINATION: Code = code("usage.invalid_destination", Usage);
 pub const USAGE_INVALID_ENV: Code = code("usage.invalid_env", Usage);
+/// `stone credentials` with stdout on a terminal: its output holds a token.
+pub const USAGE_SECRET_ON_TERMINAL: Code = code("usage.secret_on_terminal", Usage);
 
 /// An error no code was given to.
 pub const INTERNAL: Code = code("internal", Failure);
@@ -120,6 +122,7 @@ pub const TABLE: &[Code] = &[
     PUSH_PROTECTED_REF,
     USAGE_INVALID_DESTINATION,
     USAGE_INVALID_ENV,
+    USAGE_SECRET_ON_TERMINAL,
     INTERNAL,
     // The config file and its environments (crate::config::ConfigError).
     code("config.invalid", Usage),

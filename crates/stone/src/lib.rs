@@ -106,6 +106,7 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
         Command::Login(args) => commands::login::login(args, &cli.global),
         Command::Logout(args) => commands::login::logout(args, &cli.global),
         Command::Whoami(args) => commands::login::whoami(args, &cli.global),
+        Command::Credentials(args) => commands::credentials::run(args, &cli.global),
         Command::Plugin(command) => commands::plugin::run(command, &cli.global),
         Command::Man(args) => commands::man::run(args),
         Command::Completions(args) => {

@@ -35,6 +35,7 @@ impl Printer {
         let json = match &cli.command {
             Command::Package(PackageCommand::Push(args)) => args.json,
             Command::Whoami(args) => args.json,
+            Command::Credentials(_) => true,
             Command::Plugin(PluginCommand::List(args)) => args.json.json,
             Command::Data(DataCommand::Import(args)) => args.json,
             Command::Events(EventsCommand::Tail(args)) => args.json,

@@ -150,6 +150,19 @@ class DatasetOutcome:
     engine: Optional[str] = None
     detail: Optional[Any] = None
 
+    @classmethod
+    def from_json(cls, data: Dict[str, Any]) -> "DatasetOutcome":
+        """The record of a ``stone package push --json`` result (unknown fields ignored;
+        a kind this version does not know is kept as its text)."""
+        fields = _known(cls, data)
+        kind = fields.get("kind")
+        if isinstance(kind, str):
+            try:
+                fields["kind"] = AssetKind(kind)
+            except ValueError:
+                pass
+        return cls(**fields)
+
     def to_json(self) -> Dict[str, Any]:
         out = dataclasses.asdict(self)
         if isinstance(self.kind, AssetKind):
@@ -167,6 +180,19 @@ class PushResult:
     package_node: Optional[DatasetOutcome] = None
     uploaded_bytes: int = 0
     already_staged: int = 0
+
+    @classmethod
+    def from_json(cls, data: Dict[str, Any]) -> "PushResult":
+        """The record of a ``stone package push --json`` result (unknown fields ignored)."""
+        node = data.get("package_node")
+        return cls(
+            push_id=data["push_id"],
+            handler=data.get("handler", ""),
+            datasets=[DatasetOutcome.from_json(d) for d in data.get("datasets") or []],
+            package_node=DatasetOutcome.from_json(node) if node else None,
+            uploaded_bytes=data.get("uploaded_bytes") or 0,
+            already_staged=data.get("already_staged") or 0,
+        )
 
     def to_json(self) -> Dict[str, Any]:
         return {

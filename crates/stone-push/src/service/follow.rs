@@ -49,6 +49,8 @@ impl Session<'_> {
         // Whether the whole list was asked for since the push ended.
         let mut listed_all = false;
         let mut moved_forward = tokio::time::Instant::now();
+        // Commits sent again for a server that lost one.
+        let mut recommits = 0;
         loop {
             // Pages of at most MAX_STATUS_PAGE datasets (a server that does not page sends
             // them all, as before).
@@ -63,6 +65,27 @@ impl Session<'_> {
             };
             let asked = tokio::time::Instant::now();
             let mut status: PushStatus = self.request(Phase::Poll, Method::GET, &url, None).await?;
+            if status.state == PushState::Staging {
+                // Committed, and yet staging: the server lost the commit (its database
+                // restored, or failed over or crashed without its last writes; issue 54).
+                // A commit is idempotent: it is sent again, a few times at most.
+                recommits += 1;
+                if recommits > MAX_RECOMMITS {
+                    return Err(protocol(format!(
+                        "the server still lists push {push_id} as staging after it was \
+                         committed {MAX_RECOMMITS} more times"
+                    )));
+                }
+                self.progress.event(ProgressEvent::Note(format!(
+                    "the server lists push {push_id} as staging again (it lost the commit): \
+                     committing it again"
+                )));
+                let _: CommitAccepted = self
+                    .request(Phase::Commit, Method::POST, &format!("{base}/commit"), None)
+                    .await?;
+                (since, after, listed_all) = (None, None, false);
+                continue;
+            }
             let page = status.datasets.len();
             let forward = followed
                 .take(std::mem::take(&mut status.datasets), &report)
@@ -122,6 +145,9 @@ impl Session<'_> {
 pub const STONE_PUSH_STALL_TIMEOUT: &str = "STONE_PUSH_STALL_TIMEOUT";
 /// One hour: longer than any one dataset's write takes on the platform.
 const STALL_DEFAULT: Duration = Duration::from_secs(3600);
+/// How many times a push a server lists as staging while it is followed is committed
+/// again before the follow stops.
+const MAX_RECOMMITS: u32 = 3;
 /// A page of at least this many datasets is followed by [`crate::memory::give_back`].
 const GIVE_BACK_PAGE: usize = 1000;
 /// Datasets not in the package a server may report (those `replace` deletes).

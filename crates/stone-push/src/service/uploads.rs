@@ -4,7 +4,9 @@
 //! from disk ([`super::read_ahead`]).
 
 use futures::future::Either;
+use std::sync::Mutex;
 use stone_api::PackUpload;
+
 use stone_api::pack::record_header;
 
 use super::*;
@@ -207,24 +209,19 @@ impl Session<'_> {
                 message,
             })
         };
-        let files: Vec<(PathBuf, String, u64)> = members
+        let files: Arc<[(PathBuf, String, u64)]> = members
             .iter()
             .map(|u| (u.path.to_owned(), u.sha256.to_owned(), u.size))
             .collect();
-        let body = tokio::task::spawn_blocking(move || {
-            let mut body = Vec::new();
-            for (at, (path, sha256, size)) in files.iter().enumerate() {
-                body.extend_from_slice(record_header(sha256, *size).as_bytes());
-                body.extend_from_slice(&read_range(path, 0, *size).map_err(|e| (at, e))?);
-            }
-            Ok::<_, (usize, std::io::Error)>(bytes::Bytes::from(body))
-        })
-        .await
-        .map_err(|e| failed(first, e.to_string()))?
-        .map_err(|(at, e)| failed(&members[at], e.to_string()))?;
+        let length: u64 = members
+            .iter()
+            .map(|u| stone_api::pack::record_len(u.sha256, u.size))
+            .sum();
+        // The first member that could not be read, of any attempt.
+        let unread: Arc<Mutex<Option<(usize, String)>>> = Arc::default();
         let size: u64 = members.iter().map(|u| u.size).sum();
         let build = || {
-            let body = body.clone();
+            let body = pack_body(files.clone(), unread.clone());
             async move {
                 Ok::<_, String>(
                     self.handler
@@ -234,6 +231,7 @@ impl Session<'_> {
                             reqwest::header::CONTENT_TYPE,
                             stone_api::pack::PACK_CONTENT_TYPE,
                         )
+                        .header(reqwest::header::CONTENT_LENGTH, length)
                         .body(body),
                 )
             }
@@ -244,18 +242,25 @@ impl Session<'_> {
                 members.len()
             )))
         };
-        let response =
-            match retry::send(self.options.retries, Resend::Idempotent, build, note).await {
-                Ok(response) => response,
-                Err(SendError::Build(message)) => return Err(failed(first, message)),
-                Err(SendError::Transport(e)) => {
-                    return Err(UploadFailure::Failed(PushError::Unavailable {
-                        phase: Phase::Upload,
-                        url: redact_url(url),
-                        message: describe(&e),
-                    }));
+        let response = match retry::send(self.options.retries, Resend::Idempotent, build, note)
+            .await
+        {
+            Ok(response) => response,
+            Err(SendError::Build(message)) => return Err(failed(first, message)),
+            Err(SendError::Transport(e)) => {
+                // A member that could not be read is the pack's failure, not the
+                // staging store (the body's error ended the request).
+                if let Some((at, message)) = unread.lock().unwrap_or_else(|e| e.into_inner()).take()
+                {
+                    return Err(failed(&members[at], message));
                 }
-            };
+                return Err(UploadFailure::Failed(PushError::Unavailable {
+                    phase: Phase::Upload,
+                    url: redact_url(url),
+                    message: describe(&e),
+                }));
+            }
+        };
         let status = response.status();
         if status.is_success() {
             self.progress.event(ProgressEvent::Uploaded { bytes: size });
@@ -276,6 +281,41 @@ impl Session<'_> {
             )
         })
     }
+}
+
+/// A pack's body (issue 56): its members' records read from disk one at a time as the
+/// request sends them, so that a pack in flight holds about one member (at most
+/// [`READ_WHOLE`]), not the whole pack (up to [`PACK_MAX_BYTES`] per request: with
+/// `--jobs` requests at once, the client's memory grew past its target). A member that
+/// cannot be read whole ends the body with an error, and is noted in `unread`.
+fn pack_body(
+    files: Arc<[(PathBuf, String, u64)]>,
+    unread: Arc<Mutex<Option<(usize, String)>>>,
+) -> reqwest::Body {
+    let records = futures::stream::iter(0..files.len()).then(move |at| {
+        let (path, sha256, size) = files[at].clone();
+        let unread = unread.clone();
+        async move {
+            let read = tokio::task::spawn_blocking(move || {
+                let header = record_header(&sha256, size);
+                let bytes = read_range(&path, 0, size)?;
+                let mut record = Vec::with_capacity(header.len() + bytes.len());
+                record.extend_from_slice(header.as_bytes());
+                record.extend_from_slice(&bytes);
+                Ok::<_, std::io::Error>(bytes::Bytes::from(record))
+            })
+            .await
+            .unwrap_or_else(|e| Err(std::io::Error::other(e.to_string())));
+            if let Err(error) = &read {
+                unread
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert((at, error.to_string()));
+            }
+            read
+        }
+    });
+    reqwest::Body::wrap_stream(records)
 }
 
 /// The failure an upload's refusal (`status`, `problem`) is: URLs to ask for again, or an

@@ -93,8 +93,8 @@
 //!                                        # nothing recorded
 //! max_file_size = 5497558138880          # bytes of one file (5 TiB; at most 2^63 - 1)
 //! max_push_bytes = 10995116277760        # bytes of a push's distinct files (10 TiB)
-//! max_datasets = 50000                   # datasets of one push
-//! max_contents = 200000                  # distinct files (sha256) of one push
+//! max_datasets = 100000                  # datasets of one push
+//! max_contents = 2000000                 # distinct files (sha256) of one push
 //! max_part_urls = 10000                  # part URLs in one answer; the rest come when
 //!                                        # the client posts the manifest again
 //! parquet_max_footer_bytes = 67108864    # a staged Parquet file's footer (64 MiB), its

@@ -49,10 +49,10 @@ pub struct LimitsOptions {
     /// Most bytes one push may declare, its distinct files added up (default 10 TiB).
     #[serde(default = "default_max_push_bytes")]
     pub max_push_bytes: u64,
-    /// Most datasets in one push (default 50,000).
+    /// Most datasets in one push (default 100,000).
     #[serde(default = "default_max_datasets")]
     pub max_datasets: usize,
-    /// Most distinct files (sha256) in one push (default 200,000).
+    /// Most distinct files (sha256) in one push (default 2,000,000).
     #[serde(default = "default_max_contents")]
     pub max_contents: usize,
     /// Most part URLs in one answer to `POST /v1/pushes` (default 10,000, at least the

@@ -117,6 +117,7 @@ impl JobRunner {
             Some(done) => done,
             None => self.write_each(push, &ready).await?,
         };
+        let done = self.waited_for(push, &ready, done).await?;
         let (first, last) = (
             ready.first().map(|(record, _, _)| record.name.as_str()),
             ready.last().map(|(record, _, _)| record.name.as_str()),
@@ -127,6 +128,39 @@ impl JobRunner {
                 .map(|(record, result)| outcome_of(&push.id, record, result, true)),
         );
         Ok(outcomes)
+    }
+
+    /// The writes of a batch whose store did not answer (`engine.unavailable`), tried
+    /// again as a lone write is ([`Self::write_unless_stopping`]): after 1, 2, 4… s, each
+    /// try a resumed write, within one `[jobs] dependency_retry_seconds` window for the
+    /// whole batch (issue 54: the batched path failed them at once).
+    async fn waited_for<'a>(
+        &self,
+        push: &PushRecord,
+        ready: &[Ready<'a>],
+        done: Vec<(&'a DatasetRecord, Written)>,
+    ) -> anyhow::Result<Vec<(&'a DatasetRecord, Written)>> {
+        let mut waiting = StoreWait::new(self.dependency_retry);
+        let mut all = Vec::with_capacity(done.len());
+        for (record, mut result) in done {
+            let Some((_, manifest, checkpoint)) =
+                ready.iter().find(|(r, _, _)| std::ptr::eq(*r, record))
+            else {
+                all.push((record, result));
+                continue;
+            };
+            let resumed = DatasetRecord {
+                state: DatasetState::Writing,
+                ..record.clone()
+            };
+            while matches!(&result, Err(problem) if unavailable(problem))
+                && waiting.again(self, push, &manifest.name).await
+            {
+                result = self.write(push, &resumed, manifest, checkpoint).await?;
+            }
+            all.push((record, result));
+        }
+        Ok(all)
     }
 
     /// Records the datasets whose checkpoint was taken as `writing`, with it: the datasets
@@ -178,12 +212,29 @@ impl JobRunner {
             .filter(|(record, _)| record.checkpoint.is_none())
             .map(|(_, manifest)| manifest.name.as_str())
             .collect();
-        let mut read = self
-            .engines
-            .blob
-            .heads_exist(&push.namespace, &push.branch, &unknown)
-            .await
-            .into_iter();
+        // A store that does not answer is waited for, as by a lone dataset's checkpoint
+        // ([`Self::checkpoint_of`]).
+        let mut waiting = StoreWait::new(self.dependency_retry);
+        let heads = loop {
+            let heads = self
+                .engines
+                .blob
+                .heads_exist(&push.namespace, &push.branch, &unknown)
+                .await;
+            let away = heads.iter().any(|head| {
+                matches!(head, Err(error)
+                    if crate::outage::outage(error) == Some(crate::outage::Outage::Unavailable))
+            });
+            if away
+                && waiting
+                    .again(self, push, unknown.first().copied().unwrap_or(""))
+                    .await
+            {
+                continue;
+            }
+            break heads;
+        };
+        let mut read = heads.into_iter();
         batch
             .iter()
             .map(|&(record, manifest)| {

@@ -1096,20 +1096,20 @@ fn describe_change(change: &SchemaChange) -> String {
 }
 
 /// Whether a dataset's problem says a store it depends on did not answer.
-fn unavailable(problem: &Problem) -> bool {
+pub(super) fn unavailable(problem: &Problem) -> bool {
     problem.code == codes::ENGINE_UNAVAILABLE
 }
 
 /// Waiting, with back-off (1, 2, 4, 8, 15, 15… s), for a store a dataset's write depends
 /// on, for up to `[jobs] dependency_retry_seconds` (issue 54: a graph server or S3 away
 /// for a while failed the dataset at once).
-struct StoreWait {
+pub(super) struct StoreWait {
     deadline: tokio::time::Instant,
     wait: Duration,
 }
 
 impl StoreWait {
-    fn new(window: Duration) -> Self {
+    pub(super) fn new(window: Duration) -> Self {
         Self {
             deadline: tokio::time::Instant::now() + window,
             wait: Duration::from_secs(1),
@@ -1118,7 +1118,12 @@ impl StoreWait {
 
     /// Waits before the next try and says so in the log; `false` (at once) when the
     /// window would be over or the server is stopping.
-    async fn again(&mut self, runner: &JobRunner, push: &PushRecord, dataset: &str) -> bool {
+    pub(super) async fn again(
+        &mut self,
+        runner: &JobRunner,
+        push: &PushRecord,
+        dataset: &str,
+    ) -> bool {
         if runner.stopping() || tokio::time::Instant::now() + self.wait > self.deadline {
             return false;
         }

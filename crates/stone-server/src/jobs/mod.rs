@@ -74,7 +74,10 @@ mod runner;
 mod stall;
 
 use blob_batch::blob_put;
-use commit::{any_failed, forced, head_update, outcome_of, ready_to_write, writing_marks};
+use commit::{
+    StoreWait, any_failed, forced, head_update, outcome_of, ready_to_write, unavailable,
+    writing_marks,
+};
 
 pub use commit::package_node;
 

@@ -68,3 +68,64 @@ async fn s3_away_during_a_commit_is_waited_for_and_the_push_lands_once() {
     assert_eq!(info["detail"]["total_rows"], 5, "each row once: {info:#}");
     drop(seaweed);
 }
+
+/// Object-storage datasets in S3, committed in batches (local staging: the pipelined
+/// path): S3 stopped before the commit and started again a few seconds later. Their head
+/// reads and writes wait for it as a lone dataset's do; every file lands once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s3_away_during_a_batched_blob_commit_is_waited_for_and_every_file_lands() {
+    let mut seaweed = SeaweedFs::start();
+    let bucket = format!("blobs-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
+    seaweed.create_bucket(&bucket);
+    let site = Site::with_config(&format!(
+        "[jobs]\ndependency_retry_seconds = 90\n\
+         [blob]\nstore = \"s3\"\n[blob.s3]\nendpoint = \"{}\"\nbucket = \"{bucket}\"\n\
+         prefix = \"datasets\"\nregion = \"{}\"\naccess_key_id = \"{}\"\n\
+         secret_access_key = \"{}\"\nallow_http = true\n",
+        seaweed.endpoint(),
+        seaweed.region(),
+        seaweed.access_key(),
+        seaweed.secret_key()
+    ));
+    let server = site.start();
+    let blobs: Vec<Dataset> = (0..6)
+        .map(|i| {
+            Dataset::new(
+                &format!("b{i}"),
+                "BLOB",
+                vec![File::new(
+                    "f.bin",
+                    format!("contents of blob {i}").into_bytes(),
+                )],
+            )
+        })
+        .collect();
+    let (m, c) = manifest("demo", "dev", Options::default(), None, &blobs);
+    let created = server.create_push(&m).await.expect(201);
+    upload_all(&server, &created.body, &c).await;
+    seaweed.stop();
+    let id = created.body["push_id"].as_str().unwrap();
+    server.commit(id).await.expect(202);
+    server
+        .wait_for_log("did not answer: trying again", 60)
+        .await;
+    let seaweed = tokio::task::spawn_blocking(move || {
+        seaweed.restart();
+        seaweed
+    })
+    .await
+    .unwrap();
+    let done = server.wait(id).await;
+    assert_eq!(done["state"], "succeeded", "{done:#}");
+    let statuses = statuses(&done);
+    for i in 0..6 {
+        assert_eq!(statuses[&format!("b{i}")], "created", "{done:#}");
+        let key = format!("datasets/demo/b{i}/dev/head.json");
+        let head = seaweed
+            .get_object(&bucket, &key)
+            .unwrap_or_else(|| panic!("no {key} in S3"));
+        let head: serde_json::Value = serde_json::from_slice(&head).unwrap();
+        assert_eq!(head["files"].as_array().map(Vec::len), Some(1), "{head}");
+    }
+    drop(seaweed);
+}

@@ -313,12 +313,18 @@ impl ServiceProcess {
     /// Stops the program: SIGTERM to its process group, up to [`TERM_GRACE`] to exit,
     /// then SIGKILL to the group. Idempotent.
     pub fn stop(&mut self) {
+        self.stop_with(libc::SIGTERM);
+    }
+
+    /// Stops the program with `signal` to its process group (PostgreSQL's immediate
+    /// shutdown is SIGQUIT), up to [`TERM_GRACE`] to exit, then SIGKILL. Idempotent.
+    pub fn stop_with(&mut self, signal: libc::c_int) {
         if self.stopped {
             return;
         }
         self.stopped = true;
         let group = self.child.id() as libc::pid_t;
-        signal_group(group, libc::SIGTERM);
+        signal_group(group, signal);
         let deadline = Instant::now() + TERM_GRACE;
         while self.exited().is_none() && Instant::now() < deadline {
             thread::sleep(Duration::from_millis(20));

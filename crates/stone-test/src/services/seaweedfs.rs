@@ -229,6 +229,12 @@ impl SeaweedFs {
     pub fn stop(&mut self) {
         self.process.stop();
     }
+
+    /// Kills SeaweedFS at once (SIGKILL to its processes), as a crash would;
+    /// [`Self::restart`] starts it again on its data.
+    pub fn kill(&mut self) {
+        self.process.kill();
+    }
 }
 
 /// Waits until SeaweedFS takes a write: the volume server must have joined the master,

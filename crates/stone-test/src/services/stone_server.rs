@@ -133,6 +133,11 @@ impl StoneServer {
         self.process.pid()
     }
 
+    /// The server's whole log (stdout and stderr).
+    pub fn log_path(&self) -> &Path {
+        self.process.log_path()
+    }
+
     /// Kills the server as a crash would (SIGKILL).
     pub fn kill(&mut self) {
         self.process.kill();

@@ -1,3 +1,4 @@
+pub mod credentials;
 pub mod env;
 pub mod events;
 pub mod import;

@@ -551,3 +551,75 @@ fn pushes_through_a_network_failing_15_percent_of_requests_complete() {
     );
     verify(data.path(), &all);
 }
+
+/// A server whose state database lost a commit (restored from a backup, or failed over to
+/// a replica without its last writes: a push committed and followed is listed as staging
+/// again). The client commits it again (a commit is idempotent) and the push lands, each
+/// row once. The loss is made by hand (the server stopped mid-commit, the push's state set
+/// back to `staging` in its SQLite database with Python's sqlite3): a database that
+/// forgets acknowledged writes cannot be caused otherwise on demand.
+#[test]
+fn a_commit_the_server_lost_is_sent_again_and_the_push_lands_once() {
+    let mut rng = SplitMix64(seed() ^ 0x1057);
+    let data = tempfile::Builder::new()
+        .prefix("stone-faults-")
+        .tempdir()
+        .unwrap();
+    let proxy = FaultProxy::start("127.0.0.1:9".parse().unwrap(), Vec::new());
+    let config = format!(
+        "public_host = \"{HOST}\"\n[staging]\nbase_url = \"{}\"\n",
+        proxy.url()
+    );
+    let mut server = StoneServer::start(
+        data.path(),
+        Some(&config),
+        &[("STONE_SERVER_TEST_PAUSE_COMMIT", "t")],
+    );
+    proxy.set_target(socket(&server));
+    let mut ctx = crate::context();
+    ctx.add_env("local", HOST, &format!("{}/v1", proxy.url()));
+    ctx.set_var("STONE_HTTP_RETRIES", "12");
+    // Without a second commit the follow would wait for the lost one: stop soon.
+    ctx.set_var("STONE_PUSH_STALL_TIMEOUT", "30");
+    let expected = package(&ctx, 0, "lost", &mut rng);
+    let paused = data.path().join("test-hooks/paused");
+    let child = push_command(&ctx, &expected)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !paused.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "the commit never reached t:\n{}",
+            server.log_tail(30)
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    server.kill();
+    drop(server);
+    let forget = Command::new(python())
+        .arg("-c")
+        .arg(
+            "import sqlite3, sys\n\
+             db = sqlite3.connect(sys.argv[1])\n\
+             n = db.execute(\"UPDATE pushes SET state = 'staging' WHERE state = 'committing'\").rowcount\n\
+             db.commit()\n\
+             assert n == 1, n\n",
+        )
+        .arg(data.path().join("state.db"))
+        .output()
+        .unwrap();
+    assert!(
+        forget.status.success(),
+        "setting the push back to staging: {}",
+        String::from_utf8_lossy(&forget.stderr)
+    );
+    let server = start_server(data.path(), Some(&proxy.url()));
+    proxy.set_target(socket(&server));
+    let out = child.wait_with_output().unwrap();
+    // Without the second commit the follow stops after 30 s without progress.
+    assert_pushed(&out, "the push whose commit the server lost");
+    verify(data.path(), &[expected]);
+}

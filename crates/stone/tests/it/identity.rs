@@ -22,14 +22,14 @@ pub(crate) struct World {
     pub(crate) provider: OidcProvider,
     pub(crate) server: StoneServer,
     pub(crate) ctx: TestContext,
-    _data: tempfile::TempDir,
+    pub(crate) _data: tempfile::TempDir,
 }
 
 pub(crate) fn alice() -> OidcUser {
     OidcUser::new("alice", "alice-password").with_roles(&["protected-write", "reader"])
 }
 
-fn bob() -> OidcUser {
+pub(crate) fn bob() -> OidcUser {
     OidcUser::new("bob", "bob-password").with_roles(&["reader"])
 }
 

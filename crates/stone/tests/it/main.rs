@@ -3,6 +3,8 @@
 mod backend_faults;
 mod blob_store;
 mod branch;
+mod credentials;
+mod dependency_outage;
 mod descriptor;
 mod docs;
 mod env;

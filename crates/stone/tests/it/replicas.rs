@@ -92,17 +92,17 @@ impl Cluster {
 }
 
 /// What one package must leave on its branch.
-struct Expected {
-    branch: String,
-    rows: u64,
-    triples: u64,
+pub(crate) struct Expected {
+    pub branch: String,
+    pub rows: u64,
+    pub triples: u64,
     /// sha256 of the blob dataset's only file.
-    blob: String,
-    dir: PathBuf,
+    pub blob: String,
+    pub dir: PathBuf,
 }
 
 /// One table `t`, one graph `g`, one blob `b`, contents unique to `index`.
-fn package(ctx: &TestContext, index: usize, rng: &mut SplitMix64) -> Expected {
+pub(crate) fn package(ctx: &TestContext, index: usize, rng: &mut SplitMix64) -> Expected {
     let rows = 30 + rng.below(100);
     let csv = crate::faults::random_csv(index, rows, rng);
     let triples = 5 + rng.below(20);
@@ -132,7 +132,7 @@ fn package(ctx: &TestContext, index: usize, rng: &mut SplitMix64) -> Expected {
     }
 }
 
-fn push_command(ctx: &TestContext, env: &str, expected: &Expected) -> Command {
+pub(crate) fn push_command(ctx: &TestContext, env: &str, expected: &Expected) -> Command {
     let mut cmd = ctx.stone();
     cmd.args(["package", "push", "--env", env, "--json", "--branch"])
         .arg(&expected.branch)
@@ -140,7 +140,7 @@ fn push_command(ctx: &TestContext, env: &str, expected: &Expected) -> Command {
     cmd
 }
 
-fn assert_pushed(out: &Output, what: &str) {
+pub(crate) fn assert_pushed(out: &Output, what: &str) {
     let result = crate::faults::push_result(out, what, 3);
     for d in result["datasets"].as_array().expect("datasets") {
         // A new branch of a table other pushes created is `appended` to.
@@ -154,7 +154,7 @@ fn assert_pushed(out: &Output, what: &str) {
 
 /// Checks every package's branch with independent readers; `pushes` is the number of
 /// pushes that wrote the table (one snapshot each).
-fn verify(cluster: &Cluster, all: &[Expected], pushes: usize) {
+pub(crate) fn verify(cluster: &Cluster, all: &[Expected], pushes: usize) {
     let branches: Vec<&str> = all.iter().map(|e| e.branch.as_str()).collect();
     // Two readers no one here wrote: pyiceberg and DuckDB's Iceberg extension.
     let by_reader: Vec<(&str, Value)> = ["iceberg_counts.py", "iceberg_counts_duckdb.py"]

@@ -23,6 +23,8 @@ use stone_test::tools::{python, venv_bin, workspace_root};
 
 use crate::copy_dir;
 
+mod python_client;
+
 /// The target directory of this build: `<target>/debug/deps/<test binary>`.
 fn target_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("the test binary's path");
@@ -157,24 +159,46 @@ fn build_wheel(project: &str, out_dir: &Path) -> PathBuf {
     wheels.into_iter().next().unwrap()
 }
 
+/// The wheel of `python/stone-plugin-sdk` (pure Python, flit) into `out_dir`, without an
+/// index: the `stone-cli` wheel depends on it.
+fn build_sdk_wheel(dir: &Path, out_dir: &Path) {
+    let mut command = Command::new(python());
+    isolate(&mut command, dir);
+    command
+        .args([
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+        ])
+        .args(["--disable-pip-version-check", "--no-cache-dir", "-w"])
+        .arg(out_dir)
+        .arg(workspace_root().join("python/stone-plugin-sdk"));
+    run(&mut command, "pip wheel python/stone-plugin-sdk");
+}
+
 /// A fresh venv under `dir` with `wheel` installed; pip may not reach any index: the
-/// wheels have no dependencies.
-fn install_into_fresh_venv(dir: &Path, wheel: &Path) -> PathBuf {
+/// wheels' dependencies come from `find_links`.
+fn install_into_fresh_venv(dir: &Path, wheel: &Path, find_links: &[&Path]) -> PathBuf {
     let venv = dir.join("venv");
     let mut command = Command::new(python());
     isolate(&mut command, dir);
     run(command.arg("-m").arg("venv").arg(&venv), "python -m venv");
     let mut command = Command::new(venv.join("bin/python"));
     isolate(&mut command, dir);
-    command
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--no-index",
-            "--disable-pip-version-check",
-        ])
-        .arg(wheel);
+    command.args([
+        "-m",
+        "pip",
+        "install",
+        "--no-index",
+        "--disable-pip-version-check",
+    ]);
+    for links in find_links {
+        command.arg("--find-links").arg(links);
+    }
+    command.arg(wheel);
     run(&mut command, "pip install <wheel>");
     venv
 }
@@ -233,7 +257,21 @@ fn the_wheel_installs_into_a_fresh_venv_and_its_rdf_extra_adds_graphs() {
     );
     let built = started.elapsed();
 
-    let venv = install_into_fresh_venv(temp.path(), &wheel);
+    assert!(
+        pyproject.contains(&format!("dependencies = [\"stone-plugin-sdk=={version}\"]")),
+        "python/stone-cli/pyproject.toml: the Python API's dependency pins stone-plugin-sdk to this release ({version})"
+    );
+    let sdk_pyproject =
+        std::fs::read_to_string(workspace_root().join("python/stone-plugin-sdk/pyproject.toml"))
+            .unwrap();
+    assert!(
+        sdk_pyproject.contains(&format!("version = \"{version}\"")),
+        "python/stone-plugin-sdk/pyproject.toml is at this release ({version})"
+    );
+    let sdk_dist = temp.path().join("dist-sdk");
+    build_sdk_wheel(temp.path(), &sdk_dist);
+
+    let venv = install_into_fresh_venv(temp.path(), &wheel, &[&sdk_dist]);
     let stone = venv.join("bin/stone");
     assert!(
         stone.is_file(),
@@ -278,7 +316,7 @@ fn the_wheel_installs_into_a_fresh_venv_and_its_rdf_extra_adds_graphs() {
         &venv,
         temp.path(),
         "stone-cli[rdf]",
-        &[&base_dist, &rdf_dist],
+        &[&base_dist, &rdf_dist, &sdk_dist],
     );
     assert!(
         venv.join("bin/stone-rdf").is_file(),
@@ -323,7 +361,7 @@ fn the_server_wheel_installs_into_a_fresh_venv_and_takes_a_push() {
         name.starts_with(&format!("stone_server-{}-", env!("CARGO_PKG_VERSION"))),
         "{name}"
     );
-    let venv = install_into_fresh_venv(temp.path(), &wheel);
+    let venv = install_into_fresh_venv(temp.path(), &wheel, &[]);
     let server = venv.join("bin/stone-server");
     assert!(
         server.is_file(),
