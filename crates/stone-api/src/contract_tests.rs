@@ -54,6 +54,7 @@ fn samples() -> Vec<(&'static str, Value)> {
     all.extend(crate::info::tests::samples());
     all.extend(crate::problem::tests::samples());
     all.extend(crate::read::tests::samples());
+    all.extend(crate::event::tests::samples());
     all
 }
 

@@ -24,6 +24,7 @@
 //! [`PushStatus`] until its state is `succeeded` or `failed`. Re-posting the manifest with
 //! the same `push_id` resumes the push (fresh URLs for whatever is still missing).
 
+pub mod event;
 pub mod info;
 pub mod listing;
 pub mod pack;
@@ -34,6 +35,11 @@ pub mod redact;
 pub mod signature;
 pub mod validate;
 
+pub use event::{
+    CreateSubscription, Delivery, DeliveryCounts, DeliveryList, Event, EventPage, EventType,
+    MAX_EVENT_PAGE, MAX_EVENT_WAIT_SECONDS, Redelivered, Subscription, SubscriptionCreated,
+    SubscriptionList, TargetFormat,
+};
 pub use info::{
     AuthMode, Identity, OidcInfo, ProtectedRoles, ServerInfo, StagingInfo, StagingStoreKind,
     StepUp, roles_of,

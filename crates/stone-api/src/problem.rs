@@ -127,6 +127,13 @@ pub mod codes {
     pub const SPARQL_TOO_LARGE: &str = "sparql.too_large";
     /// 404: no such dataset, branch or version to read.
     pub const DATASET_NOT_FOUND: &str = "dataset.not_found";
+    /// 400: a subscription's target is refused: its URL is not https (plain http only to
+    /// an allowed address), or its host is or resolves to a loopback, link-local (cloud
+    /// metadata), private or otherwise internal address the server's operator has not
+    /// allowed (`[events] allow_targets`). Extra: `url`, `address` when one was refused.
+    pub const SUBSCRIPTION_TARGET_FORBIDDEN: &str = "subscription.target_forbidden";
+    /// 404: no such subscription in the namespace.
+    pub const SUBSCRIPTION_NOT_FOUND: &str = "subscription.not_found";
     /// 404: no such push (or not yours).
     pub const PUSH_NOT_FOUND: &str = "push.not_found";
     /// 410: the push was left uncommitted longer than the server keeps pushes (its

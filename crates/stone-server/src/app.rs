@@ -34,6 +34,8 @@ pub struct App {
     pub runner: Arc<JobRunner>,
     /// The tables' Parquet answers ([`crate::content_cache`]).
     pub content_cache: crate::content_cache::ContentCache,
+    /// Where webhooks may go ([`crate::events::target`]).
+    pub target_policy: Arc<crate::events::target::TargetPolicy>,
 }
 
 /// Who called ([`Caller`]), as one axum extractor for every route.

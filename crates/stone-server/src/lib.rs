@@ -28,6 +28,7 @@ pub mod config;
 pub mod content_cache;
 pub mod engines;
 pub mod error;
+pub mod events;
 mod fs_at;
 pub mod gc;
 pub mod guards;

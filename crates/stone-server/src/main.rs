@@ -146,7 +146,8 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         None => StateDb::open(&settings.path("state.db")).await,
         Some(url) => StateDb::connect(url, database.max_connections).await,
     }
-    .context("cannot open the push state")?;
+    .context("cannot open the push state")?
+    .with_public_host(&settings.public_host);
     // The SQLite state belongs to this process alone (the data directory is locked), so
     // leases left by a crash are ours to take back now; in a shared database they may be
     // held by live replicas and run out by themselves.
@@ -234,7 +235,21 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         &settings.data_dir,
         settings.config.gc.content_cache_bytes,
     );
+    // Issue 58: webhooks. The operator's subscriptions are checked and stored (those gone
+    // from the configuration are dropped), then the worker starts.
+    let events = &settings.config.events;
+    let target_policy = Arc::new(
+        stone_server::events::target::TargetPolicy::new(&events.allow_targets)
+            .map_err(|e| anyhow::anyhow!(e))?,
+    );
+    let configured = configure_subscriptions(&db, events, &target_policy).await?;
+    let deliverer = Arc::new(stone_server::events::Deliverer::new(
+        db.clone(),
+        events,
+        target_policy.clone(),
+    )?);
     let app = Arc::new(App {
+        target_policy,
         guards,
         authz,
         verifier: verifier.clone(),
@@ -254,6 +269,7 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         content_cache: content_cache.clone(),
     });
     let jobs = tokio::spawn(runner.clone().run(SHUTDOWN_GRACE));
+    let delivering = tokio::spawn(deliverer.run(stop.subscribe()));
     let sweeper = Sweeper::new(
         app.db.clone(),
         app.staging.clone(),
@@ -283,6 +299,7 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         staging = ?settings.config.staging.store,
         state = ?backend,
         resumed_leases = released,
+        webhook_subscriptions = configured,
         "stone-server ready"
     );
     {
@@ -307,9 +324,72 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
     // sweep finishes the work.
     gc.abort();
     let _ = gc.await;
+    // Deliveries under way are left to their leases: sent again by the next start.
+    delivering.abort();
+    let _ = delivering.await;
     tracing::info!("stopped");
     drop(lock);
     Ok(())
+}
+
+/// Stores the subscriptions of `[[events.subscriptions]]` (ID `config-<name>`), each
+/// target checked as an API subscription's is, and drops the configuration's former ones.
+async fn configure_subscriptions(
+    db: &StateDb,
+    events: &stone_server::config::EventOptions,
+    policy: &stone_server::events::target::TargetPolicy,
+) -> anyhow::Result<usize> {
+    use stone_server::state::{Filters, SubscriptionRecord};
+    let mut ids = Vec::new();
+    for options in &events.subscriptions {
+        let id = format!("config-{}", options.name);
+        anyhow::ensure!(
+            !ids.contains(&id),
+            "[[events.subscriptions]]: the name {:?} is used twice",
+            options.name
+        );
+        policy.check_url(&options.url).await.map_err(|refusal| {
+            anyhow::anyhow!(
+                "[[events.subscriptions]] {}: the target {} is refused: {refusal}",
+                options.name,
+                options.url
+            )
+        })?;
+        stone_server::events::envelope::check_secret(&options.secret)
+            .map_err(|e| anyhow::anyhow!("[[events.subscriptions]] {}: {e}", options.name))?;
+        let types = options
+            .types
+            .iter()
+            .map(|t| {
+                stone_api::EventType::parse(t).ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "[[events.subscriptions]] {}: {t:?} is not an event type",
+                        options.name
+                    )
+                })
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        db.put_subscription(&SubscriptionRecord {
+            id: id.clone(),
+            namespace: options.namespace.clone(),
+            url: options.url.clone(),
+            secret: options.secret.clone(),
+            format: stone_api::TargetFormat::Cloudevents,
+            filters: Filters {
+                types,
+                branches: options.branches.clone(),
+                datasets: options.datasets.clone(),
+            },
+            origin: "config".into(),
+            created_by: None,
+            created_at: stone_server::state::now(),
+            cursor: 0,
+        })
+        .await?;
+        ids.push(id);
+    }
+    db.drop_config_subscriptions_except(&ids).await?;
+    Ok(ids.len())
 }
 
 /// An exclusive advisory lock on the file, held until it is closed (the kernel drops it

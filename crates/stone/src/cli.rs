@@ -45,6 +45,10 @@ pub enum Command {
     /// Configure the environments stone pushes to (prod, dev, …).
     #[command(subcommand)]
     Env(EnvCommand),
+    /// Read what the server committed in a namespace: pushes committed or failed, datasets
+    /// created, appended, replaced, deleted, versions named, snapshots expired.
+    #[command(subcommand)]
+    Events(EventsCommand),
     /// Log in to an environment's identity provider (a browser, or --device).
     #[command(after_help = LOGIN_HELP)]
     Login(LoginArgs),
@@ -111,6 +115,43 @@ pub struct CredentialsArgs {
     /// The environment.
     #[arg(long, default_value = "prod", value_name = "ENV")]
     pub env: String,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EventsCommand {
+    /// Print a namespace's events, oldest first (each with its cursor); with --follow, wait
+    /// for new ones and print them as they are committed, until interrupted.
+    #[command(after_help = EVENTS_HELP)]
+    Tail(EventsTailArgs),
+}
+
+const EVENTS_HELP: &str = "\
+Each event has a cursor: pass the last one printed as --after to read only what followed.
+Reading a namespace's events needs read access to it (`stone login`, or STONE_TOKEN in
+CI); with --branch, the events of a public branch are readable by anyone.
+With --json, each event is one JSON object on its own line (JSON Lines), as the server's
+feed (GET /v1/namespaces/<ns>/events) sends it; docs/server.md lists the event types.";
+
+#[derive(Debug, Args)]
+pub struct EventsTailArgs {
+    /// The namespace: `stone:<ns>`.
+    #[arg(value_name = "stone:NS")]
+    pub namespace: String,
+    /// The environment whose server to ask.
+    #[arg(long, default_value = "prod", value_name = "ENV")]
+    pub env: String,
+    /// Only the events after this cursor [default: from the first].
+    #[arg(long, value_name = "CURSOR", default_value_t = 0)]
+    pub after: i64,
+    /// Only this branch's events.
+    #[arg(long, value_name = "BRANCH")]
+    pub branch: Option<String>,
+    /// Keep waiting for new events and print them as they come, until interrupted.
+    #[arg(long, short)]
+    pub follow: bool,
+    /// One JSON object per event, one per line.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]

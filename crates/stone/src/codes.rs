@@ -37,6 +37,11 @@ pub const AUTH_ISSUER_MISMATCH: Code = code("auth.issuer_mismatch", Auth);
 pub const AUTH_NO_ISSUER: Code = code("auth.no_issuer", Auth);
 pub const AUTH_STORE: Code = code("auth.store", Auth);
 
+pub const EVENTS_FAILED: Code = code("events.failed", Failure);
+pub const EVENTS_INVALID_SOURCE: Code = code("events.invalid_source", Usage);
+pub const EVENTS_UNAUTHORIZED: Code = code("events.unauthorized", Auth);
+pub const EVENTS_UNAVAILABLE: Code = code("events.unavailable", Unavailable);
+
 pub const FORMAT_RDF_NOT_BUILT: Code = code("format.rdf_not_built", Usage);
 
 pub const IMPORT_DIGEST_MISMATCH: Code = code("import.digest_mismatch", Failure);
@@ -86,6 +91,10 @@ pub const TABLE: &[Code] = &[
     AUTH_ISSUER_MISMATCH,
     AUTH_NO_ISSUER,
     AUTH_STORE,
+    EVENTS_FAILED,
+    EVENTS_INVALID_SOURCE,
+    EVENTS_UNAUTHORIZED,
+    EVENTS_UNAVAILABLE,
     FORMAT_RDF_NOT_BUILT,
     IMPORT_DIGEST_MISMATCH,
     IMPORT_FAILED,
@@ -188,6 +197,8 @@ pub const TABLE: &[Code] = &[
     code(api::VERSION_EXISTS, Refused),
     code(api::DATASET_LIMIT_EXCEEDED, Failure),
     code(api::DATASET_NOT_FOUND, Failure),
+    code(api::SUBSCRIPTION_NOT_FOUND, Failure),
+    code(api::SUBSCRIPTION_TARGET_FORBIDDEN, Refused),
     code(api::ENGINE_FAILED, Failure),
     code(api::ENGINE_UNAVAILABLE, Unavailable),
     code(api::GRAPH_INVALID_RDF, Failure),

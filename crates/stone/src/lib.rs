@@ -17,7 +17,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 
-use crate::cli::{Cli, Command, DataCommand, PackageCommand};
+use crate::cli::{Cli, Command, DataCommand, EventsCommand, PackageCommand};
 use crate::diagnostics::ExitStatus;
 use crate::printer::Printer;
 
@@ -102,6 +102,7 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
         Command::Package(PackageCommand::Push(args)) => commands::push::run(args, &cli.global),
         Command::Data(DataCommand::Import(args)) => commands::import::run(args, &cli.global),
         Command::Env(command) => commands::env::run(command, &cli.global),
+        Command::Events(EventsCommand::Tail(args)) => commands::events::tail(args, &cli.global),
         Command::Login(args) => commands::login::login(args, &cli.global),
         Command::Logout(args) => commands::login::logout(args, &cli.global),
         Command::Whoami(args) => commands::login::whoami(args, &cli.global),

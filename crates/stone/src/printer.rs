@@ -8,7 +8,9 @@ use std::io::{IsTerminal, Write as _};
 
 use serde::Serialize;
 
-use crate::cli::{Cli, Command, DataCommand, GlobalArgs, PackageCommand, PluginCommand};
+use crate::cli::{
+    Cli, Command, DataCommand, EventsCommand, GlobalArgs, PackageCommand, PluginCommand,
+};
 use crate::diagnostics::{self, Report};
 
 /// How a command prints.
@@ -36,6 +38,7 @@ impl Printer {
             Command::Credentials(_) => true,
             Command::Plugin(PluginCommand::List(args)) => args.json.json,
             Command::Data(DataCommand::Import(args)) => args.json,
+            Command::Events(EventsCommand::Tail(args)) => args.json,
             _ => false,
         };
         Printer::new(&cli.global, json)

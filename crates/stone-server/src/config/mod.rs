@@ -142,10 +142,12 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 /// Environment variables read by the server.
+mod events;
 mod options;
 #[cfg(test)]
 mod tests;
 
+pub use events::{EventOptions, SubscriptionOptions};
 pub use options::{
     AccessOption, AuthModeOption, AuthOptions, AuthzOptions, BlobOptions, DEFAULT_FORCE_ROLE,
     DEFAULT_WRITE_ROLE, DatabaseOptions, GcOptions, GrantOptions, GraphOptions, GuardOptions,
@@ -222,6 +224,9 @@ pub struct ConfigFile {
     pub retention: RetentionOptions,
     #[serde(default)]
     pub quotas: QuotaOptions,
+    /// Issue 58: webhook deliveries and the operator's subscriptions.
+    #[serde(default)]
+    pub events: EventOptions,
 }
 
 /// Creates the data directory readable by its owner alone (0700 on unix), and takes the

@@ -8,6 +8,7 @@ mod body_timeout;
 mod content;
 mod dataset;
 mod encode;
+mod events;
 mod iceberg_rest;
 mod negotiate;
 mod origin;
@@ -18,6 +19,7 @@ mod pushes;
 mod range;
 mod read;
 mod staging;
+mod subscriptions;
 mod table_file;
 
 use std::sync::Arc;
@@ -108,6 +110,31 @@ fn table(body_read_timeout_seconds: u64) -> Table {
         &["GET"],
         "/v1/namespaces/{namespace}/datasets/{name}",
         get(read::dataset),
+    )
+    .add(
+        &["GET"],
+        "/v1/namespaces/{namespace}/events",
+        get(events::feed),
+    )
+    .add(
+        &["GET", "POST"],
+        "/v1/namespaces/{namespace}/subscriptions",
+        get(subscriptions::list).post(subscriptions::create),
+    )
+    .add(
+        &["DELETE"],
+        "/v1/namespaces/{namespace}/subscriptions/{id}",
+        axum::routing::delete(subscriptions::delete),
+    )
+    .add(
+        &["GET"],
+        "/v1/namespaces/{namespace}/subscriptions/{id}/deliveries",
+        get(subscriptions::deliveries),
+    )
+    .add(
+        &["POST"],
+        "/v1/namespaces/{namespace}/subscriptions/{id}/redeliver",
+        post(subscriptions::redeliver),
     )
     // `get` answers HEAD too (the GET's headers, no body): readers ask the size first.
     .add(

@@ -3,16 +3,81 @@
 
 use super::*;
 
+/// The events of finished dataset writes, recorded in the caller's transaction (see
+/// `events.rs`). Deleted datasets are not in the manifest: their kinds are read from their
+/// rows.
+async fn outcome_events(
+    tx: &mut sqlx::AnyConnection,
+    db: &StateDb,
+    push: &PushRecord,
+    outcomes: &[WriteOutcome],
+    now: &str,
+) -> Result<()> {
+    let mut kinds = events::manifest_kinds(push);
+    let unlisted: Vec<&str> = outcomes
+        .iter()
+        .filter_map(|outcome| match outcome {
+            WriteOutcome::Done { name, .. } if !kinds.contains_key(name.as_str()) => {
+                Some(name.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    let mut found: Vec<(String, String)> = Vec::new();
+    if !unlisted.is_empty() {
+        let rows = json_rows(db.backend, "$2", &[("name", false)]);
+        found = sqlx::query_as(&format!(
+            "{rows} SELECT name, kind FROM push_datasets
+             WHERE push_id = $1 AND name IN (SELECT name FROM r)"
+        ))
+        .bind(&push.id)
+        .bind(json_array(
+            unlisted
+                .iter()
+                .map(|name| serde_json::json!({"name": name})),
+        ))
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(query_error("reading the kinds of datasets"))?;
+    }
+    for (name, kind) in &found {
+        kinds.insert(name.as_str(), from_text("kind", kind)?);
+    }
+    let facts = events::PushFacts::of(push);
+    let events = outcomes
+        .iter()
+        .flat_map(|outcome| match outcome {
+            WriteOutcome::Done {
+                name,
+                status,
+                detail,
+                ..
+            } => events::dataset_events(
+                &facts,
+                &db.public_host,
+                name,
+                kinds.get(name.as_str()).copied(),
+                *status,
+                detail,
+                now,
+            ),
+            WriteOutcome::Failed { .. } => Vec::new(),
+        })
+        .collect();
+    events::record_events(tx, db.backend, events).await
+}
+
 /// Records how dataset writes ended (states, outcomes, heads) inside the caller's
 /// transaction, in a few set-based statements whatever the number of datasets.
 async fn record_outcomes(
     tx: &mut sqlx::AnyConnection,
-    backend: Backend,
+    db: &StateDb,
     push: &PushRecord,
     outcomes: &[WriteOutcome],
     now: &str,
     change: i64,
 ) -> Result<()> {
+    let backend = db.backend;
     let mut done = Vec::new();
     let mut failed = Vec::new();
     let mut set: Vec<(&str, AssetKind, &[String], bool)> = Vec::new();
@@ -521,8 +586,10 @@ impl StateDb {
             return Ok(());
         }
         self.change_push(&push.id, async |tx, change, now| {
-            record_outcomes(tx, self.backend, push, outcomes, now, change).await?;
-            mark_writing(tx, self.backend, &push.id, writing, change).await
+            record_outcomes(tx, self, push, outcomes, now, change).await?;
+            mark_writing(tx, self.backend, &push.id, writing, change).await?;
+            // Last: the event cursor's lock is then held the shortest time.
+            outcome_events(tx, self, push, outcomes, now).await
         })
         .await
     }

@@ -98,13 +98,22 @@ impl StateDb {
     /// Forgets every lease (at startup: the data directory is locked by this process, so
     /// no other runner can hold one).
     pub async fn release_all_leases(&self) -> Result<u64> {
-        Ok(sqlx::query(
+        let pushes = sqlx::query(
             "UPDATE pushes SET lease_owner = NULL, lease_until = NULL WHERE lease_owner IS NOT NULL",
         )
         .execute(&self.pool)
         .await
         .map_err(query_error("releasing leases"))?
-        .rows_affected())
+        .rows_affected();
+        // Webhook deliveries a crash left claimed (issue 58): sent again now.
+        let deliveries = sqlx::query(
+            "UPDATE deliveries SET lease_owner = NULL, lease_until = NULL WHERE lease_owner IS NOT NULL",
+        )
+        .execute(&self.pool)
+        .await
+        .map_err(query_error("releasing leases"))?
+        .rows_affected();
+        Ok(pushes + deliveries)
     }
 
     /// Claims the oldest committing push that no runner holds (never held, or its lease

@@ -34,6 +34,8 @@ const SQLITE: Files = migration_files!("migrations":
     "0010_push_paged_files.sql",
     "0011_push_datasets_by_change.sql",
     "0012_quota_storage_units.sql",
+    "0013_events.sql",
+    "0014_subscriptions.sql",
 );
 
 const POSTGRES: Files = migration_files!("migrations-postgres":
@@ -49,6 +51,8 @@ const POSTGRES: Files = migration_files!("migrations-postgres":
     "0010_push_paged_files.sql",
     "0011_push_datasets_by_change.sql",
     "0012_quota_storage_units.sql",
+    "0013_events.sql",
+    "0014_subscriptions.sql",
 );
 
 /// The migrator of the SQLite (`postgres = false`) or PostgreSQL schema.

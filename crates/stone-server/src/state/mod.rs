@@ -24,6 +24,8 @@ use stone_api::{
 };
 
 mod datasets;
+// Issue 58: the transactional outbox.
+mod events;
 mod gc;
 mod leases;
 mod migrations;
@@ -32,14 +34,18 @@ mod push_files;
 mod pushes;
 mod quotas;
 mod staging;
+// Issue 58: webhook subscriptions and deliveries.
+mod subscriptions;
 #[cfg(test)]
 mod tests;
 
+pub use events::EventQuery;
 pub use gc::ago;
 pub use leases::EngineLock;
 pub use push_files::{FileTotals, declared_listings, heads_declared};
 pub use quotas::{QuotaChange, QuotaFigures};
 pub use staging::{DELETIONS_KEPT, DeletionMark, Keeps};
+pub use subscriptions::{Attempt, Claimed, Filters, SubscriptionRecord, time_after};
 
 /// Errors of the state database.
 #[derive(Debug, thiserror::Error)]
@@ -348,6 +354,10 @@ pub struct StateDb {
     changed: Arc<tokio::sync::Notify>,
     /// Content holders waiting to be recorded together ([`Self::record_holder`]).
     holders: Arc<staging::HolderQueue>,
+    /// Woken when this process records events ([`Self::events_added`]).
+    events_added: Arc<tokio::sync::Notify>,
+    /// The host of the IRIs events name (`https://<public_host>/<ns>/<name>`).
+    public_host: Arc<str>,
 }
 
 impl StateDb {
@@ -428,7 +438,21 @@ impl StateDb {
             backend,
             changed: Arc::default(),
             holders: Arc::default(),
+            events_added: Arc::default(),
+            public_host: Arc::from("localhost"),
         })
+    }
+
+    /// The host the IRIs of events name (the server's `public_host`).
+    pub fn with_public_host(mut self, public_host: &str) -> Self {
+        self.public_host = Arc::from(public_host);
+        self
+    }
+
+    /// Wakes whoever waits on [`Self::changed`] and [`Self::events_added`], after a commit.
+    fn notify_changed(&self) {
+        self.changed.notify_waiters();
+        self.events_added.notify_waiters();
     }
 
     /// Completes at the next change of a push's state or datasets made by this process
@@ -451,7 +475,7 @@ impl StateDb {
         let number = touch_in(&mut tx, push_id, &now).await?;
         let value = change(&mut tx, number, &now).await?;
         tx.commit().await.map_err(query_error("commit"))?;
-        self.changed.notify_waiters();
+        self.notify_changed();
         Ok(value)
     }
 

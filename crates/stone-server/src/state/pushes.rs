@@ -277,22 +277,47 @@ impl StateDb {
     ) -> Result<Option<NodeStatus>> {
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         let now = now();
-        sqlx::query(
+        let facts: Option<(String, String, String, String)> = sqlx::query_as(
             "UPDATE pushes SET state = $1, node_status = NULL, result = $2, error = $3, updated_at = $4,
                     lease_owner = NULL, lease_until = NULL
-             WHERE id = $5",
+             WHERE id = $5
+             RETURNING namespace, branch, principal,
+                 (SELECT manifest FROM push_manifests WHERE push_id = $5) AS manifest",
         )
         .bind(text(&state))
         .bind(json(result))
         .bind(error.map(json))
         .bind(&now)
         .bind(id)
-        .execute(&mut *tx)
+        .fetch_optional(&mut *tx)
         .await
         .map_err(query_error("finishing a push"))?;
+        // The push's event, last in the transaction (see `events.rs`).
+        let event = match &facts {
+            Some((namespace, branch, subject, manifest)) => {
+                let version = version_of(manifest);
+                let facts = events::PushFacts {
+                    id,
+                    namespace,
+                    branch,
+                    subject,
+                    version: version.as_deref(),
+                };
+                vec![events::push_event(
+                    &facts,
+                    &self.public_host,
+                    state,
+                    result.counts,
+                    error,
+                    &now,
+                )]
+            }
+            None => Vec::new(),
+        };
         let Some(node) = node else {
+            events::record_events(&mut tx, self.backend, event).await?;
             tx.commit().await.map_err(query_error("commit"))?;
-            self.changed.notify_waiters();
+            self.notify_changed();
             return Ok(None);
         };
         lock_key(
@@ -345,8 +370,9 @@ impl StateDb {
             .execute(&mut *tx)
             .await
             .map_err(query_error("finishing a push"))?;
+        events::record_events(&mut tx, self.backend, event).await?;
         tx.commit().await.map_err(query_error("commit"))?;
-        self.changed.notify_waiters();
+        self.notify_changed();
         Ok(Some(status))
     }
 
@@ -362,6 +388,22 @@ impl StateDb {
         .map_err(query_error("reading a package node"))?;
         node.map(|n| from_json("package node", &n)).transpose()
     }
+}
+
+/// The package version a stored manifest names (`None` when unreadable: an event is not
+/// worth failing a push's end for).
+fn version_of(manifest: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Package {
+        version: Option<String>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Manifest {
+        package: Package,
+    }
+    serde_json::from_str::<Manifest>(manifest)
+        .ok()
+        .and_then(|m| m.package.version)
 }
 
 async fn insert_datasets(

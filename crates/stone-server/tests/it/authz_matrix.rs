@@ -200,6 +200,53 @@ const TABLE: &[Row] = &[
         variant: "",
         answers: [READ_ANON, READ_NONE, ALL_200, ALL_200, ALL_200, ALL_200],
     },
+    // The events feed (issue 58): one branch's, readable as the branch is; the whole
+    // namespace's, for its readers only (the private branch's events never reach others:
+    // the content check).
+    Row {
+        method: "GET",
+        path: "/v1/namespaces/{namespace}/events",
+        variant: "branch",
+        answers: [READ_ANON, READ_NONE, ALL_200, ALL_200, ALL_200, ALL_200],
+    },
+    Row {
+        method: "GET",
+        path: "/v1/namespaces/{namespace}/events",
+        variant: "whole",
+        answers: [ALL_401, ALL_403, ALL_200, ALL_200, ALL_200, ALL_200],
+    },
+    // Webhook subscriptions (issue 58): the namespace's admins only, which no caller of
+    // the table is.
+    Row {
+        method: "GET",
+        path: "/v1/namespaces/{namespace}/subscriptions",
+        variant: "",
+        answers: [ALL_401, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+    Row {
+        method: "POST",
+        path: "/v1/namespaces/{namespace}/subscriptions",
+        variant: "",
+        answers: [ALL_401, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+    Row {
+        method: "DELETE",
+        path: "/v1/namespaces/{namespace}/subscriptions/{id}",
+        variant: "",
+        answers: [ALL_401, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+    Row {
+        method: "GET",
+        path: "/v1/namespaces/{namespace}/subscriptions/{id}/deliveries",
+        variant: "",
+        answers: [ALL_401, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
+    Row {
+        method: "POST",
+        path: "/v1/namespaces/{namespace}/subscriptions/{id}/redeliver",
+        variant: "",
+        answers: [ALL_401, ALL_403, ALL_403, ALL_403, ALL_403, ALL_403],
+    },
     Row {
         method: "GET",
         path: "/v1/namespaces/{namespace}/datasets/{name}/content",
@@ -694,6 +741,23 @@ async fn answer(world: &World, row: &Row, caller: Caller, place: Place) -> Strin
         ("GET", "/v1/namespaces/{namespace}/package", _) => {
             let path = format!("/v1/namespaces/{ns}/package{read_query}");
             status(send_watched(world, caller, "GET", &path, token, None).await)
+        }
+        ("GET", "/v1/namespaces/{namespace}/events", variant) => {
+            let query = match variant {
+                "branch" => format!("?branch={branch}"),
+                "whole" => String::new(),
+                other => panic!("no request for the variant {other:?}"),
+            };
+            let path = format!("/v1/namespaces/{ns}/events{query}");
+            status(send_watched(world, caller, "GET", &path, token, None).await)
+        }
+        (method, path, _) if path.starts_with("/v1/namespaces/{namespace}/subscriptions") => {
+            let path = path
+                .replace("{namespace}", ns)
+                .replace("{id}", "sub_0123456789abcdef0123456789abcdef");
+            let body = (method == "POST" && path.ends_with("/subscriptions"))
+                .then(|| json!({ "url": "https://93.184.216.34/hook" }));
+            status(send_watched(world, caller, method, &path, token, body.as_ref()).await)
         }
         ("GET", "/v1/namespaces/{namespace}/datasets/{name}", _) => {
             let path = format!("/v1/namespaces/{ns}/datasets/notes{read_query}");

@@ -128,6 +128,11 @@ impl StoneServer {
         self.process.log_tail(lines)
     }
 
+    /// The server's process ID.
+    pub fn pid(&self) -> u32 {
+        self.process.pid()
+    }
+
     /// The server's whole log (stdout and stderr).
     pub fn log_path(&self) -> &Path {
         self.process.log_path()

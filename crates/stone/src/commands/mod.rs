@@ -1,5 +1,6 @@
 pub mod credentials;
 pub mod env;
+pub mod events;
 pub mod import;
 pub mod login;
 pub mod man;

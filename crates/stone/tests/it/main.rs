@@ -8,6 +8,7 @@ mod dependency_outage;
 mod descriptor;
 mod docs;
 mod env;
+mod events;
 mod exit_codes;
 mod faults;
 mod features;
@@ -33,6 +34,7 @@ mod s3_warehouse;
 mod shape;
 mod step_up;
 mod table_checks;
+mod webhooks;
 mod wheel;
 
 use stone_test::TestContext;
