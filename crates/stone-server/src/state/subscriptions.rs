@@ -21,7 +21,7 @@ pub struct Filters {
 impl Filters {
     /// Whether the event passes every filter.
     pub fn matches(&self, event: &Event) -> bool {
-        let glob = crate::authz::glob_match;
+        let glob = stone_package::branch::glob_match;
         (self.types.is_empty() || self.types.contains(&event.event_type))
             && (self.branches.is_empty() || self.branches.iter().any(|p| glob(p, &event.branch)))
             && (self.datasets.is_empty()

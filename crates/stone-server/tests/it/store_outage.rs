@@ -70,10 +70,10 @@ async fn s3_away_during_a_commit_is_waited_for_and_the_push_lands_once() {
 }
 
 /// Object-storage datasets in S3, committed in batches (local staging: the pipelined
-/// path): S3 stopped before the commit and started again a few seconds later. Their head
+/// path): S3 killed before the commit and started again a few seconds later. Their head
 /// reads and writes wait for it as a lone dataset's do; every file lands once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn s3_away_during_a_batched_blob_commit_is_waited_for_and_every_file_lands() {
+async fn s3_killed_during_a_batched_blob_commit_is_waited_for_and_every_file_lands() {
     let mut seaweed = SeaweedFs::start();
     let bucket = format!("blobs-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
     seaweed.create_bucket(&bucket);
@@ -103,7 +103,8 @@ async fn s3_away_during_a_batched_blob_commit_is_waited_for_and_every_file_lands
     let (m, c) = manifest("demo", "dev", Options::default(), None, &blobs);
     let created = server.create_push(&m).await.expect(201);
     upload_all(&server, &created.body, &c).await;
-    seaweed.stop();
+    // Killed, as a crash would (the table's case above is a stop).
+    seaweed.kill();
     let id = created.body["push_id"].as_str().unwrap();
     server.commit(id).await.expect(202);
     server

@@ -135,11 +135,12 @@ fn postgresql_stopped_during_commits_is_waited_for_and_every_push_lands_once() {
     verify(&cluster, &all, all.len());
 }
 
-/// The staging store (SeaweedFS) killed while the CLI uploads a 96 MiB file to it, then
-/// started again: the push stops as transient, saying which store failed; the same
-/// command resumes it and the file lands whole, once; a new push lands.
+/// The staging store (SeaweedFS) killed, then stopped, while the CLI uploads a 96 MiB file
+/// to it, and started again: the push stops as transient, saying which store failed; the
+/// same command resumes it and the file lands whole, once; a new push lands.
 #[test]
-fn s3_killed_during_uploads_stops_the_push_as_transient_and_the_rerun_lands_it_once() {
+fn s3_killed_or_stopped_during_uploads_stops_the_push_as_transient_and_the_rerun_lands_it_once()
+{
     let mut seaweed = SeaweedFs::start();
     let bucket = format!("staging-{:08x}", fastrand::u32(..));
     seaweed.create_bucket(&bucket);
@@ -163,82 +164,88 @@ fn s3_killed_during_uploads_stops_the_push_as_transient_and_the_rerun_lands_it_o
     // Three tries of each request, so that the CLI gives up while the store is away.
     ctx.set_var("STONE_HTTP_RETRIES", "2");
     let mut rng = SplitMix64(0x5eed_f00d);
-    let blob: Vec<u8> = (0..96 << 20).map(|_| rng.next_u64() as u8).collect();
-    let dir = ctx.package(
-        "big",
-        "name: big\npublish: {to: \"stone:outage\"}\nresources:\n  - path: t.csv\n  - path: b.bin\n",
-        &[("t.csv", b"id,name\n1,one\n2,two\n"), ("b.bin", &blob)],
-    );
-    let push = |dir: &Path| {
+    let push = |dir: &Path, branch: &str| {
         let mut command = ctx.stone();
         command
-            .args([
-                "package", "push", "--env", "local", "--json", "--branch", "dev",
-            ])
+            .args(["package", "push", "--env", "local", "--json", "--branch", branch])
             .arg(dir);
         command
     };
-    let state = dir.join(".stone/pushes/local/dev.json");
-    let mut child = spawn(push(&dir));
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !state.exists() {
-        if child.try_wait().unwrap().is_some() {
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "the push ended before it was created ({:?}):\n{}{}",
-                out.status,
-                crate::stdout(&out),
-                crate::stderr(&out)
-            );
+    for (fault, killed) in [("killed", true), ("stopped", false)] {
+        let branch = format!("dev-{fault}");
+        let blob: Vec<u8> = (0..96 << 20).map(|_| rng.next_u64() as u8).collect();
+        let dir = ctx.package(
+            &format!("big-{fault}"),
+            "name: big\npublish: {to: \"stone:outage\"}\nresources:\n  - path: t.csv\n  - path: b.bin\n",
+            &[("t.csv", b"id,name\n1,one\n2,two\n"), ("b.bin", &blob)],
+        );
+        let state = dir.join(format!(".stone/pushes/local/{branch}.json"));
+        let mut child = spawn(push(&dir, &branch));
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while !state.exists() {
+            if child.try_wait().unwrap().is_some() {
+                let out = child.wait_with_output().unwrap();
+                panic!(
+                    "{fault}: the push ended before it was created ({:?}):\n{}{}",
+                    out.status,
+                    crate::stdout(&out),
+                    crate::stderr(&out)
+                );
+            }
+            assert!(Instant::now() < deadline, "the push was never created");
+            std::thread::sleep(Duration::from_millis(2));
         }
-        assert!(Instant::now() < deadline, "the push was never created");
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    seaweed.kill();
-    let out = child.wait_with_output().unwrap();
-    let error = stopped_as_transient(&out, "S3 killed during the uploads");
-    let text = error.to_string();
-    assert!(
-        text.contains("staging store") && !text.contains("push API"),
-        "the message names the store that failed, not the push API: {error}"
-    );
+        if killed {
+            seaweed.kill();
+        } else {
+            seaweed.stop();
+        }
+        let out = child.wait_with_output().unwrap();
+        let what = format!("S3 {fault} during the uploads");
+        let error = stopped_as_transient(&out, &what);
+        let text = error.to_string();
+        assert!(
+            text.contains("staging store") && !text.contains("push API"),
+            "{what}: the message names the store that failed, not the push API: {error}"
+        );
 
-    seaweed.restart();
-    let out = push(&dir).output().unwrap();
-    let result = crate::faults::push_result(&out, "the same command again", 2);
-    for d in result["datasets"].as_array().unwrap() {
-        assert_eq!(d["status"], "created", "{result}");
+        seaweed.restart();
+        let out = push(&dir, &branch).output().unwrap();
+        let result = crate::faults::push_result(&out, &format!("{what}: the same command again"), 2);
+        for d in result["datasets"].as_array().unwrap() {
+            let status = d["status"].as_str().unwrap_or_default();
+            // The table `t` of the second round appends to the first round's table.
+            assert!(status == "created" || status == "appended", "{what}: {result}");
+        }
+        let bytes = read_blob(&ctx, &server, "b", &branch);
+        assert!(
+            bytes == blob,
+            "{what}: the stored file has the pushed bytes ({} bytes)",
+            bytes.len()
+        );
     }
-    let bytes = read_blob(&ctx, &server, "b");
-    assert!(
-        bytes == blob,
-        "the stored file has the pushed bytes ({} bytes)",
-        bytes.len()
-    );
 
     let dir = ctx.package(
         "small",
         "name: small\npublish: {to: \"stone:outage\"}\nresources:\n  - path: s.csv\n",
         &[("s.csv", b"id\n1\n")],
     );
-    let out = push(&dir).output().unwrap();
-    crate::faults::push_result(&out, "a new push after the outage", 1);
+    let out = push(&dir, "dev").output().unwrap();
+    crate::faults::push_result(&out, "a new push after the outages", 1);
     drop(seaweed);
 }
 
-/// The bytes of blob dataset `stone:outage/<name>` on `dev`, as `stone data import`
+/// The bytes of blob dataset `stone:outage/<name>` on `branch`, as `stone data import`
 /// brings them into a consumer package.
-fn read_blob(ctx: &TestContext, server: &StoneServer, name: &str) -> Vec<u8> {
+fn read_blob(ctx: &TestContext, server: &StoneServer, name: &str, branch: &str) -> Vec<u8> {
     let consumer = ctx.package(
-        "consumer",
+        &format!("consumer-{branch}"),
         "name: consumer\npublish: {to: \"stone:consumer\"}\nresources:\n  - path: n.csv\n",
         &[("n.csv", b"n\n1\n")],
     );
     let out = ctx
         .stone()
-        .args([
-            "data", "import", "--json", "--env", "local", "--branch", "dev",
-        ])
+        .args(["data", "import", "--json", "--env", "local", "--branch", branch])
         .arg(format!("stone:outage/{name}"))
         .args(["--as", "imported"])
         .arg(&consumer)
