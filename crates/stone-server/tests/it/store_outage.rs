@@ -48,15 +48,7 @@ async fn s3_away_during_a_commit_is_waited_for_and_the_push_lands_once() {
     upload_all(&server, &created.body, &c).await;
     let id = created.body["push_id"].as_str().unwrap();
     server.commit(id).await.expect(202);
-    server
-        .wait_for_log("did not answer: trying again", 60)
-        .await;
-    let seaweed = tokio::task::spawn_blocking(move || {
-        seaweed.restart();
-        seaweed
-    })
-    .await
-    .unwrap();
+    let seaweed = restarted_once_waited_for(&server, seaweed).await;
     let done = server.wait(id).await;
     assert_eq!(done["state"], "succeeded", "{done:#}");
     assert_eq!(statuses(&done)["people"], "appended", "{done:#}");
@@ -107,15 +99,7 @@ async fn s3_killed_during_a_batched_blob_commit_is_waited_for_and_every_file_lan
     seaweed.kill();
     let id = created.body["push_id"].as_str().unwrap();
     server.commit(id).await.expect(202);
-    server
-        .wait_for_log("did not answer: trying again", 60)
-        .await;
-    let seaweed = tokio::task::spawn_blocking(move || {
-        seaweed.restart();
-        seaweed
-    })
-    .await
-    .unwrap();
+    let seaweed = restarted_once_waited_for(&server, seaweed).await;
     let done = server.wait(id).await;
     assert_eq!(done["state"], "succeeded", "{done:#}");
     let statuses = statuses(&done);
@@ -129,4 +113,20 @@ async fn s3_killed_during_a_batched_blob_commit_is_waited_for_and_every_file_lan
         assert_eq!(head["files"].as_array().map(Vec::len), Some(1), "{head}");
     }
     drop(seaweed);
+}
+
+/// SeaweedFS started again once the server's log says a commit waits for it.
+async fn restarted_once_waited_for(
+    server: &crate::api_support::Server,
+    mut seaweed: SeaweedFs,
+) -> SeaweedFs {
+    server
+        .wait_for_log("did not answer: trying again", 60)
+        .await;
+    tokio::task::spawn_blocking(move || {
+        seaweed.restart();
+        seaweed
+    })
+    .await
+    .unwrap()
 }

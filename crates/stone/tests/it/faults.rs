@@ -298,6 +298,20 @@ fn start_server(data: &Path, staging_base: Option<&str>) -> StoneServer {
     StoneServer::start(data, Some(&config), &[])
 }
 
+/// Waits (60 s at most) until the server's commit paused after writing `dataset` (the
+/// test hook's file `paused` exists).
+fn wait_paused(paused: &Path, server: &StoneServer, dataset: &str) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !paused.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "the commit never reached {dataset}:\n{}",
+            server.log_tail(30)
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 fn socket(server: &StoneServer) -> std::net::SocketAddr {
     server.url().trim_start_matches("http://").parse().unwrap()
 }
@@ -448,16 +462,7 @@ fn a_server_killed_during_commit_resumes_or_fails_cleanly_and_the_rerun_complete
             .unwrap();
         let deadline = Instant::now() + Duration::from_secs(60);
         match &hook {
-            Some(dataset) => {
-                while !paused.exists() {
-                    assert!(
-                        Instant::now() < deadline,
-                        "the commit never reached {dataset}:\n{}",
-                        server.log_tail(30)
-                    );
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-            }
+            Some(dataset) => wait_paused(&paused, &server, dataset),
             None => {
                 let state = expected
                     .dir
@@ -588,15 +593,7 @@ fn a_commit_the_server_lost_is_sent_again_and_the_push_lands_once() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !paused.exists() {
-        assert!(
-            Instant::now() < deadline,
-            "the commit never reached t:\n{}",
-            server.log_tail(30)
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_paused(&paused, &server, "t");
     server.kill();
     drop(server);
     let forget = Command::new(python())
