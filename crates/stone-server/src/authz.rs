@@ -328,6 +328,79 @@ impl Authorizer {
     }
 }
 
+/// Which named graphs a caller may read, decided graph by graph where a SPARQL query
+/// touches one (issue 56), instead of listing every readable graph before each query: a
+/// graph of this server is readable when the caller may read its namespace on its branch
+/// ([`Authorizer::may_read`]: read access, or a public package there); any other graph
+/// (the store's own bookkeeping, a foreign IRI) is not. Each namespace and branch is
+/// decided once per query and asked of the state database then, so a grant or a
+/// `public` change holds from the next query on, whichever replica made it.
+///
+/// [`Self::readable`] is synchronous (the query engine asks it on its blocking thread)
+/// and waits for the state database there; a failure hides the graph and is kept for
+/// [`Self::failure`]: the caller then answers an error, never a partial result.
+#[derive(Debug)]
+pub struct ReadableGraphs {
+    authz: Authorizer,
+    db: StateDb,
+    public_host: String,
+    principal: Option<Principal>,
+    runtime: tokio::runtime::Handle,
+    verdicts: std::sync::Mutex<HashMap<(String, String), bool>>,
+    failure: std::sync::Mutex<Option<ApiError>>,
+}
+
+impl ReadableGraphs {
+    /// The graphs `caller` may read; to be asked from a blocking thread of this runtime.
+    pub fn new(authz: &Authorizer, db: &StateDb, public_host: &str, caller: &Caller) -> Self {
+        Self {
+            authz: authz.clone(),
+            db: db.clone(),
+            public_host: public_host.to_owned(),
+            principal: caller.0.clone(),
+            runtime: tokio::runtime::Handle::current(),
+            verdicts: std::sync::Mutex::new(HashMap::new()),
+            failure: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// Whether the caller may read the named graph `graph` (blocks on the state database
+    /// the first time a namespace and branch is asked, unless the caller's grants decide).
+    pub fn readable(&self, graph: &str) -> bool {
+        let Some((namespace, branch)) = graph_scope(&self.public_host, graph) else {
+            return false;
+        };
+        let key = (namespace.to_owned(), branch.to_owned());
+        let mut verdicts = self.verdicts.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(verdict) = verdicts.get(&key) {
+            return *verdict;
+        }
+        let verdict = match self.runtime.block_on(self.authz.may_read(
+            &self.db,
+            self.principal.as_ref(),
+            namespace,
+            branch,
+        )) {
+            Ok(verdict) => verdict,
+            Err(error) => {
+                let mut failure = self.failure.lock().unwrap_or_else(|e| e.into_inner());
+                failure.get_or_insert(error);
+                false
+            }
+        };
+        verdicts.insert(key, verdict);
+        verdict
+    }
+
+    /// The first failure to decide a graph, if any: the query's answer may lack graphs.
+    pub fn failure(&self) -> Option<ApiError> {
+        self.failure
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
