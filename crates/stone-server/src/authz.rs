@@ -44,6 +44,11 @@ use crate::state::StateDb;
 #[derive(Debug, Clone, Default)]
 pub struct Authorizer {
     policy: Option<Policy>,
+    /// Whether each namespace's package is public on a branch, by the stamp of the
+    /// package node it was read from ([`StateDb::package_node_stamp`]): a node is read
+    /// (and its JSON, every resource of the package, parsed) again only once another write
+    /// replaced it, on any replica.
+    public: std::sync::Arc<std::sync::Mutex<HashMap<(String, String), (String, bool)>>>,
 }
 
 #[derive(Debug, Clone)]
@@ -80,6 +85,7 @@ impl Authorizer {
                     .unwrap_or_else(|| roles_claim.to_owned()),
                 grants,
             }),
+            public: Default::default(),
         }
     }
 
@@ -212,10 +218,32 @@ impl Authorizer {
         {
             return Ok(true);
         }
-        Ok(db
+        self.public(db, namespace, branch).await
+    }
+
+    /// Whether the package of `namespace` is public on `branch` (no package node: not).
+    async fn public(&self, db: &StateDb, namespace: &str, branch: &str) -> ApiResult<bool> {
+        let Some(stamp) = db.package_node_stamp(namespace, branch).await? else {
+            return Ok(false);
+        };
+        let key = (namespace.to_owned(), branch.to_owned());
+        {
+            let known = self.public.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((seen, public)) = known.get(&key)
+                && *seen == stamp
+            {
+                return Ok(*public);
+            }
+        }
+        let public = db
             .package_node(namespace, branch)
             .await?
-            .is_some_and(|node| node.package.public))
+            .is_some_and(|node| node.package.public);
+        self.public
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, (stamp, public));
+        Ok(public)
     }
 
     /// The read check of every read route: a dataset or package node of a public package is

@@ -106,8 +106,13 @@ impl JobRunner {
         // (Not with `[retention]`: a blob write then records what it retires and may expire
         // older contents, dataset by dataset: see `retire`.)
         let pipelined = self.staging.kind() == StagingStoreKind::Local && self.retention.is_none();
+        // Graphs go in runs too: the small new ones of a batch are loaded together
+        // (`graph_batch.rs`), the others one by one.
+        fn is_graph(manifest: &DatasetManifest) -> bool {
+            manifest.kind.engine() == Engine::Graph
+        }
         let runs: Vec<(bool, Vec<&[Pending<'_>]>)> = pending
-            .chunk_by(|a, b| is_blob(a.1) && is_blob(b.1))
+            .chunk_by(|a, b| (is_blob(a.1) && is_blob(b.1)) || (is_graph(a.1) && is_graph(b.1)))
             .map(|run| (is_blob(run[0].1), run.chunks(COMMIT_BATCH).collect()))
             .collect();
         // Whether a write of this run failed (a dataset that failed in an earlier run is

@@ -91,18 +91,12 @@ impl JobRunner {
             let iri = graph_iri(&self.public_host, ns, &manifest.name, branch);
             loads.push((entry, iri, files));
         }
-        // Across replicas, one writer per graph (as `write` takes it), in one order.
-        let mut keys: Vec<String> = loads
+        // Across replicas, one writer per graph (as `write` takes it), on one connection.
+        let keys: Vec<String> = loads
             .iter()
             .map(|(_, iri, _)| format!("graph/{iri}"))
             .collect();
-        keys.sort_unstable();
-        let mut locks = Vec::new();
-        for key in &keys {
-            if let Some(lock) = self.db.lock(key).await? {
-                locks.push(lock);
-            }
-        }
+        let lock = self.db.lock_many(&keys).await?;
         let files: Vec<Vec<RdfFile<'_>>> = loads
             .iter()
             .map(|(_, _, files)| {
@@ -122,7 +116,7 @@ impl JobRunner {
             .map(|((_, iri, _), files)| (iri.as_str(), files.as_slice()))
             .collect();
         let loaded = self.engines.graph.load_new_graphs(&graphs).await;
-        for lock in locks {
+        if let Some(lock) = lock {
             lock.release().await;
         }
         let mut alone = Vec::new();
