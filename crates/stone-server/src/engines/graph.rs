@@ -433,9 +433,10 @@ impl GraphEngine {
     /// files' content together, a few bulk loads for the whole batch, each change whole or
     /// not at all after a crash (one journal entry per load). One result per graph, in
     /// order: `None` for a graph left to [`Self::load_files`] (it is not empty, or the
-    /// engine is remote); the outcome otherwise, or the graph's own failure (its files do
-    /// not parse). The caller passes small graphs (their files are parsed in memory) and
-    /// serializes other writers of them across processes.
+    /// engine is remote); the outcome otherwise, or the graph's failure (its files do not
+    /// parse, or the load it was part of failed: the loads before it stand). The caller
+    /// passes small graphs (their files are parsed in memory) and serializes other writers
+    /// of them across processes.
     pub async fn load_new_graphs(
         &self,
         graphs: &[(&str, &[RdfFile<'_>])],

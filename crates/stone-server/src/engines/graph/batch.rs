@@ -52,8 +52,13 @@ impl Inner {
         let mut held = 0u64;
         for (position, batch_graph) in graphs.iter().enumerate() {
             results.push(None);
-            if self.count(&batch_graph.graph)? > 0 || self.has_records(&batch_graph.graph) {
-                continue;
+            match self.count(&batch_graph.graph) {
+                Ok(0) if !self.has_records(&batch_graph.graph) => {}
+                Ok(_) => continue,
+                Err(error) => {
+                    results[position] = Some(Err(error));
+                    continue;
+                }
             }
             let size: u64 = batch_graph
                 .files
@@ -61,7 +66,7 @@ impl Inner {
                 .map(|(path, _)| std::fs::metadata(path).map_or(0, |m| m.len()))
                 .sum();
             if !pending.is_empty() && held + size > BATCH_BYTES {
-                self.load_parsed(graphs, std::mem::take(&mut pending), &mut results)?;
+                self.load_parsed(graphs, std::mem::take(&mut pending), &mut results);
                 held = 0;
             }
             match parse::parse_files(&batch_graph.files, batch_graph.graph.as_str(), limits) {
@@ -72,7 +77,7 @@ impl Inner {
                 Err(error) => results[position] = Some(Err(error)),
             }
         }
-        self.load_parsed(graphs, pending, &mut results)?;
+        self.load_parsed(graphs, pending, &mut results);
         Ok(results)
     }
 
@@ -82,8 +87,28 @@ impl Inner {
         self.meta_records(graph, None).next().is_some()
     }
 
-    /// One bulk load of parsed graphs and their records, under one journal entry.
+    /// One bulk load of parsed graphs and their records, under one journal entry; its
+    /// failure is each of its graphs' (the loads before it stand).
     fn load_parsed(
+        &self,
+        graphs: &[BatchGraph],
+        parsed: Vec<(usize, Content)>,
+        results: &mut [BatchResult],
+    ) {
+        let positions: Vec<usize> = parsed.iter().map(|(position, _)| *position).collect();
+        if let Err(error) = self.load_parsed_or_fail(graphs, parsed, results) {
+            tracing::error!(error = %error, graphs = positions.len(), "a load of new graphs failed");
+            for position in positions {
+                if results[position].is_none() {
+                    results[position] = Some(Err(GraphError::Query {
+                        message: error.to_string(),
+                    }));
+                }
+            }
+        }
+    }
+
+    fn load_parsed_or_fail(
         &self,
         graphs: &[BatchGraph],
         parsed: Vec<(usize, Content)>,
@@ -174,5 +199,85 @@ impl Inner {
             }));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(dir: &std::path::Path, name: &str, text: &str) -> (PathBuf, RdfFormat) {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        (path, RdfFormat::NTriples)
+    }
+
+    #[test]
+    fn new_graphs_load_together_and_the_others_are_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let inner = Inner::open(dir.path().join("store")).unwrap();
+        let node = |name: &str| NamedNode::new_unchecked(format!("http://example.org/{name}"));
+        // `full` already holds a triple: left to a load of its own.
+        inner
+            .load_new_graphs(
+                &[BatchGraph {
+                    graph: node("full"),
+                    files: vec![file(dir.path(), "f.nt", "<s:a> <p:b> \"old\" .\n")],
+                    digests: None,
+                }],
+                GraphLimits::default(),
+            )
+            .unwrap();
+        let two = "<s:a> <p:b> \"1\" .\n<s:a> <p:b> \"2\" .\n<s:a> <p:b> \"1\" .\n_:x <p:b> \"3\" .\n_:y <p:b> \"3\" .\n";
+        let batch = [
+            BatchGraph {
+                graph: node("a"),
+                files: vec![file(dir.path(), "a.nt", two)],
+                digests: Some(["d1".to_owned()].into()),
+            },
+            BatchGraph {
+                graph: node("full"),
+                files: vec![file(dir.path(), "g.nt", "<s:a> <p:b> \"new\" .\n")],
+                digests: None,
+            },
+            BatchGraph {
+                graph: node("broken"),
+                files: vec![file(dir.path(), "b.nt", "<s:a> <p:b> .\n")],
+                digests: None,
+            },
+            BatchGraph {
+                graph: node("empty"),
+                files: vec![file(dir.path(), "e.nt", "")],
+                digests: None,
+            },
+        ];
+        let results = inner
+            .load_new_graphs(&batch, GraphLimits::default())
+            .unwrap();
+        // Three distinct triples: the repeated one once, the two blank-node components alike
+        // collapsed into one.
+        let a = results[0].as_ref().unwrap().as_ref().unwrap();
+        assert_eq!(
+            (a.triples_added, a.total_triples, a.unchanged),
+            (3, 3, false)
+        );
+        assert_eq!(inner.count(&node("a")).unwrap(), 3);
+        assert_eq!(inner.sparql_count(&node("a")).unwrap(), 3);
+        assert_eq!(
+            inner.loaded_from(&node("a")).unwrap(),
+            ["d1".to_owned()].into()
+        );
+        assert!(results[1].is_none());
+        assert_eq!(inner.count(&node("full")).unwrap(), 1);
+        assert!(results[2].as_ref().unwrap().is_err());
+        assert_eq!(inner.count(&node("broken")).unwrap(), 0);
+        assert!(results[3].as_ref().unwrap().as_ref().unwrap().unchanged);
+        assert_eq!(inner.count(&node("empty")).unwrap(), 0);
+        assert_eq!(
+            std::fs::read_dir(dir.path().join("store/journal"))
+                .unwrap()
+                .count(),
+            0
+        );
     }
 }

@@ -486,7 +486,7 @@ impl Inner {
     }
 
     /// Counts the graph's triples in the store's own encoding (no term is decoded).
-    fn sparql_count(&self, graph: &NamedNode) -> Result<u64, GraphError> {
+    pub(super) fn sparql_count(&self, graph: &NamedNode) -> Result<u64, GraphError> {
         count::sparql_count(&self.store, graph)
     }
 
