@@ -47,8 +47,20 @@ pub struct Authorizer {
     /// Whether each namespace's package is public on a branch, by the stamp of the
     /// package node it was read from ([`StateDb::package_node_stamp`]): a node is read
     /// (and its JSON, every resource of the package, parsed) again only once another write
-    /// replaced it, on any replica.
-    public: std::sync::Arc<std::sync::Mutex<HashMap<(String, String), (String, bool)>>>,
+    /// replaced it, on any replica; on SQLite, not even the stamp while no node was
+    /// written.
+    public: PublicVerdicts,
+}
+
+/// `(namespace, branch)` → (what the verdict was read from, public).
+type PublicVerdicts = std::sync::Arc<std::sync::Mutex<HashMap<(String, String), (Seen, bool)>>>;
+
+/// What a public verdict was read from: the package node's stamp, and the state's package
+/// generation then ([`StateDb::package_generation`]).
+#[derive(Debug)]
+struct Seen {
+    stamp: String,
+    generation: Option<u64>,
 }
 
 #[derive(Debug, Clone)]
@@ -223,15 +235,27 @@ impl Authorizer {
 
     /// Whether the package of `namespace` is public on `branch` (no package node: not).
     async fn public(&self, db: &StateDb, namespace: &str, branch: &str) -> ApiResult<bool> {
+        let key = (namespace.to_owned(), branch.to_owned());
+        // This process the only writer, and no node written since the verdict: it holds
+        // without a read (taken before the reads below: a write meanwhile moves it).
+        let generation = db.package_generation();
+        if let Some(generation) = generation {
+            let known = self.public.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((seen, public)) = known.get(&key)
+                && seen.generation == Some(generation)
+            {
+                return Ok(*public);
+            }
+        }
         let Some(stamp) = db.package_node_stamp(namespace, branch).await? else {
             return Ok(false);
         };
-        let key = (namespace.to_owned(), branch.to_owned());
         {
-            let known = self.public.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some((seen, public)) = known.get(&key)
-                && *seen == stamp
+            let mut known = self.public.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((seen, public)) = known.get_mut(&key)
+                && seen.stamp == stamp
             {
+                seen.generation = generation;
                 return Ok(*public);
             }
         }
@@ -242,7 +266,7 @@ impl Authorizer {
         self.public
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(key, (stamp, public));
+            .insert(key, (Seen { stamp, generation }, public));
         Ok(public)
     }
 

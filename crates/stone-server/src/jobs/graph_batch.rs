@@ -66,7 +66,7 @@ impl JobRunner {
         let ns = push.namespace.as_str();
         let branch = push.branch.as_str();
         // The staged files of each graph; a dataset whose contents are missing fails.
-        let mut loads: Vec<(&Ready<'a>, String, Vec<(PathBuf, RdfFormat, String)>)> = Vec::new();
+        let mut loads: Vec<GraphLoad<'_, 'a>> = Vec::new();
         for &entry in ready {
             let (record, manifest, _) = entry;
             let contents = match self.contents(manifest, &HashMap::new()).await {
@@ -163,8 +163,13 @@ impl JobRunner {
     }
 }
 
+/// A graph of a batch to load: the dataset, its graph IRI, its staged files (path,
+/// format, sha256).
+type GraphLoad<'r, 'a> = (&'r Ready<'a>, String, Vec<(PathBuf, RdfFormat, String)>);
+
 /// A graph dataset's status and details from its load's outcome (`checkpoint`: the
 /// graph's size before the push's first attempt).
+#[allow(clippy::result_large_err)] // the dataset's `Problem` as every write reports it
 pub(super) fn graph_written(
     push: &PushRecord,
     record: &DatasetRecord,

@@ -348,6 +348,8 @@ pub struct StateDb {
     changed: Arc<tokio::sync::Notify>,
     /// Content holders waiting to be recorded together ([`Self::record_holder`]).
     holders: Arc<staging::HolderQueue>,
+    /// Package node writes committed through this process ([`Self::package_generation`]).
+    package_writes: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl StateDb {
@@ -428,6 +430,18 @@ impl StateDb {
             backend,
             changed: Arc::default(),
             holders: Arc::default(),
+            package_writes: Arc::default(),
+        })
+    }
+
+    /// A number that changes whenever a package node may have changed, when this process
+    /// is the database's only writer (SQLite: the data directory is locked by it): what
+    /// was read of the package nodes while it held stays true until it moves. `None` on
+    /// PostgreSQL, where other replicas write too.
+    pub fn package_generation(&self) -> Option<u64> {
+        (self.backend == Backend::Sqlite).then(|| {
+            self.package_writes
+                .load(std::sync::atomic::Ordering::SeqCst)
         })
     }
 

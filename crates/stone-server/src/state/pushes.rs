@@ -346,6 +346,8 @@ impl StateDb {
             .await
             .map_err(query_error("finishing a push"))?;
         tx.commit().await.map_err(query_error("commit"))?;
+        self.package_writes
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         self.changed.notify_waiters();
         Ok(Some(status))
     }
