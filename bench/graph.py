@@ -29,6 +29,20 @@ ratio = oxigraph's time / stone's time (target >= 0.9); append < 1 s; server pea
 Usage: bench/graph.py [--lines 2000000] [--runs 3] [--bin-dir DIR] [--dir DIR] [--bulk-load-memory-mb N]
   --lines 20000000 for the 20 M case (about 1.9 GB of N-Triples; raises the server's
   [graph] max_file_bytes for it).
+
+Many graphs (issue 56): bench/graph.py --case many [--graphs 2000,20000] [--runs 1] [--queries 200]
+  For each count N: a package of N GRAPH resources of 50 triples (one N-Triples file each),
+  pushed with stone to a fresh server, against `oxigraph load` of the same quads (one
+  N-Quads file, the graph names stone gives them) into a new store, and against the push's
+  fixed cost (a push of one such resource to a fresh server, same run). Prints the
+  ratio (oxigraph load + fixed cost) / stone (target >= 0.5) and stone's cost per graph
+  beyond the fixed cost (linear or better from the smallest N to the largest).
+  Then SPARQL on the largest store: the stone server restarted on its data in `oidc` mode
+  (an issuer served by this script: discovery and JWKS, tokens signed with `openssl`), the
+  package public, against `oxigraph serve` on the `oxigraph load` store of the same quads:
+  median latency of a count of one graph and of a lookup by a literal (`GRAPH ?g`), over
+  --queries requests each on one kept-alive connection, anonymous and with a token;
+  target: stone <= 2 x `oxigraph serve`.
 """
 import argparse, json, os, resource, shutil, signal, statistics, subprocess, sys, tempfile, time, urllib.request
 from pathlib import Path
@@ -119,6 +133,15 @@ class Server:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+
+    def count_all(self):
+        """Triples in every graph the server lets this caller read."""
+        body = "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"
+        req = urllib.request.Request(f"{self.url}/v1/sparql", data=body.encode(),
+                                     headers={"content-type": "application/sparql-query",
+                                              "accept": "application/sparql-results+json"})
+        answer = json.load(urllib.request.urlopen(req, timeout=600))
+        return int(answer["results"]["bindings"][0]["n"]["value"])
 
     def count(self, graph):
         body = f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }}"
@@ -214,6 +237,225 @@ def phases(server_err: Path, started_wall: float, finished_wall: float):
     }
 
 
+MANY_TRIPLES = 50
+
+
+def many_graph_iri(i):
+    return f"https://localhost/bench/e{i}/branch/bench"  # the default public_host
+
+
+def many_package(base: Path, n: int):
+    """N one-file GRAPH resources of MANY_TRIPLES triples, public, and the same quads as
+    one N-Quads file named as stone names the graphs."""
+    pkg, quads = base / f"many-{n}", base / f"many-{n}.nq"
+    if (pkg / "datasets.yaml").exists() and quads.exists():
+        return pkg, quads
+    shutil.rmtree(pkg, ignore_errors=True)
+    (pkg / "g").mkdir(parents=True)
+    resources, nq = [], []
+    for i in range(n):
+        triples = [f'<{E}e{i}> <{E}p{j}> "value {j} of entity {i}" .' for j in range(MANY_TRIPLES)]
+        (pkg / "g" / f"e{i}.nt").write_text("\n".join(triples) + "\n")
+        resources.append(f"  - path: g/e{i}.nt\n    name: e{i}\n    kind: GRAPH\n")
+        nq.extend(t[:-1] + f"<{many_graph_iri(i)}> .\n" for t in triples)
+    (pkg / "datasets.yaml").write_text(
+        'publish: {to: "stone:bench", public: true}\nresources:\n' + "".join(resources))
+    quads.write_text("".join(nq))
+    return pkg, quads
+
+
+class Issuer:
+    """A minimal OpenID issuer on loopback for the SPARQL case: discovery and JWKS served
+    over HTTP, RS256 access tokens signed with `openssl` (no Python crypto package needed)."""
+    def __init__(self, base: Path):
+        import base64, http.server, threading
+        self.dir = base / "issuer"
+        self.dir.mkdir(exist_ok=True)
+        self.key = self.dir / "key.pem"
+        subprocess.run(["openssl", "genrsa", "-out", str(self.key), "2048"], check=True, capture_output=True)
+        modulus = subprocess.run(["openssl", "rsa", "-in", str(self.key), "-noout", "-modulus"],
+                                 check=True, capture_output=True, text=True).stdout.strip().split("=", 1)[1]
+        b64 = lambda raw: base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+        self.b64 = b64
+        jwks = {"keys": [{"kty": "RSA", "kid": "bench", "alg": "RS256", "use": "sig",
+                          "n": b64(bytes.fromhex(modulus)), "e": b64((65537).to_bytes(3, "big"))}]}
+        issuer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                if self.path == "/.well-known/openid-configuration":
+                    body = {"issuer": issuer.url, "jwks_uri": f"{issuer.url}/jwks",
+                            "authorization_endpoint": f"{issuer.url}/auth", "token_endpoint": f"{issuer.url}/token"}
+                elif self.path == "/jwks":
+                    body = jwks
+                else:
+                    self.send_error(404)
+                    return
+                data = json.dumps(body).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def token(self, audience):
+        header = {"alg": "RS256", "typ": "at+jwt", "kid": "bench"}
+        now = int(time.time())
+        claims = {"iss": self.url, "aud": audience, "sub": "bench-reader", "iat": now, "exp": now + 3600}
+        signing = ".".join(self.b64(json.dumps(part).encode()) for part in (header, claims))
+        signature = subprocess.run(["openssl", "dgst", "-sha256", "-sign", str(self.key)], input=signing.encode(),
+                                   check=True, capture_output=True).stdout
+        return f"{signing}.{self.b64(signature)}"
+
+    def stop(self):
+        self.httpd.shutdown()
+
+
+def latencies(url, path, queries, token=None, count=200):
+    """Median seconds of each query, asked `count` times in turn (after a warm-up) on one
+    kept-alive connection; each answer checked to be a 200 with bindings."""
+    import http.client, urllib.parse
+    target = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPConnection(target.hostname, target.port, timeout=120)
+    headers = {"content-type": "application/sparql-query", "accept": "application/sparql-results+json"}
+    if token:
+        headers["authorization"] = f"Bearer {token}"
+    def ask(query):
+        t = time.perf_counter()
+        conn.request("POST", path, body=query.encode(), headers=headers)
+        answer = conn.getresponse()
+        body = answer.read()
+        elapsed = time.perf_counter() - t
+        if answer.status != 200:
+            sys.exit(f"{url}{path}: {answer.status} {body[:500]!r} for {query}")
+        return elapsed, json.loads(body)["results"]["bindings"]
+    medians = {}
+    for name, make in queries.items():
+        for k in range(10):
+            ask(make(k))
+        times = []
+        for k in range(count):
+            elapsed, rows = ask(make(k))
+            if not rows:
+                sys.exit(f"{url}{path}: no answer to {make(k)}")
+            times.append(elapsed)
+        medians[name] = statistics.median(times)
+    conn.close()
+    return medians
+
+
+def oxigraph_serve(oxigraph, location: Path):
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([oxigraph, "serve", "--location", str(location), "--bind", f"127.0.0.1:{port}"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        try:
+            urllib.request.urlopen(f"{url}/query?query=ASK%7B%7D", timeout=5).read()
+            return proc, url
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    sys.exit("oxigraph serve did not answer")
+
+
+def many_main(args, stone, server_bin, oxigraph, base: Path):
+    counts = [int(n) for n in args.graphs.split(",")]
+    config = base / "server-many.toml"
+    config.write_text("")
+    one_pkg, _ = many_package(base, 1)
+    results = {}
+    kept = None
+    for n in counts:
+        print(f"generating {n:,} graphs ...", file=sys.stderr)
+        pkg, quads = many_package(base, n)
+        rows = {"stone": [], "oxigraph": [], "fixed": []}
+        for run in range(args.runs):
+            subprocess.run(["sync"])
+            location = Path(tempfile.mkdtemp(prefix="oxigraph-many-", dir=base))
+            t = time.perf_counter()
+            subprocess.run([oxigraph, "load", "--location", str(location), "--file", str(quads)],
+                           check=True, capture_output=True)
+            rows["oxigraph"].append(time.perf_counter() - t)
+            for label, package_dir in (("fixed", one_pkg), ("stone", pkg)):
+                subprocess.run(["sync"])
+                data = Path(tempfile.mkdtemp(prefix="stone-bench-many-", dir=base))
+                server = Server(server_bin, data, config)
+                try:
+                    elapsed, _, _ = push(stone, server, package_dir, base)
+                    rows[label].append(elapsed)
+                    if label == "stone":
+                        total = server.count_all()
+                        if total != n * MANY_TRIPLES:
+                            sys.exit(f"stone holds {total} triples in its graphs, not {n * MANY_TRIPLES}")
+                finally:
+                    server.stop()
+                last = run == args.runs - 1 and n == counts[-1] and label == "stone"
+                if last and not args.no_sparql:
+                    kept = (data, location)
+                else:
+                    shutil.rmtree(data, ignore_errors=True)
+            if kept is None or kept[1] != location:
+                shutil.rmtree(location, ignore_errors=True)
+            print(f"{n} graphs, run {run + 1}: stone {rows['stone'][-1]:.2f} s, oxigraph load {rows['oxigraph'][-1]:.2f} s, "
+                  f"fixed cost {rows['fixed'][-1]:.2f} s", file=sys.stderr)
+        results[n] = {k: statistics.median(v) for k, v in rows.items()}
+    print(f"many graphs: {MANY_TRIPLES} triples each (one N-Triples file per GRAPH resource), medians of {args.runs}")
+    print(f"{'graphs':>8} {'stone s':>9} {'ox load s':>10} {'fixed s':>8} {'ratio':>6} {'ms/graph':>9}")
+    for n, r in results.items():
+        ratio = (r["oxigraph"] + r["fixed"]) / r["stone"]
+        per_graph = (r["stone"] - r["fixed"]) / n * 1000
+        print(f"{n:>8,} {r['stone']:9.2f} {r['oxigraph']:10.2f} {r['fixed']:8.2f} {ratio:6.2f} {per_graph:9.2f}")
+    print("ratio = (oxigraph load + the push's fixed cost) / stone push (target >= 0.5); "
+          "ms/graph = (stone - fixed) / graphs (linear or better: flat or falling)")
+    if kept:
+        sparql_main(args, server_bin, oxigraph, base, counts[-1], *kept)
+
+
+def sparql_main(args, server_bin, oxigraph, base: Path, n: int, data: Path, location: Path):
+    import random
+    rng = random.Random(56)
+    picks = [rng.randrange(n) for _ in range(1000)]
+    queries = {
+        "count one graph": lambda k: f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{many_graph_iri(picks[k % 1000])}> {{ ?s ?p ?o }} }}",
+        "lookup by a literal": lambda k: f'SELECT ?g ?s WHERE {{ GRAPH ?g {{ ?s ?p "value 7 of entity {picks[k % 1000]}" }} }}',
+    }
+    issuer = Issuer(base)
+    audience = "https://bench.localhost/api"
+    config = base / "server-oidc.toml"
+    config.write_text(f'[auth]\nmode = "oidc"\nissuer = "{issuer.url}"\naudience = "{audience}"\n')
+    server = Server(server_bin, data, config)
+    proc, ox_url = oxigraph_serve(oxigraph, location)
+    try:
+        token = issuer.token(audience)
+        stone_anon = latencies(server.url, "/v1/sparql", queries, count=args.queries)
+        stone_auth = latencies(server.url, "/v1/sparql", queries, token=token, count=args.queries)
+        ox = latencies(ox_url, "/query", queries, count=args.queries)
+    finally:
+        server.stop()
+        proc.terminate()
+        proc.wait()
+        issuer.stop()
+        shutil.rmtree(data, ignore_errors=True)
+        shutil.rmtree(location, ignore_errors=True)
+    print(f"\nSPARQL on {n:,} graphs ({n * MANY_TRIPLES:,} triples), median ms of {args.queries} queries each")
+    print(f"{'query':<22} {'stone anon':>11} {'stone token':>12} {'oxigraph serve':>15} {'anon/ox':>8} {'token/ox':>9}")
+    for name in queries:
+        a, t, o = stone_anon[name] * 1000, stone_auth[name] * 1000, ox[name] * 1000
+        print(f"{name:<22} {a:11.2f} {t:12.2f} {o:15.2f} {a / o:8.2f} {t / o:9.2f}")
+    print("target: stone <= 2 x oxigraph serve (ratios <= 2)")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", default=os.environ.get("STONE_BENCH_DIR", "/tmp/stone-bench"))
@@ -222,6 +464,11 @@ def main():
     ap.add_argument("--bin-dir", default=None, help="folder with release stone and stone-server (default: build them)")
     ap.add_argument("--bulk-load-memory-mb", type=int, default=None,
                     help="the server's [graph] bulk_load_memory_mb (default: the server's default)")
+    ap.add_argument("--case", choices=["large", "many"], default="large",
+                    help="large: one large graph (issue 24); many: many small graphs and SPARQL over them (issue 56)")
+    ap.add_argument("--graphs", default="2000,20000", help="many: the graph counts, comma-separated")
+    ap.add_argument("--queries", type=int, default=200, help="many: requests per query kind and caller")
+    ap.add_argument("--no-sparql", action="store_true", help="many: skip the SPARQL case")
     args = ap.parse_args()
     if args.bin_dir:
         bins = Path(args.bin_dir)
@@ -234,6 +481,9 @@ def main():
     oxigraph = tools_bin("oxigraph")
     base = Path(args.dir) / "graph"
     base.mkdir(parents=True, exist_ok=True)
+    if args.case == "many":
+        many_main(args, stone, server_bin, oxigraph, base)
+        return
     source = base / f"bench-{args.lines}.nt"
     print(f"generating {args.lines:,} lines ...", file=sys.stderr)
     make_file(source, args.lines)

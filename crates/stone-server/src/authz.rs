@@ -44,6 +44,23 @@ use crate::state::StateDb;
 #[derive(Debug, Clone, Default)]
 pub struct Authorizer {
     policy: Option<Policy>,
+    /// Whether each namespace's package is public on a branch, by the stamp of the
+    /// package node it was read from ([`StateDb::package_node_stamp`]): a node is read
+    /// (and its JSON, every resource of the package, parsed) again only once another write
+    /// replaced it, on any replica; on SQLite, not even the stamp while no node was
+    /// written.
+    public: PublicVerdicts,
+}
+
+/// `(namespace, branch)` → (what the verdict was read from, public).
+type PublicVerdicts = std::sync::Arc<std::sync::Mutex<HashMap<(String, String), (Seen, bool)>>>;
+
+/// What a public verdict was read from: the package node's stamp, and the state's package
+/// generation then ([`StateDb::package_generation`]).
+#[derive(Debug)]
+struct Seen {
+    stamp: String,
+    generation: Option<u64>,
 }
 
 #[derive(Debug, Clone)]
@@ -80,6 +97,7 @@ impl Authorizer {
                     .unwrap_or_else(|| roles_claim.to_owned()),
                 grants,
             }),
+            public: Default::default(),
         }
     }
 
@@ -212,10 +230,44 @@ impl Authorizer {
         {
             return Ok(true);
         }
-        Ok(db
+        self.public(db, namespace, branch).await
+    }
+
+    /// Whether the package of `namespace` is public on `branch` (no package node: not).
+    async fn public(&self, db: &StateDb, namespace: &str, branch: &str) -> ApiResult<bool> {
+        let key = (namespace.to_owned(), branch.to_owned());
+        // This process the only writer, and no node written since the verdict: it holds
+        // without a read (taken before the reads below: a write meanwhile moves it).
+        let generation = db.package_generation();
+        if let Some(generation) = generation {
+            let known = self.public.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((seen, public)) = known.get(&key)
+                && seen.generation == Some(generation)
+            {
+                return Ok(*public);
+            }
+        }
+        let Some(stamp) = db.package_node_stamp(namespace, branch).await? else {
+            return Ok(false);
+        };
+        {
+            let mut known = self.public.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((seen, public)) = known.get_mut(&key)
+                && seen.stamp == stamp
+            {
+                seen.generation = generation;
+                return Ok(*public);
+            }
+        }
+        let public = db
             .package_node(namespace, branch)
             .await?
-            .is_some_and(|node| node.package.public))
+            .is_some_and(|node| node.package.public);
+        self.public
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, (Seen { stamp, generation }, public));
+        Ok(public)
     }
 
     /// The read check of every read route: a dataset or package node of a public package is
@@ -325,6 +377,79 @@ impl Authorizer {
             }
         }
         Ok(readable)
+    }
+}
+
+/// Which named graphs a caller may read, decided graph by graph where a SPARQL query
+/// touches one (issue 56), instead of listing every readable graph before each query: a
+/// graph of this server is readable when the caller may read its namespace on its branch
+/// ([`Authorizer::may_read`]: read access, or a public package there); any other graph
+/// (the store's own bookkeeping, a foreign IRI) is not. Each namespace and branch is
+/// decided once per query and asked of the state database then, so a grant or a
+/// `public` change holds from the next query on, whichever replica made it.
+///
+/// [`Self::readable`] is synchronous (the query engine asks it on its blocking thread)
+/// and waits for the state database there; a failure hides the graph and is kept for
+/// [`Self::failure`]: the caller then answers an error, never a partial result.
+#[derive(Debug)]
+pub struct ReadableGraphs {
+    authz: Authorizer,
+    db: StateDb,
+    public_host: String,
+    principal: Option<Principal>,
+    runtime: tokio::runtime::Handle,
+    verdicts: std::sync::Mutex<HashMap<(String, String), bool>>,
+    failure: std::sync::Mutex<Option<ApiError>>,
+}
+
+impl ReadableGraphs {
+    /// The graphs `caller` may read; to be asked from a blocking thread of this runtime.
+    pub fn new(authz: &Authorizer, db: &StateDb, public_host: &str, caller: &Caller) -> Self {
+        Self {
+            authz: authz.clone(),
+            db: db.clone(),
+            public_host: public_host.to_owned(),
+            principal: caller.0.clone(),
+            runtime: tokio::runtime::Handle::current(),
+            verdicts: std::sync::Mutex::new(HashMap::new()),
+            failure: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// Whether the caller may read the named graph `graph` (blocks on the state database
+    /// the first time a namespace and branch is asked, unless the caller's grants decide).
+    pub fn readable(&self, graph: &str) -> bool {
+        let Some((namespace, branch)) = graph_scope(&self.public_host, graph) else {
+            return false;
+        };
+        let key = (namespace.to_owned(), branch.to_owned());
+        let mut verdicts = self.verdicts.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(verdict) = verdicts.get(&key) {
+            return *verdict;
+        }
+        let verdict = match self.runtime.block_on(self.authz.may_read(
+            &self.db,
+            self.principal.as_ref(),
+            namespace,
+            branch,
+        )) {
+            Ok(verdict) => verdict,
+            Err(error) => {
+                let mut failure = self.failure.lock().unwrap_or_else(|e| e.into_inner());
+                failure.get_or_insert(error);
+                false
+            }
+        };
+        verdicts.insert(key, verdict);
+        verdict
+    }
+
+    /// The first failure to decide a graph, if any: the query's answer may lack graphs.
+    pub fn failure(&self) -> Option<ApiError> {
+        self.failure
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
     }
 }
 

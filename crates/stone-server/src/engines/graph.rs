@@ -66,6 +66,7 @@
 //! refuses, before writing, a load that would leave the graph with other content than a
 //! given snapshot (a version recorded without force must not be left behind).
 
+mod batch;
 mod content;
 mod count;
 mod embedded;
@@ -428,6 +429,35 @@ impl GraphEngine {
         remote.load(graph, new, replace).await
     }
 
+    /// Loads many small graphs at once (issue 56): those that are empty now get their
+    /// files' content together, a few bulk loads for the whole batch, each change whole or
+    /// not at all after a crash (one journal entry per load). One result per graph, in
+    /// order: `None` for a graph left to [`Self::load_files`] (it is not empty, or the
+    /// engine is remote); the outcome otherwise, or the graph's failure (its files do not
+    /// parse, or the load it was part of failed: the loads before it stand). The caller
+    /// passes small graphs (their files are parsed in memory) and serializes other writers
+    /// of them across processes.
+    pub async fn load_new_graphs(
+        &self,
+        graphs: &[(&str, &[RdfFile<'_>])],
+    ) -> Result<Vec<Option<Result<GraphOutcome, GraphError>>>, GraphError> {
+        let Backend::Embedded(e) = &self.backend else {
+            return Ok(graphs.iter().map(|_| None).collect());
+        };
+        let mut batch = Vec::with_capacity(graphs.len());
+        for (iri, files) in graphs {
+            batch.push(batch::BatchGraph {
+                graph: parse::graph_name(iri)?,
+                files: files
+                    .iter()
+                    .map(|f| (f.path.to_path_buf(), f.format))
+                    .collect(),
+                digests: files.iter().map(|f| f.sha256.map(str::to_owned)).collect(),
+            });
+        }
+        e.load_new_graphs(batch, self.limits).await
+    }
+
     /// The number of triples in the named graph (0 when it does not exist).
     pub async fn count(&self, graph_iri: &str) -> Result<u64, GraphError> {
         let graph = parse::graph_name(graph_iri)?;
@@ -540,7 +570,10 @@ impl GraphEngine {
     /// already in memory) runs to its end before it sees the stop.
     pub async fn query(&self, sparql: &str) -> Result<Value, GraphError> {
         match &self.backend {
-            Backend::Embedded(e) => e.query(sparql, None, self.query_limits).await,
+            Backend::Embedded(e) => {
+                e.query(sparql, query::Visibility::All, self.query_limits)
+                    .await
+            }
             Backend::Remote(r) => r.query(sparql, None, self.query_limits).await,
         }
     }
@@ -553,11 +586,50 @@ impl GraphEngine {
         scope: &QueryScope,
     ) -> Result<Value, GraphError> {
         match &self.backend {
-            Backend::Embedded(e) => e.query(sparql, Some(scope), self.query_limits).await,
+            Backend::Embedded(e) => {
+                let scope = query::Visibility::Scope(scope.clone());
+                e.query(sparql, scope, self.query_limits).await
+            }
             Backend::Remote(r) => r.query(sparql, Some(scope), self.query_limits).await,
         }
     }
+
+    /// Whether [`Self::query_readable`] decides graph by graph (the embedded store); a
+    /// remote server is given the list of graphs ([`Self::query_within`]).
+    pub fn filters_graphs(&self) -> bool {
+        matches!(self.backend, Backend::Embedded(_))
+    }
+
+    /// [`Self::query`] over the named graphs `readable` accepts, asked where the query
+    /// touches a graph (each graph once per query), never by listing the store's graphs
+    /// first (issue 56): its `FROM` and `FROM NAMED` graphs that `readable` refuses are
+    /// left out (without `FROM` the default graph is empty), and `GRAPH` reaches no other
+    /// graph. Embedded only ([`Self::filters_graphs`]): a remote engine answers
+    /// [`GraphError::Query`].
+    pub async fn query_readable(
+        &self,
+        sparql: &str,
+        readable: GraphFilter,
+    ) -> Result<Value, GraphError> {
+        match &self.backend {
+            Backend::Embedded(e) => {
+                e.query(
+                    sparql,
+                    query::Visibility::Readable(readable),
+                    self.query_limits,
+                )
+                .await
+            }
+            Backend::Remote(_) => Err(GraphError::Query {
+                message: "a remote graph server is queried with a list of graphs".to_owned(),
+            }),
+        }
+    }
 }
+
+/// Whether a named graph (its IRI) is visible to a query ([`GraphEngine::query_readable`]);
+/// asked on the query's blocking thread, at most once per graph and query.
+pub type GraphFilter = std::sync::Arc<dyn Fn(&str) -> bool + Send + Sync>;
 
 /// The RDF dataset a query runs over: the graphs merged into its default graph and the
 /// named graphs `GRAPH` may reach (graph IRIs). Nothing else is visible to it.

@@ -106,8 +106,13 @@ impl JobRunner {
         // (Not with `[retention]`: a blob write then records what it retires and may expire
         // older contents, dataset by dataset: see `retire`.)
         let pipelined = self.staging.kind() == StagingStoreKind::Local && self.retention.is_none();
+        // Graphs go in runs too: the small new ones of a batch are loaded together
+        // (`graph_batch.rs`), the others one by one.
+        fn is_graph(manifest: &DatasetManifest) -> bool {
+            manifest.kind.engine() == Engine::Graph
+        }
         let runs: Vec<(bool, Vec<&[Pending<'_>]>)> = pending
-            .chunk_by(|a, b| is_blob(a.1) && is_blob(b.1))
+            .chunk_by(|a, b| (is_blob(a.1) && is_blob(b.1)) || (is_graph(a.1) && is_graph(b.1)))
             .map(|run| (is_blob(run[0].1), run.chunks(COMMIT_BATCH).collect()))
             .collect();
         // Whether a write of this run failed (a dataset that failed in an earlier run is
@@ -145,16 +150,32 @@ impl JobRunner {
                         .await
                 };
                 let (ready, mut outcomes) = self.mark_writing(id, checkpoints).await?;
+                // Small graphs together (issue 56), then the rest one by one.
+                let (graphs, rest) = if blob {
+                    (Vec::new(), ready.iter().collect())
+                } else {
+                    Self::split_graphs(push, &ready)
+                };
+                let mut written = 0;
+                if !graphs.is_empty() {
+                    for (record, outcome) in self.write_graphs(push, &graphs).await? {
+                        written += 1;
+                        outcomes.push(outcome_of(id, record, outcome?, false));
+                    }
+                    if written < graphs.len() {
+                        self.record(push, &outcomes, &mut writes_failed).await?;
+                        return Ok(false);
+                    }
+                }
                 // No write starts once the server is stopping; those under way finish.
-                let writing: Vec<_> = ready
-                    .iter()
+                let writing: Vec<_> = rest
+                    .into_iter()
                     .map(|(record, manifest, checkpoint)| {
                         self.write_unless_stopping(push, record, manifest, checkpoint)
                     })
                     .collect();
                 let mut writes = stream::iter(writing).buffered(concurrency);
                 let mut recorded = Instant::now();
-                let mut written = 0;
                 while let Some(next) = writes.next().await {
                     let Some((record, outcome)) = next else {
                         continue;
@@ -341,7 +362,7 @@ impl JobRunner {
     }
 
     /// [`Self::write`], unless the server is stopping when its turn comes (`None`).
-    async fn write_unless_stopping<'a>(
+    pub(super) async fn write_unless_stopping<'a>(
         &self,
         push: &PushRecord,
         record: &'a DatasetRecord,
@@ -504,7 +525,7 @@ impl JobRunner {
 
     /// Local files of a dataset's contents, by sha256, but those in `copied` (which the
     /// engine copies server-side from staging).
-    async fn contents(
+    pub(super) async fn contents(
         &self,
         manifest: &DatasetManifest,
         copied: &HashMap<String, String>,
@@ -563,221 +584,190 @@ impl JobRunner {
         };
         let new_files: BTreeSet<String> = manifest.files.iter().map(|f| f.sha256.clone()).collect();
 
-        let written: Result<(DatasetStatus, DatasetDetail), Problem> = match manifest.kind.engine()
-        {
-            Engine::Iceberg => {
-                let files: Vec<StagedFile> = new_files
-                    .iter()
-                    .map(|sha| StagedFile {
-                        path: contents[sha].path.clone(),
-                        sha256: sha.clone(),
-                    })
-                    .collect();
-                let mut copy_sources = HashMap::new();
-                if self.engines.warehouse_copies_from_staging {
-                    for sha in &new_files {
-                        if let Some(location) = self.staging.object_location(sha).await {
-                            copy_sources.insert(sha.clone(), location);
+        let written: Result<(DatasetStatus, DatasetDetail), Problem> =
+            match manifest.kind.engine() {
+                Engine::Iceberg => {
+                    let files: Vec<StagedFile> = new_files
+                        .iter()
+                        .map(|sha| StagedFile {
+                            path: contents[sha].path.clone(),
+                            sha256: sha.clone(),
+                        })
+                        .collect();
+                    let mut copy_sources = HashMap::new();
+                    if self.engines.warehouse_copies_from_staging {
+                        for sha in &new_files {
+                            if let Some(location) = self.staging.object_location(sha).await {
+                                copy_sources.insert(sha.clone(), location);
+                            }
                         }
                     }
-                }
-                // (The update fills the test hooks of a build with `test-hooks`.)
-                #[allow(clippy::needless_update)]
-                let append = AppendOptions {
-                    replace,
-                    force,
-                    tag: push.manifest.package.version.clone(),
-                    copy_sources,
-                    ..AppendOptions::default()
-                };
-                // With expiry on, one writer per table across replicas: an expiry must not
-                // delete a data file an append reuses (within this process the engine
-                // keeps them apart).
-                let lock = match self.retention {
-                    Some(_) => self.db.lock(&format!("iceberg/{ns}.{name}")).await?,
-                    None => None,
-                };
-                let appended = self
-                    .engines
-                    .iceberg
-                    .append(ns, name, branch, &files, &append)
-                    .await;
-                let expired = match (&appended, &self.retention) {
-                    (Ok(_), Some(retention)) if force => {
-                        Some(self.expire(ns, name, branch, retention).await)
-                    }
-                    _ => None,
-                };
-                if let Some(lock) = lock {
-                    lock.release().await;
-                }
-                match appended {
-                    Ok(outcome) => {
-                        let before = checkpoint.get("snapshot_id").and_then(Value::as_i64);
-                        let status = match outcome.status {
-                            AppendStatus::Created => DatasetStatus::Created,
-                            AppendStatus::Appended => DatasetStatus::Appended,
-                            AppendStatus::Replaced => DatasetStatus::Replaced,
-                            _ if resumed && before != Some(outcome.snapshot_id) => {
-                                // Redone after a crash: the first attempt changed the branch.
-                                match (before, replace) {
-                                    (None, _) => DatasetStatus::Created,
-                                    (Some(_), true) => DatasetStatus::Replaced,
-                                    (Some(_), false) => DatasetStatus::Appended,
-                                }
-                            }
-                            _ => DatasetStatus::Unchanged,
-                        };
-                        Ok((
-                            status,
-                            DatasetDetail {
-                                table: Some(format!("{ns}.{name}")),
-                                snapshot_id: Some(outcome.snapshot_id),
-                                rows_added: Some(outcome.rows_added),
-                                rows_removed: replace.then_some(outcome.rows_removed),
-                                total_rows: Some(outcome.total_rows),
-                                schema_changes: outcome
-                                    .schema_changes
-                                    .iter()
-                                    .map(describe_change)
-                                    .collect(),
-                                tag: push.manifest.package.version.clone(),
-                                expired_snapshots: expired.map(|e| e.expired_snapshots),
-                                expired_files: expired.map(|e| e.deleted_files),
-                                expired_bytes: expired.map(|e| e.deleted_bytes),
-                                ..DatasetDetail::default()
-                            },
-                        ))
-                    }
-                    Err(error) => Err(iceberg_problem(name, &error)),
-                }
-            }
-            Engine::Graph => {
-                let iri = graph_iri(&self.public_host, ns, name, branch);
-                let mut files = Vec::new();
-                for file in &manifest.files {
-                    let Some(format) = RdfFormat::from_path(std::path::Path::new(&file.path))
-                    else {
-                        return Ok(Err(Problem::new(
-                            422,
-                            codes::GRAPH_INVALID_RDF,
-                            "Invalid RDF",
-                        )
-                        .with_detail(format!("{}: not a .ttl, .nt or .jsonld file", file.path))
-                        .with("dataset", name)));
+                    // (The update fills the test hooks of a build with `test-hooks`.)
+                    #[allow(clippy::needless_update)]
+                    let append = AppendOptions {
+                        replace,
+                        force,
+                        tag: push.manifest.package.version.clone(),
+                        copy_sources,
+                        ..AppendOptions::default()
                     };
-                    files.push(RdfFile {
-                        path: &contents[&file.sha256].path,
-                        format,
-                        sha256: Some(&file.sha256),
-                    });
+                    // With expiry on, one writer per table across replicas: an expiry must not
+                    // delete a data file an append reuses (within this process the engine
+                    // keeps them apart).
+                    let lock = match self.retention {
+                        Some(_) => self.db.lock(&format!("iceberg/{ns}.{name}")).await?,
+                        None => None,
+                    };
+                    let appended = self
+                        .engines
+                        .iceberg
+                        .append(ns, name, branch, &files, &append)
+                        .await;
+                    let expired = match (&appended, &self.retention) {
+                        (Ok(_), Some(retention)) if force => {
+                            Some(self.expire(ns, name, branch, retention).await)
+                        }
+                        _ => None,
+                    };
+                    if let Some(lock) = lock {
+                        lock.release().await;
+                    }
+                    match appended {
+                        Ok(outcome) => {
+                            let before = checkpoint.get("snapshot_id").and_then(Value::as_i64);
+                            let status = match outcome.status {
+                                AppendStatus::Created => DatasetStatus::Created,
+                                AppendStatus::Appended => DatasetStatus::Appended,
+                                AppendStatus::Replaced => DatasetStatus::Replaced,
+                                _ if resumed && before != Some(outcome.snapshot_id) => {
+                                    // Redone after a crash: the first attempt changed the branch.
+                                    match (before, replace) {
+                                        (None, _) => DatasetStatus::Created,
+                                        (Some(_), true) => DatasetStatus::Replaced,
+                                        (Some(_), false) => DatasetStatus::Appended,
+                                    }
+                                }
+                                _ => DatasetStatus::Unchanged,
+                            };
+                            Ok((
+                                status,
+                                DatasetDetail {
+                                    table: Some(format!("{ns}.{name}")),
+                                    snapshot_id: Some(outcome.snapshot_id),
+                                    rows_added: Some(outcome.rows_added),
+                                    rows_removed: replace.then_some(outcome.rows_removed),
+                                    total_rows: Some(outcome.total_rows),
+                                    schema_changes: outcome
+                                        .schema_changes
+                                        .iter()
+                                        .map(describe_change)
+                                        .collect(),
+                                    tag: push.manifest.package.version.clone(),
+                                    expired_snapshots: expired.map(|e| e.expired_snapshots),
+                                    expired_files: expired.map(|e| e.deleted_files),
+                                    expired_bytes: expired.map(|e| e.deleted_bytes),
+                                    ..DatasetDetail::default()
+                                },
+                            ))
+                        }
+                        Err(error) => Err(iceberg_problem(name, &error)),
+                    }
                 }
-                // Across replicas, one writer per graph: an append is computed against
-                // the graph's current content.
-                let lock = self.db.lock(&format!("graph/{iri}")).await?;
-                let snapshot =
-                    push.manifest.package.version.as_deref().map(|version| {
+                Engine::Graph => {
+                    let iri = graph_iri(&self.public_host, ns, name, branch);
+                    let mut files = Vec::new();
+                    for file in &manifest.files {
+                        let Some(format) = RdfFormat::from_path(std::path::Path::new(&file.path))
+                        else {
+                            return Ok(Err(Problem::new(
+                                422,
+                                codes::GRAPH_INVALID_RDF,
+                                "Invalid RDF",
+                            )
+                            .with_detail(format!("{}: not a .ttl, .nt or .jsonld file", file.path))
+                            .with("dataset", name)));
+                        };
+                        files.push(RdfFile {
+                            path: &contents[&file.sha256].path,
+                            format,
+                            sha256: Some(&file.sha256),
+                        });
+                    }
+                    // Across replicas, one writer per graph: an append is computed against
+                    // the graph's current content.
+                    let lock = self.db.lock(&format!("graph/{iri}")).await?;
+                    let snapshot = push.manifest.package.version.as_deref().map(|version| {
                         graph_version_iri(&self.public_host, ns, name, branch, version)
                     });
-                // Without force, a version that names other content stops the load before
-                // it writes anything (the guard at POST /pushes saw an earlier state).
-                let keep = snapshot.as_deref().filter(|_| !force);
-                let mut loaded = self
-                    .engines
-                    .graph
-                    .load_files_keeping(&iri, &files, replace, keep)
-                    .await;
-                // The version names the graph as this push leaves it (also when unchanged).
-                if let (Ok(_), Some(snapshot)) = (&loaded, &snapshot)
-                    && let Err(error) = self.engines.graph.snapshot(&iri, snapshot, force).await
-                {
-                    loaded = Err(error);
-                }
-                if let Some(lock) = lock {
-                    lock.release().await;
-                }
-                match loaded {
-                    Ok(outcome) => {
-                        let before = checkpoint
-                            .get("triples")
-                            .and_then(Value::as_u64)
-                            .unwrap_or(0);
-                        let status =
-                            if !outcome.unchanged || (resumed && before != outcome.total_triples) {
-                                if before == 0 {
-                                    DatasetStatus::Created
-                                } else if replace {
-                                    DatasetStatus::Replaced
-                                } else {
-                                    DatasetStatus::Appended
-                                }
-                            } else {
-                                DatasetStatus::Unchanged
-                            };
-                        Ok((
-                            status,
-                            DatasetDetail {
-                                graph: Some(iri),
-                                triples_added: Some(outcome.triples_added),
-                                total_triples: Some(outcome.total_triples),
-                                tag: push.manifest.package.version.clone(),
-                                ..DatasetDetail::default()
-                            },
-                        ))
+                    // Without force, a version that names other content stops the load before
+                    // it writes anything (the guard at POST /pushes saw an earlier state).
+                    let keep = snapshot.as_deref().filter(|_| !force);
+                    let mut loaded = self
+                        .engines
+                        .graph
+                        .load_files_keeping(&iri, &files, replace, keep)
+                        .await;
+                    // The version names the graph as this push leaves it (also when unchanged).
+                    if let (Ok(_), Some(snapshot)) = (&loaded, &snapshot)
+                        && let Err(error) = self.engines.graph.snapshot(&iri, snapshot, force).await
+                    {
+                        loaded = Err(error);
                     }
-                    Err(error) => Err(graph_problem(name, &error)),
+                    if let Some(lock) = lock {
+                        lock.release().await;
+                    }
+                    super::graph_batch::graph_written(push, record, checkpoint, iri, loaded)
                 }
-            }
-            Engine::ObjectStorage => {
-                let put = blob_put(push, manifest, |sha256| {
-                    contents
-                        .get(sha256)
-                        .map(|content| content.path.clone())
-                        .unwrap_or_default()
-                });
-                // With `[retention]`: the head before the write, to record what it retires.
-                let before = match &self.retention {
-                    Some(_) => self
+                Engine::ObjectStorage => {
+                    let put = blob_put(push, manifest, |sha256| {
+                        contents
+                            .get(sha256)
+                            .map(|content| content.path.clone())
+                            .unwrap_or_default()
+                    });
+                    // With `[retention]`: the head before the write, to record what it retires.
+                    let before = match &self.retention {
+                        Some(_) => self
+                            .engines
+                            .blob
+                            .head(ns, name, branch)
+                            .await
+                            .ok()
+                            .flatten(),
+                        None => None,
+                    };
+                    let outcome = self
                         .engines
                         .blob
-                        .head(ns, name, branch)
-                        .await
-                        .ok()
-                        .flatten(),
-                    None => None,
-                };
-                let outcome = self
-                    .engines
-                    .blob
-                    .put_copying(
-                        ns,
-                        name,
-                        branch,
-                        &put.files,
-                        put.replace,
-                        put.keep.as_deref(),
-                        &copied,
-                    )
-                    .await;
-                let expired = match (&outcome, &self.retention) {
-                    (Ok(_), Some(retention)) => {
-                        self.retire(ns, name, branch, before, retention, force)
-                            .await
-                    }
-                    _ => None,
-                };
-                self.blob_finish(push, manifest, checkpoint, resumed, outcome)
-                    .await
-                    .map(|(status, mut detail)| {
-                        if let Some(expired) = expired {
-                            detail.expired_snapshots = Some(expired.heads);
-                            detail.expired_files = Some(expired.files);
-                            detail.expired_bytes = Some(expired.bytes);
+                        .put_copying(
+                            ns,
+                            name,
+                            branch,
+                            &put.files,
+                            put.replace,
+                            put.keep.as_deref(),
+                            &copied,
+                        )
+                        .await;
+                    let expired = match (&outcome, &self.retention) {
+                        (Ok(_), Some(retention)) => {
+                            self.retire(ns, name, branch, before, retention, force)
+                                .await
                         }
-                        (status, detail)
-                    })
-            }
-        };
+                        _ => None,
+                    };
+                    self.blob_finish(push, manifest, checkpoint, resumed, outcome)
+                        .await
+                        .map(|(status, mut detail)| {
+                            if let Some(expired) = expired {
+                                detail.expired_snapshots = Some(expired.heads);
+                                detail.expired_files = Some(expired.files);
+                                detail.expired_bytes = Some(expired.bytes);
+                            }
+                            (status, detail)
+                        })
+                }
+            };
         drop(contents);
         let (status, detail) = match written {
             Ok(written) => written,

@@ -69,6 +69,7 @@ use crate::straight::Reliance;
 
 mod blob_batch;
 mod commit;
+mod graph_batch;
 mod paged;
 mod runner;
 mod stall;

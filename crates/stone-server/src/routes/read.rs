@@ -96,19 +96,40 @@ pub async fn dataset(
         .map(Json)
 }
 
-/// Runs the query over the graphs the caller may read ([`crate::authz::query_scope`]).
+/// Runs the query over the graphs the caller may read: the embedded store decides each
+/// graph where the query touches it ([`crate::authz::ReadableGraphs`]); a remote server is
+/// given the list of them ([`crate::authz::query_scope`]).
 async fn run_query(app: &App, caller: &Caller, sparql: &str) -> ApiResult<Response> {
-    let readable = app
-        .authz
-        .readable_graphs(
+    let answer = if app.engines.graph.filters_graphs() {
+        let readable = std::sync::Arc::new(crate::authz::ReadableGraphs::new(
+            &app.authz,
             &app.db,
-            &app.engines.graph,
             &app.settings.public_host,
             caller,
-        )
-        .await?;
-    let scope = crate::authz::query_scope(sparql, &readable)?;
-    match app.engines.graph.query_within(sparql, &scope).await {
+        ));
+        let filter = {
+            let readable = std::sync::Arc::clone(&readable);
+            std::sync::Arc::new(move |graph: &str| readable.readable(graph))
+        };
+        let answer = app.engines.graph.query_readable(sparql, filter).await;
+        if let Some(failure) = readable.failure() {
+            return Err(failure);
+        }
+        answer
+    } else {
+        let readable = app
+            .authz
+            .readable_graphs(
+                &app.db,
+                &app.engines.graph,
+                &app.settings.public_host,
+                caller,
+            )
+            .await?;
+        let scope = crate::authz::query_scope(sparql, &readable)?;
+        app.engines.graph.query_within(sparql, &scope).await
+    };
+    match answer {
         Ok(results) => Ok((
             [(header::CONTENT_TYPE, "application/sparql-results+json")],
             serde_json::to_vec(&results).map_err(ApiError::internal)?,

@@ -14,7 +14,8 @@ fn now_precise() -> String {
 /// A PostgreSQL advisory lock held on its own connection (see [`StateDb::lock`]).
 #[derive(Debug)]
 pub struct EngineLock {
-    key: String,
+    /// The keys held (several: [`StateDb::lock_many`]).
+    keys: Vec<String>,
     connection: Option<sqlx::pool::PoolConnection<sqlx::Any>>,
 }
 
@@ -22,13 +23,16 @@ impl EngineLock {
     /// Releases the lock.
     pub async fn release(mut self) {
         if let Some(mut connection) = self.connection.take() {
-            let unlocked = sqlx::query("SELECT pg_advisory_unlock(hashtext($1)) AS unlocked")
-                .bind(&self.key)
-                .execute(&mut *connection)
-                .await;
-            if unlocked.is_err() {
-                // Closing the session releases it too.
-                drop(connection.detach());
+            for key in &self.keys {
+                let unlocked = sqlx::query("SELECT pg_advisory_unlock(hashtext($1)) AS unlocked")
+                    .bind(key)
+                    .execute(&mut *connection)
+                    .await;
+                if unlocked.is_err() {
+                    // Closing the session releases them all.
+                    drop(connection.detach());
+                    return;
+                }
             }
         }
     }
@@ -50,7 +54,7 @@ impl StateDb {
     pub async fn try_lock(&self, key: &str) -> Result<Option<EngineLock>> {
         if self.backend != Backend::Postgres {
             return Ok(Some(EngineLock {
-                key: key.to_owned(),
+                keys: vec![key.to_owned()],
                 connection: None,
             }));
         }
@@ -66,7 +70,7 @@ impl StateDb {
                 .await
                 .map_err(query_error("trying an advisory lock"))?;
         Ok(locked.then(|| EngineLock {
-            key: key.to_owned(),
+            keys: vec![key.to_owned()],
             connection: Some(connection),
         }))
     }
@@ -90,9 +94,40 @@ impl StateDb {
             .await
             .map_err(query_error("taking an advisory lock"))?;
         Ok(Some(EngineLock {
-            key: key.to_owned(),
+            keys: vec![key.to_owned()],
             connection: Some(connection),
         }))
+    }
+
+    /// [`Self::lock`] of several keys on one connection (a batch of graphs: one
+    /// connection, not one per graph), taken in sorted order so that two batches never
+    /// wait on each other; released together.
+    pub async fn lock_many(&self, keys: &[String]) -> Result<Option<EngineLock>> {
+        if self.backend != Backend::Postgres || keys.is_empty() {
+            return Ok(None);
+        }
+        let mut keys = keys.to_vec();
+        keys.sort_unstable();
+        keys.dedup();
+        let mut connection = self
+            .pool
+            .acquire()
+            .await
+            .map_err(query_error("acquiring a connection for a lock"))?;
+        let mut lock = EngineLock {
+            keys: Vec::with_capacity(keys.len()),
+            connection: None,
+        };
+        for key in keys {
+            sqlx::query("SELECT 1 AS locked FROM (SELECT pg_advisory_lock(hashtext($1))) AS l")
+                .bind(&key)
+                .execute(&mut *connection)
+                .await
+                .map_err(query_error("taking an advisory lock"))?;
+            lock.keys.push(key);
+        }
+        lock.connection = Some(connection);
+        Ok(Some(lock))
     }
 
     /// Forgets every lease (at startup: the data directory is locked by this process, so

@@ -358,6 +358,8 @@ pub struct StateDb {
     events_added: Arc<tokio::sync::Notify>,
     /// The host of the IRIs events name (`https://<public_host>/<ns>/<name>`).
     public_host: Arc<str>,
+    /// Package node writes committed through this process ([`Self::package_generation`]).
+    package_writes: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl StateDb {
@@ -440,6 +442,18 @@ impl StateDb {
             holders: Arc::default(),
             events_added: Arc::default(),
             public_host: Arc::from("localhost"),
+            package_writes: Arc::default(),
+        })
+    }
+
+    /// A number that changes whenever a package node may have changed, when this process
+    /// is the database's only writer (SQLite: the data directory is locked by it): what
+    /// was read of the package nodes while it held stays true until it moves. `None` on
+    /// PostgreSQL, where other replicas write too.
+    pub fn package_generation(&self) -> Option<u64> {
+        (self.backend == Backend::Sqlite).then(|| {
+            self.package_writes
+                .load(std::sync::atomic::Ordering::SeqCst)
         })
     }
 

@@ -372,11 +372,31 @@ impl StateDb {
             .map_err(query_error("finishing a push"))?;
         events::record_events(&mut tx, self.backend, event).await?;
         tx.commit().await.map_err(query_error("commit"))?;
+        self.package_writes
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         self.notify_changed();
         Ok(Some(status))
     }
 
     /// The package node of a namespace on a branch.
+    /// What tells one write of the package node of `namespace` on `branch` from another
+    /// (the push that wrote it and when), without reading the node: `None` without one.
+    pub async fn package_node_stamp(
+        &self,
+        namespace: &str,
+        branch: &str,
+    ) -> Result<Option<String>> {
+        let stamp: Option<(String, String)> = sqlx::query_as(
+            "SELECT push_id, updated_at FROM package_nodes WHERE namespace = $1 AND branch = $2",
+        )
+        .bind(namespace)
+        .bind(branch)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(query_error("reading a package node's stamp"))?;
+        Ok(stamp.map(|(push, at)| format!("{push} {at}")))
+    }
+
     pub async fn package_node(&self, namespace: &str, branch: &str) -> Result<Option<PackageNode>> {
         let node: Option<String> = sqlx::query_scalar(
             "SELECT node FROM package_nodes WHERE namespace = $1 AND branch = $2",

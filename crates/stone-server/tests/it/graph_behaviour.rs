@@ -72,6 +72,7 @@ ex:alice ex:address [ ex:street "Elm St 2" ] .
 "#;
 
 /// How a suite run reaches the engine and checks it from the outside.
+#[allow(clippy::large_enum_variant)] // one per test: its size does not matter
 pub enum Target {
     Embedded { dir: TempDir },
     Remote { server: OxigraphServer },

@@ -416,3 +416,83 @@ async fn a_server_killed_mid_graph_commit_leaves_the_old_or_the_new_graph() {
         NEWER as u64
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_killed_while_small_graphs_load_together_leaves_each_empty_or_whole() {
+    // Issue 56: the new small graphs of a commit batch go into the store in bulk loads of
+    // 8 MiB of files, each under one journal entry. Killed during one, the store opens
+    // with none of that load's graphs (the entry discards them all) and each graph of an
+    // earlier load whole; the restarted server loads the rest: each graph whole, every
+    // dataset reported as created.
+    const GRAPHS: usize = 40;
+    // ~0.7 MB each (under the 1 MiB of a batched graph), 28 MB together: a few loads, each
+    // long enough to be killed in.
+    const LINES: usize = 7_000;
+    let site = Site::new();
+    let mut server = site.start();
+    let names: Vec<String> = (0..GRAPHS).map(|i| format!("g{i:02}")).collect();
+    let datasets: Vec<Dataset> = names
+        .iter()
+        .map(|name| {
+            Dataset::new(
+                name,
+                "GRAPH",
+                vec![File::new(&format!("{name}.nt"), ntriples(LINES, name))],
+            )
+        })
+        .collect();
+    let (m, contents) = manifest("demo", "dev", Options::default(), None, &datasets);
+    let created = server.create_push(&m).await.expect(201);
+    let push_id = created.body["push_id"].as_str().unwrap().to_owned();
+    upload_all(&server, &created.body, &contents).await;
+    server.commit(&push_id).await.expect(202);
+    kill_during(&mut server, "\"discard\"").await;
+    let graph_dir = site.data_dir().join("graph");
+    let engine = GraphEngine::embedded(&graph_dir)
+        .await
+        .expect("the store opens after the crash");
+    let mut whole = Vec::new();
+    for name in &names {
+        let count = engine.count(&graph_iri(name)).await.unwrap();
+        assert!(
+            count == 0 || count == LINES as u64,
+            "{name}: {count} triples"
+        );
+        if count > 0 {
+            whole.push(graph_iri(name));
+        }
+    }
+    drop(engine);
+    assert!(whole.len() < GRAPHS, "the kill came after the last load");
+    assert_eq!(stored_graphs(&graph_dir), whole);
+    assert_eq!(
+        std::fs::read_dir(graph_dir.join("journal"))
+            .unwrap()
+            .count(),
+        0
+    );
+    let server = site.start();
+    let status = server.wait(&push_id).await;
+    assert_eq!(status["state"], "succeeded", "{status:#}");
+    assert!(
+        statuses(&status).values().all(|s| s == "created"),
+        "{status:#}"
+    );
+    for name in &names {
+        assert_eq!(
+            count_by_sparql(&server, &graph_iri(name)).await,
+            LINES as u64,
+            "{name}"
+        );
+    }
+    assert!(
+        server.log().contains("new graphs bulk-loaded together"),
+        "{}",
+        server.log()
+    );
+    drop(server);
+    assert_eq!(
+        graph_count_on_disk(&site.data_dir(), &graph_iri("g07")),
+        LINES as u64
+    );
+}

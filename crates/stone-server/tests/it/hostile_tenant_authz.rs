@@ -295,6 +295,52 @@ async fn sparql_scope(t: &Tenants) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_public_change_takes_effect_on_the_next_sparql_query() {
+    // Issue 56: the embedded store decides each graph where a query touches it, from the
+    // state of that moment: nothing read before the change may answer after it.
+    let t = tenants();
+    team_a_private(&t).await;
+    let mallory = t.token(&mallory());
+    let alice = t.token(&alice());
+    let private = "https://data.test/team-a/vocab/branch/dev";
+    let one_graph = format!("SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{private}> {{ ?s ?p ?o }} }}");
+    let every_graph = "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } } ORDER BY ?g";
+    let count = |answer: &Value| crate::api_support::sparql_count(answer);
+    let triples = count(&sparql(&t.server, Some(&alice), &one_graph).await);
+    assert!(triples > 0);
+    for token in [None, Some(mallory.as_str())] {
+        assert_eq!(count(&sparql(&t.server, token, &one_graph).await), 0);
+        assert!(graphs_of(&sparql(&t.server, token, every_graph).await).is_empty());
+    }
+    // The lead makes the package public: the next query of anyone sees the graph.
+    let (m, contents) = package("team-a", true, Options::default(), &[notes(), vocab()]);
+    push_as(&t.server, &alice, &m, &contents).await;
+    for token in [None, Some(mallory.as_str())] {
+        assert_eq!(count(&sparql(&t.server, token, &one_graph).await), triples);
+        assert_eq!(
+            graphs_of(&sparql(&t.server, token, every_graph).await),
+            [private]
+        );
+    }
+    // And private again: hidden from the next query on.
+    let (m, contents) = package("team-a", false, Options::default(), &[notes(), vocab()]);
+    push_as(&t.server, &alice, &m, &contents).await;
+    for token in [None, Some(mallory.as_str())] {
+        assert_eq!(count(&sparql(&t.server, token, &one_graph).await), 0);
+        assert!(graphs_of(&sparql(&t.server, token, every_graph).await).is_empty());
+        let named = format!(
+            "SELECT (COUNT(*) AS ?n) FROM <{private}> FROM NAMED <{private}> WHERE {{ {{ ?s ?p ?o }} UNION {{ GRAPH ?g {{ ?s ?p ?o }} }} }}"
+        );
+        assert_eq!(count(&sparql(&t.server, token, &named).await), 0);
+    }
+    // Its readers still read it.
+    assert_eq!(
+        count(&sparql(&t.server, Some(&t.token(&dave())), &one_graph).await),
+        triples
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_id_token_is_not_an_access_token() {
     // The audience is the client's ID, which the provider's ID tokens name: the server
     // must tell the ID token from an access token by what the token says it is.

@@ -4,7 +4,7 @@ use crate::storage::numeric_encoder::{
     Decoder, EncodedTerm, StrHash, StrHashHasher, StrLookup, insert_term,
 };
 use crate::storage::{CorruptionError, StorageError, StorageReader};
-use oxrdf::Term;
+use oxrdf::{NamedNodeRef, Term};
 use oxsdatatypes::Boolean;
 #[cfg(feature = "rdf-12")]
 use spareval::ExpressionTriple;
@@ -13,20 +13,58 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::hash::BuildHasherDefault;
+use std::rc::Rc;
 #[cfg(feature = "rdf-12")]
 use std::sync::Arc;
 
 pub struct DatasetView<'a> {
-    reader: StorageReader<'a>,
+    reader: Rc<StorageReader<'a>>,
     extra: RefCell<HashMap<StrHash, String, BuildHasherDefault<StrHashHasher>>>,
+    // stone: the named graphs a query may see, when not all (`with_graph_filter`).
+    graphs: Option<Rc<GraphVisibility>>,
+}
+
+// stone: which named graphs a query sees, decided where the query touches a graph (each
+// graph's verdict asked once of the filter, then kept for the query). The default graph
+// and blank-node graph names are never visible through it.
+struct GraphVisibility {
+    filter: Box<dyn Fn(NamedNodeRef<'_>) -> bool>,
+    verdicts: RefCell<HashMap<StrHash, bool, BuildHasherDefault<StrHashHasher>>>,
+}
+
+impl GraphVisibility {
+    fn visible(&self, reader: &StorageReader<'_>, graph: &EncodedTerm) -> Result<bool, StorageError> {
+        let EncodedTerm::NamedNode { iri_id } = graph else {
+            return Ok(false);
+        };
+        if let Some(verdict) = self.verdicts.borrow().get(iri_id) {
+            return Ok(*verdict);
+        }
+        let verdict = match reader.get_str(iri_id)? {
+            Some(iri) => (self.filter)(NamedNodeRef::new_unchecked(&iri)),
+            None => false,
+        };
+        self.verdicts.borrow_mut().insert(*iri_id, verdict);
+        Ok(verdict)
+    }
 }
 
 impl<'a> DatasetView<'a> {
     pub fn new(reader: StorageReader<'a>) -> Self {
         Self {
-            reader,
+            reader: Rc::new(reader),
             extra: RefCell::new(HashMap::default()),
+            graphs: None,
         }
+    }
+
+    /// stone: only the named graphs `filter` accepts are visible (see `GraphVisibility`).
+    pub fn with_graph_filter(mut self, filter: impl Fn(NamedNodeRef<'_>) -> bool + 'static) -> Self {
+        self.graphs = Some(Rc::new(GraphVisibility {
+            filter: Box::new(filter),
+            verdicts: RefCell::new(HashMap::default()),
+        }));
+        self
     }
 
     pub fn insert_str(&self, key: &StrHash, value: &str) {
@@ -49,13 +87,39 @@ impl<'a> QueryableDataset<'a> for DatasetView<'a> {
         object: Option<&EncodedTerm>,
         graph_name: Option<Option<&EncodedTerm>>,
     ) -> impl Iterator<Item = Result<InternalQuad<EncodedTerm>, StorageError>> + use<'a> {
-        self.reader
-            .quads_for_pattern(
+        // stone: a graph the filter hides has no quads; over every graph, the quads of
+        // the hidden ones are left out.
+        let graphs = self.graphs.clone();
+        let (hidden, failed) = match (&graphs, graph_name) {
+            (Some(visibility), Some(Some(graph))) => match visibility.visible(&self.reader, graph) {
+                Ok(visible) => (!visible, None),
+                Err(error) => (true, Some(error)),
+            },
+            (Some(_), Some(None)) => (true, None),
+            _ => (false, None),
+        };
+        let any_graph = graph_name.is_none();
+        let reader = Rc::clone(&self.reader);
+        let quads = (!hidden).then(|| {
+            self.reader.quads_for_pattern(
                 subject,
                 predicate,
                 object,
                 graph_name.map(|graph_name| graph_name.unwrap_or(&EncodedTerm::DefaultGraph)),
             )
+        });
+        failed
+            .map(Err)
+            .into_iter()
+            .chain(quads.into_iter().flatten().filter(move |quad| {
+                match (&graphs, quad) {
+                    (Some(visibility), Ok(quad)) if any_graph => {
+                        // A graph name that cannot be read hides its quads.
+                        visibility.visible(&reader, &quad.graph_name).unwrap_or(false)
+                    }
+                    _ => true,
+                }
+            }))
             .map(|quad| {
                 let quad = quad?;
                 Ok(InternalQuad {
@@ -74,10 +138,20 @@ impl<'a> QueryableDataset<'a> for DatasetView<'a> {
     fn internal_named_graphs(
         &self,
     ) -> impl Iterator<Item = Result<EncodedTerm, StorageError>> + use<'a> {
-        self.reader.named_graphs()
+        let graphs = self.graphs.clone();
+        let reader = Rc::clone(&self.reader);
+        self.reader.named_graphs().filter(move |graph| match (&graphs, graph) {
+            (Some(visibility), Ok(graph)) => visibility.visible(&reader, graph).unwrap_or(false),
+            _ => true,
+        })
     }
 
     fn contains_internal_graph_name(&self, graph_name: &EncodedTerm) -> Result<bool, StorageError> {
+        if let Some(visibility) = &self.graphs {
+            if !visibility.visible(&self.reader, graph_name)? {
+                return Ok(false);
+            }
+        }
         self.reader.contains_named_graph(graph_name)
     }
 

@@ -587,6 +587,19 @@ impl PreparedSparqlQuery {
         self.on_queryable_dataset(queryable_dataset)
     }
 
+    /// stone: [`Self::on_store`], with only the named graphs `filter` accepts visible to the
+    /// query (`GRAPH`, `FROM`, `FROM NAMED`): each graph the query touches is asked of
+    /// `filter` once; the default graph is not visible.
+    pub fn on_store_with_graph_filter(
+        self,
+        store: &Store,
+        filter: impl Fn(oxrdf::NamedNodeRef<'_>) -> bool + 'static,
+    ) -> BoundPreparedSparqlQuery<'static> {
+        let reader = store.storage().snapshot();
+        let queryable_dataset = DatasetView::new(reader).with_graph_filter(filter);
+        self.on_queryable_dataset(queryable_dataset)
+    }
+
     /// Bind the prepared query to the [`Transaction`] it should be evaluated on.
     pub fn on_transaction<'b>(
         self,

@@ -50,14 +50,15 @@ use oxigraph::store::{BulkLoader, Store};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use super::batch::{BatchGraph, BatchResult};
 use super::content::{Content, has_blank_node};
 use super::count;
 use super::journal::{Entry, Journal, Step, sync_dir};
 use super::loaded::{meta_nodes, set_count_in};
 use super::parse;
-use super::query::{self, CancelOnDrop};
+use super::query::{self, CancelOnDrop, Visibility};
 use super::spool::{Exported, spool_triples};
-use super::{GraphError, GraphLimits, GraphOutcome, QueryLimits, QueryScope, RdfFormat};
+use super::{GraphError, GraphLimits, GraphOutcome, QueryLimits, RdfFormat};
 
 const STORE_DIR: &str = "store";
 const JOURNAL_DIR: &str = "journal";
@@ -84,7 +85,7 @@ pub(super) struct EmbeddedGraphs {
 
 pub(super) struct Inner {
     pub(super) store: Store,
-    journal: Journal,
+    pub(super) journal: Journal,
     /// The engine's directory.
     dir: PathBuf,
     /// What the bulk loader's batches may hold (its own estimate, in MB, over all its
@@ -158,6 +159,34 @@ impl EmbeddedGraphs {
         .await
     }
 
+    /// Loads the graphs of `batch` that are empty together (`batch.rs`): one result per
+    /// graph, `None` for those left to a load of their own. Each graph is locked as a load
+    /// locks it, all before any is written (in one order: two batches never wait on
+    /// each other).
+    pub async fn load_new_graphs(
+        &self,
+        batch: Vec<BatchGraph>,
+        limits: GraphLimits,
+    ) -> Result<Vec<BatchResult>, GraphError> {
+        let mut names: Vec<&str> = batch.iter().map(|g| g.graph.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        if names.len() < batch.len() {
+            // One graph twice: each is loaded alone, in turn.
+            return Ok(batch.iter().map(|_| None).collect());
+        }
+        let locks: Vec<_> = names.iter().map(|name| self.locks.get(name)).collect();
+        let mut guards = Vec::with_capacity(locks.len());
+        for lock in &locks {
+            guards.push(lock.lock().await);
+        }
+        let loaded = self
+            .blocking(move |inner| inner.load_new_graphs(&batch, limits))
+            .await;
+        drop(guards);
+        loaded
+    }
+
     pub async fn count(&self, graph: NamedNode) -> Result<u64, GraphError> {
         self.blocking(move |inner| inner.count(&graph)).await
     }
@@ -202,17 +231,16 @@ impl EmbeddedGraphs {
     pub async fn query(
         &self,
         sparql: &str,
-        scope: Option<&QueryScope>,
+        visibility: Visibility,
         limits: QueryLimits,
     ) -> Result<Value, GraphError> {
         let token = CancellationToken::new();
         let _stop = CancelOnDrop(token.clone());
         let sparql = sparql.to_owned();
-        let scope = scope.cloned();
         let work = {
             let token = token.clone();
             self.blocking(move |inner| {
-                query::run(&inner.store, &sparql, scope.as_ref(), &token, limits)
+                query::run(&inner.store, &sparql, visibility, &token, limits)
             })
         };
         match tokio::time::timeout(limits.timeout, work).await {
@@ -408,12 +436,12 @@ impl Inner {
 
     /// Makes what was written durable (RocksDB's writes reach its log without an fsync:
     /// a flush writes and syncs them as table files), then removes the journal entry.
-    fn finish(&self, entry: Entry) -> Result<(), GraphError> {
+    pub(super) fn finish(&self, entry: Entry) -> Result<(), GraphError> {
         self.store.flush()?;
         self.journal.finish(entry)
     }
 
-    fn loader(&self) -> BulkLoader<'_> {
+    pub(super) fn loader(&self) -> BulkLoader<'_> {
         self.store
             .bulk_loader()
             .with_max_memory_size_in_megabytes(self.bulk_load_memory_mb.load(Ordering::Relaxed))
@@ -438,7 +466,7 @@ impl Inner {
     }
 
     /// The graph's size: its recorded count, or counted (an empty graph has none).
-    fn count(&self, graph: &NamedNode) -> Result<u64, GraphError> {
+    pub(super) fn count(&self, graph: &NamedNode) -> Result<u64, GraphError> {
         match self.recorded_count(graph)? {
             Some(n) => Ok(n),
             None => self.sparql_count(graph),
@@ -458,7 +486,7 @@ impl Inner {
     }
 
     /// Counts the graph's triples in the store's own encoding (no term is decoded).
-    fn sparql_count(&self, graph: &NamedNode) -> Result<u64, GraphError> {
+    pub(super) fn sparql_count(&self, graph: &NamedNode) -> Result<u64, GraphError> {
         count::sparql_count(&self.store, graph)
     }
 
@@ -480,7 +508,7 @@ impl Inner {
 
     /// Removes every triple of the graph, a batch per transaction, then the graph itself
     /// and its count. Only the journal makes this look atomic.
-    fn clear(&self, graph: &NamedNode) -> Result<(), GraphError> {
+    pub(super) fn clear(&self, graph: &NamedNode) -> Result<(), GraphError> {
         // Before any triple goes: the files it was loaded from are no longer all in it.
         self.forget_loaded(graph)?;
         let mut batch = Vec::with_capacity(CLEAR_BATCH);

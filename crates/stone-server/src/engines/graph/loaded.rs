@@ -125,7 +125,7 @@ impl Inner {
 }
 
 /// The meta graph and the predicate of its `<graph> <LOADED_PREDICATE> "sha256"` records.
-fn loaded_nodes() -> (NamedNode, NamedNode) {
+pub(super) fn loaded_nodes() -> (NamedNode, NamedNode) {
     (
         NamedNode::new_unchecked(META_GRAPH),
         NamedNode::new_unchecked(LOADED_PREDICATE),

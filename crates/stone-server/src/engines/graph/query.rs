@@ -10,14 +10,25 @@ use oxigraph::sparql::{CancellationToken, QueryEvaluationError, QueryResults, Sp
 use oxigraph::store::Store;
 use serde_json::{Value, json};
 
-use super::{GraphError, QueryLimits, QueryScope};
+use super::{GraphError, GraphFilter, QueryLimits, QueryScope};
 
-/// Runs `sparql` on `store` over the graphs of `scope` (all, without one), as a JSON
-/// result document within `limits`.
+/// The graphs a query sees.
+pub(super) enum Visibility {
+    /// Every graph of the store.
+    All,
+    /// Those listed (`QueryScope`), whatever the query's own `FROM`/`FROM NAMED` say.
+    Scope(QueryScope),
+    /// Those the filter accepts, asked where the query touches a graph (see
+    /// [`GraphFilter`]).
+    Readable(GraphFilter),
+}
+
+/// Runs `sparql` on `store` over the graphs `visibility` lets it see, as a JSON result
+/// document within `limits`.
 pub(super) fn run(
     store: &Store,
     sparql: &str,
-    scope: Option<&QueryScope>,
+    visibility: Visibility,
     token: &CancellationToken,
     limits: QueryLimits,
 ) -> Result<Value, GraphError> {
@@ -27,9 +38,17 @@ pub(super) fn run(
         .map_err(|e| GraphError::InvalidQuery {
             message: e.to_string(),
         })?;
-    if let Some(scope) = scope {
-        restrict(&mut query, scope)?;
-    }
+    let bound = match visibility {
+        Visibility::All => query.on_store(store),
+        Visibility::Scope(scope) => {
+            restrict(&mut query, &scope)?;
+            query.on_store(store)
+        }
+        Visibility::Readable(readable) => {
+            restrict_to_readable(&mut query, &readable);
+            query.on_store_with_graph_filter(store, move |graph| readable(graph.as_str()))
+        }
+    };
     let timeout = || {
         // The thread lets go here, whoever stopped it (the timeout or a gone client).
         tracing::info!("SPARQL query stopped (timeout, or the client went away)");
@@ -62,7 +81,7 @@ pub(super) fn run(
             }
         }
     };
-    let results = query.on_store(store).execute().map_err(evaluation_error)?;
+    let results = bound.execute().map_err(evaluation_error)?;
     let serializer = QueryResultsSerializer::from_format(QueryResultsFormat::Json);
     let mut rows: u64 = 0;
     match results {
@@ -172,6 +191,30 @@ pub(super) struct CancelOnDrop(pub(super) CancellationToken);
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
         self.0.cancel();
+    }
+}
+
+/// Leaves out of the query's own `FROM` and `FROM NAMED` the graphs `readable` refuses
+/// (as graphs that do not exist are), so that a graph the caller may not read is never
+/// asked for: without `FROM` the default graph stays empty, without `FROM NAMED` `GRAPH`
+/// reaches every named graph the store's view lets through (the filter, lazily).
+fn restrict_to_readable(query: &mut oxigraph::sparql::PreparedSparqlQuery, readable: &GraphFilter) {
+    let dataset = query.dataset_mut();
+    if let Some(graphs) = dataset.default_graph_graphs() {
+        let default = graphs
+            .iter()
+            .filter(|g| matches!(g, GraphName::NamedNode(node) if readable(node.as_str())))
+            .cloned()
+            .collect();
+        dataset.set_default_graph(default);
+    }
+    if let Some(graphs) = dataset.available_named_graphs() {
+        let named = graphs
+            .iter()
+            .filter(|g| matches!(g, NamedOrBlankNode::NamedNode(node) if readable(node.as_str())))
+            .cloned()
+            .collect();
+        dataset.set_available_named_graphs(named);
     }
 }
 

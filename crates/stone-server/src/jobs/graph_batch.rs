@@ -1,0 +1,213 @@
+//! Small GRAPH datasets of a commit batch written together (issue 56): a package of
+//! thousands of small RDF files (one per entity, module or observation batch) paid a bulk
+//! load, two ingestions and a journal entry per dataset. The new ones of a batch now go
+//! into the store in a few bulk loads ([`GraphEngine::load_new_graphs`]), each whole or
+//! not at all after a crash; the others are written one by one as before
+//! ([`JobRunner::write`]). The batch's checkpoints are recorded before, its outcomes after,
+//! as for any batch: a crash in between leaves the datasets `writing`, and the rerun
+//! finds each graph complete (the files it was loaded from are recorded with it:
+//! `unchanged` on the way, reported by its checkpoint as `created`) or empty (loaded again).
+//!
+//! [`GraphEngine::load_new_graphs`]: crate::engines::graph::GraphEngine::load_new_graphs
+
+use super::*;
+use crate::engines::graph::GraphOutcome;
+
+/// A GRAPH dataset whose files together are at most this is written with the others of
+/// its batch; a larger one alone (its files are parsed in memory when batched).
+const SMALL_GRAPH_BYTES: u64 = 1 << 20;
+
+/// Batched graphs: at least this many in a batch, else each alone.
+const MIN_BATCHED: usize = 2;
+
+impl JobRunner {
+    /// Whether the dataset is written with the other small graphs of its batch: a GRAPH
+    /// dataset of small RDF files, in a push without a version (a version snapshots each
+    /// graph: written alone).
+    pub(super) fn batched_graph(push: &PushRecord, manifest: &DatasetManifest) -> bool {
+        manifest.kind.engine() == Engine::Graph
+            && push.manifest.package.version.is_none()
+            && !manifest.files.is_empty()
+            && manifest.files.iter().map(|f| f.size).sum::<u64>() <= SMALL_GRAPH_BYTES
+            && manifest
+                .files
+                .iter()
+                .all(|f| RdfFormat::from_path(std::path::Path::new(&f.path)).is_some())
+    }
+
+    /// Splits a batch ready to write into its small graphs, written together when there
+    /// are enough of them ([`Self::write_graphs`]), and the datasets written one by one.
+    pub(super) fn split_graphs<'r, 'a>(
+        push: &PushRecord,
+        ready: &'r [Ready<'a>],
+    ) -> (Vec<&'r Ready<'a>>, Vec<&'r Ready<'a>>) {
+        let (graphs, rest): (Vec<_>, Vec<_>) = ready
+            .iter()
+            .partition(|(_, manifest, _)| Self::batched_graph(push, manifest));
+        if graphs.len() < MIN_BATCHED {
+            return (Vec::new(), ready.iter().collect());
+        }
+        (graphs, rest)
+    }
+
+    /// Writes small graphs together: those that are empty in a few bulk loads, the others
+    /// one by one ([`Self::write_unless_stopping`]). Nothing starts once the server is
+    /// stopping (the datasets not written are left out of the answer, as there).
+    pub(super) async fn write_graphs<'a>(
+        &self,
+        push: &PushRecord,
+        ready: &[&Ready<'a>],
+    ) -> anyhow::Result<Vec<(&'a DatasetRecord, anyhow::Result<Written>)>> {
+        let mut done: Vec<(&'a DatasetRecord, anyhow::Result<Written>)> =
+            Vec::with_capacity(ready.len());
+        if self.stopping() {
+            return Ok(done);
+        }
+        let ns = push.namespace.as_str();
+        let branch = push.branch.as_str();
+        // The staged files of each graph; a dataset whose contents are missing fails.
+        let mut loads: Vec<GraphLoad<'_, 'a>> = Vec::new();
+        for &entry in ready {
+            let (record, manifest, _) = entry;
+            let contents = match self.contents(manifest, &HashMap::new()).await {
+                Ok(contents) => contents,
+                Err(problem) => {
+                    done.push((record, Ok(Err(problem))));
+                    continue;
+                }
+            };
+            let files = manifest
+                .files
+                .iter()
+                .filter_map(|file| {
+                    let format = RdfFormat::from_path(std::path::Path::new(&file.path))?;
+                    Some((
+                        contents[&file.sha256].path.clone(),
+                        format,
+                        file.sha256.clone(),
+                    ))
+                })
+                .collect();
+            let iri = graph_iri(&self.public_host, ns, &manifest.name, branch);
+            loads.push((entry, iri, files));
+        }
+        // Across replicas, one writer per graph (as `write` takes it), on one connection.
+        let keys: Vec<String> = loads
+            .iter()
+            .map(|(_, iri, _)| format!("graph/{iri}"))
+            .collect();
+        let lock = self.db.lock_many(&keys).await?;
+        let files: Vec<Vec<RdfFile<'_>>> = loads
+            .iter()
+            .map(|(_, _, files)| {
+                files
+                    .iter()
+                    .map(|(path, format, sha256)| RdfFile {
+                        path,
+                        format: *format,
+                        sha256: Some(sha256),
+                    })
+                    .collect()
+            })
+            .collect();
+        let graphs: Vec<(&str, &[RdfFile<'_>])> = loads
+            .iter()
+            .zip(&files)
+            .map(|((_, iri, _), files)| (iri.as_str(), files.as_slice()))
+            .collect();
+        let loaded = self.engines.graph.load_new_graphs(&graphs).await;
+        if let Some(lock) = lock {
+            lock.release().await;
+        }
+        let mut alone = Vec::new();
+        match loaded {
+            Ok(results) => {
+                for ((entry, iri, _), result) in loads.iter().zip(results) {
+                    let &(record, manifest, ref checkpoint) = *entry;
+                    match result {
+                        None => alone.push(*entry),
+                        Some(outcome) => {
+                            let written =
+                                graph_written(push, record, checkpoint, iri.clone(), outcome).map(
+                                    |(status, detail)| {
+                                        (
+                                            status,
+                                            detail,
+                                            head_update(manifest, push.manifest.options.replace),
+                                        )
+                                    },
+                                );
+                            self.test_pause(&push.id, &manifest.name).await;
+                            done.push((record, Ok(written)));
+                        }
+                    }
+                }
+            }
+            Err(error) => {
+                // The load as a whole failed (the store, the journal): each graph with it.
+                for ((record, manifest, _), _, _) in loads.iter().map(|(e, i, f)| (*e, i, f)) {
+                    done.push((*record, Ok(Err(graph_problem(&manifest.name, &error)))));
+                }
+            }
+        }
+        for (record, manifest, checkpoint) in alone {
+            match self
+                .write_unless_stopping(push, record, manifest, checkpoint)
+                .await
+            {
+                Some(written) => done.push(written),
+                None => break,
+            }
+        }
+        Ok(done)
+    }
+}
+
+/// A graph of a batch to load: the dataset, its graph IRI, its staged files (path,
+/// format, sha256).
+type GraphLoad<'r, 'a> = (&'r Ready<'a>, String, Vec<(PathBuf, RdfFormat, String)>);
+
+/// A graph dataset's status and details from its load's outcome (`checkpoint`: the
+/// graph's size before the push's first attempt).
+#[allow(clippy::result_large_err)] // the dataset's `Problem` as every write reports it
+pub(super) fn graph_written(
+    push: &PushRecord,
+    record: &DatasetRecord,
+    checkpoint: &Value,
+    iri: String,
+    loaded: Result<GraphOutcome, GraphError>,
+) -> Result<(DatasetStatus, DatasetDetail), Problem> {
+    let name = record.name.as_str();
+    let replace = push.manifest.options.replace;
+    let resumed = record.state == DatasetState::Writing;
+    match loaded {
+        Ok(outcome) => {
+            let before = checkpoint
+                .get("triples")
+                .and_then(Value::as_u64)
+                .unwrap_or(0);
+            let status = if !outcome.unchanged || (resumed && before != outcome.total_triples) {
+                if before == 0 {
+                    DatasetStatus::Created
+                } else if replace {
+                    DatasetStatus::Replaced
+                } else {
+                    DatasetStatus::Appended
+                }
+            } else {
+                DatasetStatus::Unchanged
+            };
+            Ok((
+                status,
+                DatasetDetail {
+                    graph: Some(iri),
+                    triples_added: Some(outcome.triples_added),
+                    total_triples: Some(outcome.total_triples),
+                    tag: push.manifest.package.version.clone(),
+                    ..DatasetDetail::default()
+                },
+            ))
+        }
+        Err(error) => Err(graph_problem(name, &error)),
+    }
+}
