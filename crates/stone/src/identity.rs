@@ -63,6 +63,29 @@ pub async fn fetch_info(api: &str) -> Result<ServerInfo, PushError> {
     fetch_info_retrying(api, 0, |_| {}).await
 }
 
+/// The token of the stored login (`stone login --env ENV`) of `environment` when its
+/// server wants tokens, refreshed silently when it expired (never a login here); `None`
+/// without a login, when the server wants none, or when it does not answer (the caller's
+/// own request then reports it). `stone data import` and `stone events tail`.
+pub async fn stored_login(
+    environment: &Environment,
+    retries: u32,
+) -> anyhow::Result<Option<String>> {
+    let note = |line: String| tracing::info!("{line}");
+    let Ok(info) = fetch_info_retrying(&environment.options.api, retries, note).await else {
+        return Ok(None);
+    };
+    if !needs_token(&info) {
+        return Ok(None);
+    }
+    let identity = identity_of(environment, Some(&info))?;
+    if identity.stored()?.is_none() {
+        return Ok(None);
+    }
+    let token = identity.access_token(&interaction(false)).await?;
+    Ok(Some(token.expose().clone()))
+}
+
 /// The server's `GET /v1/info`, retried up to `retries` times with backoff on connection
 /// errors, 429 and 5xx (a server briefly away at the start must not make a push look
 /// unauthorized later); `note` hears of each retry.

@@ -67,7 +67,7 @@ async fn follow(
     let retries = crate::settings::http_retries()?;
     let token = match identity::static_token() {
         Some(token) => Some(token.expose().clone()),
-        None => stored_login(environment, retries).await?,
+        None => identity::stored_login(environment, retries).await?,
     };
     let client = stone_http::client_builder(Duration::from_secs(MAX_EVENT_WAIT_SECONDS + 30))
         .redirect(reqwest::redirect::Policy::none())
@@ -233,28 +233,6 @@ fn refused(api: &str, namespace: &str, status: StatusCode, body: &[u8], token: b
             .hint("run the same command again, with --after the last cursor printed"),
         _ => CliError::new(codes::EVENTS_FAILED, message),
     }
-}
-
-/// The token of the stored login of the environment, refreshed silently when it expired;
-/// `None` without a login or when the server wants none.
-async fn stored_login(
-    environment: &stone_push::environment::Environment,
-    retries: u32,
-) -> anyhow::Result<Option<String>> {
-    let note = |line: String| tracing::info!("{line}");
-    let Ok(info) = identity::fetch_info_retrying(&environment.options.api, retries, note).await
-    else {
-        return Ok(None);
-    };
-    if !identity::needs_token(&info) {
-        return Ok(None);
-    }
-    let identity = identity::identity_of(environment, Some(&info))?;
-    if identity.stored()?.is_none() {
-        return Ok(None);
-    }
-    let token = identity.access_token(&identity::interaction(false)).await?;
-    Ok(Some(token.expose().clone()))
 }
 
 async fn interrupted() {

@@ -19,22 +19,8 @@ async fn stored_login(source: &Source) -> anyhow::Result<Option<String>> {
     let Source::Service { environment, .. } = source else {
         return Ok(None);
     };
-    let retries = crate::settings::http_retries()?;
-    let note = |line: String| tracing::info!("{line}");
-    let Ok(info) = identity::fetch_info_retrying(&environment.options.api, retries, note).await
-    else {
-        // The import itself reports a server that does not answer.
-        return Ok(None);
-    };
-    if !identity::needs_token(&info) {
-        return Ok(None);
-    }
-    let identity = identity::identity_of(environment, Some(&info))?;
-    if identity.stored()?.is_none() {
-        return Ok(None);
-    }
-    let token = identity.access_token(&identity::interaction(false)).await?;
-    Ok(Some(token.expose().clone()))
+    // A server that does not answer is reported by the import itself.
+    identity::stored_login(environment, crate::settings::http_retries()?).await
 }
 
 pub fn run(args: &ImportArgs, global: &GlobalArgs) -> anyhow::Result<()> {
