@@ -162,7 +162,9 @@ pub mod env_vars {
     /// after that dataset's engine write returned and before the push state records it
     /// (the worst moment for a crash), writes `<data dir>/test-hooks/paused`, and waits
     /// until the process is killed, or stopped (SIGTERM: the job then goes on and parks at
-    /// the next dataset). Tests use it to kill or stop the server mid-commit.
+    /// the next dataset), or until `<data dir>/test-hooks/resume` exists (the job goes on,
+    /// and no commit pauses any more). Tests use it to kill or stop the server mid-commit,
+    /// or to hold a commit under way while a dependency is away.
     pub const STONE_SERVER_TEST_PAUSE_COMMIT: &str = "STONE_SERVER_TEST_PAUSE_COMMIT";
     /// Test hook, not for production: a directory. Where it holds a file
     /// `pause-<point>`, the server writes `paused-<point>` when it reaches that point and

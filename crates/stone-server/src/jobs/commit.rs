@@ -984,11 +984,12 @@ pub(super) fn forced(push: &PushRecord) -> bool {
     push.manifest.options.force || !push.protected
 }
 
-/// The `writing` marks of datasets ready to write: name and checkpoint.
-pub(super) fn writing_marks<'r>(ready: &'r [Ready<'_>]) -> Vec<(&'r str, &'r Value)> {
+/// The `writing` marks of datasets ready to write: name, checkpoint, and the state this
+/// run read them in.
+pub(super) fn writing_marks<'r>(ready: &'r [Ready<'_>]) -> Vec<WritingMark<'r>> {
     ready
         .iter()
-        .map(|(record, _, checkpoint)| (record.name.as_str(), checkpoint))
+        .map(|(record, _, checkpoint)| (record.name.as_str(), checkpoint, record.state))
         .collect()
 }
 

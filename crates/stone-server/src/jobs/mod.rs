@@ -64,7 +64,10 @@ use crate::guards::Guards;
 use crate::iri::{dataset_urls, graph_iri, graph_version_iri, namespace_urls};
 use crate::report::error_chain;
 use crate::staging::{LocalContent, StagingError, StagingStore};
-use crate::state::{DatasetRecord, HeadUpdate, Operation, PushRecord, StateDb, WriteOutcome, now};
+use crate::state::{
+    DatasetRecord, HeadUpdate, Operation, PushRecord, StateDb, StateError, WriteOutcome,
+    WritingMark, now,
+};
 use crate::straight::Reliance;
 
 mod blob_batch;
@@ -116,6 +119,10 @@ pub struct JobRunner {
     /// store it depends on does not answer.
     dependency_retry: Duration,
     owner: String,
+    /// The pushes this runner's jobs are committing. A claim may hand one back: its lease
+    /// ran out while the state database did not answer the renewals; its job still runs,
+    /// and a second one beside it would judge the first one's writes `unchanged`.
+    running: std::sync::Mutex<HashSet<String>>,
     notify: Notify,
     pause_at: Option<String>,
     shutdown: watch::Receiver<bool>,

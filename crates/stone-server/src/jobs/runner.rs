@@ -41,6 +41,7 @@ impl JobRunner {
             dependency_retry: Duration::from_secs(settings.config.jobs.dependency_retry_seconds),
             clock_margin: settings.config.gc.clock_margin(),
             owner: format!("runner-{}", uuid::Uuid::now_v7().simple()),
+            running: std::sync::Mutex::new(HashSet::new()),
             notify: Notify::new(),
             pause_at,
             shutdown,
@@ -66,10 +67,16 @@ impl JobRunner {
             }
             while let Ok(permit) = permits.clone().try_acquire_owned() {
                 match self.db.claim(&self.owner, self.lease).await {
+                    Ok(Some(id)) if !self.start_running(&id) => {
+                        // Still committed by a job of this runner, whose lease ran out while
+                        // the state database was away: the claim renewed it for that job.
+                        tracing::info!(push = %id, "lease taken back by the job that holds it");
+                    }
                     Ok(Some(id)) => {
                         let runner = self.clone();
                         tasks.spawn(async move {
                             runner.run_push(&id).await;
+                            runner.stop_running(&id);
                             drop(permit);
                         });
                     }
@@ -121,6 +128,21 @@ impl JobRunner {
         self.shutdown.clone()
     }
 
+    /// Notes that a job of this runner commits `id`; `false`: one already does.
+    fn start_running(&self, id: &str) -> bool {
+        self.running
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(id.to_owned())
+    }
+
+    fn stop_running(&self, id: &str) {
+        self.running
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(id);
+    }
+
     async fn run_push(self: &Arc<Self>, id: &str) {
         let lost = Arc::new(AtomicBool::new(false));
         let renewal = {
@@ -128,26 +150,57 @@ impl JobRunner {
             let id = id.to_owned();
             let lost = lost.clone();
             tokio::spawn(async move {
+                // The lease as this job knows it: it holds until a lease after the start of
+                // the last renewal that went through (the database's clock counts from
+                // later), and no longer.
+                let mut held_until = Instant::now() + runner.lease;
                 loop {
                     tokio::time::sleep(runner.lease / 3).await;
-                    match runner.db.renew(&id, &runner.owner, runner.lease).await {
-                        Ok(true) => {}
-                        Ok(false) => {
+                    let asked = Instant::now();
+                    // A renewal still waiting for the database when the lease runs out is
+                    // too late: another replica may claim the push from then on.
+                    let renewed = tokio::time::timeout_at(
+                        held_until.into(),
+                        runner.db.renew(&id, &runner.owner, runner.lease),
+                    )
+                    .await;
+                    match renewed {
+                        Ok(Ok(true)) => held_until = asked + runner.lease,
+                        Ok(Ok(false)) => {
                             // Another runner took the push over: stop at the next dataset
                             // boundary and leave the end of the push to it.
                             tracing::warn!(push = %id, "lease lost to another runner; stopping this job");
                             lost.store(true, Ordering::SeqCst);
                             return;
                         }
-                        Err(error) => {
+                        Ok(Err(error)) if Instant::now() < held_until => {
                             tracing::warn!(push = %id, error = ?error, "cannot renew a lease")
+                        }
+                        outcome => {
+                            // Stop at the next dataset boundary; the push is resumed from its
+                            // records by whichever runner claims it next.
+                            let error = match outcome {
+                                Ok(Err(error)) => format!("{error:#}"),
+                                _ => "no answer in time".to_owned(),
+                            };
+                            tracing::warn!(push = %id, error, "the lease ran out without a renewal (the state database did not answer); stopping this job");
+                            lost.store(true, Ordering::SeqCst);
+                            return;
                         }
                     }
                 }
             })
         };
-        let result = self.commit(id, &lost).await;
+        let mut result = self.commit(id, &lost).await;
         renewal.abort();
+        if let Err(error) = &result
+            && let Some(StateError::TakenOver { .. }) = error.downcast_ref::<StateError>()
+        {
+            // Another run of the push marked a dataset first: it is that run's now.
+            tracing::warn!(push = %id, "{error}");
+            lost.store(true, Ordering::SeqCst);
+            result = Ok(false);
+        }
         match result {
             Ok(true) => {}
             Ok(false) if lost.load(Ordering::SeqCst) => {
@@ -218,16 +271,30 @@ impl JobRunner {
             return;
         }
         let dir = self.data_dir.join("test-hooks");
+        // A test that made `test-hooks/resume` lets every commit go on.
+        let resume = dir.join("resume");
+        if resume.exists() {
+            return;
+        }
         let _ = std::fs::create_dir_all(&dir);
         let _ = std::fs::write(dir.join("paused"), format!("{push_id} {dataset}\n"));
         tracing::warn!(
             push = push_id,
             dataset,
-            "test hook: commit paused until the process is killed or stopped"
+            "test hook: commit paused until the process is killed or stopped, or test-hooks/resume exists"
         );
         // A stop (SIGTERM) ends the pause: the job goes on as a slow write would, and
         // parks at the next dataset.
         let mut shutdown = self.shutdown.clone();
-        let _ = shutdown.wait_for(|stopping| *stopping).await;
+        let stopped = shutdown.wait_for(|stopping| *stopping);
+        let resumed = async {
+            while !resume.exists() {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        };
+        tokio::select! {
+            _ = stopped => {}
+            () = resumed => {}
+        }
     }
 }

@@ -299,29 +299,48 @@ async fn mark_writing(
     tx: &mut sqlx::AnyConnection,
     backend: Backend,
     push_id: &str,
-    datasets: &[(&str, &Value)],
+    datasets: &[WritingMark<'_>],
     change: i64,
 ) -> Result<()> {
     if datasets.is_empty() {
         return Ok(());
     }
-    let rows = json_array(datasets.iter().map(
-        |(name, checkpoint)| serde_json::json!({"name": name, "checkpoint": json(checkpoint)}),
-    ));
-    let table = json_rows(backend, "$1", &[("name", false), ("checkpoint", false)]);
-    sqlx::query(&format!(
+    let rows = json_array(datasets.iter().map(|(name, checkpoint, seen)| {
+        serde_json::json!({"name": name, "checkpoint": json(checkpoint), "seen": text(seen)})
+    }));
+    let table = json_rows(
+        backend,
+        "$1",
+        &[("name", false), ("checkpoint", false), ("seen", false)],
+    );
+    // Only rows still in the state this run read: a row another run of the push marked
+    // (or finished) since is that run's (issue 54: a lease that ran out while the state
+    // database was away let a second run start beside the first, which then judged the
+    // first one's writes `unchanged`).
+    let marked = sqlx::query(&format!(
         "{table} UPDATE push_datasets SET state = 'writing',
                 checkpoint = COALESCE(push_datasets.checkpoint, r.checkpoint), changed = $3
-         FROM r WHERE push_datasets.push_id = $2 AND push_datasets.name = r.name"
+         FROM r WHERE push_datasets.push_id = $2 AND push_datasets.name = r.name
+                  AND push_datasets.state = r.seen"
     ))
     .bind(rows)
     .bind(push_id)
     .bind(change)
     .execute(&mut *tx)
     .await
-    .map_err(query_error("marking datasets writing"))?;
+    .map_err(query_error("marking datasets writing"))?
+    .rows_affected();
+    if marked != datasets.len() as u64 {
+        return Err(StateError::TakenOver {
+            push: push_id.to_owned(),
+        });
+    }
     Ok(())
 }
+
+/// A dataset a commit starts writing: its name, its checkpoint, and the state the commit
+/// read it in (the mark holds only if it is still in that state).
+pub type WritingMark<'a> = (&'a str, &'a Value, DatasetState);
 
 /// A `push_datasets` row as [`StateDb::dataset_rows`] reads it: position, name, kind,
 /// operation, state, status, detail, error, checkpoint.
@@ -512,31 +531,6 @@ impl StateDb {
         Ok((page, more))
     }
 
-    /// A dataset write starts; the checkpoint is kept from the first attempt.
-    pub async fn dataset_writing(
-        &self,
-        push_id: &str,
-        name: &str,
-        checkpoint: Option<&Value>,
-    ) -> Result<()> {
-        self.change_push(push_id, async |tx, change, _| {
-            sqlx::query(
-                "UPDATE push_datasets SET state = 'writing', checkpoint = COALESCE(checkpoint, $1),
-                        changed = $2
-                 WHERE push_id = $3 AND name = $4",
-            )
-            .bind(checkpoint.map(json))
-            .bind(change)
-            .bind(push_id)
-            .bind(name)
-            .execute(&mut *tx)
-            .await
-            .map_err(query_error("marking a dataset writing"))?;
-            Ok(())
-        })
-        .await
-    }
-
     /// A dataset write is done; its head moves in the same transaction.
     pub async fn dataset_done(
         &self,
@@ -555,10 +549,14 @@ impl StateDb {
         self.datasets_finished(push, &[outcome]).await
     }
 
-    /// Several dataset writes start, in one transaction (one fsync for the lot, where
-    /// [`Self::dataset_writing`] costs one each); each checkpoint is kept from the first
-    /// attempt.
-    pub async fn datasets_writing(&self, push_id: &str, datasets: &[(&str, &Value)]) -> Result<()> {
+    /// Dataset writes start, in one transaction (one fsync for the lot); each checkpoint
+    /// is kept from the first attempt. [`StateError::TakenOver`] (nothing marked): a
+    /// dataset is no longer in the state the caller read it in.
+    pub async fn datasets_writing(
+        &self,
+        push_id: &str,
+        datasets: &[WritingMark<'_>],
+    ) -> Result<()> {
         self.change_push(push_id, async |tx, change, _| {
             mark_writing(tx, self.backend, push_id, datasets, change).await
         })
@@ -580,7 +578,7 @@ impl StateDb {
         &self,
         push: &PushRecord,
         outcomes: &[WriteOutcome],
-        writing: &[(&str, &Value)],
+        writing: &[WritingMark<'_>],
     ) -> Result<()> {
         if outcomes.is_empty() && writing.is_empty() {
             return Ok(());

@@ -39,6 +39,7 @@ mod subscriptions;
 #[cfg(test)]
 mod tests;
 
+pub use datasets::WritingMark;
 pub use events::EventQuery;
 pub use gc::ago;
 pub use leases::EngineLock;
@@ -67,6 +68,11 @@ pub enum StateError {
     },
     #[error("the state database holds an unreadable {what}: {message}")]
     Corrupt { what: &'static str, message: String },
+    /// A dataset a commit was about to mark `writing` is no longer in the state this run
+    /// read: another run of the same push (a replica that claimed it when this run's
+    /// lease ran out) took it first. Nothing of the transaction was kept.
+    #[error("another run of push {push} is writing its datasets: this run stops")]
+    TakenOver { push: String },
 }
 
 type Result<T> = std::result::Result<T, StateError>;

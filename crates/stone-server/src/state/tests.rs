@@ -94,10 +94,33 @@ async fn a_push_goes_through_its_states_and_leases() {
     );
 
     let checkpoint = serde_json::json!({"snapshot_id": null});
-    db.dataset_writing("p1", "a", Some(&checkpoint))
+    let other = serde_json::json!({"x": 1});
+    db.datasets_writing("p1", &[("a", &checkpoint, DatasetState::Pending)])
         .await
         .unwrap();
-    db.dataset_writing("p1", "a", Some(&serde_json::json!({"x": 1})))
+    // A second run of the push that read the datasets before the first marked them (its
+    // lease ran out while the database was away) may not mark them too: it would take
+    // the first run's writes for its own state before (issue 54). Nothing of its
+    // transaction is kept, the other dataset's mark included.
+    let taken = db
+        .datasets_writing(
+            "p1",
+            &[
+                ("old", &other, DatasetState::Pending),
+                ("a", &other, DatasetState::Pending),
+            ],
+        )
+        .await;
+    assert!(
+        matches!(taken, Err(StateError::TakenOver { .. })),
+        "{taken:?}"
+    );
+    assert_eq!(
+        db.datasets("p1").await.unwrap()[1].state,
+        DatasetState::Pending
+    );
+    // A run that read the dataset writing resumes it, with the first run's checkpoint.
+    db.datasets_writing("p1", &[("a", &other, DatasetState::Writing)])
         .await
         .unwrap();
     assert_eq!(

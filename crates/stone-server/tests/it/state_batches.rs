@@ -8,7 +8,7 @@ use stone_api::{
     AssetKind, CreatePush, DatasetDetail, DatasetState, DatasetStatus, PackageMetadata, Problem,
     PushFlags,
 };
-use stone_server::state::{HeadUpdate, NewDataset, Operation, StateDb, WriteOutcome};
+use stone_server::state::{HeadUpdate, NewDataset, Operation, StateDb, WriteOutcome, WritingMark};
 
 const COUNT: usize = 300;
 
@@ -91,11 +91,19 @@ async fn batches_and_change_numbers(db: StateDb) {
     let checkpoint = json!({"exists": false});
     let other = json!({"exists": true});
     let names: Vec<String> = (0..COUNT).map(name).collect();
-    let marks: Vec<(&str, &serde_json::Value)> =
-        names.iter().map(|n| (n.as_str(), &checkpoint)).collect();
+    // Each in the state this run reads it in (d0001 is done already).
+    let read = db.datasets("p1").await.unwrap();
+    let marks: Vec<WritingMark> = names
+        .iter()
+        .zip(&read)
+        .map(|(n, record)| (n.as_str(), &checkpoint, record.state))
+        .collect();
     db.datasets_writing("p1", &marks).await.unwrap();
-    let marks: Vec<(&str, &serde_json::Value)> =
-        names.iter().map(|n| (n.as_str(), &other)).collect();
+    // The batch again, as a resumed run reads it (writing).
+    let marks: Vec<WritingMark> = names
+        .iter()
+        .map(|n| (n.as_str(), &other, DatasetState::Writing))
+        .collect();
     db.datasets_writing("p1", &marks).await.unwrap();
     let writing = db.push_summary("p1").await.unwrap().unwrap().changes;
     assert_eq!(writing, before_batch + 2);
@@ -226,9 +234,14 @@ async fn batches_and_change_numbers(db: StateDb) {
         }),
     };
     let next = name(251);
-    db.datasets_moved(&push, &[done], &[(next.as_str(), &other)])
-        .await
-        .unwrap();
+    // d0251 failed above: a rerun writes it again, from the state it read (failed).
+    db.datasets_moved(
+        &push,
+        &[done],
+        &[(next.as_str(), &other, DatasetState::Failed)],
+    )
+    .await
+    .unwrap();
     assert_eq!(
         db.push_summary("p1").await.unwrap().unwrap().changes,
         before_moved + 1
