@@ -4,7 +4,7 @@
 pub mod blob;
 pub mod graph;
 pub mod iceberg;
-mod locks;
+pub(crate) mod locks;
 mod set;
 
 pub use set::Engines;

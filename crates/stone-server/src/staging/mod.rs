@@ -33,9 +33,8 @@ pub mod local;
 pub mod s3;
 pub mod signature;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use async_trait::async_trait;
@@ -357,21 +356,7 @@ pub fn expiry(ttl: Duration) -> (String, u64) {
 
 /// One async mutex per key (a content), so that two completions of the same content do
 /// not race.
-#[derive(Debug, Default)]
-pub struct KeyedLocks {
-    locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
-}
-
-impl KeyedLocks {
-    pub async fn lock(&self, key: &str) -> tokio::sync::OwnedMutexGuard<()> {
-        let lock = {
-            let mut locks = self.locks.lock().expect("lock map");
-            locks.retain(|_, lock| Arc::strong_count(lock) > 1);
-            locks.entry(key.to_owned()).or_default().clone()
-        };
-        lock.lock_owned().await
-    }
-}
+pub(crate) type KeyedLocks = crate::engines::locks::KeyedLocks;
 
 #[cfg(test)]
 mod tests {
