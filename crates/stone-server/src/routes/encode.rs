@@ -1,5 +1,6 @@
 //! Tables encoded for the wire: Arrow batches to Parquet (row groups flushed at
-//! [`ROW_GROUP_BYTES`]) or to CSV/TSV in the package's `publish.dialect`, each value
+//! [`ROW_GROUP_BYTES`]), to the Arrow IPC stream format (plain, or the whole stream
+//! compressed with zstd for the cache: [`TableEncoder::arrow_zstd`]) or to CSV/TSV in the package's `publish.dialect`, each value
 //! written by the rule of [`stone_formats::text`] (so that it reads back as itself: nested
 //! values as JSON, floats in their shortest text, null apart from the empty string).
 
@@ -39,8 +40,13 @@ impl Write for SharedBuffer {
 
 enum Writer {
     Parquet(Box<parquet::arrow::ArrowWriter<SharedBuffer>>),
+    Arrow(Box<arrow_ipc::writer::StreamWriter<SharedBuffer>>),
+    ArrowZstd(Box<arrow_ipc::writer::StreamWriter<zstd::Encoder<'static, SharedBuffer>>>),
     Text(TextWriter),
 }
+
+/// The zstd level of a cached Arrow answer: written once per snapshot, read many times.
+const ZSTD_LEVEL: i32 = 3;
 
 /// Arrow batches → Parquet or CSV/TSV chunks.
 pub(super) struct TableEncoder {
@@ -55,6 +61,8 @@ pub(super) enum EncodeError {
     Parquet(#[from] parquet::errors::ParquetError),
     #[error(transparent)]
     Arrow(#[from] arrow_schema::ArrowError),
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
 }
 
 impl TableEncoder {
@@ -75,8 +83,26 @@ impl TableEncoder {
                     Some(properties),
                 )?))
             }
+            ContentFormat::Arrow => Writer::Arrow(Box::new(
+                arrow_ipc::writer::StreamWriter::try_new(buffer.clone(), &schema)?,
+            )),
             _ => Writer::Text(TextWriter::new(text_dialect(format, dialect))),
         };
+        Ok(Self {
+            buffer,
+            writer,
+            schema,
+        })
+    }
+
+    /// The Arrow IPC stream, the whole of it compressed as one zstd frame (what
+    /// `Content-Encoding: zstd` carries): for the cached Arrow answer of a snapshot.
+    pub(super) fn arrow_zstd(schema: arrow_schema::SchemaRef) -> Result<Self, EncodeError> {
+        let buffer = SharedBuffer::default();
+        let compressed = zstd::Encoder::new(buffer.clone(), ZSTD_LEVEL)?;
+        let writer = Writer::ArrowZstd(Box::new(arrow_ipc::writer::StreamWriter::try_new(
+            compressed, &schema,
+        )?));
         Ok(Self {
             buffer,
             writer,
@@ -95,6 +121,8 @@ impl TableEncoder {
                     writer.flush()?;
                 }
             }
+            Writer::Arrow(writer) => writer.write(batch)?,
+            Writer::ArrowZstd(writer) => writer.write(batch)?,
             Writer::Text(writer) => {
                 let mut out = Vec::new();
                 writer.write(batch, &mut out)?;
@@ -108,6 +136,11 @@ impl TableEncoder {
         match self.writer {
             Writer::Parquet(writer) => {
                 writer.close()?;
+            }
+            Writer::Arrow(mut writer) => writer.finish()?,
+            Writer::ArrowZstd(mut writer) => {
+                writer.finish()?;
+                writer.into_inner()?.finish()?;
             }
             Writer::Text(mut writer) => {
                 // A table without rows: its header.
