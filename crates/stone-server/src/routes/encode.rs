@@ -48,11 +48,18 @@ enum Writer {
 /// The zstd level of a cached Arrow answer: written once per snapshot, read many times.
 const ZSTD_LEVEL: i32 = 3;
 
+/// Rows of one batch of the Arrow answer: a scan gives batches of 1,024 rows, which as
+/// IPC messages would cost a reader per message and leave it a table of that many chunks.
+const ARROW_BATCH_ROWS: usize = 128 * 1024;
+
 /// Arrow batches → Parquet or CSV/TSV chunks.
 pub(super) struct TableEncoder {
     buffer: SharedBuffer,
     writer: Writer,
     schema: arrow_schema::SchemaRef,
+    /// Arrow: the batches not yet written, joined once they hold [`ARROW_BATCH_ROWS`].
+    pending: Vec<arrow_array::RecordBatch>,
+    pending_rows: usize,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -92,6 +99,8 @@ impl TableEncoder {
             buffer,
             writer,
             schema,
+            pending: Vec::new(),
+            pending_rows: 0,
         })
     }
 
@@ -107,6 +116,8 @@ impl TableEncoder {
             buffer,
             writer,
             schema,
+            pending: Vec::new(),
+            pending_rows: 0,
         })
     }
 
@@ -121,8 +132,13 @@ impl TableEncoder {
                     writer.flush()?;
                 }
             }
-            Writer::Arrow(writer) => writer.write(batch)?,
-            Writer::ArrowZstd(writer) => writer.write(batch)?,
+            Writer::Arrow(_) | Writer::ArrowZstd(_) => {
+                self.pending_rows += batch.num_rows();
+                self.pending.push(batch.clone());
+                if self.pending_rows >= ARROW_BATCH_ROWS {
+                    self.write_pending()?;
+                }
+            }
             Writer::Text(writer) => {
                 let mut out = Vec::new();
                 writer.write(batch, &mut out)?;
@@ -132,7 +148,24 @@ impl TableEncoder {
         Ok(self.buffer.take())
     }
 
-    pub(super) fn finish(self) -> Result<bytes::Bytes, EncodeError> {
+    /// Arrow: the pending batches joined into one and written.
+    fn write_pending(&mut self) -> Result<(), EncodeError> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let joined = arrow_select::concat::concat_batches(&self.schema, &self.pending)?;
+        self.pending.clear();
+        self.pending_rows = 0;
+        match &mut self.writer {
+            Writer::Arrow(writer) => writer.write(&joined)?,
+            Writer::ArrowZstd(writer) => writer.write(&joined)?,
+            Writer::Parquet(_) | Writer::Text(_) => {}
+        }
+        Ok(())
+    }
+
+    pub(super) fn finish(mut self) -> Result<bytes::Bytes, EncodeError> {
+        self.write_pending()?;
         match self.writer {
             Writer::Parquet(writer) => {
                 writer.close()?;
