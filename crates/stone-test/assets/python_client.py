@@ -329,5 +329,8 @@ def big_filter(work, column):
 
 
 if __name__ == "__main__":
-    steps = {"push_read": push_read, "private": private, "big_push": big_push, "big_read": big_read, "big_filter": big_filter}
-    steps[sys.argv[1]](*sys.argv[2:])
+    if sys.argv[1] == "big_filter":
+        big_filter(sys.argv[2], sys.argv[3])
+    else:
+        # `private` reads its phase from sys.argv[3] itself.
+        {"push_read": push_read, "private": private, "big_push": big_push, "big_read": big_read}[sys.argv[1]](sys.argv[2])

@@ -288,8 +288,13 @@ async fn serve_arrow_file(
     snapshot_id: i64,
     headers: &HeaderMap,
 ) -> ApiResult<Response> {
-    let cached =
-        table_file::file_of(app, namespace, name, snapshot_id, table_file::Cached::ArrowZstd);
+    let cached = table_file::file_of(
+        app,
+        namespace,
+        name,
+        snapshot_id,
+        table_file::Cached::ArrowZstd,
+    );
     let file = match cached.await {
         Ok(file) => file,
         // As for Parquet (issue 54): a full disk degrades the answer, never refuses it.

@@ -244,12 +244,18 @@ mod tests {
         );
         assert!(accepts_zstd(&{
             let mut h = HeaderMap::new();
-            h.insert(header::ACCEPT_ENCODING, HeaderValue::from_static("gzip, zstd"));
+            h.insert(
+                header::ACCEPT_ENCODING,
+                HeaderValue::from_static("gzip, zstd"),
+            );
             h
         }));
         assert!(!accepts_zstd(&{
             let mut h = HeaderMap::new();
-            h.insert(header::ACCEPT_ENCODING, HeaderValue::from_static("zstd;q=0, gzip"));
+            h.insert(
+                header::ACCEPT_ENCODING,
+                HeaderValue::from_static("zstd;q=0, gzip"),
+            );
             h
         }));
         assert!(!accepts_zstd(&HeaderMap::new()));

@@ -139,9 +139,10 @@ fn python_pushes_and_reads_back_through_the_server() {
     // read_table read the table's Arrow answer, cached once per snapshot (zstd).
     let log = server.log_tail(100_000);
     assert!(
-        log.lines().any(|l| l.contains("materialised the answer of a snapshot")
-            && l.contains("py.cities")
-            && l.contains(".arrows.zst")),
+        log.lines()
+            .any(|l| l.contains("materialised the answer of a snapshot")
+                && l.contains("py.cities")
+                && l.contains(".arrows.zst")),
         "the Arrow answer of py.cities materialised: {log}"
     );
 
@@ -200,7 +201,10 @@ fn python_reads_ten_million_rows_in_batches_in_bounded_memory() {
     eprintln!(
         "row_filter: {by_id} bytes sent for 100 rows by id, {by_value} for 9,766 rows by value; the Parquet answer {answer} bytes"
     );
-    assert!(by_value > answer / 2, "the value filter reads every row group: {by_value} of {answer}");
+    assert!(
+        by_value > answer / 2,
+        "the value filter reads every row group: {by_value} of {answer}"
+    );
     assert!(
         by_id * 5 < by_value,
         "the id filter reads one row group of the answer's: {by_id} against {by_value}"
