@@ -6,18 +6,20 @@ A fresh `stone-server` (release), one TABULAR dataset of `--rows` rows (`id` int
 in a process of its own so that its peak RSS is its read's (`getrusage`), `--runs` times
 in turn:
   * stone      `stone_client.read_table("stone:bench/rows", env="bench")` (the server's
-               Parquet answer over HTTP, decoded by pyarrow)
+               Arrow answer over HTTP: the IPC stream, zstd in transit, decoded by pyarrow
+               as it arrives)
   * pyiceberg  `RestCatalog(uri=<server>/iceberg).load_table("bench.rows").scan().to_arrow()`
   * duckdb     `ATTACH … (TYPE iceberg, ENDPOINT '<server>/iceberg')`, then
                `SELECT * FROM stone.bench.rows` fetched as Arrow
 The two peers read the table's Parquet files from the server's local warehouse directly
 (file:// paths); stone reads through the server. The first read of a snapshot makes the
-server's Parquet answer (not timed: a read before the runs does it).
+server's Arrow answer (not timed: a read before the runs does it). The run's temporary
+folder (server data, the table, the venv) is removed at the end unless `--keep`.
 
 Reported: median seconds, rows/s, peak RSS, and stone's ratios: throughput against the
 faster peer (target ≥ 1.0) and peak RSS against the smaller peer's (target ≤ 1.0).
 
-Usage: bench/python_read.py [--rows 20000000] [--runs 3] [--server BIN] [--client-venv DIR]
+Usage: bench/python_read.py [--rows 20000000] [--runs 3] [--server BIN] [--client-venv DIR] [--keep]
   --server      a stone-server binary (default: `cargo build --release -p stone-server`)
   --client-venv a venv with `stone-cli[arrow]` installed (default: the release wheels of
                 python/stone-cli and python/stone-plugin-sdk built with maturin and pip into
@@ -26,6 +28,7 @@ Usage: bench/python_read.py [--rows 20000000] [--runs 3] [--server BIN] [--clien
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -131,6 +134,7 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--server", default=None)
     parser.add_argument("--client-venv", default=None)
+    parser.add_argument("--keep", action="store_true", help="keep the run's temporary folder")
     args = parser.parse_args()
 
     base = Path(tempfile.mkdtemp(prefix="stone-bench-python-read-"))
@@ -168,10 +172,10 @@ def main():
 
         uri = url + "/iceberg"
         readers = {"stone": client_python, "pyiceberg": tools_python(), "duckdb": tools_python()}
-        # The server's Parquet answer of the snapshot, made once (not timed).
+        # The server's Arrow answer of the snapshot, made once (not timed).
         started = time.perf_counter()
         json.loads(run([client_python, "-c", MEASURE, "stone", uri], env=env))
-        print(f"first read (the server writes its Parquet answer): {time.perf_counter() - started:.1f} s")
+        print(f"first read (the server writes its Arrow answer): {time.perf_counter() - started:.1f} s")
         results = {name: [] for name in readers}
         for _ in range(args.runs):
             for name, python in readers.items():
@@ -182,6 +186,11 @@ def main():
     finally:
         server.terminate()
         server.wait()
+        log.close()
+        if args.keep:
+            print(f"kept: {base}")
+        else:
+            shutil.rmtree(base, ignore_errors=True)
 
     print(f"\n{'reader':<10} {'median s':>9} {'Mrows/s':>8} {'peak RSS MB':>12}")
     summary = {}

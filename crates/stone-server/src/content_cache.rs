@@ -1,10 +1,11 @@
-//! The cache of tables' Parquet answers (`<data>/cache/content/`, written by
+//! The cache of tables' Parquet and Arrow answers (`<data>/cache/content/`, written by
 //! `routes::table_file`): where a table's files go, and the sweep that keeps the cache to
 //! what can still be read and to a size.
 //!
 //! Each table has a folder named by a hash of its namespace and name, with a `.table`
 //! marker naming the table (so that the sweep can find it again) and one
-//! `<snapshot id>-<sha256>.parquet` file per materialised snapshot. The sweep
+//! `<snapshot id>-<sha256>.parquet` (or `.arrows.zst`) file per materialised snapshot and
+//! encoding. The sweep
 //! ([`ContentCache::sweep`], every `[gc] interval_seconds`, on every replica: each has its
 //! own data directory) removes:
 //!

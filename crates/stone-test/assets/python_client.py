@@ -6,13 +6,16 @@ venv's Python in isolated mode (`-I`: no repository on sys.path).
     python -I python_client.py private    <work dir>   # env `dev`, an OIDC server with [authz]
     python -I python_client.py big_push   <work dir>   # env `local`: 10,000,000 rows
     python -I python_client.py big_read   <work dir>   # … read in batches
+    python -I python_client.py big_filter <work dir> id|value   # … read with a row_filter
 
 Every check is an assertion here; the last line on stdout is a JSON summary the Rust side
 checks again (and compares with the server's log).
 """
 
+import contextlib
 import csv
 import hashlib
+import io
 import json
 import os
 import resource
@@ -21,6 +24,7 @@ import sys
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.ipc
 import pyarrow.parquet as pq
 
 import stone_client as stone
@@ -111,8 +115,22 @@ def push_read(work):
     assert isinstance(plan, stone.PushPlan) and plan.branch == "feature-one", plan
     expect_error(stone.NotFoundError, "dataset.not_found", stone.read_table, "stone:py/cities", env="local", branch="feature-one")
 
-    # Version 1.0.0 on main (manual: yes=True), then 1.1.0 with a fourth city.
-    result = stone.push(root, env="local", branch="main", yes=True, progress=True)
+    # Version 1.0.0 on main (manual: yes=True), then 1.1.0 with a fourth city. Progress
+    # without tqdm (hidden: an import of it fails) is the CLI's lines on sys.stderr.
+    try:
+        import tqdm  # noqa: F401
+    except ImportError:
+        raise AssertionError("tqdm is not installed in the tools' venv: run scripts/install-tools (scripts/tools/requirements.txt pins it)")
+    saved = {name: sys.modules.get(name) for name in ("tqdm", "tqdm.auto")}
+    plain = io.StringIO()
+    try:
+        sys.modules["tqdm"] = sys.modules["tqdm.auto"] = None
+        with contextlib.redirect_stderr(plain):
+            result = stone.push(root, env="local", branch="main", yes=True, progress=True)
+    finally:
+        sys.modules.update(saved)
+    lines = plain.getvalue()
+    assert "committing push" in lines and "\r" not in lines and " step [" not in lines, lines
     assert isinstance(result, stone.PushResult), result
     statuses = {d.url: d.status for d in result.datasets}
     assert statuses == {"stone:py/cities": "created", "stone:py/capitals": "created", "stone:py/readings": "created"}, statuses
@@ -120,7 +138,13 @@ def push_read(work):
     # Appended (main is protected: replacing would need the force role).
     second = first + [("Lisbon", "Portugal", 545796)]
     package(root, "1.1.0", second[3:], blob, graph_rows=second)
-    result = stone.push(root, env="local", branch="main", yes=True, progress=False)
+    # With tqdm: a bar (redrawn with carriage returns, counting the CLI's steps), the
+    # step's text as its description, not the lines themselves.
+    bar = io.StringIO()
+    with contextlib.redirect_stderr(bar):
+        result = stone.push(root, env="local", branch="main", yes=True, progress=True)
+    shown = bar.getvalue()
+    assert "\r" in shown and " step [" in shown and "step/s]" in shown, shown
     assert {d.url: d.status for d in result.datasets}["stone:py/cities"] == "appended", result
 
     # A branch of its own: one more city.
@@ -132,6 +156,15 @@ def push_read(work):
     assert table.num_rows == 4, table
     assert sorted(zip(*[table.column(c).to_pylist() for c in ("city", "country", "population")])) == sorted(second), table
     assert table.schema.field("population").type == pa.int64(), table.schema
+    # What read_table reads: the Arrow answer (IPC stream) with zstd in transit; a client
+    # that does not accept zstd (urllib sends no Accept-Encoding) gets the stream plain.
+    import urllib.request
+    api = stone._http.endpoint("local").api
+    with urllib.request.urlopen(api + "/namespaces/py/datasets/cities/content?format=arrow") as answer:
+        assert answer.headers.get("Content-Type") == "application/vnd.apache.arrow.stream", answer.headers
+        assert answer.headers.get("Content-Encoding") is None, answer.headers
+        plain_table = pa.ipc.open_stream(answer.read()).read_all()
+    assert plain_table.equals(table), (plain_table, table)
     assert stone.read_table("stone:py/cities", env="local", branch="dev").num_rows == 5
     old = stone.read_table("stone:py/cities", env="local", version="1.0.0")
     assert sorted(old.column("city").to_pylist()) == sorted(c for c, _, _ in first), old
@@ -279,5 +312,25 @@ def big_read(work):
     print(json.dumps({"rows": count, "batches": batches, "largest_batch": largest, "peak_rss_kib": peak, "rss_before_kib": before}))
 
 
+def big_filter(work, column):
+    """A read with a row_filter: on `id` (sorted: one row group's statistics admit it),
+    or on `value` (every row group has the values: all are read). The Rust side compares
+    the bytes the server sent for each."""
+    check_installed()
+    if column == "id":
+        table = stone.read_table("stone:bulk/rows", env="local", row_filter=(pc.field("id") >= 9_990_000) & (pc.field("id") < 9_990_100))
+        assert table.column("id").to_pylist() == list(range(9_990_000, 9_990_100)), table
+    else:
+        table = stone.read_table("stone:bulk/rows", env="local", row_filter=pc.field("value") == 0.0)
+        ids = table.column("id").to_pylist()
+        assert ids == list(range(0, 10_000_000, 1024)), (len(ids), ids[:5])
+    assert table.column("value").to_pylist() == [(i & 1023) / 10.0 for i in table.column("id").to_pylist()]
+    print(json.dumps({"rows": table.num_rows}))
+
+
 if __name__ == "__main__":
-    {"push_read": push_read, "private": private, "big_push": big_push, "big_read": big_read}[sys.argv[1]](sys.argv[2])
+    if sys.argv[1] == "big_filter":
+        big_filter(sys.argv[2], sys.argv[3])
+    else:
+        # `private` reads its phase from sys.argv[3] itself.
+        {"push_read": push_read, "private": private, "big_push": big_push, "big_read": big_read}[sys.argv[1]](sys.argv[2])

@@ -11,7 +11,11 @@
 //!   dialect. Parquet is written once per snapshot into a cached file
 //!   ([`super::table_file`]) and served from it with `Content-Length` and byte ranges
 //!   ([`super::range`]), so that DuckDB, Polars and pyarrow read a footer and the row
-//!   groups they need; its `ETag` names the snapshot and the file's sha256.
+//!   groups they need; its `ETag` names the snapshot and the file's sha256. `format=arrow`
+//!   (`application/vnd.apache.arrow.stream`) is the Arrow IPC stream: to a client that
+//!   accepts `Content-Encoding: zstd` it is a cached file too (the stream compressed
+//!   whole), sent as it is with `Content-Length` (no ranges); to others it is encoded as
+//!   it is scanned.
 //! - GRAPH: the named graph of the branch (or the snapshot graph of the version
 //!   `version`) as Turtle, N-Triples or JSON-LD, with `Content-Length`; `ETag` is the
 //!   sha256 of the document.
@@ -46,7 +50,10 @@ use super::dataset::{
     ReadScope, authorize_read, branch_of, dataset_info, kind_of, no_such_version, not_found_dataset,
 };
 use super::encode::TableEncoder;
-use super::negotiate::{ContentFormat, PARQUET_MEDIA_TYPE, choose_format, wants_json};
+use super::negotiate::{
+    ARROW_STREAM_MEDIA_TYPE, ContentFormat, PARQUET_MEDIA_TYPE, accepts_zstd, choose_format,
+    wants_json,
+};
 use super::page;
 use super::range;
 use super::table_file;
@@ -239,6 +246,9 @@ async fn serve_table(
     if format == ContentFormat::Parquet {
         return serve_table_file(app, namespace, name, snapshot.snapshot_id, headers).await;
     }
+    if format == ContentFormat::Arrow && accepts_zstd(headers) {
+        return serve_arrow_file(app, namespace, name, snapshot.snapshot_id, headers).await;
+    }
     if etag_matches(headers, &etag) {
         return Ok(not_modified(&etag));
     }
@@ -262,6 +272,67 @@ async fn serve_table(
         SNAPSHOT_HEADER,
         header_value(&snapshot.snapshot_id.to_string())?,
     );
+    if format == ContentFormat::Arrow {
+        h.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    }
+    Ok(response)
+}
+
+/// A table's Arrow answer to a client that accepts zstd: the snapshot's cached file
+/// ([`table_file::file_of`], the IPC stream compressed whole), sent as it is with
+/// `Content-Encoding: zstd`.
+async fn serve_arrow_file(
+    app: &App,
+    namespace: &str,
+    name: &str,
+    snapshot_id: i64,
+    headers: &HeaderMap,
+) -> ApiResult<Response> {
+    let cached = table_file::file_of(
+        app,
+        namespace,
+        name,
+        snapshot_id,
+        table_file::Cached::ArrowZstd,
+    );
+    let file = match cached.await {
+        Ok(file) => file,
+        // As for Parquet (issue 54): a full disk degrades the answer, never refuses it.
+        Err(error)
+            if crate::outage::outage(&*error) == Some(crate::outage::Outage::StorageFull) =>
+        {
+            tracing::warn!(table = %format!("{namespace}.{name}"), snapshot_id, error = %format!("{error:#}"), "the Arrow answer cannot be cached (disk full): streamed uncompressed");
+            let mut response =
+                stream_uncached(app, namespace, name, snapshot_id, ContentFormat::Arrow).await?;
+            response
+                .headers_mut()
+                .insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+            return Ok(response);
+        }
+        Err(error) => return Err(ApiError::internal(error)),
+    }
+    .ok_or_else(|| {
+        not_found_dataset(format!(
+            "dataset {namespace}/{name} changed while reading; try again"
+        ))
+    })?;
+    let etag = format!(
+        "\"{snapshot_id}-arrow-zstd-{}\"",
+        file.sha256.get(..16).unwrap_or(&file.sha256)
+    );
+    if etag_matches(headers, &etag) {
+        return Ok(not_modified(&etag));
+    }
+    let stream = tokio_util::io::ReaderStream::with_capacity(file.file, 1 << 16);
+    let mut response = range::counted(format!("{namespace}/{name}"), stream).into_response();
+    let h = response.headers_mut();
+    h.insert(header::CONTENT_LENGTH, HeaderValue::from(file.size));
+    h.insert(header::ACCEPT_RANGES, HeaderValue::from_static("none"));
+    h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("zstd"));
+    h.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    h.insert(header::CONTENT_TYPE, header_value(ARROW_STREAM_MEDIA_TYPE)?);
+    h.insert(header::ETAG, header_value(&etag)?);
+    h.insert(SNAPSHOT_HEADER, header_value(&snapshot_id.to_string())?);
     Ok(response)
 }
 
@@ -346,7 +417,8 @@ async fn serve_table_file(
             if crate::outage::outage(&*error) == Some(crate::outage::Outage::StorageFull) =>
         {
             tracing::warn!(table = %format!("{namespace}.{name}"), snapshot_id, error = %format!("{error:#}"), "the Parquet answer cannot be cached (disk full): streamed without ranges");
-            return stream_parquet_uncached(app, namespace, name, snapshot_id).await;
+            return stream_uncached(app, namespace, name, snapshot_id, ContentFormat::Parquet)
+                .await;
         }
         Err(error) => return Err(ApiError::internal(error)),
     }
@@ -392,13 +464,14 @@ async fn serve_table_file(
     Ok(response)
 }
 
-/// A snapshot's Parquet answer encoded as it is sent: no `ETag` (the bytes are not known
-/// before they are sent), no ranges.
-async fn stream_parquet_uncached(
+/// A snapshot's Parquet (or plain Arrow) answer encoded as it is sent: no `ETag` (the
+/// bytes are not known before they are sent), no ranges.
+async fn stream_uncached(
     app: &App,
     namespace: &str,
     name: &str,
     snapshot_id: i64,
+    format: ContentFormat,
 ) -> ApiResult<Response> {
     let gone = || {
         not_found_dataset(format!(
@@ -412,13 +485,12 @@ async fn stream_parquet_uncached(
         .await
         .map_err(ApiError::internal)?
         .ok_or_else(gone)?;
-    let encoder = TableEncoder::new(ContentFormat::Parquet, &Map::new(), schema)
-        .map_err(ApiError::internal)?;
+    let encoder = TableEncoder::new(format, &Map::new(), schema).map_err(ApiError::internal)?;
     let table = format!("{namespace}.{name}@{snapshot_id}");
     let mut response =
         stream_encoded(format!("{namespace}/{name}"), table, encoder, batches).await?;
     let h = response.headers_mut();
-    h.insert(header::CONTENT_TYPE, header_value(PARQUET_MEDIA_TYPE)?);
+    h.insert(header::CONTENT_TYPE, header_value(format.media_type())?);
     h.insert(SNAPSHOT_HEADER, header_value(&snapshot_id.to_string())?);
     Ok(response)
 }

@@ -1,5 +1,6 @@
 //! Tables encoded for the wire: Arrow batches to Parquet (row groups flushed at
-//! [`ROW_GROUP_BYTES`]) or to CSV/TSV in the package's `publish.dialect`, each value
+//! [`ROW_GROUP_BYTES`]), to the Arrow IPC stream format (plain, or the whole stream
+//! compressed with zstd for the cache: [`TableEncoder::arrow_zstd`]) or to CSV/TSV in the package's `publish.dialect`, each value
 //! written by the rule of [`stone_formats::text`] (so that it reads back as itself: nested
 //! values as JSON, floats in their shortest text, null apart from the empty string).
 
@@ -39,14 +40,26 @@ impl Write for SharedBuffer {
 
 enum Writer {
     Parquet(Box<parquet::arrow::ArrowWriter<SharedBuffer>>),
+    Arrow(Box<arrow_ipc::writer::StreamWriter<SharedBuffer>>),
+    ArrowZstd(Box<arrow_ipc::writer::StreamWriter<zstd::Encoder<'static, SharedBuffer>>>),
     Text(TextWriter),
 }
+
+/// The zstd level of a cached Arrow answer: written once per snapshot, read many times.
+const ZSTD_LEVEL: i32 = 3;
+
+/// Rows of one batch of the Arrow answer: a scan gives batches of 1,024 rows, which as
+/// IPC messages would cost a reader per message and leave it a table of that many chunks.
+const ARROW_BATCH_ROWS: usize = 128 * 1024;
 
 /// Arrow batches → Parquet or CSV/TSV chunks.
 pub(super) struct TableEncoder {
     buffer: SharedBuffer,
     writer: Writer,
     schema: arrow_schema::SchemaRef,
+    /// Arrow: the batches not yet written, joined once they hold [`ARROW_BATCH_ROWS`].
+    pending: Vec<arrow_array::RecordBatch>,
+    pending_rows: usize,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -55,6 +68,8 @@ pub(super) enum EncodeError {
     Parquet(#[from] parquet::errors::ParquetError),
     #[error(transparent)]
     Arrow(#[from] arrow_schema::ArrowError),
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
 }
 
 impl TableEncoder {
@@ -75,12 +90,34 @@ impl TableEncoder {
                     Some(properties),
                 )?))
             }
+            ContentFormat::Arrow => Writer::Arrow(Box::new(
+                arrow_ipc::writer::StreamWriter::try_new(buffer.clone(), &schema)?,
+            )),
             _ => Writer::Text(TextWriter::new(text_dialect(format, dialect))),
         };
         Ok(Self {
             buffer,
             writer,
             schema,
+            pending: Vec::new(),
+            pending_rows: 0,
+        })
+    }
+
+    /// The Arrow IPC stream, the whole of it compressed as one zstd frame (what
+    /// `Content-Encoding: zstd` carries): for the cached Arrow answer of a snapshot.
+    pub(super) fn arrow_zstd(schema: arrow_schema::SchemaRef) -> Result<Self, EncodeError> {
+        let buffer = SharedBuffer::default();
+        let compressed = zstd::Encoder::new(buffer.clone(), ZSTD_LEVEL)?;
+        let writer = Writer::ArrowZstd(Box::new(arrow_ipc::writer::StreamWriter::try_new(
+            compressed, &schema,
+        )?));
+        Ok(Self {
+            buffer,
+            writer,
+            schema,
+            pending: Vec::new(),
+            pending_rows: 0,
         })
     }
 
@@ -95,6 +132,13 @@ impl TableEncoder {
                     writer.flush()?;
                 }
             }
+            Writer::Arrow(_) | Writer::ArrowZstd(_) => {
+                self.pending_rows += batch.num_rows();
+                self.pending.push(batch.clone());
+                if self.pending_rows >= ARROW_BATCH_ROWS {
+                    self.write_pending()?;
+                }
+            }
             Writer::Text(writer) => {
                 let mut out = Vec::new();
                 writer.write(batch, &mut out)?;
@@ -104,10 +148,32 @@ impl TableEncoder {
         Ok(self.buffer.take())
     }
 
-    pub(super) fn finish(self) -> Result<bytes::Bytes, EncodeError> {
+    /// Arrow: the pending batches joined into one and written.
+    fn write_pending(&mut self) -> Result<(), EncodeError> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let joined = arrow_select::concat::concat_batches(&self.schema, &self.pending)?;
+        self.pending.clear();
+        self.pending_rows = 0;
+        match &mut self.writer {
+            Writer::Arrow(writer) => writer.write(&joined)?,
+            Writer::ArrowZstd(writer) => writer.write(&joined)?,
+            Writer::Parquet(_) | Writer::Text(_) => {}
+        }
+        Ok(())
+    }
+
+    pub(super) fn finish(mut self) -> Result<bytes::Bytes, EncodeError> {
+        self.write_pending()?;
         match self.writer {
             Writer::Parquet(writer) => {
                 writer.close()?;
+            }
+            Writer::Arrow(mut writer) => writer.finish()?,
+            Writer::ArrowZstd(mut writer) => {
+                writer.finish()?;
+                writer.into_inner()?.finish()?;
             }
             Writer::Text(mut writer) => {
                 // A table without rows: its header.

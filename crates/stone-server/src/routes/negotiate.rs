@@ -12,10 +12,16 @@ use crate::error::{ApiError, ApiResult};
 /// Media type of Parquet (registered 2024).
 pub(super) const PARQUET_MEDIA_TYPE: &str = "application/vnd.apache.parquet";
 
+/// Media type of the Arrow IPC stream format.
+pub(super) const ARROW_STREAM_MEDIA_TYPE: &str = "application/vnd.apache.arrow.stream";
+
 /// A format the content endpoint serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ContentFormat {
     Parquet,
+    /// The Arrow IPC stream format: what a reader decodes fastest (no Parquet decoding),
+    /// sent `Content-Encoding: zstd` to the clients that accept it.
+    Arrow,
     Csv,
     Tsv,
     Rdf(RdfFormat),
@@ -28,6 +34,7 @@ impl ContentFormat {
     pub fn name(self) -> &'static str {
         match self {
             Self::Parquet => "parquet",
+            Self::Arrow => "arrow",
             Self::Csv => "csv",
             Self::Tsv => "tsv",
             Self::Rdf(format) => format.extension(),
@@ -38,6 +45,7 @@ impl ContentFormat {
     fn parse(text: &str) -> Option<Self> {
         Some(match text.to_ascii_lowercase().as_str() {
             "parquet" => Self::Parquet,
+            "arrow" | "arrows" | "ipc" => Self::Arrow,
             "csv" => Self::Csv,
             "tsv" => Self::Tsv,
             "ttl" | "turtle" => Self::Rdf(RdfFormat::Turtle),
@@ -53,6 +61,7 @@ impl ContentFormat {
             PARQUET_MEDIA_TYPE | "application/x-parquet" | "application/parquet" => {
                 Some(Self::Parquet)
             }
+            ARROW_STREAM_MEDIA_TYPE => Some(Self::Arrow),
             "text/csv" => Some(Self::Csv),
             "text/tab-separated-values" => Some(Self::Tsv),
             "application/octet-stream" => Some(Self::Bytes),
@@ -65,6 +74,7 @@ impl ContentFormat {
     pub(super) fn media_type(self) -> &'static str {
         match self {
             Self::Parquet => PARQUET_MEDIA_TYPE,
+            Self::Arrow => ARROW_STREAM_MEDIA_TYPE,
             Self::Csv => "text/csv; charset=utf-8",
             Self::Tsv => "text/tab-separated-values; charset=utf-8",
             Self::Rdf(format) => format.media_type(),
@@ -75,7 +85,7 @@ impl ContentFormat {
     /// The formats a kind is served in, the default first.
     pub fn for_kind(kind: AssetKind) -> &'static [ContentFormat] {
         match kind.engine() {
-            Engine::Iceberg => &[Self::Csv, Self::Parquet, Self::Tsv],
+            Engine::Iceberg => &[Self::Csv, Self::Parquet, Self::Tsv, Self::Arrow],
             Engine::Graph => &[
                 Self::Rdf(RdfFormat::Turtle),
                 Self::Rdf(RdfFormat::NTriples),
@@ -106,6 +116,24 @@ pub(super) fn accepted(headers: &HeaderMap) -> Vec<String> {
         .collect();
     ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     ranked.into_iter().map(|(_, _, m)| m).collect()
+}
+
+/// Whether `Accept-Encoding` accepts `zstd` (named, with a `q` above 0).
+pub(super) fn accepts_zstd(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|item| {
+            let mut parts = item.split(';');
+            let coding = parts.next().unwrap_or_default().trim();
+            let q = parts
+                .filter_map(|p| p.trim().strip_prefix("q="))
+                .find_map(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            coding.eq_ignore_ascii_case("zstd") && q > 0.0
+        })
 }
 
 /// Whether the client asks for the metadata JSON rather than the content (IRI form).
@@ -143,7 +171,7 @@ pub(super) fn choose_format(
             ApiError::invalid_field(
                 "format",
                 format!(
-                    "unknown format `{asked}`; use parquet, csv, tsv, ttl, nt, jsonld or bytes"
+                    "unknown format `{asked}`; use parquet, arrow, csv, tsv, ttl, nt, jsonld or bytes"
                 ),
             )
         })?;
@@ -206,6 +234,31 @@ mod tests {
             choose_format(tab, &HeaderMap::new(), &query("parquet")).unwrap(),
             ContentFormat::Parquet
         );
+        assert_eq!(
+            choose_format(tab, &HeaderMap::new(), &query("arrow")).unwrap(),
+            ContentFormat::Arrow
+        );
+        assert_eq!(
+            choose_format(tab, &accept("application/vnd.apache.arrow.stream"), &none).unwrap(),
+            ContentFormat::Arrow
+        );
+        assert!(accepts_zstd(&{
+            let mut h = HeaderMap::new();
+            h.insert(
+                header::ACCEPT_ENCODING,
+                HeaderValue::from_static("gzip, zstd"),
+            );
+            h
+        }));
+        assert!(!accepts_zstd(&{
+            let mut h = HeaderMap::new();
+            h.insert(
+                header::ACCEPT_ENCODING,
+                HeaderValue::from_static("zstd;q=0, gzip"),
+            );
+            h
+        }));
+        assert!(!accepts_zstd(&HeaderMap::new()));
         assert_eq!(
             choose_format(
                 tab,

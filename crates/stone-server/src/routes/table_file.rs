@@ -1,4 +1,7 @@
-//! A table's Parquet answer as ONE file per snapshot, so that byte ranges are stable.
+//! A table's Parquet answer as ONE file per snapshot, so that byte ranges are stable; and
+//! the same for its Arrow answer (the IPC stream compressed whole with zstd,
+//! `<snapshot id>-<sha256>.arrows.zst`, sent as it is to the clients that accept
+//! `Content-Encoding: zstd`): written once, it is sent at the speed of a file.
 //!
 //! A snapshot may hold several data files (one per push), written with other schemas: the
 //! Parquet answer is the snapshot scanned (by id, one data file at a time, in the
@@ -27,7 +30,7 @@ use tokio::io::{AsyncSeekExt, AsyncWriteExt};
 use tokio::sync::Mutex;
 
 use super::App;
-use super::encode::TableEncoder;
+use super::encode::{EncodeError, TableEncoder};
 use super::negotiate::ContentFormat;
 
 /// Snapshots of one table kept in the cache.
@@ -35,6 +38,31 @@ pub const KEPT_PER_TABLE: usize = 4;
 
 /// One materialisation at a time.
 static MATERIALISING: Mutex<()> = Mutex::const_new(());
+
+/// The encodings of a snapshot kept as files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Cached {
+    /// Parquet (zstd pages), served with byte ranges.
+    Parquet,
+    /// The Arrow IPC stream, compressed whole with zstd.
+    ArrowZstd,
+}
+
+impl Cached {
+    fn suffix(self) -> &'static str {
+        match self {
+            Self::Parquet => ".parquet",
+            Self::ArrowZstd => ".arrows.zst",
+        }
+    }
+
+    fn encoder(self, schema: arrow_schema::SchemaRef) -> Result<TableEncoder, EncodeError> {
+        match self {
+            Self::Parquet => TableEncoder::new(ContentFormat::Parquet, &Map::new(), schema),
+            Self::ArrowZstd => TableEncoder::arrow_zstd(schema),
+        }
+    }
+}
 
 /// A snapshot's Parquet file in the cache, open for reading.
 #[derive(Debug)]
@@ -48,7 +76,7 @@ pub(super) struct TableFile {
 
 /// The cached file of `snapshot_id` in `dir`, opened, if there is one (a file removed
 /// between the listing and its opening is not there).
-async fn find(dir: &Path, snapshot_id: i64) -> std::io::Result<Option<TableFile>> {
+async fn find(dir: &Path, snapshot_id: i64, kind: Cached) -> std::io::Result<Option<TableFile>> {
     let prefix = format!("{snapshot_id}-");
     let mut entries = match tokio::fs::read_dir(dir).await {
         Ok(entries) => entries,
@@ -60,7 +88,8 @@ async fn find(dir: &Path, snapshot_id: i64) -> std::io::Result<Option<TableFile>
         let Some(sha256) = file_name
             .to_str()
             .and_then(|n| n.strip_prefix(&prefix))
-            .and_then(|n| n.strip_suffix(".parquet"))
+            .and_then(|n| n.strip_suffix(kind.suffix()))
+            .filter(|n| !n.contains('.'))
         else {
             continue;
         };
@@ -87,14 +116,26 @@ pub(super) async fn parquet_of(
     name: &str,
     snapshot_id: i64,
 ) -> anyhow::Result<Option<TableFile>> {
+    file_of(app, namespace, name, snapshot_id, Cached::Parquet).await
+}
+
+/// The file of the snapshot `snapshot_id` of `namespace.name` in the encoding `kind`:
+/// materialised on first use. `Ok(None)` when the snapshot is gone.
+pub(super) async fn file_of(
+    app: &App,
+    namespace: &str,
+    name: &str,
+    snapshot_id: i64,
+    kind: Cached,
+) -> anyhow::Result<Option<TableFile>> {
     let dir = app.content_cache.table_dir(namespace, name).await?;
-    if let Some(file) = find(&dir, snapshot_id).await? {
+    if let Some(file) = find(&dir, snapshot_id, kind).await? {
         return Ok(Some(file));
     }
     let _one = MATERIALISING.lock().await;
     // The sweep may have removed the folder since (its table gone a moment): made again.
     let dir = app.content_cache.table_dir(namespace, name).await?;
-    if let Some(file) = find(&dir, snapshot_id).await? {
+    if let Some(file) = find(&dir, snapshot_id, kind).await? {
         return Ok(Some(file));
     }
     let Some((schema, mut batches)) = app
@@ -110,7 +151,7 @@ pub(super) async fn parquet_of(
         .tempfile_in(&dir)?;
     let (file, spool_path) = spool.into_parts();
     let mut file = tokio::fs::File::from_std(file);
-    let mut encoder = TableEncoder::new(ContentFormat::Parquet, &Map::new(), schema)?;
+    let mut encoder = kind.encoder(schema)?;
     let mut hash = Sha256::new();
     let mut size = 0u64;
     while let Some(batch) = batches.next().await {
@@ -127,22 +168,24 @@ pub(super) async fn parquet_of(
     // The handle the reader gets: the same file once renamed, whatever removes the name.
     file.seek(std::io::SeekFrom::Start(0)).await?;
     let sha256 = hex::encode(hash.finalize());
-    let path = dir.join(format!("{snapshot_id}-{sha256}.parquet"));
+    let path = dir.join(format!("{snapshot_id}-{sha256}{}", kind.suffix()));
     spool_path
         .persist_noclobber(&path)
         .map_err(|error| error.error)?;
-    evict(&dir, &path).await;
+    evict(&dir, &path, kind).await;
     tracing::info!(
         table = %format!("{namespace}.{name}"),
         snapshot_id,
         bytes = size,
-        "materialised the Parquet answer of a snapshot"
+        encoding = kind.suffix(),
+        "materialised the answer of a snapshot"
     );
     Ok(Some(TableFile { file, size, sha256 }))
 }
 
-/// Removes the table's cached snapshots beyond the [`KEPT_PER_TABLE`] newest.
-async fn evict(dir: &Path, keep: &Path) {
+/// Removes the table's cached snapshots in the encoding `kind` beyond the
+/// [`KEPT_PER_TABLE`] newest.
+async fn evict(dir: &Path, keep: &Path, kind: Cached) {
     let Ok(mut entries) = tokio::fs::read_dir(dir).await else {
         return;
     };
@@ -152,7 +195,8 @@ async fn evict(dir: &Path, keep: &Path) {
         let cached = path
             .file_name()
             .and_then(|n| n.to_str())
-            .is_some_and(|n| !n.starts_with('.') && n.ends_with(".parquet"));
+            .and_then(|n| n.strip_suffix(kind.suffix()))
+            .is_some_and(|n| !n.starts_with('.') && !n.contains('.'));
         if !cached || path == keep {
             continue;
         }

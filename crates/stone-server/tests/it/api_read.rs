@@ -154,7 +154,10 @@ async fn tables_are_served_as_parquet_csv_and_tsv_with_the_package_dialect() {
     let refused = read(&server, &format!("{base}&format=ttl"), &[]).await;
     assert_eq!(refused.status, 406, "{}", refused.text());
     assert_eq!(refused.json()["code"], "request.not_acceptable");
-    assert_eq!(refused.json()["formats"], json!(["csv", "parquet", "tsv"]));
+    assert_eq!(
+        refused.json()["formats"],
+        json!(["csv", "parquet", "tsv", "arrow"])
+    );
     let unknown = read(&server, &format!("{base}&format=xlsx"), &[]).await;
     assert_eq!(unknown.status, 400);
     // No such dataset or branch.
@@ -265,7 +268,10 @@ async fn graphs_and_blobs_have_etags_ranges_and_iri_routes() {
         json!([{"name": "id", "type": "long", "required": true},
                {"name": "name", "type": "string", "required": false}])
     );
-    assert_eq!(people.body["formats"], json!(["csv", "parquet", "tsv"]));
+    assert_eq!(
+        people.body["formats"],
+        json!(["csv", "parquet", "tsv", "arrow"])
+    );
     let node = read(&server, "/demo?branch=dev", &[]).await;
     assert_eq!(node.status, 200);
     contract.check("PackageNode", &node.json());

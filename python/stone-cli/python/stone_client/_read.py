@@ -157,6 +157,87 @@ def _filter_columns(row_filter: Any, names: Sequence[str]) -> List[str]:
     return found
 
 
+class _View(io.RawIOBase):
+    """A second reader of a :class:`RangeFile`, with its own position, whose ``close``
+    leaves the shared file open (pyarrow closes what it opened)."""
+
+    def __init__(self, source: RangeFile) -> None:
+        super().__init__()
+        self._source = source
+        self._position = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self._position
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._position, io.SEEK_END: self._source.size}[whence]
+        self._position = max(0, base + offset)
+        return self._position
+
+    def read(self, size: int = -1) -> bytes:
+        self._source.seek(self._position)
+        data = self._source.read(size)
+        self._position += len(data)
+        return data
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+def _row_groups_kept(source: RangeFile, row_filter: Any) -> List[int]:
+    """The row groups of the Parquet answer that ``row_filter`` may keep rows of:
+    pyarrow's own pruning by the row groups' statistics (min, max, null count), read
+    from the file's footer. A group is skipped only when its statistics prove no row of
+    it passes (a filter on a column without statistics keeps every group)."""
+    import pyarrow as pa
+    import pyarrow.dataset as pads
+    import pyarrow.fs as pafs
+
+    class OneFile(pafs.FileSystemHandler):
+        """The answer as the one file of a read-only file system (what a pyarrow
+        dataset fragment reads through)."""
+
+        def __eq__(self, other: Any) -> bool:
+            return self is other
+
+        def __ne__(self, other: Any) -> bool:
+            return self is not other
+
+        def get_type_name(self) -> str:
+            return "stone"
+
+        def normalize_path(self, path: str) -> str:
+            return path
+
+        def get_file_info(self, paths: Any) -> Any:
+            return [pafs.FileInfo(p, pafs.FileType.File, size=source.size) for p in paths]
+
+        def open_input_stream(self, path: str) -> Any:
+            return pa.PythonFile(_View(source), mode="r")
+
+        def open_input_file(self, path: str) -> Any:
+            return pa.PythonFile(_View(source), mode="r")
+
+        def _read_only(self, *args: Any, **kwargs: Any) -> Any:
+            raise NotImplementedError("read-only")
+
+        get_file_info_selector = create_dir = delete_dir = delete_dir_contents = _read_only
+        delete_root_dir_contents = delete_file = move = copy_file = _read_only
+        open_output_stream = open_append_stream = _read_only
+
+    fragment = pads.ParquetFileFormat().make_fragment("table.parquet", filesystem=pafs.PyFileSystem(OneFile()))
+    fragment.ensure_complete_metadata()
+    return [group.id for group in fragment.subset(row_filter).row_groups]
+
+
 def scan_batches(
     name: str,
     *,
@@ -170,8 +251,9 @@ def scan_batches(
     """A table read in batches, for tables larger than memory: a
     ``pyarrow.RecordBatchReader`` over the server's Parquet answer, read by HTTP ranges:
     the footer, then one row group at a time, of which only the column chunks of
-    ``columns`` (and of the fields ``row_filter`` uses). Memory stays about one row
-    group's, whatever the table's size.
+    ``columns`` (and of the fields ``row_filter`` uses). With ``row_filter``, the row
+    groups whose statistics (min, max, nulls) show that no row passes are not read at
+    all. Memory stays about one row group's, whatever the table's size.
 
     Args:
         name: ``stone:<ns>/<name>``.
@@ -202,6 +284,9 @@ def scan_batches(
         if row_filter is not None:
             read += [c for c in _filter_columns(row_filter, names) if c not in read]
         schema = pa.schema([parquet.schema_arrow.field(c) for c in wanted])
+        groups = list(range(parquet.num_row_groups))
+        if row_filter is not None:
+            groups = _row_groups_kept(source, row_filter)
     except BaseException:
         source.close()
         raise
@@ -210,7 +295,7 @@ def scan_batches(
         # Each row group is read whole before the next (no read-ahead): every read of the
         # HTTP file happens within this call, none is left running in another thread.
         try:
-            for index in range(parquet.num_row_groups):
+            for index in groups:
                 group = parquet.read_row_group(index, columns=read, use_threads=True)
                 if row_filter is not None:
                     group = group.filter(row_filter)
@@ -236,8 +321,10 @@ def read_table(
 ) -> "pyarrow.Table":
     """A table dataset as a ``pyarrow.Table`` (``.to_pandas()``, ``polars.from_arrow``).
 
-    The whole table is fetched in one request; with ``columns`` or ``row_filter`` only
-    the column chunks and row groups needed are read (HTTP ranges), as in
+    The whole table is fetched in one request, as the Arrow IPC stream (compressed with
+    zstd in transit), decoded as it arrives; with ``columns`` or ``row_filter`` only the
+    column chunks and row groups needed are read from the server's Parquet answer (HTTP
+    ranges; row groups whose statistics rule the filter out are skipped), as in
     :func:`scan_batches`.
 
     Raises:
@@ -249,15 +336,88 @@ def read_table(
         return scan_batches(
             name, env=env, branch=branch, version=version, columns=columns, row_filter=row_filter
         ).read_all()
-    point, url, what = _table_file(name, env, branch, version)
-    return _read_streamed(point, url, what)
+    point = endpoint(env)
+    ns, ds = _parse_name(name, point)
+    assert ds is not None
+    what = f"{ns}/{ds}"
+    table = _read_arrow(point, ns, ds, what, branch, version)
+    if table is not None:
+        return table
+    return _read_streamed(point, _content_url(point, ns, ds, format="parquet", branch=branch, version=version), what)
+
+
+class _Body(io.RawIOBase):
+    """An answer's body as a file for pyarrow, checked against its ``Content-Length``:
+    an answer cut short is an error, never a table with fewer rows (an Arrow stream
+    cut between two messages reads as a shorter stream)."""
+
+    def __init__(self, answer: Any, what: str) -> None:
+        super().__init__()
+        self._answer = answer
+        self._what = what
+        length = answer.header("Content-Length")
+        self._length = int(length) if length is not None else None
+        self.received = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._answer.read(size if size is not None else -1)
+        self.received += len(data)
+        if self._length is not None and (
+            self.received > self._length or (not data and size != 0 and self.received < self._length)
+        ):
+            raise UnavailableError(
+                "read.short",
+                f"{self._what}: the answer ended after {self.received} of {self._length} bytes",
+                hint="read it again",
+            )
+        return data
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+def _read_arrow(point: Endpoint, ns: str, ds: str, what: str, branch: str, version: Optional[str]) -> Any:
+    """The whole table as the server's Arrow answer (the IPC stream, ``format=arrow``),
+    compressed whole with zstd in transit: decoded as it arrives, in one request — pyarrow
+    decompresses and reads the stream, the batches become the table's chunks without a
+    copy or a concatenation, so memory is the table's plus one message. ``None`` when the
+    server does not serve that format (an older server)."""
+    pa = _pyarrow()
+    import pyarrow.ipc
+
+    url = _content_url(point, ns, ds, format="arrow", branch=branch, version=version)
+    try:
+        answer = call(point, "GET", url, what=what, headers={"Accept-Encoding": "zstd"})
+    except StoneError as error:
+        if error.http_status in (400, 406):
+            return None
+        raise
+    try:
+        body = _Body(answer, what)
+        source: Any = pa.PythonFile(body, mode="r")
+        encoding = (answer.header("Content-Encoding") or "").strip().lower()
+        if encoding == "zstd":
+            source = pa.CompressedInputStream(source, "zstd")
+        elif encoding not in ("", "identity"):
+            raise StoneError("client.protocol", f"{what}: the server sent an encoding that was not asked for ({encoding})")
+        table = pyarrow.ipc.open_stream(source).read_all()
+        if body._length is not None and body.received < body._length:
+            # The stream's end-of-stream marker came before the answer's end.
+            raise StoneError("client.protocol", f"{what}: {body._length - body.received} bytes after the end of the table")
+        return table
+    finally:
+        answer.close()
 
 
 def _read_streamed(point: Endpoint, url: str, what: str) -> Any:
-    """The whole table: the server's Parquet answer received in one request straight
-    into one buffer (no copy), then decoded by pyarrow, row groups and columns on its
-    threads. (Decoding row groups as they arrive, through a Python file object, measured
-    twice as slow: pyarrow calls back into Python for every read.)"""
+    """The whole table as the server's Parquet answer (an older server, without the
+    Arrow answer): received in one request straight into one buffer (no copy), then
+    decoded by pyarrow, row groups and columns on its threads."""
     pa = _pyarrow()
     import pyarrow.parquet as pq
 

@@ -134,8 +134,17 @@ fn python_pushes_and_reads_back_through_the_server() {
     assert_eq!(summary["rows"], 4, "{output}");
     assert_eq!(summary["triples"], 8, "{output}");
     assert_eq!(summary["range_bytes"], 4096, "{output}");
-    // The CLI's progress lines reached Python's stderr (progress=True, no tqdm here).
-    assert!(output.contains("committing push"), "{output}");
+    // Progress (checked in the script: the CLI's lines without tqdm, a tqdm bar with it).
+
+    // read_table read the table's Arrow answer, cached once per snapshot (zstd).
+    let log = server.log_tail(100_000);
+    assert!(
+        log.lines()
+            .any(|l| l.contains("materialised the answer of a snapshot")
+                && l.contains("py.cities")
+                && l.contains(".arrows.zst")),
+        "the Arrow answer of py.cities materialised: {log}"
+    );
 
     // The blob was read by range: the server sent the 4 KiB asked for (with the
     // reader's buffer), not the whole MiB, before the download sent it whole.
@@ -177,6 +186,55 @@ fn python_reads_ten_million_rows_in_batches_in_bounded_memory() {
         "read in batches: {output}"
     );
     eprintln!("10,000,000 rows in batches: {summary}");
+
+    // A row_filter skips the row groups whose statistics rule it out: on the sorted `id`,
+    // 100 rows of one row group; on `value`, rows of every row group (all read).
+    let sent_for = |column: &str, rows: u64| -> u64 {
+        let before = content_sent(&server, "bulk/rows").len();
+        let (summary, output) = client_script(&ctx, &venv, &["big_filter", column], &[]);
+        assert_eq!(summary["rows"], rows, "{output}");
+        content_sent(&server, "bulk/rows")[before..].iter().sum()
+    };
+    let by_id = sent_for("id", 100);
+    let by_value = sent_for("value", 9_766);
+    let answer = cached_parquet_size(&temp.path().join("data"));
+    eprintln!(
+        "row_filter: {by_id} bytes sent for 100 rows by id, {by_value} for 9,766 rows by value; the Parquet answer {answer} bytes"
+    );
+    assert!(
+        by_value > answer / 2,
+        "the value filter reads every row group: {by_value} of {answer}"
+    );
+    assert!(
+        by_id * 5 < by_value,
+        "the id filter reads one row group of the answer's: {by_id} against {by_value}"
+    );
+}
+
+/// The bytes of each `content sent` line of the server's log for `dataset`, in order.
+fn content_sent(server: &StoneServer, dataset: &str) -> Vec<u64> {
+    server
+        .log_tail(10_000_000)
+        .lines()
+        .filter(|l| l.contains("content sent") && l.contains(dataset))
+        .filter_map(|l| l.split("bytes=").nth(1))
+        .filter_map(|n| n.split_whitespace().next()?.parse().ok())
+        .collect()
+}
+
+/// The size of the one cached Parquet answer under the server's data directory.
+fn cached_parquet_size(data: &Path) -> u64 {
+    let mut sizes = Vec::new();
+    for table in std::fs::read_dir(data.join("cache/content")).unwrap() {
+        for file in std::fs::read_dir(table.unwrap().path()).unwrap() {
+            let path = file.unwrap().path();
+            if path.extension().is_some_and(|e| e == "parquet") {
+                sizes.push(std::fs::metadata(&path).unwrap().len());
+            }
+        }
+    }
+    assert_eq!(sizes.len(), 1, "one cached Parquet answer: {sizes:?}");
+    sizes[0]
 }
 
 /// A token of `user` from the provider (a browser login with PKCE).
