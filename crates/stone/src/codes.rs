@@ -198,6 +198,7 @@ pub const TABLE: &[Code] = &[
     code(api::DATASET_LIMIT_EXCEEDED, Failure),
     code(api::DATASET_NOT_FOUND, Failure),
     code(api::SUBSCRIPTION_NOT_FOUND, Failure),
+    code(api::EVENTS_CURSOR_EXPIRED, Failure),
     code(api::SUBSCRIPTION_TARGET_FORBIDDEN, Refused),
     code(api::ENGINE_FAILED, Failure),
     code(api::ENGINE_UNAVAILABLE, Unavailable),

@@ -39,7 +39,7 @@ mod subscriptions;
 #[cfg(test)]
 mod tests;
 
-pub use events::EventQuery;
+pub use events::{EventQuery, PRUNE_BATCH};
 pub use gc::ago;
 pub use leases::EngineLock;
 pub use push_files::{FileTotals, declared_listings, heads_declared};

@@ -48,6 +48,15 @@ pub struct SubscriptionRecord {
     pub cursor: i64,
 }
 
+impl SubscriptionRecord {
+    /// Whether it takes the event: its filters pass it, and an OpenLineage target takes
+    /// only the ends of pushes (`push.*`: one `RunEvent` per push outcome).
+    pub fn takes(&self, event: &Event) -> bool {
+        self.filters.matches(event)
+            && (self.format != TargetFormat::Openlineage || !event.event_type.is_dataset())
+    }
+}
+
 /// A delivery claimed by [`StateDb::claim_deliveries`].
 #[derive(Debug, Clone)]
 pub struct Claimed {
@@ -246,7 +255,7 @@ impl StateDb {
     ) -> Result<usize> {
         let taken: Vec<&Event> = events
             .iter()
-            .filter(|event| subscription.filters.matches(event))
+            .filter(|event| subscription.takes(event))
             .collect();
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         if !taken.is_empty() {

@@ -1,0 +1,7 @@
+-- Issue 58: events pruned after `[events] retention_days`, and OpenLineage deliveries.
+-- `pruned`: events up to this cursor may be gone; the feed refuses an older `after`.
+ALTER TABLE event_counter ADD COLUMN pruned INTEGER NOT NULL DEFAULT 0;
+-- An OpenLineage delivery reads the events of its push.
+CREATE INDEX events_by_push ON events (push_id, seq);
+-- Pruning removes the deliveries of the events it removes.
+CREATE INDEX deliveries_by_seq ON deliveries (seq);
