@@ -203,9 +203,19 @@ impl Deliverer {
             .filter(|(_, permits)| permits.available_permits() == 0)
             .map(|(id, _)| id.clone())
             .collect();
+        let rooms: HashMap<String, usize> = self
+            .per_target
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(|(id, permits)| (id.clone(), permits.available_permits()))
+            .collect();
+        let per_target = self.options.concurrency_per_target.max(1);
         let claimed = self
             .db
-            .claim_deliveries(&self.owner, lease, free, &busy)
+            .claim_deliveries(&self.owner, lease, free, &busy, |id| {
+                rooms.get(id).copied().unwrap_or(per_target)
+            })
             .await?;
         if claimed.is_empty() {
             return Ok(());
