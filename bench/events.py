@@ -37,9 +37,11 @@ allow_targets = ["127.0.0.1/32"]
 
 
 class Server:
-    def __init__(self, bin_dir: Path, base: Path, config: str = ""):
+    def __init__(self, bin_dir: Path, base: Path, config: str = "", events: bool = True):
         self.data = Path(tempfile.mkdtemp(prefix="stone-bench-events-", dir=base))
-        (self.data / "server.toml").write_text(f'public_host = "{HOST}"\n{EVENTS_CONFIG}{config}')
+        # A baseline build before events does not know `[events]`.
+        events_config = EVENTS_CONFIG if events else ""
+        (self.data / "server.toml").write_text(f'public_host = "{HOST}"\n{events_config}{config}')
         self.log = open(self.data / "server.log", "w+")
         env = {k: v for k, v in os.environ.items() if not k.startswith(("STONE_", "CI"))}
         env["RUST_LOG"] = "info"
@@ -172,7 +174,7 @@ def overhead(args, base):
     this = args.bin_dir
     baseline = args.baseline_bin_dir or args.bin_dir
     with_hook = args.baseline_bin_dir is None
-    servers = [Server(this, base), Server(baseline, base)]
+    servers = [Server(this, base), Server(baseline, base, events=with_hook)]
     client = Client(this, base)
     if with_hook:
         receiver = Receiver()

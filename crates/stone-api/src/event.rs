@@ -165,7 +165,9 @@ pub struct CreateSubscription {
     /// server's operator allows in `[events] allow_targets`). Loopback, link-local, private
     /// and metadata addresses are refused unless allowed (`subscription.target_forbidden`).
     pub url: String,
-    /// What the target receives: CloudEvents 1.0 (the default, and the only format yet).
+    /// What the target receives: `cloudevents` (CloudEvents 1.0, the default) or
+    /// `openlineage` (an OpenLineage `RunEvent` per push outcome; `types` may then name
+    /// only `push.*` types).
     #[serde(default)]
     pub format: TargetFormat,
     /// Only these event types (default: every type).
@@ -189,6 +191,12 @@ pub enum TargetFormat {
     /// is the [`Event`], signed with the Standard Webhooks headers.
     #[default]
     Cloudevents,
+    /// OpenLineage (issue 58): one `RunEvent` per push outcome (`COMPLETE` for
+    /// `push.committed`, `FAIL` for `push.failed`), POSTed as JSON to the URL of an
+    /// OpenLineage API (`…/api/v1/lineage`): the push is the run, the package the job, the
+    /// datasets it wrote the outputs, with schema and version facets. Signed with the same
+    /// Standard Webhooks headers. Takes only `push.*` events.
+    Openlineage,
     /// A format this reader does not know.
     #[serde(other)]
     Unknown,

@@ -132,6 +132,11 @@ pub mod codes {
     /// metadata), private or otherwise internal address the server's operator has not
     /// allowed (`[events] allow_targets`). Extra: `url`, `address` when one was refused.
     pub const SUBSCRIPTION_TARGET_FORBIDDEN: &str = "subscription.target_forbidden";
+    /// 410: the feed was asked for events after a cursor older than the server keeps
+    /// (`[events] retention_days`): events after it were pruned and are lost to this
+    /// reader. Extra: `restart_after` (ask `after=` it to read what is kept; `after=0`
+    /// reads from the oldest kept too).
+    pub const EVENTS_CURSOR_EXPIRED: &str = "events.cursor_expired";
     /// 404: no such subscription in the namespace.
     pub const SUBSCRIPTION_NOT_FOUND: &str = "subscription.not_found";
     /// 404: no such push (or not yours).

@@ -247,6 +247,7 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
         db.clone(),
         events,
         target_policy.clone(),
+        &settings.public_host,
     )?);
     let app = Arc::new(App {
         target_policy,
@@ -270,6 +271,11 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
     });
     let jobs = tokio::spawn(runner.clone().run(SHUTDOWN_GRACE));
     let delivering = tokio::spawn(deliverer.run(stop.subscribe()));
+    let pruning = tokio::spawn(stone_server::events::retention::run(
+        app.db.clone(),
+        settings.config.events.retention(),
+        stop.subscribe(),
+    ));
     let sweeper = Sweeper::new(
         app.db.clone(),
         app.staging.clone(),
@@ -327,6 +333,8 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
     // Deliveries under way are left to their leases: sent again by the next start.
     delivering.abort();
     let _ = delivering.await;
+    pruning.abort();
+    let _ = pruning.await;
     tracing::info!("stopped");
     drop(lock);
     Ok(())
@@ -357,6 +365,21 @@ async fn configure_subscriptions(
         })?;
         stone_server::events::envelope::check_secret(&options.secret)
             .map_err(|e| anyhow::anyhow!("[[events.subscriptions]] {}: {e}", options.name))?;
+        match options.format {
+            stone_api::TargetFormat::Unknown => anyhow::bail!(
+                "[[events.subscriptions]] {}: format is cloudevents (the default) or openlineage",
+                options.name
+            ),
+            stone_api::TargetFormat::Openlineage
+                if options.types.iter().any(|t| t.starts_with("dataset.")) =>
+            {
+                anyhow::bail!(
+                    "[[events.subscriptions]] {}: an openlineage target receives push.committed and push.failed only (one RunEvent per push outcome)",
+                    options.name
+                )
+            }
+            _ => {}
+        }
         let types = options
             .types
             .iter()
@@ -374,7 +397,7 @@ async fn configure_subscriptions(
             namespace: options.namespace.clone(),
             url: options.url.clone(),
             secret: options.secret.clone(),
-            format: stone_api::TargetFormat::Cloudevents,
+            format: options.format,
             filters: Filters {
                 types,
                 branches: options.branches.clone(),

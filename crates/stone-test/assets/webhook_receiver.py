@@ -10,7 +10,15 @@ with a body of --huge-bytes; `redirect` answers 307 to --location; `fail` answer
 With --fail-first N, the first N deliveries are answered 503 (with `Retry-After:
 --retry-after` when given), each logged with "refused": true and the time.
 
-Usage: webhook_receiver.py --port P --secret-file F --log L [--mode M]
+With --format openlineage, a delivery is an OpenLineage RunEvent (issue 58): after its
+signature, every part of it is rebuilt with `openlineage-python`'s models (RunEvent, Run,
+Job, OutputDataset and the facet classes of openlineage.client.generated: a member a model
+does not have, a missing one, a run ID that is not a UUID or a time that is not one is an
+error), each `schemaURL`/`_schemaURL` checked against the model's own, and the event logged
+as the models serialise it ("lineage"). An event that does not validate is answered 400 and
+logged with "valid": false and the error.
+
+Usage: webhook_receiver.py --port P --secret-file F --log L [--mode M] [--format F]
 The secret file may appear after the receiver starts: until it does, deliveries are
 answered 503 (and the server tries again).
 """
@@ -96,6 +104,23 @@ class Handler(BaseHTTPRequestHandler):
         except WebhookVerificationError as e:
             log({"verified": False, "error": str(e), "webhook_id": headers.get("webhook-id")})
             return self.answer(401, b"bad signature")
+        if args.format == "openlineage":
+            try:
+                lineage = validate_lineage(json.loads(body))
+            except Exception as e:  # noqa: BLE001 - any failure is the test's finding
+                log({"verified": True, "valid": False, "error": repr(e), "webhook_id": headers.get("webhook-id")})
+                return self.answer(400, b"not a valid OpenLineage RunEvent")
+            log(
+                {
+                    "verified": True,
+                    "valid": True,
+                    "webhook_id": headers["webhook-id"],
+                    "content_type": headers.get("content-type"),
+                    "at": time.time(),
+                    "lineage": lineage,
+                }
+            )
+            return self.answer(200)
         event = from_http_event(HTTPMessage(headers=headers, body=body))
         data = event.get_data()
         if isinstance(data, (bytes, str)):
@@ -116,6 +141,71 @@ class Handler(BaseHTTPRequestHandler):
         self.answer(204)
 
 
+def validate_lineage(raw):
+    """The RunEvent rebuilt with openlineage-python's models, as they serialise it."""
+    from openlineage.client.event_v2 import Job, OutputDataset, Run, RunEvent, RunState
+    from openlineage.client.generated import (
+        dataset_version_dataset,
+        error_message_run,
+        job_type_job,
+        lifecycle_state_change_dataset,
+        output_statistics_output_dataset,
+        processing_engine_run,
+        schema_dataset,
+    )
+    from openlineage.client.serde import Serde
+
+    classes = {
+        "schema": schema_dataset.SchemaDatasetFacet,
+        "version": dataset_version_dataset.DatasetVersionDatasetFacet,
+        "lifecycleStateChange": lifecycle_state_change_dataset.LifecycleStateChangeDatasetFacet,
+        "outputStatistics": output_statistics_output_dataset.OutputStatisticsOutputDatasetFacet,
+        "errorMessage": error_message_run.ErrorMessageRunFacet,
+        "processing_engine": processing_engine_run.ProcessingEngineRunFacet,
+        "jobType": job_type_job.JobTypeJobFacet,
+    }
+
+    def facet(name, raw_facet):
+        cls = classes[name]
+        members = {k: v for k, v in raw_facet.items() if not k.startswith("_")}
+        if name == "schema":
+            members["fields"] = [schema_dataset.SchemaDatasetFacetFields(**f) for f in members["fields"]]
+        if name == "lifecycleStateChange":
+            members["lifecycleStateChange"] = lifecycle_state_change_dataset.LifecycleStateChange(
+                members["lifecycleStateChange"]
+            )
+        built = cls(**members, producer=raw_facet["_producer"])
+        if built._schemaURL != raw_facet["_schemaURL"]:
+            raise ValueError(f"facet {name}: _schemaURL {raw_facet['_schemaURL']} is not {built._schemaURL}")
+        return built
+
+    def facets(raw_facets):
+        return {name: facet(name, f) for name, f in (raw_facets or {}).items()}
+
+    if set(raw) - {"eventType", "eventTime", "producer", "schemaURL", "run", "job", "inputs", "outputs"}:
+        raise ValueError(f"unknown members of a RunEvent: {sorted(raw)}")
+    event = RunEvent(
+        eventType=RunState(raw["eventType"]),
+        eventTime=raw["eventTime"],
+        producer=raw["producer"],
+        run=Run(runId=raw["run"]["runId"], facets=facets(raw["run"].get("facets"))),
+        job=Job(namespace=raw["job"]["namespace"], name=raw["job"]["name"], facets=facets(raw["job"].get("facets"))),
+        inputs=[],
+        outputs=[
+            OutputDataset(
+                namespace=o["namespace"],
+                name=o["name"],
+                facets=facets(o.get("facets")),
+                outputFacets=facets(o.get("outputFacets")),
+            )
+            for o in raw["outputs"]
+        ],
+    )
+    if event.schemaURL != raw["schemaURL"]:
+        raise ValueError(f"schemaURL {raw['schemaURL']} is not {event.schemaURL}")
+    return Serde.to_dict(event)
+
+
 def main():
     global args
     parser = argparse.ArgumentParser()
@@ -128,6 +218,7 @@ def main():
     parser.add_argument("--delay", type=float, default=60)
     parser.add_argument("--huge-bytes", type=int, default=1 << 30)
     parser.add_argument("--location", default="http://127.0.0.1:9/")
+    parser.add_argument("--format", default="cloudevents", choices=["cloudevents", "openlineage"])
     args = parser.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True

@@ -37,6 +37,7 @@ pub const AUTH_ISSUER_MISMATCH: Code = code("auth.issuer_mismatch", Auth);
 pub const AUTH_NO_ISSUER: Code = code("auth.no_issuer", Auth);
 pub const AUTH_STORE: Code = code("auth.store", Auth);
 
+pub const EVENTS_CURSOR_EXPIRED: Code = code(api::EVENTS_CURSOR_EXPIRED, Failure);
 pub const EVENTS_FAILED: Code = code("events.failed", Failure);
 pub const EVENTS_INVALID_SOURCE: Code = code("events.invalid_source", Usage);
 pub const EVENTS_UNAUTHORIZED: Code = code("events.unauthorized", Auth);
@@ -91,6 +92,7 @@ pub const TABLE: &[Code] = &[
     AUTH_ISSUER_MISMATCH,
     AUTH_NO_ISSUER,
     AUTH_STORE,
+    EVENTS_CURSOR_EXPIRED,
     EVENTS_FAILED,
     EVENTS_INVALID_SOURCE,
     EVENTS_UNAUTHORIZED,

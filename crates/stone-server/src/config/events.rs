@@ -31,6 +31,12 @@ pub struct EventOptions {
     /// A delivery still failing this many seconds after its first attempt is `dead`.
     #[serde(default = "default_window")]
     pub retry_window_seconds: u64,
+    /// Days events are kept (fractions allowed: `0.5` is 12 hours); `0` keeps them for
+    /// ever. An older event is pruned once every subscription is done with it (delivered,
+    /// or dead); the feed then refuses a cursor before the oldest kept
+    /// (`events.cursor_expired`).
+    #[serde(default = "default_retention")]
+    pub retention_days: f64,
     /// Subscriptions of the configuration (`[[events.subscriptions]]`).
     #[serde(default)]
     pub subscriptions: Vec<SubscriptionOptions>,
@@ -47,6 +53,7 @@ impl Default for EventOptions {
             retry_initial_ms: default_initial(),
             retry_max_seconds: default_max(),
             retry_window_seconds: default_window(),
+            retention_days: default_retention(),
             subscriptions: Vec::new(),
         }
     }
@@ -62,6 +69,10 @@ pub struct SubscriptionOptions {
     pub namespace: String,
     /// The target (checked as an API subscription's is).
     pub url: String,
+    /// What the target receives: `cloudevents` (the default) or `openlineage` (a
+    /// `RunEvent` per push outcome, to an OpenLineage API's `…/api/v1/lineage`).
+    #[serde(default)]
+    pub format: stone_api::TargetFormat,
     /// The Standard Webhooks secret: `whsec_` and the base64 of at least 16 bytes.
     pub secret: String,
     /// Only these event types (`push.committed`, …); empty: all.
@@ -101,4 +112,17 @@ fn default_max() -> u64 {
 
 fn default_window() -> u64 {
     86_400
+}
+
+fn default_retention() -> f64 {
+    30.0
+}
+
+impl EventOptions {
+    /// How long events are kept (`None`: for ever).
+    pub fn retention(&self) -> Option<std::time::Duration> {
+        (self.retention_days > 0.0)
+            .then(|| std::time::Duration::try_from_secs_f64(self.retention_days * 86_400.0).ok())
+            .flatten()
+    }
 }

@@ -283,10 +283,16 @@ fn check_bounds(config: &ConfigFile) -> Result<(), ConfigError> {
         ("sparql.max_rows", sparql.max_rows),
         ("jobs.max_crashes", u64::from(config.jobs.max_crashes)),
     ];
-    match bounds.iter().find(|(_, value)| *value == 0) {
-        Some((key, _)) => Err(ConfigError::Invalid(format!("{key} must be positive"))),
-        None => Ok(()),
+    if let Some((key, _)) = bounds.iter().find(|(_, value)| *value == 0) {
+        return Err(ConfigError::Invalid(format!("{key} must be positive")));
     }
+    let days = config.events.retention_days;
+    if !days.is_finite() || !(0.0..=36_500.0).contains(&days) {
+        return Err(ConfigError::Invalid(format!(
+            "events.retention_days must be 0 (keep every event) or a number of days up to 36500, not {days}"
+        )));
+    }
+    Ok(())
 }
 
 /// Errors of reading the configuration.

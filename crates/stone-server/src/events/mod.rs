@@ -20,6 +20,8 @@
 //! - **Safe targets.** See [`target`].
 
 pub mod envelope;
+pub mod openlineage;
+pub mod retention;
 pub mod target;
 
 use std::collections::HashMap;
@@ -31,6 +33,7 @@ use tokio::sync::{Notify, Semaphore, mpsc, watch};
 
 use crate::config::EventOptions;
 use crate::state::{Attempt, Claimed, EventQuery, StateDb, SubscriptionRecord, time_after};
+use stone_api::TargetFormat;
 use target::{CheckedResolver, TargetPolicy};
 
 /// How long a claim on a delivery lasts beyond twice the timeout (a delivery takes at most
@@ -52,6 +55,8 @@ const RECORD_BATCH: usize = 500;
 pub struct Deliverer {
     db: StateDb,
     policy: Arc<TargetPolicy>,
+    /// The host of the server's IRIs (OpenLineage namespaces: `stone://<public_host>`).
+    public_host: String,
     client: reqwest::Client,
     owner: String,
     options: EventOptions,
@@ -70,6 +75,7 @@ impl Deliverer {
         db: StateDb,
         options: &EventOptions,
         policy: Arc<TargetPolicy>,
+        public_host: &str,
     ) -> anyhow::Result<Self> {
         let client = reqwest::Client::builder()
             .user_agent(concat!(
@@ -91,6 +97,7 @@ impl Deliverer {
         Ok(Self {
             db,
             policy,
+            public_host: public_host.to_owned(),
             client,
             owner: format!("deliverer-{}", uuid::Uuid::now_v7().simple()),
             workers: Arc::new(Semaphore::new(options.workers.max(1))),
@@ -196,9 +203,19 @@ impl Deliverer {
             .filter(|(_, permits)| permits.available_permits() == 0)
             .map(|(id, _)| id.clone())
             .collect();
+        let rooms: HashMap<String, usize> = self
+            .per_target
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(|(id, permits)| (id.clone(), permits.available_permits()))
+            .collect();
+        let per_target = self.options.concurrency_per_target.max(1);
         let claimed = self
             .db
-            .claim_deliveries(&self.owner, lease, free, &busy)
+            .claim_deliveries(&self.owner, lease, free, &busy, |id| {
+                rooms.get(id).copied().unwrap_or(per_target)
+            })
             .await?;
         if claimed.is_empty() {
             return Ok(());
@@ -323,14 +340,23 @@ impl Deliverer {
                     .map_err(|refusal| (refusal.message, None))?;
             }
         }
-        let body = envelope::cloudevent(event);
+        let (body, content_type) = match subscription.format {
+            TargetFormat::Cloudevents => (envelope::cloudevent(event), envelope::CONTENT_TYPE),
+            TargetFormat::Openlineage => (self.run_event(event).await?, openlineage::CONTENT_TYPE),
+            TargetFormat::Unknown => {
+                return Err((
+                    "the subscription's format is not known to this server".into(),
+                    None,
+                ));
+            }
+        };
         let timestamp = chrono::Utc::now().timestamp();
         let signature = envelope::sign(&subscription.secret, &event.id, timestamp, &body)
             .map_err(|e| (format!("the subscription's secret is unusable: {e}"), None))?;
         let response = self
             .client
             .post(url)
-            .header(reqwest::header::CONTENT_TYPE, envelope::CONTENT_TYPE)
+            .header(reqwest::header::CONTENT_TYPE, content_type)
             .header("webhook-id", &event.id)
             .header("webhook-timestamp", timestamp.to_string())
             .header("webhook-signature", signature)
@@ -370,6 +396,30 @@ impl Deliverer {
             format!("the target answered {status}: {text}")
         };
         Err((message, retry_after))
+    }
+}
+
+impl Deliverer {
+    /// The OpenLineage `RunEvent` of a push event: its outputs are the push's dataset
+    /// events, the tables' schemas from its manifest.
+    async fn run_event(
+        &self,
+        event: &stone_api::Event,
+    ) -> Result<String, (String, Option<Duration>)> {
+        let unreadable =
+            |e: crate::state::StateError| (format!("cannot read the push's events: {e}"), None);
+        let datasets = self
+            .db
+            .push_events(&event.push_id)
+            .await
+            .map_err(unreadable)?;
+        let push = self.db.push(&event.push_id).await.map_err(unreadable)?;
+        Ok(openlineage::run_event(
+            &self.public_host,
+            event,
+            &datasets,
+            push.as_ref().map(|p| &p.manifest),
+        ))
     }
 }
 

@@ -110,6 +110,11 @@ pub async fn feed(
                 limit,
             })
             .await?;
+        // Read after the events: a pruning that took some of them shows here.
+        let pruned = app.db.pruned_cursor().await?;
+        if after > 0 && after < pruned {
+            return Err(cursor_expired(&namespace, after, pruned));
+        }
         let last = events.last().map(|event| event.cursor);
         let mut shown: Vec<Event> = Vec::with_capacity(events.len());
         for event in events {
@@ -146,4 +151,17 @@ pub async fn feed(
             _ = stopping.changed() => {}
         }
     }
+}
+
+/// A cursor older than what the server keeps ([`crate::state::StateDb::prune_events`]).
+fn cursor_expired(namespace: &str, after: i64, pruned: i64) -> ApiError {
+    ApiError::new(
+        StatusCode::GONE,
+        codes::EVENTS_CURSOR_EXPIRED,
+        "Cursor expired",
+        format!(
+            "the events of {namespace} after cursor {after} are no longer all kept: events up to cursor {pruned} were pruned ([events] retention_days); events between were lost to this reader. Read what is kept with after={pruned} (or after=0), and resynchronise from the datasets themselves"
+        ),
+    )
+    .with("restart_after", pruned)
 }

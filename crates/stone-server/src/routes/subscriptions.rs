@@ -91,7 +91,13 @@ pub async fn create(
     if request.format == TargetFormat::Unknown {
         return Err(ApiError::invalid_field(
             "format",
-            "the only format is cloudevents",
+            "cloudevents (the default) or openlineage",
+        ));
+    }
+    if request.format == TargetFormat::Openlineage && request.types.iter().any(|t| t.is_dataset()) {
+        return Err(ApiError::invalid_field(
+            "types",
+            "an openlineage subscription receives one RunEvent per push outcome: its types are push.committed and push.failed (the datasets are the events' outputs)",
         ));
     }
     if request.types.contains(&stone_api::EventType::Unknown) {

@@ -254,3 +254,102 @@ pub(super) fn manifest_kinds(push: &PushRecord) -> std::collections::HashMap<&st
         .map(|d| (d.name.as_str(), d.kind))
         .collect()
 }
+
+/// Events pruned in one transaction at most ([`StateDb::prune_events`]).
+pub const PRUNE_BATCH: usize = 1000;
+
+impl StateDb {
+    /// The events of a push, oldest first (an OpenLineage delivery's outputs).
+    pub async fn push_events(&self, push_id: &str) -> Result<Vec<Event>> {
+        let rows: Vec<String> =
+            sqlx::query_scalar("SELECT body FROM events WHERE push_id = $1 ORDER BY seq")
+                .bind(push_id)
+                .fetch_all(&self.pool)
+                .await
+                .map_err(query_error("reading a push's events"))?;
+        rows.iter().map(|body| from_json("event", body)).collect()
+    }
+
+    /// The cursor up to which events may have been pruned (0: none was).
+    pub async fn pruned_cursor(&self) -> Result<i64> {
+        sqlx::query_scalar("SELECT pruned FROM event_counter WHERE id = 1")
+            .fetch_one(&self.pool)
+            .await
+            .map_err(query_error("reading the pruned cursor"))
+    }
+
+    /// Deletes the events recorded before `cutoff` (RFC 3339, as [`now`] writes it), oldest
+    /// first, in transactions of at most `batch`, and their deliveries; how many. An event
+    /// is kept while any subscription still needs it: not yet fanned out to one (its
+    /// cursor), a pending delivery of it or of a later event (commit order), or a pending
+    /// OpenLineage delivery of its push (whose outputs are the push's dataset events).
+    /// Delivered and dead deliveries do not keep it. Run by any replica at any time.
+    pub async fn prune_events(&self, cutoff: &str, batch: usize) -> Result<u64> {
+        let bound = self.prune_bound().await?;
+        let batch = batch.max(1);
+        let mut pruned = 0u64;
+        loop {
+            let rows: Vec<(i64, String)> =
+                sqlx::query_as("SELECT seq, created_at FROM events ORDER BY seq LIMIT $1")
+                    .bind(i64::try_from(batch).unwrap_or(i64::MAX))
+                    .fetch_all(&self.pool)
+                    .await
+                    .map_err(query_error("reading the oldest events"))?;
+            let prefix: Vec<i64> = rows
+                .iter()
+                .take_while(|(seq, at)| at.as_str() < cutoff && bound.is_none_or(|b| *seq <= b))
+                .map(|(seq, _)| *seq)
+                .collect();
+            let Some(&last) = prefix.last() else {
+                return Ok(pruned);
+            };
+            let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
+            sqlx::query("DELETE FROM deliveries WHERE seq <= $1")
+                .bind(last)
+                .execute(&mut *tx)
+                .await
+                .map_err(query_error("pruning deliveries"))?;
+            let done = sqlx::query("DELETE FROM events WHERE seq <= $1")
+                .bind(last)
+                .execute(&mut *tx)
+                .await
+                .map_err(query_error("pruning events"))?;
+            // Last, as `record_events` takes this row's lock last.
+            sqlx::query("UPDATE event_counter SET pruned = $1 WHERE id = 1 AND pruned < $1")
+                .bind(last)
+                .execute(&mut *tx)
+                .await
+                .map_err(query_error("recording the pruned cursor"))?;
+            tx.commit().await.map_err(query_error("commit"))?;
+            pruned += done.rows_affected();
+            if prefix.len() < rows.len() || rows.len() < batch {
+                return Ok(pruned);
+            }
+        }
+    }
+
+    /// The last cursor no subscription needs (`None`: no subscription needs any).
+    async fn prune_bound(&self) -> Result<Option<i64>> {
+        let bounds: Vec<Option<i64>> = vec![
+            sqlx::query_scalar("SELECT min(cursor) FROM subscriptions")
+                .fetch_one(&self.pool)
+                .await
+                .map_err(query_error("reading subscriptions' cursors"))?,
+            sqlx::query_scalar("SELECT min(seq) - 1 FROM deliveries WHERE state = 'pending'")
+                .fetch_one(&self.pool)
+                .await
+                .map_err(query_error("reading pending deliveries"))?,
+            sqlx::query_scalar(
+                "SELECT min(p.seq) - 1 FROM deliveries d
+                 JOIN subscriptions s ON s.id = d.subscription_id
+                 JOIN events e ON e.seq = d.seq
+                 JOIN events p ON p.push_id = e.push_id
+                 WHERE d.state = 'pending' AND s.format = 'openlineage'",
+            )
+            .fetch_one(&self.pool)
+            .await
+            .map_err(query_error("reading pending OpenLineage deliveries"))?,
+        ];
+        Ok(bounds.into_iter().flatten().min())
+    }
+}

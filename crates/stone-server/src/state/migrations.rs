@@ -36,6 +36,7 @@ const SQLITE: Files = migration_files!("migrations":
     "0012_quota_storage_units.sql",
     "0013_events.sql",
     "0014_subscriptions.sql",
+    "0015_event_retention.sql",
 );
 
 const POSTGRES: Files = migration_files!("migrations-postgres":
@@ -53,6 +54,7 @@ const POSTGRES: Files = migration_files!("migrations-postgres":
     "0012_quota_storage_units.sql",
     "0013_events.sql",
     "0014_subscriptions.sql",
+    "0015_event_retention.sql",
 );
 
 /// The migrator of the SQLite (`postgres = false`) or PostgreSQL schema.

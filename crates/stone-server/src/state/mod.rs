@@ -40,7 +40,7 @@ mod subscriptions;
 mod tests;
 
 pub use datasets::WritingMark;
-pub use events::EventQuery;
+pub use events::{EventQuery, PRUNE_BATCH};
 pub use gc::ago;
 pub use leases::EngineLock;
 pub use push_files::{FileTotals, declared_listings, heads_declared};

@@ -48,6 +48,15 @@ pub struct SubscriptionRecord {
     pub cursor: i64,
 }
 
+impl SubscriptionRecord {
+    /// Whether it takes the event: its filters pass it, and an OpenLineage target takes
+    /// only the ends of pushes (`push.*`: one `RunEvent` per push outcome).
+    pub fn takes(&self, event: &Event) -> bool {
+        self.filters.matches(event)
+            && (self.format != TargetFormat::Openlineage || !event.event_type.is_dataset())
+    }
+}
+
 /// A delivery claimed by [`StateDb::claim_deliveries`].
 #[derive(Debug, Clone)]
 pub struct Claimed {
@@ -246,7 +255,7 @@ impl StateDb {
     ) -> Result<usize> {
         let taken: Vec<&Event> = events
             .iter()
-            .filter(|event| subscription.filters.matches(event))
+            .filter(|event| subscription.takes(event))
             .collect();
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         if !taken.is_empty() {
@@ -278,8 +287,8 @@ impl StateDb {
     }
 
     /// Claims up to `limit` deliveries that are due, each the first pending one of its
-    /// subscription and ordering key (none of the `busy` subscriptions'), for `lease`, in
-    /// one transaction. Another runner's
+    /// subscription and ordering key, at most `room(subscription)` of each subscription
+    /// (none of the `busy` ones'), for `lease`, in one transaction. Another runner's
     /// claim that has not run out is left alone (the `UPDATE` checks it again).
     pub async fn claim_deliveries(
         &self,
@@ -287,12 +296,15 @@ impl StateDb {
         lease: Duration,
         limit: usize,
         busy: &[String],
+        room: impl Fn(&str) -> usize,
     ) -> Result<Vec<Claimed>> {
         let now = now_ms();
         let rows = json_rows(self.backend, "$3", &[("id", false)]);
         let due: Vec<(String, i64, String, i64)> = sqlx::query_as(&format!(
+            // `|| ''`: not the `(state, next_at)` index (every due row, sorted at each
+            // claim) but `(state, seq)`, walked in order up to the LIMIT.
             "{rows} SELECT d.subscription_id, d.seq, d.first_at, d.attempts FROM deliveries d
-             WHERE d.state = 'pending' AND d.next_at <= $1
+             WHERE d.state = 'pending' AND (d.next_at || '') <= $1
                AND (d.lease_until IS NULL OR d.lease_until < $1)
                AND d.subscription_id NOT IN (SELECT id FROM r)
                AND NOT EXISTS (SELECT 1 FROM deliveries e
@@ -308,6 +320,19 @@ impl StateDb {
         .fetch_all(&self.pool)
         .await
         .map_err(query_error("finding due deliveries"))?;
+        if due.is_empty() {
+            return Ok(Vec::new());
+        }
+        // Each subscription's share: claiming more only to give it back costs two writes.
+        let mut taken: std::collections::HashMap<String, usize> = Default::default();
+        let due: Vec<(String, i64, String, i64)> = due
+            .into_iter()
+            .filter(|(subscription, ..)| {
+                let count = taken.entry(subscription.clone()).or_default();
+                *count += 1;
+                *count <= room(subscription)
+            })
+            .collect();
         if due.is_empty() {
             return Ok(Vec::new());
         }

@@ -229,6 +229,20 @@ fn refused(api: &str, namespace: &str, status: StatusCode, body: &[u8], token: b
                 error.hint("log in with `stone login --env ENV` (in CI: set $STONE_TOKEN), or read a public branch with --branch")
             }
         }
+        StatusCode::GONE
+            if problem
+                .as_ref()
+                .is_some_and(|p| p.code == codes::EVENTS_CURSOR_EXPIRED.name) =>
+        {
+            let restart = problem
+                .as_ref()
+                .and_then(|p| p.extra.get("restart_after"))
+                .and_then(|v| v.as_i64())
+                .unwrap_or(0);
+            CliError::new(codes::EVENTS_CURSOR_EXPIRED, message).hint(format!(
+                "the server no longer keeps every event after that cursor: read what it keeps with --after {restart} (events between are lost; resynchronise from the datasets)"
+            ))
+        }
         s if s.is_server_error() => CliError::new(codes::EVENTS_UNAVAILABLE, message)
             .hint("run the same command again, with --after the last cursor printed"),
         _ => CliError::new(codes::EVENTS_FAILED, message),

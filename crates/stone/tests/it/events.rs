@@ -284,3 +284,113 @@ fn a_failed_commit_has_push_failed_and_no_event_of_what_did_not_commit() {
     assert_eq!(events[1]["counts"]["failed"], 1, "{events:#?}");
     assert_eq!(events[1]["counts"]["created"], 1, "{events:#?}");
 }
+
+/// Retention (`[events] retention_days`): events older than it are pruned once no
+/// subscription needs them; the feed then refuses a cursor before what it keeps, with
+/// `events.cursor_expired` and where to restart, and `stone events tail` says so. Events a
+/// subscription has not received yet (its receiver is down) are kept until it has.
+#[test]
+fn old_events_are_pruned_once_delivered_and_an_expired_cursor_is_refused() {
+    use crate::webhooks::{Receiver, call, feed, start_server, wait_all_received};
+    let data = tempfile::Builder::new()
+        .prefix("stone-server-data-")
+        .tempdir()
+        .unwrap();
+    // 0.00005 days: 4.3 s; pruned every second.
+    let server = start_server(data.path(), "retention_days = 0.00005\n");
+    let ctx = crate::context();
+    ctx.add_env("local", HOST, &server.api());
+    let mut receiver = Receiver::start("ok");
+    receiver.kill();
+    let (status, created) = call(
+        &server,
+        "POST",
+        "/v1/namespaces/keep/subscriptions",
+        Some(serde_json::json!({"url": receiver.url()})),
+    );
+    assert_eq!(status, 201, "{created:#}");
+    receiver.set_secret(created["secret"].as_str().unwrap());
+    let package = |namespace: &str| {
+        ctx.package(
+            namespace,
+            &format!("name: {namespace}\npublish: {{to: \"stone:{namespace}\"}}\nresources:\n  - path: orders.csv\n"),
+            &[("orders.csv", b"id\n1\n")],
+        )
+    };
+    push(&ctx, &package("gone"), &["--branch", "dev"]);
+    push(&ctx, &package("keep"), &["--branch", "dev"]);
+    let gone = feed(&server, "gone");
+    assert_eq!(gone.len(), 2, "{gone:#?}");
+    let first = gone[0]["cursor"].as_i64().unwrap();
+    let kept = feed(&server, "keep");
+    assert_eq!(kept.len(), 2, "{kept:#?}");
+
+    // Past the retention: gone's events are pruned; keep's wait for their receiver.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !feed(&server, "gone").is_empty() {
+        assert!(Instant::now() < deadline, "{}", server.log_tail(20));
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert!(
+        server.log_tail(200).contains("events pruned"),
+        "{}",
+        server.log_tail(20)
+    );
+    assert_eq!(feed(&server, "keep"), kept, "undelivered events are kept");
+    let (status, problem) = call(
+        &server,
+        "GET",
+        &format!("/v1/namespaces/gone/events?after={first}"),
+        None,
+    );
+    assert_eq!(
+        (status, problem["code"].as_str()),
+        (410, Some("events.cursor_expired")),
+        "{problem:#}"
+    );
+    let restart = problem["restart_after"].as_i64().unwrap();
+    assert!(restart > first, "{problem:#}");
+    let (status, page) = call(
+        &server,
+        "GET",
+        &format!("/v1/namespaces/gone/events?after={restart}"),
+        None,
+    );
+    assert_eq!(status, 200, "{page:#}");
+    // The CLI says the same, with the cursor to restart from.
+    let out = ctx
+        .stone()
+        .args(["events", "tail", "stone:gone", "--env", "local", "--json"])
+        .args(["--after", &first.to_string()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", crate::stderr(&out));
+    let error: Value = serde_json::from_slice(&out.stdout).expect("the error as JSON");
+    assert_eq!(error["error"]["code"], "events.cursor_expired", "{error:#}");
+    assert!(
+        error.to_string().contains(&format!("--after {restart}")),
+        "{error:#}"
+    );
+
+    // The receiver is back: keep's events are delivered, then pruned too, deliveries and all.
+    receiver.restart();
+    wait_all_received(&receiver, &kept, &server);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !feed(&server, "keep").is_empty() {
+        assert!(Instant::now() < deadline, "{}", server.log_tail(20));
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let id = created["subscription"]["id"].as_str().unwrap();
+    let (status, deliveries) = call(
+        &server,
+        "GET",
+        &format!("/v1/namespaces/keep/subscriptions/{id}/deliveries"),
+        None,
+    );
+    assert_eq!(status, 200);
+    assert_eq!(
+        deliveries["deliveries"],
+        serde_json::json!([]),
+        "{deliveries:#}"
+    );
+}

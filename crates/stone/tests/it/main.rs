@@ -21,6 +21,7 @@ mod import;
 mod man;
 mod many_files;
 mod many_resources;
+mod openlineage;
 mod plugins;
 mod prerequisites;
 mod programs;

@@ -18,7 +18,7 @@ use stone_test::tools::{asset, python};
 use crate::push_e2e::{HOST, push};
 
 /// Delivery settings for a test: loopback allowed, quick retries.
-const EVENTS: &str = "[events]
+pub(crate) const EVENTS: &str = "[events]
 allow_targets = [\"127.0.0.1/32\"]
 retry_initial_ms = 100
 retry_max_seconds = 1
@@ -26,7 +26,7 @@ delivery_timeout_seconds = 3
 ";
 
 /// The Python receiver (`webhook_receiver.py`).
-struct Receiver {
+pub(crate) struct Receiver {
     process: Option<ServiceProcess>,
     port: u16,
     dir: tempfile::TempDir,
@@ -34,19 +34,25 @@ struct Receiver {
 }
 
 impl Receiver {
-    fn start(mode: &str) -> Receiver {
+    pub(crate) fn start(mode: &str) -> Receiver {
         Self::start_with(&["--mode", mode])
     }
 
-    fn start_with(args: &[&str]) -> Receiver {
+    pub(crate) fn start_with(args: &[&str]) -> Receiver {
+        let imports = if args.contains(&"openlineage") {
+            "import standardwebhooks, cloudevents.core, openlineage.client.event_v2"
+        } else {
+            "import standardwebhooks, cloudevents.core"
+        };
         let check = Command::new(python())
-            .args(["-c", "import standardwebhooks, cloudevents.core"])
+            .args(["-c", imports])
             .output()
             .unwrap();
         assert!(
             check.status.success(),
             "the webhook receiver needs the Python packages standardwebhooks and cloudevents \
-             in the tools' venv: run scripts/install-tools ({})",
+             (and openlineage-python for --format openlineage) in the tools' venv: run \
+             scripts/install-tools ({})",
             String::from_utf8_lossy(&check.stderr)
         );
         let dir = tempfile::Builder::new()
@@ -63,7 +69,7 @@ impl Receiver {
         receiver
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://127.0.0.1:{}/hook", self.port)
     }
 
@@ -71,14 +77,14 @@ impl Receiver {
         self.dir.path().join("deliveries.jsonl")
     }
 
-    fn set_secret(&self, secret: &str) {
+    pub(crate) fn set_secret(&self, secret: &str) {
         let path = self.dir.path().join("secret");
         std::fs::write(path.with_extension("tmp"), secret).unwrap();
         std::fs::rename(path.with_extension("tmp"), path).unwrap();
     }
 
     /// (Re)starts it on its port.
-    fn restart(&mut self) {
+    pub(crate) fn restart(&mut self) {
         let mut command = Command::new(python());
         command
             .arg(asset("webhook_receiver.py"))
@@ -107,14 +113,14 @@ impl Receiver {
         self.process = Some(process);
     }
 
-    fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         if let Some(mut process) = self.process.take() {
             process.kill();
         }
     }
 
     /// Every delivery received so far.
-    fn received(&self) -> Vec<Value> {
+    pub(crate) fn received(&self) -> Vec<Value> {
         std::fs::read_to_string(self.log())
             .unwrap_or_default()
             .lines()
@@ -124,7 +130,12 @@ impl Receiver {
 }
 
 /// A request to the server's API with a JSON body: status and JSON answer.
-fn call(server: &StoneServer, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+pub(crate) fn call(
+    server: &StoneServer,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
     let url = format!("{}{path}", server.url());
     let agent = agent();
     let response = match (method, body) {
@@ -143,7 +154,7 @@ fn call(server: &StoneServer, method: &str, path: &str, body: Option<Value>) -> 
 }
 
 /// Every event of the namespace's feed, oldest first.
-fn feed(server: &StoneServer, namespace: &str) -> Vec<Value> {
+pub(crate) fn feed(server: &StoneServer, namespace: &str) -> Vec<Value> {
     let mut events = Vec::new();
     let mut after = 0;
     loop {
@@ -163,7 +174,11 @@ fn feed(server: &StoneServer, namespace: &str) -> Vec<Value> {
 }
 
 /// Waits until every event of `expected` has been received (verified); the deliveries.
-fn wait_all_received(receiver: &Receiver, expected: &[Value], server: &StoneServer) -> Vec<Value> {
+pub(crate) fn wait_all_received(
+    receiver: &Receiver,
+    expected: &[Value],
+    server: &StoneServer,
+) -> Vec<Value> {
     let wanted: HashSet<&str> = expected.iter().map(|e| e["id"].as_str().unwrap()).collect();
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
@@ -200,7 +215,7 @@ fn package(ctx: &TestContext, round: usize) -> PathBuf {
 }
 
 /// Points `local` at a server started again (on another port).
-fn repoint(ctx: &TestContext, server: &StoneServer) {
+pub(crate) fn repoint(ctx: &TestContext, server: &StoneServer) {
     let out = ctx
         .stone()
         .args([
@@ -218,7 +233,7 @@ fn repoint(ctx: &TestContext, server: &StoneServer) {
     assert!(out.status.success(), "{}", crate::stderr(&out));
 }
 
-fn start_server(data: &Path, extra: &str) -> StoneServer {
+pub(crate) fn start_server(data: &Path, extra: &str) -> StoneServer {
     StoneServer::start(
         data,
         Some(&format!("public_host = \"{HOST}\"\n{EVENTS}{extra}")),
