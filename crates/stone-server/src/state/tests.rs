@@ -433,6 +433,28 @@ async fn a_paged_push_is_read_in_pages_and_its_head_and_quota_come_from_its_file
     };
     let figures = db.quota_figures(&delete).await.unwrap();
     assert_eq!(figures.used, 0, "what a deleted dataset holds is freed");
+    // Issue 56: each file counts once per unit of its dataset, in another namespace that
+    // holds nothing (the units joined by index, not a scan of them for each file).
+    let units = QuotaChange {
+        namespace: "units",
+        units: vec![("f", "a".to_owned()), ("f", "b".to_owned())],
+        deletes: vec![],
+        ..change.clone()
+    };
+    let (figures, recorded) = db
+        .reserve_paged_quota(&units, "p", &[], None)
+        .await
+        .unwrap();
+    assert_eq!((figures.used, figures.asked, recorded), (0, 12, true));
+    let (figures, _) = db
+        .reserve_paged_quota(&units, "p", &[], None)
+        .await
+        .unwrap();
+    assert_eq!(
+        (figures.used, figures.asked),
+        (12, 0),
+        "both units recorded"
+    );
     db.record_paged_contents("p", &[]).await.unwrap();
     db.record_paged_contents("p", &[]).await.unwrap();
 
