@@ -173,15 +173,7 @@ fn a_commit_that_outlives_its_lease_while_postgresql_is_away_is_not_started_twic
     let child = spawn(push_command(&ctx, "pg", &expected));
     let hooks = data.path().join("test-hooks");
     let paused = hooks.join("paused");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !paused.exists() {
-        assert!(
-            Instant::now() < deadline,
-            "the commit never reached its table:\n{}",
-            server.log_tail(40)
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    crate::faults::wait_paused(&paused, &server, "t");
     assert_eq!(log_count(&server, "commit started"), 1);
     // Away for over twice the lease (3 s), then back for two of the runner's polls (2 s).
     cluster.postgres.stop_immediate();

@@ -300,7 +300,7 @@ fn start_server(data: &Path, staging_base: Option<&str>) -> StoneServer {
 
 /// Waits (60 s at most) until the server's commit paused after writing `dataset` (the
 /// test hook's file `paused` exists).
-fn wait_paused(paused: &Path, server: &StoneServer, dataset: &str) {
+pub(crate) fn wait_paused(paused: &Path, server: &StoneServer, dataset: &str) {
     let deadline = Instant::now() + Duration::from_secs(60);
     while !paused.exists() {
         assert!(
