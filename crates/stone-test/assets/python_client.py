@@ -164,7 +164,10 @@ def push_read(work):
         assert answer.headers.get("Content-Type") == "application/vnd.apache.arrow.stream", answer.headers
         assert answer.headers.get("Content-Encoding") is None, answer.headers
         plain_table = pa.ipc.open_stream(answer.read()).read_all()
-    assert plain_table.equals(table), (plain_table, table)
+    # The same rows; a scan of several data files need not keep one order from read to read
+    # (a cold CI run saw them differ).
+    key = [("city", "ascending"), ("country", "ascending")]
+    assert plain_table.sort_by(key).equals(table.sort_by(key)), (plain_table, table)
     assert stone.read_table("stone:py/cities", env="local", branch="dev").num_rows == 5
     old = stone.read_table("stone:py/cities", env="local", version="1.0.0")
     assert sorted(old.column("city").to_pylist()) == sorted(c for c, _, _ in first), old
