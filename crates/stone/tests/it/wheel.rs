@@ -117,8 +117,44 @@ fn without_test_environment(command: &mut Command) {
     }
 }
 
-/// Builds the wheel of `python/<project>` into `out_dir`.
+/// The wheel of `python/<project>` in `out_dir`: built once per run of the test runner
+/// (`NEXTEST_RUN_ID`) and copied for the other tests of the run, which would otherwise
+/// each build it again (maturin's compression of a debug binary is most of a build, and the
+/// wheel tests run alone). The binaries cannot change within a run; outside nextest every
+/// call builds.
 fn build_wheel(project: &str, out_dir: &Path) -> PathBuf {
+    let Ok(run) = std::env::var("NEXTEST_RUN_ID") else {
+        return build_wheel_now(project, out_dir);
+    };
+    let runs = target_dir().join("stone-wheels");
+    let cached = runs.join(&run).join(project);
+    let found = std::fs::read_dir(&cached).ok().and_then(|entries| {
+        entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .find(|p| p.extension().is_some_and(|e| e == "whl"))
+    });
+    let wheel = match found {
+        Some(wheel) => wheel,
+        None => {
+            // Earlier runs' wheels go (the wheel tests run alone: no other test reads them).
+            if let Ok(entries) = std::fs::read_dir(&runs) {
+                for entry in entries.flatten() {
+                    if entry.file_name() != run.as_str() {
+                        let _ = std::fs::remove_dir_all(entry.path());
+                    }
+                }
+            }
+            build_wheel_now(project, &cached)
+        }
+    };
+    std::fs::create_dir_all(out_dir).unwrap();
+    let copy = out_dir.join(wheel.file_name().unwrap());
+    std::fs::copy(&wheel, &copy).unwrap();
+    copy
+}
+
+/// Builds the wheel of `python/<project>` into `out_dir`.
+fn build_wheel_now(project: &str, out_dir: &Path) -> PathBuf {
     let _kept = KeepBinaries::aside();
     let maturin = venv_bin("maturin");
     let mut command = Command::new(maturin);
