@@ -70,11 +70,12 @@ async fn outcome_events(
 /// Records how dataset writes ended (states, outcomes, heads) inside the caller's
 /// transaction, in a few set-based statements whatever the number of datasets.
 ///
-/// Fenced: only datasets not finished yet (`pending`, or `writing`) take an outcome. Two
-/// runs of a push (one whose lease ran out mid-write, and the one that took over) may
-/// both come to record a dataset; the second is refused with [`StateError::TakenOver`]
-/// (the caller's transaction is then undone, its events with it): a dataset's outcome
-/// and its event are recorded once.
+/// Fenced: a dataset `done` takes no other outcome (a `failed` one does: a later run of
+/// the push writes it again, and records its deletes and its failures without a `writing`
+/// mark first). Two runs of a push (one whose lease ran out mid-write, and the one that
+/// took over) may both come to record a dataset; the second is refused with
+/// [`StateError::TakenOver`] (the caller's transaction is then undone, its events with
+/// it): a dataset done has one outcome and one event.
 async fn record_outcomes(
     tx: &mut sqlx::AnyConnection,
     db: &StateDb,
@@ -127,7 +128,7 @@ async fn record_outcomes(
             "{rows} UPDATE push_datasets SET state = 'done', status = r.status, detail = r.detail,
                     error = NULL, changed = $3
              FROM r WHERE push_datasets.push_id = $2 AND push_datasets.name = r.name
-                  AND push_datasets.state IN ('pending', 'writing')"
+                  AND push_datasets.state <> 'done'"
         ))
         .bind(json(&done))
         .bind(&push.id)
@@ -146,7 +147,7 @@ async fn record_outcomes(
             "{rows} UPDATE push_datasets SET state = 'failed', status = NULL, detail = NULL,
                     error = r.error, changed = $3
              FROM r WHERE push_datasets.push_id = $2 AND push_datasets.name = r.name
-                  AND push_datasets.state IN ('pending', 'writing')"
+                  AND push_datasets.state <> 'done'"
         ))
         .bind(json(&failed))
         .bind(&push.id)

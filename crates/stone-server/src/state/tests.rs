@@ -596,7 +596,10 @@ async fn a_run_that_lost_its_lease_cannot_record_an_outcome_again() {
             &[("old", &checkpoint, DatasetState::Pending)],
         )
         .await;
-    assert!(matches!(late, Err(StateError::TakenOver { .. })), "{late:?}");
+    assert!(
+        matches!(late, Err(StateError::TakenOver { .. })),
+        "{late:?}"
+    );
     let late = db
         .datasets_finished(
             &push,
@@ -606,7 +609,10 @@ async fn a_run_that_lost_its_lease_cannot_record_an_outcome_again() {
             }],
         )
         .await;
-    assert!(matches!(late, Err(StateError::TakenOver { .. })), "{late:?}");
+    assert!(
+        matches!(late, Err(StateError::TakenOver { .. })),
+        "{late:?}"
+    );
     let rows = db.datasets("p1").await.unwrap();
     assert_eq!(
         (rows[0].state, rows[0].status),
