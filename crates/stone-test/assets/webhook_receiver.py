@@ -5,7 +5,8 @@ appended to --log: the webhook-id, the CloudEvent's type, id, source and subject
 event (its data). A delivery whose signature does not verify is answered 401 and logged
 with "verified": false.
 
-Modes (--mode): `ok` answers 204; `slow` answers after --delay seconds; `huge` answers 200
+Modes (--mode): `ok` answers 204; `slow` logs each request's arrival ("arrived": true,
+the webhook-id and the time) and answers after --delay seconds; `huge` answers 200
 with a body of --huge-bytes; `redirect` answers 307 to --location; `fail` answers 500.
 With --fail-first N, the first N deliveries are answered 503 (with `Retry-After:
 --retry-after` when given), each logged with "refused": true and the time.
@@ -78,6 +79,8 @@ class Handler(BaseHTTPRequestHandler):
         if args.mode == "redirect":
             return self.answer(307, headers=[("Location", args.location)])
         if args.mode == "slow":
+            # Logged on arrival: a test sees the sender holding the delivery meanwhile.
+            log({"arrived": True, "at": time.time(), "webhook_id": self.headers.get("webhook-id")})
             time.sleep(args.delay)
         if args.mode == "huge":
             self.send_response(200)

@@ -35,8 +35,9 @@ const POLL: Duration = Duration::from_millis(250);
 /// The feed's query.
 #[derive(Debug, Deserialize)]
 pub struct FeedQuery {
-    /// Events after this cursor (default 0: from the first).
-    after: Option<i64>,
+    /// Events after this cursor (default 0: from the first). Read as text and parsed here:
+    /// a value that is not a cursor is answered with the feed's own error.
+    after: Option<String>,
     /// Seconds to wait for an event when none is there yet (default 0: answer at once; at
     /// most [`MAX_EVENT_WAIT_SECONDS`]).
     wait: Option<u64>,
@@ -87,7 +88,7 @@ pub async fn feed(
             .with_challenge("Bearer"));
         }
     }
-    let mut after = query.after.unwrap_or(0).max(0);
+    let mut after = feed_cursor(&app, &namespace, query.after.as_deref()).await?;
     let limit = query
         .limit
         .unwrap_or(DEFAULT_LIMIT)
@@ -151,6 +152,40 @@ pub async fn feed(
             _ = stopping.changed() => {}
         }
     }
+}
+
+/// The `after` of a feed's query: a cursor this server gave (0 to start from the first
+/// event). Not a number, negative, or beyond the last cursor given (a cursor of another
+/// server, or of a state database restored from an older backup): 400, never an empty
+/// feed that would wait for events that are not coming.
+async fn feed_cursor(app: &App, namespace: &str, after: Option<&str>) -> ApiResult<i64> {
+    let Some(text) = after else {
+        return Ok(0);
+    };
+    let after = match text.parse::<i64>() {
+        Ok(after) if after >= 0 => after,
+        _ => {
+            return Err(ApiError::invalid_field(
+                "after",
+                format!(
+                    "after={text:?} is not a cursor of the events of {namespace}: a cursor is a whole number from 0 (the first event) up, the `next` of a previous answer"
+                ),
+            ));
+        }
+    };
+    if after > 0 {
+        let last = app.db.last_event_cursor().await?;
+        if after > last {
+            return Err(ApiError::invalid_field(
+                "after",
+                format!(
+                    "after={after} is beyond the last event this server recorded (cursor {last}): not a cursor of this server's feed (another server's, or one kept from before the state database was restored from a backup). Start again with after=0, and resynchronise from the datasets themselves"
+                ),
+            )
+            .with("last_cursor", last));
+        }
+    }
+    Ok(after)
 }
 
 /// A cursor older than what the server keeps ([`crate::state::StateDb::prune_events`]).

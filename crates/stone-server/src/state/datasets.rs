@@ -69,6 +69,13 @@ async fn outcome_events(
 
 /// Records how dataset writes ended (states, outcomes, heads) inside the caller's
 /// transaction, in a few set-based statements whatever the number of datasets.
+///
+/// Fenced: a dataset `done` takes no other outcome (a `failed` one does: a later run of
+/// the push writes it again, and records its deletes and its failures without a `writing`
+/// mark first). Two runs of a push (one whose lease ran out mid-write, and the one that
+/// took over) may both come to record a dataset; the second is refused with
+/// [`StateError::TakenOver`] (the caller's transaction is then undone, its events with
+/// it): a dataset done has one outcome and one event.
 async fn record_outcomes(
     tx: &mut sqlx::AnyConnection,
     db: &StateDb,
@@ -108,37 +115,50 @@ async fn record_outcomes(
             }
         }
     }
+    let taken_over = || StateError::TakenOver {
+        push: push.id.clone(),
+    };
     if !done.is_empty() {
         let rows = json_rows(
             backend,
             "$1",
             &[("name", false), ("status", false), ("detail", false)],
         );
-        sqlx::query(&format!(
+        let recorded = sqlx::query(&format!(
             "{rows} UPDATE push_datasets SET state = 'done', status = r.status, detail = r.detail,
                     error = NULL, changed = $3
-             FROM r WHERE push_datasets.push_id = $2 AND push_datasets.name = r.name"
+             FROM r WHERE push_datasets.push_id = $2 AND push_datasets.name = r.name
+                  AND push_datasets.state <> 'done'"
         ))
         .bind(json(&done))
         .bind(&push.id)
         .bind(change)
         .execute(&mut *tx)
         .await
-        .map_err(query_error("marking datasets done"))?;
+        .map_err(query_error("marking datasets done"))?
+        .rows_affected();
+        if recorded != done.len() as u64 {
+            return Err(taken_over());
+        }
     }
     if !failed.is_empty() {
         let rows = json_rows(backend, "$1", &[("name", false), ("error", false)]);
-        sqlx::query(&format!(
+        let recorded = sqlx::query(&format!(
             "{rows} UPDATE push_datasets SET state = 'failed', status = NULL, detail = NULL,
                     error = r.error, changed = $3
-             FROM r WHERE push_datasets.push_id = $2 AND push_datasets.name = r.name"
+             FROM r WHERE push_datasets.push_id = $2 AND push_datasets.name = r.name
+                  AND push_datasets.state <> 'done'"
         ))
         .bind(json(&failed))
         .bind(&push.id)
         .bind(change)
         .execute(&mut *tx)
         .await
-        .map_err(query_error("marking datasets failed"))?;
+        .map_err(query_error("marking datasets failed"))?
+        .rows_affected();
+        if recorded != failed.len() as u64 {
+            return Err(taken_over());
+        }
     }
     if set.is_empty() && deleted.is_empty() && paged.is_empty() {
         return Ok(());

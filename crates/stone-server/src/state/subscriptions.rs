@@ -337,6 +337,62 @@ impl StateDb {
             return Ok(Vec::new());
         }
         let until = time_after(lease);
+        match self.backend {
+            Backend::Postgres => self.claim_at_once(owner, &until, &now, due).await,
+            Backend::Sqlite => self.claim_each(owner, &until, &now, due).await,
+        }
+    }
+
+    /// PostgreSQL: the due deliveries claimed in one statement. Rows another replica is
+    /// claiming at this moment are skipped (`SKIP LOCKED`) rather than waited for, and a
+    /// claim that has not run out is left alone (the lease is checked under the row lock).
+    async fn claim_at_once(
+        &self,
+        owner: &str,
+        until: &str,
+        now: &str,
+        due: Vec<(String, i64, String, i64)>,
+    ) -> Result<Vec<Claimed>> {
+        let rows = json_rows(self.backend, "$1", &[("id", false), ("seq", true)]);
+        let mut claimed: Vec<(String, i64, String, i64)> = sqlx::query_as(&format!(
+            "{rows} UPDATE deliveries SET lease_owner = $2, lease_until = $3
+             WHERE (subscription_id, seq) IN (
+                 SELECT d.subscription_id, d.seq FROM deliveries d
+                 JOIN r ON d.subscription_id = r.id AND d.seq = r.seq
+                 WHERE d.state = 'pending' AND (d.lease_until IS NULL OR d.lease_until < $4)
+                 FOR UPDATE OF d SKIP LOCKED)
+             RETURNING subscription_id, seq, first_at, attempts"
+        ))
+        .bind(json_array(due.iter().map(
+            |(subscription, seq, ..)| serde_json::json!({"id": subscription, "seq": seq}),
+        )))
+        .bind(owner)
+        .bind(until)
+        .bind(now)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(query_error("claiming deliveries"))?;
+        claimed.sort_by_key(|(_, seq, ..)| *seq);
+        Ok(claimed
+            .into_iter()
+            .map(|(subscription, seq, first_at, attempts)| Claimed {
+                subscription,
+                seq,
+                first_at,
+                attempts: u32::try_from(attempts).unwrap_or(u32::MAX),
+            })
+            .collect())
+    }
+
+    /// SQLite (one writer at a time, in process): the due deliveries claimed one
+    /// statement each, in one transaction.
+    async fn claim_each(
+        &self,
+        owner: &str,
+        until: &str,
+        now: &str,
+        due: Vec<(String, i64, String, i64)>,
+    ) -> Result<Vec<Claimed>> {
         let mut claimed = Vec::new();
         let mut tx = self.pool.begin().await.map_err(query_error("begin"))?;
         for (subscription, seq, first_at, attempts) in due {
@@ -346,10 +402,10 @@ impl StateDb {
                    AND (lease_until IS NULL OR lease_until < $5)",
             )
             .bind(owner)
-            .bind(&until)
+            .bind(until)
             .bind(&subscription)
             .bind(seq)
-            .bind(&now)
+            .bind(now)
             .execute(&mut *tx)
             .await
             .map_err(query_error("claiming a delivery"))?

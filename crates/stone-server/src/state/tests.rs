@@ -461,7 +461,17 @@ async fn a_paged_push_is_read_in_pages_and_its_head_and_quota_come_from_its_file
     // The head: the push's distinct contents, sorted, with those it held when merging.
     let push = db.push("p").await.unwrap().unwrap();
     let detail = DatasetDetail::default();
-    let done = |head| db.dataset_done(&push, "f", DatasetStatus::Created, &detail, Some(head));
+    // An outcome is recorded once per write (a done dataset takes no other): each head
+    // move below is a write of its own.
+    let checkpoint = serde_json::json!({});
+    let done = async |head| {
+        let seen = db.datasets("p").await.unwrap()[0].state;
+        db.datasets_writing("p", &[("f", &checkpoint, seen)])
+            .await
+            .unwrap();
+        db.dataset_done(&push, "f", DatasetStatus::Created, &detail, Some(head))
+            .await
+    };
     done(HeadUpdate::Set {
         kind: AssetKind::Blob,
         files: vec!["44".repeat(32)],
@@ -530,4 +540,87 @@ async fn a_batch_outline_holds_only_the_datasets_it_names() {
     assert!(summary.paged_files && outline.paged_files);
     assert!(outline.datasets.is_empty());
     assert!(db.push_outline("other", ["a"]).await.unwrap().is_none());
+}
+
+/// Two runs of a push: the first marks a dataset writing and stalls (its lease runs out),
+/// the second takes the push over, resumes the dataset and records it. The first one's
+/// late record is refused as a lost lease, nothing of its transaction kept: the dataset
+/// has one outcome and one event.
+#[tokio::test]
+async fn a_run_that_lost_its_lease_cannot_record_an_outcome_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = StateDb::open(&dir.path().join("state.db")).await.unwrap();
+    db.create_push("p1", "me", &manifest(), false, &datasets())
+        .await
+        .unwrap();
+    let push = db.push("p1").await.unwrap().unwrap();
+    let checkpoint = serde_json::json!({"snapshot_id": null});
+    db.datasets_writing("p1", &[("a", &checkpoint, DatasetState::Pending)])
+        .await
+        .unwrap();
+    // The second run read the dataset writing: it resumes it, and finishes first.
+    db.datasets_writing("p1", &[("a", &checkpoint, DatasetState::Writing)])
+        .await
+        .unwrap();
+    let done = |status| WriteOutcome::Done {
+        name: "a".into(),
+        status,
+        detail: DatasetDetail::default(),
+        head: Some(HeadUpdate::Set {
+            kind: AssetKind::Tabular,
+            files: vec!["aa".into()],
+            merge: false,
+        }),
+    };
+    db.datasets_finished(&push, &[done(DatasetStatus::Created)])
+        .await
+        .unwrap();
+    let events = async || {
+        db.events_after(&EventQuery {
+            namespace: Some("demo"),
+            branch: None,
+            after: 0,
+            limit: 100,
+        })
+        .await
+        .unwrap()
+        .0
+    };
+    assert_eq!(events().await.len(), 1, "{:#?}", events().await);
+
+    // The first run comes back with its outcome, and the next dataset's mark.
+    let late = db
+        .datasets_moved(
+            &push,
+            &[done(DatasetStatus::Replaced)],
+            &[("old", &checkpoint, DatasetState::Pending)],
+        )
+        .await;
+    assert!(
+        matches!(late, Err(StateError::TakenOver { .. })),
+        "{late:?}"
+    );
+    let late = db
+        .datasets_finished(
+            &push,
+            &[WriteOutcome::Failed {
+                name: "a".into(),
+                problem: Problem::new(500, "push.engine_failed", "Engine failed"),
+            }],
+        )
+        .await;
+    assert!(
+        matches!(late, Err(StateError::TakenOver { .. })),
+        "{late:?}"
+    );
+    let rows = db.datasets("p1").await.unwrap();
+    assert_eq!(
+        (rows[0].state, rows[0].status),
+        (DatasetState::Done, Some(DatasetStatus::Created)),
+        "the second run's outcome stands"
+    );
+    assert_eq!(rows[1].state, DatasetState::Pending, "the late mark undone");
+    let events = events().await;
+    assert_eq!(events.len(), 1, "one event for the dataset: {events:#?}");
+    assert_eq!(events[0].dataset.as_deref(), Some("a"));
 }

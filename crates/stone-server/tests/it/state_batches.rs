@@ -8,7 +8,9 @@ use stone_api::{
     AssetKind, CreatePush, DatasetDetail, DatasetState, DatasetStatus, PackageMetadata, Problem,
     PushFlags,
 };
-use stone_server::state::{HeadUpdate, NewDataset, Operation, StateDb, WriteOutcome, WritingMark};
+use stone_server::state::{
+    HeadUpdate, NewDataset, Operation, StateDb, StateError, WriteOutcome, WritingMark,
+};
 
 const COUNT: usize = 300;
 
@@ -267,6 +269,42 @@ async fn batches_and_change_numbers(db: StateDb) {
         ]
     );
     assert_eq!(head(250).await, Some((AssetKind::Blob, vec![sha('c')])));
+
+    // Issue 58: a late outcome of a dataset done (a run that lost its lease, the push
+    // taken over) is refused, and nothing of its transaction is kept: one outcome, one
+    // event.
+    let late = WriteOutcome::Done {
+        name: name(250),
+        status: DatasetStatus::Replaced,
+        detail: DatasetDetail::default(),
+        head: Some(HeadUpdate::Set {
+            kind: AssetKind::Blob,
+            files: vec![sha('d')],
+            merge: false,
+        }),
+    };
+    let before_late = db.push_summary("p1").await.unwrap().unwrap().changes;
+    let refused = db
+        .datasets_moved(
+            &push,
+            &[late],
+            &[(name(252).as_str(), &other, DatasetState::Failed)],
+        )
+        .await;
+    assert!(
+        matches!(refused, Err(StateError::TakenOver { .. })),
+        "{refused:?}"
+    );
+    assert_eq!(head(250).await, Some((AssetKind::Blob, vec![sha('c')])));
+    assert_eq!(
+        db.push_summary("p1").await.unwrap().unwrap().changes,
+        before_late,
+        "the late transaction was undone"
+    );
+    assert_eq!(
+        db.dataset_states("p1").await.unwrap()[252],
+        (name(252), DatasetState::Failed, None)
+    );
 }
 
 #[tokio::test]
@@ -409,6 +447,10 @@ async fn paged_listing_is_the_heads(db: StateDb) {
     let mut contents: Vec<String> = all.iter().map(|f| f.sha256.clone()).collect();
     contents.sort();
     for merge in [true, false] {
+        // Each a write of its own: a done dataset takes no other outcome until marked.
+        db.datasets_writing("p2", &[("scans", &json!({}), DatasetState::Done)])
+            .await
+            .unwrap();
         db.dataset_done(
             &push,
             "scans",

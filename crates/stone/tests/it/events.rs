@@ -394,3 +394,97 @@ fn old_events_are_pruned_once_delivered_and_an_expired_cursor_is_refused() {
         "{deliveries:#}"
     );
 }
+
+/// Hostile `after` cursors: not a number, negative, past what an i64 holds, beyond the
+/// last cursor the server gave: each a 400 `request.invalid` naming `after`, never a 500
+/// nor an empty page that waits for events that are not coming. A cursor read from another
+/// namespace's feed shows this namespace's events after it, none of the other's.
+#[test]
+fn hostile_feed_cursors_are_refused_and_show_no_other_namespace() {
+    use crate::webhooks::{call, feed, start_server};
+    let data = tempfile::Builder::new()
+        .prefix("stone-server-data-")
+        .tempdir()
+        .unwrap();
+    let server = start_server(data.path(), "");
+    let ctx = crate::context();
+    ctx.add_env("local", HOST, &server.api());
+    let package = |namespace: &str, round: usize| {
+        ctx.package(
+            namespace,
+            &format!("name: {namespace}\npublish: {{to: \"stone:{namespace}\"}}\nresources:\n  - path: orders.csv\n"),
+            &[("orders.csv", format!("id\n{round}\n").as_bytes())],
+        )
+    };
+    push(&ctx, &package("mine", 0), &["--branch", "dev"]);
+    push(&ctx, &package("theirs", 0), &["--branch", "dev"]);
+    push(&ctx, &package("mine", 1), &["--branch", "dev"]);
+    let mine = feed(&server, "mine");
+    let theirs = feed(&server, "theirs");
+    assert_eq!((mine.len(), theirs.len()), (4, 2), "{mine:#?}\n{theirs:#?}");
+    let last = mine[3]["cursor"].as_i64().unwrap();
+
+    for after in [
+        "-1".to_owned(),
+        "-9223372036854775808".to_owned(),
+        "abc".to_owned(),
+        "1e3".to_owned(),
+        "0x10".to_owned(),
+        "%201".to_owned(),
+        String::new(),
+        "99999999999999999999999".to_owned(),
+        i64::MAX.to_string(),
+        (last + 1).to_string(),
+    ] {
+        for wait in ["", "&wait=1"] {
+            let (status, problem) = call(
+                &server,
+                "GET",
+                &format!("/v1/namespaces/mine/events?after={after}{wait}"),
+                None,
+            );
+            assert_eq!(
+                (status, problem["code"].as_str(), problem["field"].as_str()),
+                (400, Some("request.invalid"), Some("after")),
+                "after={after:?}: {problem:#}"
+            );
+            let beyond = after.parse::<i64>().is_ok_and(|n| n > 0);
+            let detail = problem["detail"].as_str().unwrap();
+            assert!(
+                detail.contains(if beyond {
+                    "beyond the last event"
+                } else {
+                    "is not a cursor"
+                }),
+                "after={after:?}: {detail}"
+            );
+        }
+    }
+    // The last cursor given is one (nothing after it yet), as is 0.
+    for after in [0, last] {
+        let (status, page) = call(
+            &server,
+            "GET",
+            &format!("/v1/namespaces/mine/events?after={after}"),
+            None,
+        );
+        assert_eq!(status, 200, "after={after}: {page:#}");
+    }
+    // Another namespace's cursor: only this namespace's events after it.
+    let theirs_cursor = theirs[0]["cursor"].as_i64().unwrap();
+    let (status, page) = call(
+        &server,
+        "GET",
+        &format!("/v1/namespaces/mine/events?after={theirs_cursor}"),
+        None,
+    );
+    assert_eq!(status, 200, "{page:#}");
+    let shown = page["events"].as_array().unwrap();
+    let expected: Vec<&Value> = mine
+        .iter()
+        .filter(|e| e["cursor"].as_i64().unwrap() > theirs_cursor)
+        .collect();
+    assert_eq!(shown.iter().collect::<Vec<_>>(), expected, "{page:#}");
+    assert!(shown.iter().all(|e| e["namespace"] == "mine"), "{page:#}");
+    assert!(!shown.is_empty(), "mine's second push came after theirs");
+}

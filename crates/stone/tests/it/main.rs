@@ -36,6 +36,7 @@ mod shape;
 mod step_up;
 mod table_checks;
 mod webhooks;
+mod webhooks_burst;
 mod wheel;
 
 use stone_test::TestContext;

@@ -499,9 +499,10 @@ fn server_rss_kib(server: &StoneServer) -> u64 {
         .unwrap()
 }
 
-/// Two replicas on one PostgreSQL state database (and shared engines): the events of pushes through the first
-/// are delivered by the second once the first is killed (its claims run out), to a receiver
-/// that was down meanwhile; every committed outcome at least once, per-dataset order kept.
+/// Two replicas on one PostgreSQL state database (and shared engines): the first is killed
+/// while it holds a delivery (sent to a slow receiver, not answered yet); the second
+/// delivers it once the first one's claim has run out, and not before, with everything
+/// else the first left: every committed outcome at least once, per-dataset order kept.
 #[test]
 fn a_second_replica_on_postgresql_delivers_what_a_killed_one_left() {
     // The replicas' shared engines (PostgreSQL, S3, a graph server), as the scale-out
@@ -513,8 +514,9 @@ fn a_second_replica_on_postgresql_delivers_what_a_killed_one_left() {
     let mut first = StoneServer::start(first_data.path(), Some(&config), &[]);
     let ctx = crate::context();
     ctx.add_env("local", HOST, &first.api());
-    let mut receiver = Receiver::start("ok");
-    receiver.kill();
+    // Answers after 30 s: past the delivery timeout (3 s), so the first replica holds each
+    // delivery it sends for up to 3 s, then tries again.
+    let mut receiver = Receiver::start_with(&["--mode", "slow", "--delay", "30"]);
     let (status, created) = call(
         &first,
         "POST",
@@ -526,11 +528,31 @@ fn a_second_replica_on_postgresql_delivers_what_a_killed_one_left() {
     for round in 0..3 {
         push(&ctx, &package(&ctx, round), &["--branch", "dev"]);
     }
-    // The receiver is down: the first replica tries and fails; then it dies.
-    std::thread::sleep(Duration::from_millis(500));
-    let second = StoneServer::start(second_data.path(), Some(&config), &[]);
-    first.kill();
+    // A delivery arrives at the receiver: the first replica holds it (sent, unanswered)
+    // when it dies.
+    let arrivals = |receiver: &Receiver| {
+        receiver
+            .received()
+            .into_iter()
+            .filter(|d| d["arrived"] == true)
+            .collect::<Vec<_>>()
+    };
+    let before = arrivals(&receiver).len();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let held = loop {
+        if let Some(arrival) = arrivals(&receiver).get(before) {
+            first.kill();
+            break arrival.clone();
+        }
+        assert!(Instant::now() < deadline, "{}", first.log_tail(30));
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let held_id = held["webhook_id"].as_str().unwrap().to_owned();
+    // The receiver is fixed (answers at once) and the second replica starts.
+    receiver.kill();
+    receiver.args = ["--mode", "ok"].map(String::from).to_vec();
     receiver.restart();
+    let second = StoneServer::start(second_data.path(), Some(&config), &[]);
     let events: Vec<Value> = feed(&second, "hooks")
         .into_iter()
         .filter(|e| e["dataset"] == "orders" || e["dataset"].is_null())
@@ -541,9 +563,10 @@ fn a_second_replica_on_postgresql_delivers_what_a_killed_one_left() {
         "orders' 3 events and 3 pushes': {events:#?}"
     );
     let received = wait_all_received(&receiver, &events, &second);
+    let delivered: Vec<&Value> = received.iter().filter(|d| d["verified"] == true).collect();
     let cursors: Vec<i64> = {
         let mut seen = HashSet::new();
-        received
+        delivered
             .iter()
             .filter(|d| d["event"]["dataset"] == "orders")
             .filter(|d| seen.insert(d["webhook_id"].as_str().unwrap().to_owned()))
@@ -552,8 +575,19 @@ fn a_second_replica_on_postgresql_delivers_what_a_killed_one_left() {
     };
     assert!(cursors.windows(2).all(|w| w[0] < w[1]), "{cursors:?}");
     assert!(
-        received.iter().all(|d| d["event"]["dataset"] != "scan"),
+        delivered.iter().all(|d| d["event"]["dataset"] != "scan"),
         "the dataset filter holds"
+    );
+    // The held delivery came from the second replica, after the first one's claim ran out
+    // (claimed before it arrived, for twice the timeout and a 5 s margin: 11 s).
+    let redelivered = delivered
+        .iter()
+        .find(|d| d["webhook_id"] == held_id.as_str())
+        .unwrap_or_else(|| panic!("the held delivery {held_id} never arrived: {received:#?}"));
+    let waited = redelivered["at"].as_f64().unwrap() - held["at"].as_f64().unwrap();
+    assert!(
+        waited >= 10.0,
+        "the held delivery was sent again {waited:.1} s after the first replica sent it: its claim (11 s) was not waited for"
     );
 }
 
