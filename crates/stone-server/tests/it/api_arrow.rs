@@ -156,7 +156,11 @@ async fn the_arrow_answer_in_each_encoding_reads_as_the_same_table() {
     assert_eq!(whole.header("content-encoding"), "zstd");
     assert_eq!(whole.header("vary"), "accept-encoding");
     assert_eq!(whole.header("content-length"), whole.body.len().to_string());
-    assert!(whole.header("etag").contains("-arrow-zstd-"), "{:?}", whole.headers);
+    assert!(
+        whole.header("etag").contains("-arrow-zstd-"),
+        "{:?}",
+        whole.headers
+    );
     let inflated = zstd::decode_all(&whole.body[..]).expect("one zstd stream");
     assert_eq!(rows_of(&decode(&inflated)), expected);
     assert!(batch_compressions(&inflated).iter().all(Option::is_none));
@@ -165,8 +169,16 @@ async fn the_arrow_answer_in_each_encoding_reads_as_the_same_table() {
     // buffers compressed inside the stream, no Content-Encoding.
     let url = format!("{base}&compression=zstd");
     let buffers = get(&server, &url, &[("accept-encoding", "zstd")]).await;
-    assert_eq!(buffers.header("content-encoding"), "", "{:?}", buffers.headers);
-    assert_eq!(buffers.header("content-length"), buffers.body.len().to_string());
+    assert_eq!(
+        buffers.header("content-encoding"),
+        "",
+        "{:?}",
+        buffers.headers
+    );
+    assert_eq!(
+        buffers.header("content-length"),
+        buffers.body.len().to_string()
+    );
     assert_eq!(buffers.header("accept-ranges"), "none");
     let etag = buffers.header("etag").to_owned();
     assert!(etag.contains("-arrow-zstd-buffers-"), "{etag}");

@@ -566,7 +566,12 @@ async fn a_private_tables_arrow_answer_needs_read_access_in_every_encoding() {
                     headers.push(("if-none-match", etag));
                 }
                 let anonymous = read(server, url, &headers).await;
-                assert_eq!(anonymous.status, 401, "{url} {headers:?}: {}", anonymous.text());
+                assert_eq!(
+                    anonymous.status,
+                    401,
+                    "{url} {headers:?}: {}",
+                    anonymous.text()
+                );
                 assert_eq!(anonymous.json()["code"], "auth.required", "{url}");
                 assert_eq!(anonymous.header("content-encoding"), "", "{url}");
                 headers.push(("authorization", mallory));
