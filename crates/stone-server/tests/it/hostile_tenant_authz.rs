@@ -526,7 +526,8 @@ async fn a_cross_site_post_cannot_run_sparql_or_push() {
 /// and with another tenant's (403): before anything is cached, and again once a member's
 /// read has cached the two compressed answers (a cached file is served only after the
 /// same checks), with that read's `ETag` in `If-None-Match` (no 304 that would confirm
-/// the content unseen).
+/// the content unseen). A guard written with the buffer-compressed answer: it passed when
+/// written (no hole found), unlike the tests above.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_private_tables_arrow_answer_needs_read_access_in_every_encoding() {
     use crate::api_arrow::{decode, repetitive_parquet, rows_of, tabular};
