@@ -6,8 +6,12 @@ A fresh `stone-server` (release), one TABULAR dataset of `--rows` rows (`id` int
 in a process of its own so that its peak RSS is its read's (`getrusage`), `--runs` times
 in turn:
   * stone      `stone_client.read_table("stone:bench/rows", env="bench")` (the server's
-               Arrow answer over HTTP: the IPC stream, zstd in transit, decoded by pyarrow
-               as it arrives)
+               Arrow answer over HTTP: the IPC stream with its buffers compressed with
+               zstd, `compression=zstd`, decoded by pyarrow as it arrives, the buffers
+               decompressed on its threads)
+  * stone-whole (with `--whole`) the answer older clients read: the same request without
+               `compression=` (`Accept-Encoding: zstd`: the stream compressed whole, one
+               zstd frame decompressed on one thread), decoded the same way
   * pyiceberg  `RestCatalog(uri=<server>/iceberg).load_table("bench.rows").scan().to_arrow()`
   * duckdb     `ATTACH … (TYPE iceberg, ENDPOINT '<server>/iceberg')`, then
                `SELECT * FROM stone.bench.rows` fetched as Arrow
@@ -16,10 +20,14 @@ The two peers read the table's Parquet files from the server's local warehouse d
 server's Arrow answer (not timed: a read before the runs does it). The run's temporary
 folder (server data, the table, the venv) is removed at the end unless `--keep`.
 
-Reported: median seconds, rows/s, peak RSS, and stone's ratios: throughput against the
-faster peer (target ≥ 1.0) and peak RSS against the smaller peer's (target ≤ 1.0).
+Reported: median seconds, rows/s, peak RSS, CPU seconds (user + system, all threads:
+above the wall time, the read used more than one core), and stone's ratios: throughput
+against the faster peer (target ≥ 1.0) and peak RSS against the smaller peer's (target
+≤ 1.0); on a shared machine also the median of each round's ratio against DuckDB (the
+readers of a round run one after the other, within seconds, under about the same load)
+and the load average before and after the runs.
 
-Usage: bench/python_read.py [--rows 20000000] [--runs 3] [--server BIN] [--client-venv DIR] [--keep]
+Usage: bench/python_read.py [--rows 20000000] [--runs 3] [--server BIN] [--client-venv DIR] [--whole] [--keep]
   --server      a stone-server binary (default: `cargo build --release -p stone-server`)
   --client-venv a venv with `stone-cli[arrow]` installed (default: the release wheels of
                 python/stone-cli and python/stone-plugin-sdk built with maturin and pip into
@@ -87,6 +95,17 @@ if what == "stone":
     import stone_client
     table = stone_client.read_table("stone:bench/rows", env="bench")
     rows = table.num_rows
+elif what == "stone-whole":
+    import pyarrow as pa, pyarrow.ipc
+    from stone_client import _http, _read
+    point = _http.endpoint("bench")
+    url = _read._content_url(point, "bench", "rows", format="arrow", branch="main")
+    answer = _http.call(point, "GET", url, what="bench/rows", headers={"Accept-Encoding": "zstd"})
+    assert answer.header("Content-Encoding") == "zstd", answer.header("Content-Encoding")
+    source = pa.CompressedInputStream(pa.PythonFile(_read._Body(answer, "bench/rows"), mode="r"), "zstd")
+    table = pyarrow.ipc.open_stream(source).read_all()
+    answer.close()
+    rows = table.num_rows
 elif what == "pyiceberg":
     from pyiceberg.catalog.rest import RestCatalog
     catalog = RestCatalog("stone", uri=uri, auth={"type": "noop"})
@@ -104,7 +123,9 @@ else:
     table = con.execute("SELECT * FROM stone.bench.rows").fetch_arrow_table()
     rows = table.num_rows
 seconds = time.perf_counter() - started
-print(json.dumps({"rows": rows, "seconds": seconds, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+usage = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"rows": rows, "seconds": seconds, "cpu_seconds": usage.ru_utime + usage.ru_stime,
+                  "peak_rss_mb": usage.ru_maxrss / 1024}))
 """
 
 WRITE = r"""
@@ -134,6 +155,8 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--server", default=None)
     parser.add_argument("--client-venv", default=None)
+    parser.add_argument("--whole", action="store_true",
+                        help="also read the answer older clients read (the stream compressed whole)")
     parser.add_argument("--keep", action="store_true", help="keep the run's temporary folder")
     args = parser.parse_args()
 
@@ -172,17 +195,23 @@ def main():
 
         uri = url + "/iceberg"
         readers = {"stone": client_python, "pyiceberg": tools_python(), "duckdb": tools_python()}
-        # The server's Arrow answer of the snapshot, made once (not timed).
-        started = time.perf_counter()
-        json.loads(run([client_python, "-c", MEASURE, "stone", uri], env=env))
-        print(f"first read (the server writes its Arrow answer): {time.perf_counter() - started:.1f} s")
+        if args.whole:
+            readers["stone-whole"] = client_python
+        # The server's Arrow answer of the snapshot, made once (not timed); the same for the
+        # whole-stream answer.
+        for name in [n for n in readers if n.startswith("stone")]:
+            started = time.perf_counter()
+            json.loads(run([client_python, "-c", MEASURE, name, uri], env=env))
+            print(f"first read of {name} (the server writes its answer): {time.perf_counter() - started:.1f} s")
         results = {name: [] for name in readers}
+        load_before = os.getloadavg()
         for _ in range(args.runs):
             for name, python in readers.items():
                 measured = json.loads(run([python, "-c", MEASURE, name, uri], env=env))
                 if measured["rows"] != args.rows:
                     sys.exit(f"{name} read {measured['rows']} rows, not {args.rows}")
                 results[name].append(measured)
+        load_after = os.getloadavg()
     finally:
         server.terminate()
         server.wait()
@@ -192,17 +221,27 @@ def main():
         else:
             shutil.rmtree(base, ignore_errors=True)
 
-    print(f"\n{'reader':<10} {'median s':>9} {'Mrows/s':>8} {'peak RSS MB':>12}")
+    print(f"\nload average (1, 5, 15 min): before the runs {' '.join(f'{x:.1f}' for x in load_before)}, "
+          f"after {' '.join(f'{x:.1f}' for x in load_after)}")
+    print(f"\n{'reader':<11} {'median s':>9} {'Mrows/s':>8} {'CPU s':>6} {'peak RSS MB':>12}   each run's s")
     summary = {}
     for name, runs in results.items():
         seconds = statistics.median(r["seconds"] for r in runs)
+        cpu = statistics.median(r["cpu_seconds"] for r in runs)
         rss = statistics.median(r["peak_rss_mb"] for r in runs)
         summary[name] = (seconds, rss)
-        print(f"{name:<10} {seconds:>9.2f} {args.rows / seconds / 1e6:>8.1f} {rss:>12.0f}")
+        each = " ".join(f"{r['seconds']:.2f}" for r in runs)
+        print(f"{name:<11} {seconds:>9.2f} {args.rows / seconds / 1e6:>8.1f} {cpu:>6.2f} {rss:>12.0f}   {each}")
     faster = min(summary["pyiceberg"][0], summary["duckdb"][0])
     smaller = min(summary["pyiceberg"][1], summary["duckdb"][1])
     print(f"\nstone throughput / the faster peer's: {faster / summary['stone'][0]:.2f} (target >= 1.0)")
     print(f"stone peak RSS / the smaller peer's:  {summary['stone'][1] / smaller:.2f} (target <= 1.0)")
+    paired = [d["seconds"] / s["seconds"] for s, d in zip(results["stone"], results["duckdb"])]
+    print(f"stone throughput / DuckDB's, the median of each round's: {statistics.median(paired):.2f} "
+          f"({' '.join(f'{p:.2f}' for p in paired)})")
+    if "stone-whole" in results:
+        paired = [w["seconds"] / s["seconds"] for s, w in zip(results["stone"], results["stone-whole"])]
+        print(f"stone throughput / the whole-stream answer's, the median of each round's: {statistics.median(paired):.2f}")
 
 
 if __name__ == "__main__":

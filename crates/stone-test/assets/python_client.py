@@ -156,18 +156,34 @@ def push_read(work):
     assert table.num_rows == 4, table
     assert sorted(zip(*[table.column(c).to_pylist() for c in ("city", "country", "population")])) == sorted(second), table
     assert table.schema.field("population").type == pa.int64(), table.schema
-    # What read_table reads: the Arrow answer (IPC stream) with zstd in transit; a client
-    # that does not accept zstd (urllib sends no Accept-Encoding) gets the stream plain.
+    # What read_table reads: the Arrow answer (IPC stream) with its buffers compressed with
+    # zstd (`compression=zstd`, no Content-Encoding: pyarrow decompresses them on its
+    # threads). A client that does not accept zstd (urllib sends no Accept-Encoding) gets
+    # the stream plain; an older client (Accept-Encoding: zstd, no compression=) the
+    # stream compressed whole.
     import urllib.request
     api = stone._http.endpoint("local").api
-    with urllib.request.urlopen(api + "/namespaces/py/datasets/cities/content?format=arrow") as answer:
-        assert answer.headers.get("Content-Type") == "application/vnd.apache.arrow.stream", answer.headers
-        assert answer.headers.get("Content-Encoding") is None, answer.headers
-        plain_table = pa.ipc.open_stream(answer.read()).read_all()
+    url = api + "/namespaces/py/datasets/cities/content?format=arrow"
+
+    def arrow_answer(url, headers):
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers)) as answer:
+            assert answer.headers.get("Content-Type") == "application/vnd.apache.arrow.stream", answer.headers
+            return answer.headers.get("Content-Encoding"), answer.read()
+
+    encoding, body = arrow_answer(url, {})
+    assert encoding is None, encoding
+    plain_table = pa.ipc.open_stream(body).read_all()
+    encoding, body = arrow_answer(url, {"Accept-Encoding": "zstd"})
+    assert encoding == "zstd", encoding
+    whole_table = pa.ipc.open_stream(pa.CompressedInputStream(pa.BufferReader(body), "zstd")).read_all()
+    encoding, body = arrow_answer(url + "&compression=zstd", {"Accept-Encoding": "zstd"})
+    assert encoding is None, encoding
+    buffers_table = pa.ipc.open_stream(pa.BufferReader(body), options=pa.ipc.IpcReadOptions(use_threads=True)).read_all()
     # The same rows; a scan of several data files need not keep one order from read to read
     # (a cold CI run saw them differ).
     key = [("city", "ascending"), ("country", "ascending")]
-    assert plain_table.sort_by(key).equals(table.sort_by(key)), (plain_table, table)
+    for other in (plain_table, whole_table, buffers_table):
+        assert other.sort_by(key).equals(table.sort_by(key)), (other, table)
     assert stone.read_table("stone:py/cities", env="local", branch="dev").num_rows == 5
     old = stone.read_table("stone:py/cities", env="local", version="1.0.0")
     assert sorted(old.column("city").to_pylist()) == sorted(c for c, _, _ in first), old

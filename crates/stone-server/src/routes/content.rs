@@ -12,10 +12,12 @@
 //!   ([`super::table_file`]) and served from it with `Content-Length` and byte ranges
 //!   ([`super::range`]), so that DuckDB, Polars and pyarrow read a footer and the row
 //!   groups they need; its `ETag` names the snapshot and the file's sha256. `format=arrow`
-//!   (`application/vnd.apache.arrow.stream`) is the Arrow IPC stream: to a client that
-//!   accepts `Content-Encoding: zstd` it is a cached file too (the stream compressed
-//!   whole), sent as it is with `Content-Length` (no ranges); to others it is encoded as
-//!   it is scanned.
+//!   (`application/vnd.apache.arrow.stream`) is the Arrow IPC stream: with
+//!   `compression=zstd` a cached file whose batches' buffers are compressed with zstd (the
+//!   IPC format's own compression, decompressed on the reader's threads); else, to a
+//!   client that accepts `Content-Encoding: zstd`, a cached file of the stream compressed
+//!   whole; both sent as they are with `Content-Length` (no ranges); to others it is
+//!   encoded as it is scanned.
 //! - GRAPH: the named graph of the branch (or the snapshot graph of the version
 //!   `version`) as Turtle, N-Triples or JSON-LD, with `Content-Length`; `ETag` is the
 //!   sha256 of the document.
@@ -49,10 +51,10 @@ use super::App;
 use super::dataset::{
     ReadScope, authorize_read, branch_of, dataset_info, kind_of, no_such_version, not_found_dataset,
 };
-use super::encode::TableEncoder;
+use super::encode::{EncodeError, TableEncoder};
 use super::negotiate::{
-    ARROW_STREAM_MEDIA_TYPE, ContentFormat, PARQUET_MEDIA_TYPE, accepts_zstd, choose_format,
-    wants_json,
+    ARROW_STREAM_MEDIA_TYPE, ArrowCompression, ContentFormat, PARQUET_MEDIA_TYPE, accepts_zstd,
+    arrow_compression, choose_format, wants_json,
 };
 use super::page;
 use super::range;
@@ -164,8 +166,11 @@ async fn serve_content(
             not_found_dataset(format!("no dataset {namespace}/{name} on branch {branch}"))
         })?;
     let format = choose_format(kind, headers, query)?;
+    let compression = arrow_compression(format, query)?;
     match kind.engine() {
-        Engine::Iceberg => serve_table(app, namespace, name, scope, format, headers).await,
+        Engine::Iceberg => {
+            serve_table(app, namespace, name, scope, format, compression, headers).await
+        }
         Engine::Graph => serve_graph(app, namespace, name, scope, format, headers).await,
         Engine::ObjectStorage => {
             serve_blob(
@@ -212,6 +217,7 @@ async fn serve_table(
     name: &str,
     scope: &ReadScope,
     format: ContentFormat,
+    compression: ArrowCompression,
     headers: &HeaderMap,
 ) -> ApiResult<Response> {
     let iceberg = &app.engines.iceberg;
@@ -246,8 +252,18 @@ async fn serve_table(
     if format == ContentFormat::Parquet {
         return serve_table_file(app, namespace, name, snapshot.snapshot_id, headers).await;
     }
-    if format == ContentFormat::Arrow && accepts_zstd(headers) {
-        return serve_arrow_file(app, namespace, name, snapshot.snapshot_id, headers).await;
+    if format == ContentFormat::Arrow {
+        let cached = match compression {
+            ArrowCompression::Buffers => Some(table_file::Cached::ArrowBuffersZstd),
+            ArrowCompression::Negotiated if accepts_zstd(headers) => {
+                Some(table_file::Cached::ArrowZstd)
+            }
+            ArrowCompression::Negotiated => None,
+        };
+        if let Some(cached) = cached {
+            return serve_arrow_file(app, namespace, name, snapshot.snapshot_id, cached, headers)
+                .await;
+        }
     }
     if etag_matches(headers, &etag) {
         return Ok(not_modified(&etag));
@@ -278,32 +294,49 @@ async fn serve_table(
     Ok(response)
 }
 
-/// A table's Arrow answer to a client that accepts zstd: the snapshot's cached file
-/// ([`table_file::file_of`], the IPC stream compressed whole), sent as it is with
-/// `Content-Encoding: zstd`.
+/// A table's Arrow answer from the snapshot's cached file ([`table_file::file_of`]), sent
+/// as it is: `ArrowZstd` (the IPC stream compressed whole, to a client that accepts zstd)
+/// with `Content-Encoding: zstd`; `ArrowBuffersZstd` (`compression=zstd`: the buffers
+/// compressed inside the stream) without a `Content-Encoding`.
 async fn serve_arrow_file(
     app: &App,
     namespace: &str,
     name: &str,
     snapshot_id: i64,
+    kind: table_file::Cached,
     headers: &HeaderMap,
 ) -> ApiResult<Response> {
-    let cached = table_file::file_of(
-        app,
-        namespace,
-        name,
-        snapshot_id,
-        table_file::Cached::ArrowZstd,
-    );
+    let whole = kind == table_file::Cached::ArrowZstd;
+    let cached = table_file::file_of(app, namespace, name, snapshot_id, kind);
     let file = match cached.await {
         Ok(file) => file,
         // As for Parquet (issue 54): a full disk degrades the answer, never refuses it.
         Err(error)
             if crate::outage::outage(&*error) == Some(crate::outage::Outage::StorageFull) =>
         {
+            if !whole {
+                // The stream the client asked for, its buffers compressed as it is scanned.
+                tracing::warn!(table = %format!("{namespace}.{name}"), snapshot_id, error = %format!("{error:#}"), "the Arrow answer cannot be cached (disk full): streamed, its buffers compressed as it is scanned");
+                return stream_uncached(
+                    app,
+                    namespace,
+                    name,
+                    snapshot_id,
+                    ARROW_STREAM_MEDIA_TYPE,
+                    TableEncoder::arrow_buffers_zstd,
+                )
+                .await;
+            }
             tracing::warn!(table = %format!("{namespace}.{name}"), snapshot_id, error = %format!("{error:#}"), "the Arrow answer cannot be cached (disk full): streamed uncompressed");
-            let mut response =
-                stream_uncached(app, namespace, name, snapshot_id, ContentFormat::Arrow).await?;
+            let mut response = stream_uncached(
+                app,
+                namespace,
+                name,
+                snapshot_id,
+                ARROW_STREAM_MEDIA_TYPE,
+                |schema| TableEncoder::new(ContentFormat::Arrow, &Map::new(), schema),
+            )
+            .await?;
             response
                 .headers_mut()
                 .insert(header::VARY, HeaderValue::from_static("accept-encoding"));
@@ -317,7 +350,12 @@ async fn serve_arrow_file(
         ))
     })?;
     let etag = format!(
-        "\"{snapshot_id}-arrow-zstd-{}\"",
+        "\"{snapshot_id}-{}-{}\"",
+        if whole {
+            "arrow-zstd"
+        } else {
+            "arrow-zstd-buffers"
+        },
         file.sha256.get(..16).unwrap_or(&file.sha256)
     );
     if etag_matches(headers, &etag) {
@@ -328,8 +366,10 @@ async fn serve_arrow_file(
     let h = response.headers_mut();
     h.insert(header::CONTENT_LENGTH, HeaderValue::from(file.size));
     h.insert(header::ACCEPT_RANGES, HeaderValue::from_static("none"));
-    h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("zstd"));
-    h.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    if whole {
+        h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("zstd"));
+        h.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    }
     h.insert(header::CONTENT_TYPE, header_value(ARROW_STREAM_MEDIA_TYPE)?);
     h.insert(header::ETAG, header_value(&etag)?);
     h.insert(SNAPSHOT_HEADER, header_value(&snapshot_id.to_string())?);
@@ -417,8 +457,15 @@ async fn serve_table_file(
             if crate::outage::outage(&*error) == Some(crate::outage::Outage::StorageFull) =>
         {
             tracing::warn!(table = %format!("{namespace}.{name}"), snapshot_id, error = %format!("{error:#}"), "the Parquet answer cannot be cached (disk full): streamed without ranges");
-            return stream_uncached(app, namespace, name, snapshot_id, ContentFormat::Parquet)
-                .await;
+            return stream_uncached(
+                app,
+                namespace,
+                name,
+                snapshot_id,
+                PARQUET_MEDIA_TYPE,
+                |schema| TableEncoder::new(ContentFormat::Parquet, &Map::new(), schema),
+            )
+            .await;
         }
         Err(error) => return Err(ApiError::internal(error)),
     }
@@ -464,14 +511,15 @@ async fn serve_table_file(
     Ok(response)
 }
 
-/// A snapshot's Parquet (or plain Arrow) answer encoded as it is sent: no `ETag` (the
-/// bytes are not known before they are sent), no ranges.
+/// A snapshot's Parquet (or Arrow) answer encoded (by `encoder`) as it is sent: no `ETag`
+/// (the bytes are not known before they are sent), no ranges.
 async fn stream_uncached(
     app: &App,
     namespace: &str,
     name: &str,
     snapshot_id: i64,
-    format: ContentFormat,
+    media_type: &'static str,
+    encoder: impl FnOnce(arrow_schema::SchemaRef) -> Result<TableEncoder, EncodeError>,
 ) -> ApiResult<Response> {
     let gone = || {
         not_found_dataset(format!(
@@ -485,12 +533,12 @@ async fn stream_uncached(
         .await
         .map_err(ApiError::internal)?
         .ok_or_else(gone)?;
-    let encoder = TableEncoder::new(format, &Map::new(), schema).map_err(ApiError::internal)?;
+    let encoder = encoder(schema).map_err(ApiError::internal)?;
     let table = format!("{namespace}.{name}@{snapshot_id}");
     let mut response =
         stream_encoded(format!("{namespace}/{name}"), table, encoder, batches).await?;
     let h = response.headers_mut();
-    h.insert(header::CONTENT_TYPE, header_value(format.media_type())?);
+    h.insert(header::CONTENT_TYPE, header_value(media_type)?);
     h.insert(SNAPSHOT_HEADER, header_value(&snapshot_id.to_string())?);
     Ok(response)
 }

@@ -1,6 +1,9 @@
 //! Tables encoded for the wire: Arrow batches to Parquet (row groups flushed at
-//! [`ROW_GROUP_BYTES`]), to the Arrow IPC stream format (plain, or the whole stream
-//! compressed with zstd for the cache: [`TableEncoder::arrow_zstd`]) or to CSV/TSV in the package's `publish.dialect`, each value
+//! [`ROW_GROUP_BYTES`]), to the Arrow IPC stream format (plain; the whole stream
+//! compressed with zstd for the cache: [`TableEncoder::arrow_zstd`]; or each batch's
+//! buffers compressed with zstd, the IPC format's own compression, which a reader
+//! decompresses on its threads: [`TableEncoder::arrow_buffers_zstd`]) or to CSV/TSV in
+//! the package's `publish.dialect`, each value
 //! written by the rule of [`stone_formats::text`] (so that it reads back as itself: nested
 //! values as JSON, floats in their shortest text, null apart from the empty string).
 
@@ -95,6 +98,31 @@ impl TableEncoder {
             )),
             _ => Writer::Text(TextWriter::new(text_dialect(format, dialect))),
         };
+        Ok(Self {
+            buffer,
+            writer,
+            schema,
+            pending: Vec::new(),
+            pending_rows: 0,
+        })
+    }
+
+    /// The Arrow IPC stream with each batch's buffers compressed with zstd (the format's
+    /// `BodyCompression`; the schema and the messages' headers stay plain): any Arrow
+    /// reader decodes it without a `Content-Encoding`, and pyarrow decompresses a batch's
+    /// buffers in parallel on its thread pool, where one zstd frame of the whole stream is
+    /// decompressed on one thread.
+    pub(super) fn arrow_buffers_zstd(schema: arrow_schema::SchemaRef) -> Result<Self, EncodeError> {
+        let buffer = SharedBuffer::default();
+        let options = arrow_ipc::writer::IpcWriteOptions::default()
+            .try_with_compression(Some(arrow_ipc::CompressionType::ZSTD))?;
+        let writer = Writer::Arrow(Box::new(
+            arrow_ipc::writer::StreamWriter::try_new_with_options(
+                buffer.clone(),
+                &schema,
+                options,
+            )?,
+        ));
         Ok(Self {
             buffer,
             writer,

@@ -136,6 +136,48 @@ pub(super) fn accepts_zstd(headers: &HeaderMap) -> bool {
         })
 }
 
+/// How the Arrow answer is compressed, as the client asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ArrowCompression {
+    /// No `compression=`: the stream plain, or compressed whole (`Content-Encoding:
+    /// zstd`) to a client that sends `Accept-Encoding: zstd` (the older clients).
+    Negotiated,
+    /// `compression=zstd`: each batch's buffers compressed with zstd inside the stream
+    /// (the IPC format's own compression), no `Content-Encoding`: a reader decompresses
+    /// them on its threads.
+    Buffers,
+}
+
+/// The `compression=` of a request: only for the Arrow answer, only `zstd` (a server
+/// that predates it ignores it, so a client must read whatever `Content-Encoding` comes
+/// back; the stream says itself whether its buffers are compressed).
+pub(super) fn arrow_compression(
+    format: ContentFormat,
+    query: &HashMap<String, String>,
+) -> ApiResult<ArrowCompression> {
+    let Some(asked) = query.get("compression") else {
+        return Ok(ArrowCompression::Negotiated);
+    };
+    if format != ContentFormat::Arrow {
+        return Err(ApiError::invalid_field(
+            "compression",
+            format!(
+                "compression= applies to the Arrow answer (format=arrow) only, not to {}; remove it",
+                format.name()
+            ),
+        ));
+    }
+    match asked.to_ascii_lowercase().as_str() {
+        "zstd" => Ok(ArrowCompression::Buffers),
+        _ => Err(ApiError::invalid_field(
+            "compression",
+            format!(
+                "unknown compression `{asked}`; use compression=zstd (the stream's buffers compressed), or leave it out"
+            ),
+        )),
+    }
+}
+
 /// Whether the client asks for the metadata JSON rather than the content (IRI form).
 pub(super) fn wants_json(headers: &HeaderMap, query: &HashMap<String, String>) -> bool {
     if query.contains_key("format") {
@@ -278,5 +320,31 @@ mod tests {
         let unknown = choose_format(tab, &HeaderMap::new(), &query("xlsx")).unwrap_err();
         assert_eq!(unknown.problem.status, 400);
         assert!(choose_format(tab, &accept("image/png"), &none).is_err());
+    }
+
+    #[test]
+    fn compression_is_zstd_for_the_arrow_answer_only() {
+        let query = |c: &str| HashMap::from([("compression".to_owned(), c.to_owned())]);
+        assert_eq!(
+            arrow_compression(ContentFormat::Arrow, &HashMap::new()).unwrap(),
+            ArrowCompression::Negotiated
+        );
+        assert_eq!(
+            arrow_compression(ContentFormat::Arrow, &query("zstd")).unwrap(),
+            ArrowCompression::Buffers
+        );
+        assert_eq!(
+            arrow_compression(ContentFormat::Arrow, &query("ZSTD")).unwrap(),
+            ArrowCompression::Buffers
+        );
+        for (format, asked) in [
+            (ContentFormat::Arrow, "lz4"),
+            (ContentFormat::Arrow, ""),
+            (ContentFormat::Parquet, "zstd"),
+            (ContentFormat::Csv, "zstd"),
+        ] {
+            let refused = arrow_compression(format, &query(asked)).unwrap_err();
+            assert_eq!(refused.problem.status, 400, "{format:?} {asked:?}");
+        }
     }
 }

@@ -1,7 +1,9 @@
 //! A table's Parquet answer as ONE file per snapshot, so that byte ranges are stable; and
-//! the same for its Arrow answer (the IPC stream compressed whole with zstd,
-//! `<snapshot id>-<sha256>.arrows.zst`, sent as it is to the clients that accept
-//! `Content-Encoding: zstd`): written once, it is sent at the speed of a file.
+//! the same for its Arrow answers: the IPC stream compressed whole with zstd
+//! (`<snapshot id>-<sha256>.arrows.zst`, sent as it is to the clients that accept
+//! `Content-Encoding: zstd`) and the IPC stream whose buffers are compressed with zstd
+//! (`<snapshot id>-<sha256>.zstd.arrows`, to the clients that ask `compression=zstd`):
+//! written once, each is sent at the speed of a file.
 //!
 //! A snapshot may hold several data files (one per push), written with other schemas: the
 //! Parquet answer is the snapshot scanned (by id, one data file at a time, in the
@@ -46,6 +48,8 @@ pub(super) enum Cached {
     Parquet,
     /// The Arrow IPC stream, compressed whole with zstd.
     ArrowZstd,
+    /// The Arrow IPC stream, each batch's buffers compressed with zstd.
+    ArrowBuffersZstd,
 }
 
 impl Cached {
@@ -53,6 +57,7 @@ impl Cached {
         match self {
             Self::Parquet => ".parquet",
             Self::ArrowZstd => ".arrows.zst",
+            Self::ArrowBuffersZstd => ".zstd.arrows",
         }
     }
 
@@ -60,6 +65,7 @@ impl Cached {
         match self {
             Self::Parquet => TableEncoder::new(ContentFormat::Parquet, &Map::new(), schema),
             Self::ArrowZstd => TableEncoder::arrow_zstd(schema),
+            Self::ArrowBuffersZstd => TableEncoder::arrow_buffers_zstd(schema),
         }
     }
 }

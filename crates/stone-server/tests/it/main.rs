@@ -6,6 +6,7 @@
 mod support;
 
 // The push API on the real binary (tests/it/api_*.rs); api_support starts stone-server.
+mod api_arrow;
 mod api_contract;
 mod api_guards;
 mod api_limits;
