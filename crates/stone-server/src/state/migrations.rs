@@ -37,6 +37,7 @@ const SQLITE: Files = migration_files!("migrations":
     "0013_events.sql",
     "0014_subscriptions.sql",
     "0015_event_retention.sql",
+    "0016_push_files_by_content.sql",
 );
 
 const POSTGRES: Files = migration_files!("migrations-postgres":
@@ -55,6 +56,7 @@ const POSTGRES: Files = migration_files!("migrations-postgres":
     "0013_events.sql",
     "0014_subscriptions.sql",
     "0015_event_retention.sql",
+    "0016_push_files_by_content.sql",
 );
 
 /// The migrator of the SQLite (`postgres = false`) or PostgreSQL schema.

@@ -17,6 +17,11 @@ const ROWS_PER_INSERT: usize = 1_000;
 /// at its head's digest.
 const UNCHANGED_FROM_FILES: i64 = 1_000;
 
+/// The size a batch of a push gave a content: a search of index `push_files_by_content`
+/// (migration 0016; each pack's check asks it of every content it holds).
+pub(super) const PAGED_FILE_SIZE: &str =
+    "SELECT size FROM push_files WHERE push_id = $1 AND sha256 = $2 LIMIT 1";
+
 /// What a push's batches declared, all together.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct FileTotals {
@@ -123,14 +128,12 @@ impl StateDb {
 
     /// The size a batch of a push gave `sha256`, if one named it.
     pub async fn paged_file_size(&self, push_id: &str, sha256: &str) -> Result<Option<u64>> {
-        let size: Option<i64> = sqlx::query_scalar(
-            "SELECT size FROM push_files WHERE push_id = $1 AND sha256 = $2 LIMIT 1",
-        )
-        .bind(push_id)
-        .bind(sha256)
-        .fetch_optional(&self.pool)
-        .await
-        .map_err(query_error("reading files"))?;
+        let size: Option<i64> = sqlx::query_scalar(PAGED_FILE_SIZE)
+            .bind(push_id)
+            .bind(sha256)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(query_error("reading files"))?;
         Ok(size.map(|size| u64::try_from(size).unwrap_or(0)))
     }
 

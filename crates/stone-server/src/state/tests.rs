@@ -624,3 +624,68 @@ async fn a_run_that_lost_its_lease_cannot_record_an_outcome_again() {
     assert_eq!(events.len(), 1, "one event for the dataset: {events:#?}");
     assert_eq!(events[0].dataset.as_deref(), Some("a"));
 }
+
+/// Issue 56: each pack's check asks, for every content in the pack, whether a batch of
+/// the push declared it. Without an index on the content, each lookup read every file of
+/// the push (a push of 20,000 one-file graph datasets: ~60 s between its file batches and
+/// its commit, quadratic in its files). The lookup answers from the batches, and SQLite
+/// plans it as a search of `push_files_by_content`.
+#[tokio::test]
+async fn a_paged_push_finds_a_declared_content_by_an_index() {
+    use stone_api::{DatasetFiles, ManifestFile};
+    let dir = tempfile::tempdir().unwrap();
+    let db = StateDb::open(&dir.path().join("state.db")).await.unwrap();
+    let mut paged = manifest();
+    paged.paged_files = true;
+    let rows: Vec<NewDataset> = (0..3)
+        .map(|i| NewDataset {
+            name: format!("g{i}"),
+            kind: AssetKind::Graph,
+            operation: Operation::Write,
+        })
+        .collect();
+    db.create_push("p", "me", &paged, false, &rows)
+        .await
+        .unwrap();
+    let batch: Vec<DatasetFiles> = (0..3u64)
+        .map(|i| DatasetFiles {
+            name: format!("g{i}"),
+            files: vec![ManifestFile {
+                path: "graph.nt".into(),
+                sha256: format!("{i}").repeat(64),
+                size: 10 + i,
+            }],
+        })
+        .collect();
+    db.record_files("p", &batch).await.unwrap().unwrap();
+    assert_eq!(
+        db.paged_file_size("p", &"2".repeat(64)).await.unwrap(),
+        Some(12)
+    );
+    assert_eq!(
+        db.paged_file_size("p", &"9".repeat(64)).await.unwrap(),
+        None
+    );
+    assert_eq!(
+        db.paged_file_size("other", &"1".repeat(64)).await.unwrap(),
+        None
+    );
+
+    let plan: Vec<String> = sqlx::query(&format!(
+        "EXPLAIN QUERY PLAN {}",
+        super::push_files::PAGED_FILE_SIZE
+    ))
+    .bind("p")
+    .bind("2".repeat(64))
+    .fetch_all(&db.pool)
+    .await
+    .unwrap()
+    .iter()
+    .map(|row| row.get::<String, _>("detail"))
+    .collect();
+    assert!(
+        plan.iter()
+            .any(|step| step.contains("push_files_by_content") && step.contains("sha256=?")),
+        "the lookup is not a search of push_files_by_content: {plan:?}"
+    );
+}
