@@ -141,7 +141,12 @@ fn assert_pushed(out: &Output, what: &str) -> Value {
 
 /// The staged contents of the server: sha256 → size.
 fn staged(data: &Path) -> BTreeMap<String, u64> {
-    std::fs::read_dir(data.join("staging/contents"))
+    files_in(&data.join("staging/contents"))
+}
+
+/// The files of `dir` and their sizes.
+fn files_in(dir: &Path) -> BTreeMap<String, u64> {
+    std::fs::read_dir(dir)
         .map(|dir| {
             dir.filter_map(|e| e.ok())
                 .filter_map(|e| {
@@ -160,22 +165,26 @@ fn error_line(stderr: &str) -> Option<&str> {
 
 /// The staged contents once the server has finished with what a killed client had already
 /// sent (an upload whose body arrived whole is still verified and renamed into place after
-/// the client is gone): unchanged for 300 ms, or after 10 s whatever is there.
+/// the client is gone): no upload in `staging/incoming` and the contents unchanged for
+/// 300 ms, or after 10 s whatever is there. (Without the first condition, a loaded machine
+/// let a 300 ms pause pass while the server still wrote a killed client's last upload,
+/// which then counted as the rerun's.)
 fn staged_settled(data: &Path) -> BTreeMap<String, u64> {
     let deadline = Instant::now() + Duration::from_secs(10);
-    let mut last = staged(data);
+    let incoming = data.join("staging/incoming");
+    let mut last = (staged(data), files_in(&incoming));
     let mut stable_since = Instant::now();
     while Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
-        let now = staged(data);
+        let now = (staged(data), files_in(&incoming));
         if now != last {
             last = now;
             stable_since = Instant::now();
-        } else if stable_since.elapsed() >= Duration::from_millis(300) {
+        } else if last.1.is_empty() && stable_since.elapsed() >= Duration::from_millis(300) {
             break;
         }
     }
-    last
+    last.0
 }
 
 /// `?g → ?n` of a `SELECT ?g (COUNT(*) AS ?n) … GROUP BY ?g` answer (SPARQL JSON results).
