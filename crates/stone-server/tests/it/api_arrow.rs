@@ -79,6 +79,11 @@ pub(crate) fn batch_compressions(stream: &[u8]) -> Vec<Option<arrow_ipc::Compres
 /// `(id, label)` of every row, sorted (a scan of several data files need not keep one
 /// order from one read to the next).
 pub(crate) fn rows_of(batches: &[RecordBatch]) -> Vec<(i64, String)> {
+    id_and_text(batches, "label")
+}
+
+/// `(id, <text>)` of every row, sorted: `id` an Int64 column, `text` a non-null Utf8 one.
+pub(crate) fn id_and_text(batches: &[RecordBatch], text: &str) -> Vec<(i64, String)> {
     let mut rows = Vec::new();
     for batch in batches {
         let ids = batch
@@ -88,7 +93,7 @@ pub(crate) fn rows_of(batches: &[RecordBatch]) -> Vec<(i64, String)> {
             .downcast_ref::<Int64Array>()
             .unwrap();
         let labels = batch
-            .column_by_name("label")
+            .column_by_name(text)
             .unwrap()
             .as_any()
             .downcast_ref::<StringArray>()

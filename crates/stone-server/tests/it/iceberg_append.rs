@@ -1,6 +1,5 @@
 //! Appending on main: creation, further appends, idempotence, replace, read-back.
 
-use arrow_array::{Array, Int64Array, StringArray};
 use serde_json::json;
 use stone_server::engines::iceberg::{AppendOptions, AppendStatus, IcebergError};
 
@@ -219,26 +218,7 @@ async fn the_engine_reads_rows_back() {
         .read_batches(NS, "people", "main")
         .await
         .unwrap();
-    let mut rows = Vec::new();
-    for batch in &batches {
-        let ids = batch
-            .column_by_name("id")
-            .unwrap()
-            .as_any()
-            .downcast_ref::<Int64Array>()
-            .unwrap();
-        let names = batch
-            .column_by_name("name")
-            .unwrap()
-            .as_any()
-            .downcast_ref::<StringArray>()
-            .unwrap();
-        for index in 0..batch.num_rows() {
-            rows.push((ids.value(index), names.value(index).to_owned()));
-            assert!(!names.is_null(index));
-        }
-    }
-    rows.sort();
+    let rows = crate::api_arrow::id_and_text(&batches, "name");
     assert_eq!(
         rows,
         vec![
