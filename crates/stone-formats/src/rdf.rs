@@ -122,8 +122,13 @@ fn parallel_ntriples(path: &Path, stop: &AtomicBool) -> Result<Option<Option<u64
         source,
     };
     let size = std::fs::metadata(path).map_err(read)?.len();
+    if size < PARALLEL_MIN_BYTES {
+        return Ok(None);
+    }
+    // Asked only for a large file: the answer reads the cgroup's files (four opens), a cost
+    // a package of thousands of small graphs paid per file.
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    if size < PARALLEL_MIN_BYTES || cores < 2 {
+    if cores < 2 {
         return Ok(None);
     }
     let parts = RdfParser::from_format(RdfFormat::NTriples)

@@ -15,7 +15,7 @@ use stone_package::digest::{FileDigest, ensure_state_dir, sha256_file};
 use stone_package::package::STATE_DIR;
 use stone_package::{AssetKind, Format, Package, Resource};
 
-use crate::checks::GraphCheck;
+use crate::checks::{GraphCheck, MARKER_MIN_BYTES};
 use crate::folder::{PreparedPackage, list_folder};
 use crate::plan::{PlannedFiles, PushPlan};
 use crate::record::{PushFile, PushPackage, PushResource};
@@ -317,7 +317,8 @@ fn graph(
             path,
             format,
             sha256: d.sha256.clone(),
-            markers: Some(package.root.join(STATE_DIR).join("checked")),
+            markers: (d.size >= MARKER_MIN_BYTES)
+                .then(|| package.root.join(STATE_DIR).join("checked")),
             ahead: None,
         });
     }

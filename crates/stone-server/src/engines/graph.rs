@@ -467,6 +467,29 @@ impl GraphEngine {
         }
     }
 
+    /// [`Self::count`] of each graph, in order: on the embedded store in one blocking task
+    /// (a commit checkpoints its batch of graphs with it), one by one on a remote one. The
+    /// outer error: nothing was counted.
+    pub async fn counts(
+        &self,
+        graph_iris: &[String],
+    ) -> Result<Vec<Result<u64, GraphError>>, GraphError> {
+        let graphs = graph_iris
+            .iter()
+            .map(|iri| parse::graph_name(iri))
+            .collect::<Result<Vec<_>, _>>()?;
+        match &self.backend {
+            Backend::Embedded(e) => e.counts(graphs).await,
+            Backend::Remote(r) => {
+                let mut counts = Vec::with_capacity(graphs.len());
+                for graph in &graphs {
+                    counts.push(r.count(graph).await);
+                }
+                Ok(counts)
+            }
+        }
+    }
+
     /// Removes the named graph; `false` when there was nothing to remove.
     pub async fn drop_graph(&self, graph_iri: &str) -> Result<bool, GraphError> {
         let graph = parse::graph_name(graph_iri)?;

@@ -134,8 +134,11 @@ impl JobRunner {
                 let blob = is_blob(batch[0].1);
                 let concurrency = if blob { BLOB_WRITES } else { 1 };
                 let push = &push;
+                let started = Instant::now();
                 let checkpoints = if blob {
                     self.blob_checkpoints(push, batch).await
+                } else if batch.iter().all(|(_, manifest)| is_graph(manifest)) {
+                    self.graph_checkpoints(push, batch).await
                 } else {
                     // Futures are collected first (plain iterator): a stream combinator's
                     // closure over references would make the commit future not `Send` for
@@ -149,7 +152,9 @@ impl JobRunner {
                         .collect()
                         .await
                 };
+                let checkpointed = started.elapsed();
                 let (ready, mut outcomes) = self.mark_writing(id, checkpoints).await?;
+                let marked = started.elapsed();
                 // Small graphs together (issue 56), then the rest one by one.
                 let (graphs, rest) = if blob {
                     (Vec::new(), ready.iter().collect())
@@ -190,7 +195,17 @@ impl JobRunner {
                     }
                 }
                 drop(writes);
+                let wrote = started.elapsed();
                 self.record(push, &outcomes, &mut writes_failed).await?;
+                tracing::debug!(
+                    push = %id,
+                    datasets = batch.len(),
+                    checkpoints_ms = checkpointed.as_millis(),
+                    mark_ms = (marked - checkpointed).as_millis(),
+                    writes_ms = (wrote - marked).as_millis(),
+                    record_ms = (started.elapsed() - wrote).as_millis(),
+                    "batch committed"
+                );
                 if written < ready.len() {
                     return Ok(false);
                 }
@@ -335,7 +350,7 @@ impl JobRunner {
     }
 
     /// A dataset's checkpoint: the recorded one, or the engine's state now.
-    async fn checkpoint_of<'a>(
+    pub(super) async fn checkpoint_of<'a>(
         &self,
         push: &PushRecord,
         record: &'a DatasetRecord,

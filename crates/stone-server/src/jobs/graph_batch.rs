@@ -50,6 +50,49 @@ impl JobRunner {
         (graphs, rest)
     }
 
+    /// [`Self::checkpoint_of`] of a batch of graph datasets, their sizes read together (one
+    /// blocking task on the embedded store: 256 new graphs cost 0.2 ms each one by one).
+    /// A graph not counted so is checkpointed alone, which waits for a store that does not
+    /// answer.
+    pub(super) async fn graph_checkpoints<'a>(
+        &self,
+        push: &PushRecord,
+        batch: &[Pending<'a>],
+    ) -> Vec<Checkpointed<'a>> {
+        let unknown: Vec<String> = batch
+            .iter()
+            .filter(|(record, _)| record.checkpoint.is_none())
+            .map(|(_, manifest)| {
+                graph_iri(
+                    &self.public_host,
+                    &push.namespace,
+                    &manifest.name,
+                    &push.branch,
+                )
+            })
+            .collect();
+        let mut counts = match self.engines.graph.counts(&unknown).await {
+            Ok(counts) => counts.into_iter().map(Result::ok).collect(),
+            Err(_) => vec![None; unknown.len()],
+        }
+        .into_iter();
+        let mut checkpointed = Vec::with_capacity(batch.len());
+        for &(record, manifest) in batch {
+            let counted = match &record.checkpoint {
+                Some(checkpoint) => Some(checkpoint.clone()),
+                None => counts
+                    .next()
+                    .flatten()
+                    .map(|triples| json!({"triples": triples})),
+            };
+            checkpointed.push(match counted {
+                Some(checkpoint) => (record, manifest, Ok(checkpoint)),
+                None => self.checkpoint_of(push, record, manifest).await,
+            });
+        }
+        checkpointed
+    }
+
     /// Writes small graphs together: those that are empty in a few bulk loads, the others
     /// one by one ([`Self::write_unless_stopping`]). Nothing starts once the server is
     /// stopping (the datasets not written are left out of the answer, as there).
@@ -65,11 +108,20 @@ impl JobRunner {
         }
         let ns = push.namespace.as_str();
         let branch = push.branch.as_str();
-        // The staged files of each graph; a dataset whose contents are missing fails.
+        // The staged files of each graph, held until the load is done (a copy downloaded
+        // from S3 staging is deleted when dropped); looked up together where the store
+        // keeps them in place (one query, not one a file). A dataset whose contents are
+        // missing fails.
+        let in_place = self.graph_contents_in_place(ready).await;
+        let mut held: Vec<HashMap<String, LocalContent>> = Vec::with_capacity(ready.len());
         let mut loads: Vec<GraphLoad<'_, 'a>> = Vec::new();
         for &entry in ready {
             let (record, manifest, _) = entry;
-            let contents = match self.contents(manifest, &HashMap::new()).await {
+            let contents = match &in_place {
+                Some(found) => in_place_of(manifest, found),
+                None => self.contents(manifest, &HashMap::new()).await,
+            };
+            let contents = match contents {
                 Ok(contents) => contents,
                 Err(problem) => {
                     done.push((record, Ok(Err(problem))));
@@ -90,6 +142,7 @@ impl JobRunner {
                 .collect();
             let iri = graph_iri(&self.public_host, ns, &manifest.name, branch);
             loads.push((entry, iri, files));
+            held.push(contents);
         }
         // Across replicas, one writer per graph (as `write` takes it), on one connection.
         let keys: Vec<String> = loads
@@ -119,6 +172,7 @@ impl JobRunner {
         if let Some(lock) = lock {
             lock.release().await;
         }
+        drop(held);
         let mut alone = Vec::new();
         match loaded {
             Ok(results) => {
@@ -161,6 +215,60 @@ impl JobRunner {
         }
         Ok(done)
     }
+}
+
+impl JobRunner {
+    /// The staged paths of the batch's files where the staging store keeps them in place
+    /// (local staging), looked up together; `None`: each graph's are fetched alone
+    /// ([`Self::contents`]).
+    async fn graph_contents_in_place(
+        &self,
+        ready: &[&Ready<'_>],
+    ) -> Option<HashMap<String, PathBuf>> {
+        let mut wanted: Vec<(&str, u64)> = ready
+            .iter()
+            .flat_map(|(_, manifest, _)| manifest.files.iter())
+            .map(|f| (f.sha256.as_str(), f.size))
+            .collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let found = self.staging.local_files_in_place(&wanted).await?.ok()?;
+        Some(
+            wanted
+                .iter()
+                .zip(found)
+                .filter_map(|((sha256, _), content)| {
+                    Some(((*sha256).to_owned(), content?.path.clone()))
+                })
+                .collect(),
+        )
+    }
+}
+
+/// A graph's staged files among those found in place; a file not staged fails the dataset.
+fn in_place_of(
+    manifest: &DatasetManifest,
+    found: &HashMap<String, PathBuf>,
+) -> Result<HashMap<String, LocalContent>, Problem> {
+    manifest
+        .files
+        .iter()
+        .map(|file| match found.get(&file.sha256) {
+            Some(path) => Ok((
+                file.sha256.clone(),
+                LocalContent {
+                    path: path.clone(),
+                    temporary: false,
+                },
+            )),
+            None => Err(staging_problem(
+                &manifest.name,
+                StagingError::NotStaged {
+                    sha256: file.sha256.clone(),
+                },
+            )),
+        })
+        .collect()
 }
 
 /// A graph of a batch to load: the dataset, its graph IRI, its staged files (path,

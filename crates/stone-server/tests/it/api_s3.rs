@@ -333,3 +333,40 @@ async fn expired_s3_urls_are_refused_and_renewed_on_resume() {
     server.commit(&push_id).await.expect(202);
     assert_eq!(server.wait(&push_id).await["state"], "succeeded");
 }
+
+/// Issue 56: the new small graphs of a commit batch are loaded together from their staged
+/// files. With S3 staging those are copies downloaded for the load: each was deleted as
+/// soon as it was looked up, before the load read it. They are held until it is done.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn small_graphs_staged_on_s3_are_loaded_together() {
+    use crate::graph_scale::{count_by_sparql, graph_iri, ntriples};
+    let seaweed = SeaweedFs::shared();
+    let staging_bucket = new_bucket(seaweed, "staging");
+    let blob_bucket = new_bucket(seaweed, "blobs");
+    let site = Site::with_config(&config(seaweed, &staging_bucket, &blob_bucket, 3600));
+    let server = site.start();
+    let lines = |i: usize| 20 + i;
+    let names: Vec<String> = (0..5).map(|i| format!("g{i}")).collect();
+    let datasets: Vec<Dataset> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let file = File::new(&format!("{name}.nt"), ntriples(lines(i), name));
+            Dataset::new(name, "GRAPH", vec![file])
+        })
+        .collect();
+    let (m, contents) = manifest("demo", "dev", Options::default(), None, &datasets);
+    let created = server.create_push(&m).await.expect(201);
+    let push_id = created.body["push_id"].as_str().unwrap().to_owned();
+    upload_all(&server, &created.body, &contents).await;
+    server.commit(&push_id).await.expect(202);
+    let status = server.wait(&push_id).await;
+    assert_eq!(status["state"], "succeeded", "{status:#}");
+    for (i, name) in names.iter().enumerate() {
+        assert_eq!(
+            count_by_sparql(&server, &graph_iri(name)).await,
+            lines(i) as u64,
+            "{name}"
+        );
+    }
+}

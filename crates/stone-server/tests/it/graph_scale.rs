@@ -30,7 +30,7 @@ const SMALL_BATCHES: &str = "[graph]\nbulk_load_memory_mb = 16\n";
 const LARGE: usize = 250_000;
 
 /// `lines` distinct N-Triples lines; `tag` makes the subjects of one file its own.
-fn ntriples(lines: usize, tag: &str) -> Vec<u8> {
+pub(crate) fn ntriples(lines: usize, tag: &str) -> Vec<u8> {
     let mut out = String::with_capacity(lines * 96);
     for i in 0..lines {
         let (s, k) = (i / 4, i % 4);
@@ -41,7 +41,7 @@ fn ntriples(lines: usize, tag: &str) -> Vec<u8> {
     out.into_bytes()
 }
 
-fn graph_iri(name: &str) -> String {
+pub(crate) fn graph_iri(name: &str) -> String {
     format!("https://data.test/demo/{name}/branch/dev")
 }
 
@@ -61,7 +61,7 @@ async fn sparql(server: &Server, query: &str) -> Value {
         .body
 }
 
-async fn count_by_sparql(server: &Server, graph: &str) -> u64 {
+pub(crate) async fn count_by_sparql(server: &Server, graph: &str) -> u64 {
     sparql_count(
         &sparql(
             server,

@@ -191,6 +191,15 @@ impl EmbeddedGraphs {
         self.blocking(move |inner| inner.count(&graph)).await
     }
 
+    /// [`Self::count`] of each graph, in one blocking task (a commit's batch of graphs).
+    pub async fn counts(
+        &self,
+        graphs: Vec<NamedNode>,
+    ) -> Result<Vec<Result<u64, GraphError>>, GraphError> {
+        self.blocking(move |inner| Ok(graphs.iter().map(|g| inner.count(g)).collect()))
+            .await
+    }
+
     pub async fn drop_graph(&self, graph: NamedNode) -> Result<bool, GraphError> {
         let lock = self.locks.get(graph.as_str());
         let _guard = lock.lock().await;
@@ -469,6 +478,9 @@ impl Inner {
     pub(super) fn count(&self, graph: &NamedNode) -> Result<u64, GraphError> {
         match self.recorded_count(graph)? {
             Some(n) => Ok(n),
+            // A graph not written yet (each graph of a new package's commit): one seek, not
+            // a query.
+            None if self.is_empty(graph) => Ok(0),
             None => self.sparql_count(graph),
         }
     }
