@@ -45,6 +45,13 @@ impl ApiError {
         )
     }
 
+    /// 400 `request.invalid` for a query string a handler cannot read (`?limit=ten`):
+    /// handlers take `Result<Query<T>, QueryRejection>` so that the answer is a problem
+    /// like every other, not axum's plain text.
+    pub fn bad_query(rejection: axum::extract::rejection::QueryRejection) -> Self {
+        Self::invalid(rejection.body_text())
+    }
+
     /// 400 `request.invalid` naming the field.
     pub fn invalid_field(field: &str, detail: impl Into<String>) -> Self {
         Self::invalid(detail).with("field", field)

@@ -8,6 +8,7 @@
 //! ([`crate::authz::Authorizer::may_read`]): events a caller may not see are skipped as if
 //! they were another namespace's (the cursor moves past them).
 
+use axum::extract::rejection::QueryRejection;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -52,8 +53,9 @@ pub async fn feed(
     State(app): State<Arc<App>>,
     caller: Caller,
     Path(namespace): Path<String>,
-    Query(query): Query<FeedQuery>,
+    query: Result<Query<FeedQuery>, QueryRejection>,
 ) -> ApiResult<Json<EventPage>> {
+    let Query(query) = query.map_err(ApiError::bad_query)?;
     if stone_package::Label::parse(&namespace).is_err() {
         return Err(ApiError::invalid_field(
             "namespace",

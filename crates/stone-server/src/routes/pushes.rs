@@ -1,6 +1,7 @@
 //! `POST /v1/pushes`, `GET /v1/pushes/{id}`, `POST /v1/pushes/{id}/commit`,
 //! `POST /v1/pushes/{id}/uploads/{sha256}/complete`.
 
+use axum::extract::rejection::QueryRejection;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
@@ -552,8 +553,9 @@ pub async fn status(
     State(app): State<Arc<App>>,
     caller: Caller,
     Path(id): Path<String>,
-    Query(query): Query<StatusQuery>,
+    query: Result<Query<StatusQuery>, QueryRejection>,
 ) -> ApiResult<Json<PushStatus>> {
+    let Query(query) = query.map_err(ApiError::bad_query)?;
     let principal = caller.require()?;
     let since = query
         .since

@@ -4,6 +4,7 @@
 //! `GET …/{id}/deliveries`, `POST …/{id}/redeliver` (dead ones, again). The secret is in
 //! the answer of the creation only, and never logged.
 
+use axum::extract::rejection::QueryRejection;
 use std::sync::Arc;
 
 use axum::Json;
@@ -209,8 +210,9 @@ pub async fn deliveries(
     State(app): State<Arc<App>>,
     caller: Caller,
     Path((namespace, id)): Path<(String, String)>,
-    Query(query): Query<DeliveryQuery>,
+    query: Result<Query<DeliveryQuery>, QueryRejection>,
 ) -> ApiResult<Json<DeliveryList>> {
+    let Query(query) = query.map_err(ApiError::bad_query)?;
     admin(&app, &caller, &namespace)?;
     if app.db.subscription(&namespace, &id).await?.is_none() {
         return Err(not_found(&namespace, &id));

@@ -460,6 +460,28 @@ fn hostile_feed_cursors_are_refused_and_show_no_other_namespace() {
             );
         }
     }
+    // The query's other numbers, and a push status's, when they are not numbers: problems
+    // like every other refusal (they were axum's plain text).
+    for path in [
+        "/v1/namespaces/mine/events?wait=soon",
+        "/v1/namespaces/mine/events?limit=ten",
+        "/v1/namespaces/mine/events?limit=-1",
+        "/v1/pushes/any?since=yesterday",
+        "/v1/pushes/any?since=0&wait=1.5",
+    ] {
+        let (status, problem) = call(&server, "GET", path, None);
+        assert_eq!(
+            (status, problem["code"].as_str()),
+            (400, Some("request.invalid")),
+            "{path}: {problem:#}"
+        );
+        assert!(
+            problem["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains("query")),
+            "{path}: {problem:#}"
+        );
+    }
     // The last cursor given is one (nothing after it yet), as is 0.
     for after in [0, last] {
         let (status, page) = call(
