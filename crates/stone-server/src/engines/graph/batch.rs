@@ -52,13 +52,10 @@ impl Inner {
         let mut held = 0u64;
         for (position, batch_graph) in graphs.iter().enumerate() {
             results.push(None);
-            match self.count(&batch_graph.graph) {
-                Ok(0) if !self.has_records(&batch_graph.graph) => {}
-                Ok(_) => continue,
-                Err(error) => {
-                    results[position] = Some(Err(error));
-                    continue;
-                }
+            // New: no records and no triple (one that cannot be read is written alone,
+            // which reports why).
+            if self.has_records(&batch_graph.graph) || !self.is_empty(&batch_graph.graph) {
+                continue;
             }
             let size: u64 = batch_graph
                 .files
