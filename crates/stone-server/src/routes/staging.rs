@@ -286,35 +286,41 @@ pub async fn put_pack(
 
 /// The first of `contents` that push `push` of `holder` does not declare (its manifest's
 /// files; a paged push's recorded batches), `None` when it declares them all. A push that
-/// is not the holder's, or that is gone, declares nothing.
+/// is not the holder's, or that is gone, declares nothing. A paged push's contents are
+/// looked up together, without its manifest (issue 56: each pack read and parsed the
+/// manifest of every dataset of the push, and asked for its contents one by one).
 async fn undeclared(
     app: &App,
     push: &str,
     holder: &str,
-    contents: Vec<String>,
+    mut contents: Vec<String>,
 ) -> Result<Option<String>, StagingError> {
+    let Some(summary) = app.db.push_summary(push).await? else {
+        return Ok(contents.into_iter().next());
+    };
+    if crate::staging::holder_key(&summary.principal) != holder {
+        return Ok(contents.into_iter().next());
+    }
+    if summary.paged_files {
+        let found = app.db.paged_contents_among(push, &contents).await?;
+        contents.retain(|sha256| !found.contains(sha256));
+        if contents.is_empty() {
+            return Ok(None);
+        }
+    }
+    // The manifest's own files (a push that is not paged; a paged push's, if any).
     let Some(record) = app.db.push(push).await? else {
         return Ok(contents.into_iter().next());
     };
-    if crate::staging::holder_key(&record.principal) != holder {
-        return Ok(contents.into_iter().next());
-    }
     let declared: std::collections::HashSet<&str> = record
         .manifest
         .datasets
         .iter()
         .flat_map(|d| d.files.iter().map(|f| f.sha256.as_str()))
         .collect();
-    for sha256 in contents {
-        if declared.contains(sha256.as_str()) {
-            continue;
-        }
-        if record.manifest.paged_files && app.db.paged_file_size(push, &sha256).await?.is_some() {
-            continue;
-        }
-        return Ok(Some(sha256));
-    }
-    Ok(None)
+    Ok(contents
+        .into_iter()
+        .find(|sha256| !declared.contains(sha256.as_str())))
 }
 
 /// `PUT /v1/staging/{sha256}/parts/{number}?upload=…&offset=…&size=…&expires=…&sig=…`.

@@ -22,6 +22,16 @@ const UNCHANGED_FROM_FILES: i64 = 1_000;
 pub(super) const PAGED_FILE_SIZE: &str =
     "SELECT size FROM push_files WHERE push_id = $1 AND sha256 = $2 LIMIT 1";
 
+/// Which of the contents listed in `$2` (a JSON array of `{"sha256": …}`) a push's batches
+/// named: each looked up in `push_files_by_content`, the list outside (`CROSS JOIN`).
+pub(super) fn paged_contents_sql(backend: Backend) -> String {
+    format!(
+        "{} SELECT DISTINCT f.sha256 FROM r CROSS JOIN push_files f
+         WHERE f.push_id = $1 AND f.sha256 = r.sha256",
+        super::json_rows(backend, "$2", &[("sha256", false)])
+    )
+}
+
 /// What a push's batches declared, all together.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct FileTotals {
@@ -135,6 +145,26 @@ impl StateDb {
             .await
             .map_err(query_error("reading files"))?;
         Ok(size.map(|size| u64::try_from(size).unwrap_or(0)))
+    }
+
+    /// Which of `sha256s` the batches of a push named, in one statement (a pack's check
+    /// asked [`Self::paged_file_size`] of each of its up to 1,000 contents: issue 56).
+    pub async fn paged_contents_among(
+        &self,
+        push_id: &str,
+        sha256s: &[String],
+    ) -> Result<HashSet<String>> {
+        if sha256s.is_empty() {
+            return Ok(HashSet::new());
+        }
+        let listed = super::json_array(sha256s.iter().map(|s| serde_json::json!({ "sha256": s })));
+        let found: Vec<String> = sqlx::query_scalar(&paged_contents_sql(self.backend))
+            .bind(push_id)
+            .bind(listed)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(query_error("reading files"))?;
+        Ok(found.into_iter().collect())
     }
 
     /// What the batches of a push declared so far.

@@ -688,4 +688,38 @@ async fn a_paged_push_finds_a_declared_content_by_an_index() {
             .any(|step| step.contains("push_files_by_content") && step.contains("sha256=?")),
         "the lookup is not a search of push_files_by_content: {plan:?}"
     );
+
+    // A pack's contents, looked up together: those the batches named, by the same index.
+    let asked: Vec<String> = ["0", "2", "9"].iter().map(|c| c.repeat(64)).collect();
+    let found = db.paged_contents_among("p", &asked).await.unwrap();
+    assert_eq!(
+        found,
+        ["0", "2"]
+            .iter()
+            .map(|c| c.repeat(64))
+            .collect::<std::collections::HashSet<_>>()
+    );
+    assert!(
+        db.paged_contents_among("other", &asked)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let plan: Vec<String> = sqlx::query(&format!(
+        "EXPLAIN QUERY PLAN {}",
+        super::push_files::paged_contents_sql(super::Backend::Sqlite)
+    ))
+    .bind("p")
+    .bind(serde_json::json!([{ "sha256": "2".repeat(64) }]).to_string())
+    .fetch_all(&db.pool)
+    .await
+    .unwrap()
+    .iter()
+    .map(|row| row.get::<String, _>("detail"))
+    .collect();
+    assert!(
+        plan.iter()
+            .any(|step| step.contains("push_files_by_content") && step.contains("sha256=?")),
+        "the lookup of a pack's contents is not a search of push_files_by_content: {plan:?}"
+    );
 }
