@@ -308,3 +308,61 @@ async fn a_pack_stages_only_the_contents_its_push_declares() {
     assert_eq!(status.as_u16(), 403, "{text}");
     assert_eq!(staged_contents(&server.data_dir).len(), 3);
 }
+
+/// The same for a paged push, whose contents its batches declare, not its manifest: a
+/// pack's contents are looked up among the batches together (issue 56); one no batch named
+/// is refused with nothing of the pack kept, the declared ones are staged.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pack_of_a_paged_push_stages_only_what_its_batches_declared() {
+    let site = Site::new();
+    let server = site.start();
+    let created = crate::api_support::Answer::of(
+        client()
+            .post(server.url("/v1/pushes"))
+            .json(&json!({
+                "namespace": "demo", "branch": "dev",
+                "options": {"yes": false, "force": false, "replace": false, "manual": true},
+                "package": {"public": false},
+                "datasets": [{"name": "small", "kind": "BLOB", "files": []}],
+                "paged_files": true,
+            }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await
+    .expect(201)
+    .body;
+    let id = created["push_id"].as_str().unwrap().to_owned();
+    let bytes: Vec<Vec<u8>> = (0..3).map(|i| noise(300 + i, 200 + i as usize)).collect();
+    let files: Vec<Value> = bytes
+        .iter()
+        .enumerate()
+        .map(
+            |(i, b)| json!({"path": format!("f{i}.bin"), "sha256": sha256_hex(b), "size": b.len()}),
+        )
+        .collect();
+    let batch = crate::api_support::Answer::of(
+        client()
+            .post(server.url(&format!("/v1/pushes/{id}/files")))
+            .json(&json!({"datasets": [{"name": "small", "files": files}]}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await
+    .expect(200)
+    .body;
+    let stranger = noise(999, 300);
+    let (status, text) = send_pack(&batch, &[&bytes[0], &stranger, &bytes[1]]).await;
+    assert_eq!(status.as_u16(), 403, "{text}");
+    let problem: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(problem["code"], "staging.pack_invalid", "{problem:#}");
+    assert_eq!(problem["sha256"], sha256_hex(&stranger).as_str());
+    assert!(staged_contents(&server.data_dir).is_empty(), "none kept");
+
+    let contents: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
+    let (status, text) = send_pack(&batch, &contents).await;
+    assert_eq!(status.as_u16(), 200, "{text}");
+    assert_eq!(staged_contents(&server.data_dir).len(), 3);
+}
