@@ -113,7 +113,14 @@ impl JobRunner {
         }
         let runs: Vec<(bool, Vec<&[Pending<'_>]>)> = pending
             .chunk_by(|a, b| (is_blob(a.1) && is_blob(b.1)) || (is_graph(a.1) && is_graph(b.1)))
-            .map(|run| (is_blob(run[0].1), run.chunks(COMMIT_BATCH).collect()))
+            .map(|run| {
+                let batches = if is_graph(run[0].1) {
+                    super::graph_batch::graph_batches(run)
+                } else {
+                    run.chunks(COMMIT_BATCH).collect()
+                };
+                (is_blob(run[0].1), batches)
+            })
             .collect();
         // Whether a write of this run failed (a dataset that failed in an earlier run is
         // pending again): deletes are then skipped.

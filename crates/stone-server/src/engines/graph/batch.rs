@@ -24,7 +24,7 @@ use super::{GraphError, GraphLimits, GraphOutcome, RdfFormat};
 
 /// Files parsed into memory for one bulk load of new graphs: their triples take several
 /// times this while held (about 60 MB for 8 MiB of N-Triples).
-pub(super) const BATCH_BYTES: u64 = 8 << 20;
+pub(crate) const BATCH_BYTES: u64 = 8 << 20;
 
 /// One graph of a batch, as the engine takes it.
 pub(super) struct BatchGraph {
