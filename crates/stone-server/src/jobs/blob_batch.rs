@@ -200,6 +200,29 @@ impl JobRunner {
             .collect()
     }
 
+    /// The staged files of `manifests`' contents where the staging store keeps them in
+    /// place (local staging), looked up together (one query, not one a file); `None`: the
+    /// store would download them (S3) or cannot say, and each dataset fetches its own.
+    pub(super) async fn staged_in_place<'m>(
+        &self,
+        manifests: impl Iterator<Item = &'m DatasetManifest>,
+    ) -> Option<HashMap<&'m str, LocalContent>> {
+        let mut wanted: Vec<(&str, u64)> = manifests
+            .flat_map(|manifest| manifest.files.iter())
+            .map(|f| (f.sha256.as_str(), f.size))
+            .collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let found = self.staging.local_files_in_place(&wanted).await?.ok()?;
+        Some(
+            wanted
+                .iter()
+                .zip(found)
+                .filter_map(|((sha256, _), content)| Some((*sha256, content?)))
+                .collect(),
+        )
+    }
+
     /// [`Self::checkpoint_of`] of a batch of object-storage datasets, the heads read
     /// together (one blocking task on a local store).
     pub(super) async fn blob_checkpoints<'a>(
@@ -300,19 +323,9 @@ impl JobRunner {
         ready: &[Ready<'a>],
     ) -> Option<Vec<(&'a DatasetRecord, Written)>> {
         let (ns, branch) = (push.namespace.as_str(), push.branch.as_str());
-        let mut wanted: Vec<(&str, u64)> = ready
-            .iter()
-            .flat_map(|(_, manifest, _)| manifest.files.iter())
-            .map(|f| (f.sha256.as_str(), f.size))
-            .collect();
-        wanted.sort_unstable();
-        wanted.dedup();
-        let found = self.staging.local_files_in_place(&wanted).await?.ok()?;
-        let contents: HashMap<&str, LocalContent> = wanted
-            .iter()
-            .zip(found)
-            .filter_map(|((sha256, _), content)| Some((*sha256, content?)))
-            .collect();
+        let contents = self
+            .staged_in_place(ready.iter().map(|(_, manifest, _)| *manifest))
+            .await?;
 
         let mut results: Vec<Option<Result<_, Problem>>> = ready.iter().map(|_| None).collect();
         let mut puts = Vec::new();
@@ -337,7 +350,6 @@ impl JobRunner {
         // The puts hold their files' staged paths: the lookup goes before they are written
         // (a folder of a million files is a million paths).
         drop(contents);
-        drop(wanted);
         let done = self.engines.blob.put_many(ns, branch, puts).await;
         for (i, outcome) in put_of.into_iter().zip(done) {
             let (record, manifest, checkpoint) = &ready[i];

@@ -138,7 +138,9 @@ impl JobRunner {
         // from S3 staging is deleted when dropped); looked up together where the store
         // keeps them in place (one query, not one a file). A dataset whose contents are
         // missing fails.
-        let in_place = self.graph_contents_in_place(ready).await;
+        let in_place = self
+            .staged_in_place(ready.iter().map(|(_, manifest, _)| *manifest))
+            .await;
         let mut held: Vec<HashMap<String, LocalContent>> = Vec::with_capacity(ready.len());
         let mut loads: Vec<GraphLoad<'_, 'a>> = Vec::new();
         for &entry in ready {
@@ -243,47 +245,20 @@ impl JobRunner {
     }
 }
 
-impl JobRunner {
-    /// The staged paths of the batch's files where the staging store keeps them in place
-    /// (local staging), looked up together; `None`: each graph's are fetched alone
-    /// ([`Self::contents`]).
-    async fn graph_contents_in_place(
-        &self,
-        ready: &[&Ready<'_>],
-    ) -> Option<HashMap<String, PathBuf>> {
-        let mut wanted: Vec<(&str, u64)> = ready
-            .iter()
-            .flat_map(|(_, manifest, _)| manifest.files.iter())
-            .map(|f| (f.sha256.as_str(), f.size))
-            .collect();
-        wanted.sort_unstable();
-        wanted.dedup();
-        let found = self.staging.local_files_in_place(&wanted).await?.ok()?;
-        Some(
-            wanted
-                .iter()
-                .zip(found)
-                .filter_map(|((sha256, _), content)| {
-                    Some(((*sha256).to_owned(), content?.path.clone()))
-                })
-                .collect(),
-        )
-    }
-}
-
 /// A graph's staged files among those found in place; a file not staged fails the dataset.
+#[allow(clippy::result_large_err)] // the dataset's `Problem` as every write reports it
 fn in_place_of(
     manifest: &DatasetManifest,
-    found: &HashMap<String, PathBuf>,
+    found: &HashMap<&str, LocalContent>,
 ) -> Result<HashMap<String, LocalContent>, Problem> {
     manifest
         .files
         .iter()
-        .map(|file| match found.get(&file.sha256) {
-            Some(path) => Ok((
+        .map(|file| match found.get(file.sha256.as_str()) {
+            Some(content) => Ok((
                 file.sha256.clone(),
                 LocalContent {
-                    path: path.clone(),
+                    path: content.path.clone(),
                     temporary: false,
                 },
             )),

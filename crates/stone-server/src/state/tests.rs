@@ -671,23 +671,8 @@ async fn a_paged_push_finds_a_declared_content_by_an_index() {
         None
     );
 
-    let plan: Vec<String> = sqlx::query(&format!(
-        "EXPLAIN QUERY PLAN {}",
-        super::push_files::PAGED_FILE_SIZE
-    ))
-    .bind("p")
-    .bind("2".repeat(64))
-    .fetch_all(&db.pool)
-    .await
-    .unwrap()
-    .iter()
-    .map(|row| row.get::<String, _>("detail"))
-    .collect();
-    assert!(
-        plan.iter()
-            .any(|step| step.contains("push_files_by_content") && step.contains("sha256=?")),
-        "the lookup is not a search of push_files_by_content: {plan:?}"
-    );
+    assert_searches_the_content_index(&db, super::push_files::PAGED_FILE_SIZE, "2".repeat(64))
+        .await;
 
     // A pack's contents, looked up together: those the batches named, by the same index.
     let asked: Vec<String> = ["0", "2", "9"].iter().map(|c| c.repeat(64)).collect();
@@ -705,21 +690,29 @@ async fn a_paged_push_finds_a_declared_content_by_an_index() {
             .unwrap()
             .is_empty()
     );
-    let plan: Vec<String> = sqlx::query(&format!(
-        "EXPLAIN QUERY PLAN {}",
-        super::push_files::paged_contents_sql(super::Backend::Sqlite)
-    ))
-    .bind("p")
-    .bind(serde_json::json!([{ "sha256": "2".repeat(64) }]).to_string())
-    .fetch_all(&db.pool)
-    .await
-    .unwrap()
-    .iter()
-    .map(|row| row.get::<String, _>("detail"))
-    .collect();
+    assert_searches_the_content_index(
+        &db,
+        &super::push_files::paged_contents_sql(super::Backend::Sqlite),
+        serde_json::json!([{ "sha256": "2".repeat(64) }]).to_string(),
+    )
+    .await;
+}
+
+/// SQLite plans `sql` (parameters: push `p`, then `second`) as a search of
+/// `push_files_by_content` by sha256.
+async fn assert_searches_the_content_index(db: &StateDb, sql: &str, second: String) {
+    let plan: Vec<String> = sqlx::query(&format!("EXPLAIN QUERY PLAN {sql}"))
+        .bind("p")
+        .bind(second)
+        .fetch_all(&db.pool)
+        .await
+        .unwrap()
+        .iter()
+        .map(|row| row.get::<String, _>("detail"))
+        .collect();
     assert!(
         plan.iter()
             .any(|step| step.contains("push_files_by_content") && step.contains("sha256=?")),
-        "the lookup of a pack's contents is not a search of push_files_by_content: {plan:?}"
+        "not a search of push_files_by_content: {sql}\n{plan:?}"
     );
 }

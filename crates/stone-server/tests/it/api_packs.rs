@@ -316,23 +316,17 @@ async fn a_pack_stages_only_the_contents_its_push_declares() {
 async fn a_pack_of_a_paged_push_stages_only_what_its_batches_declared() {
     let site = Site::new();
     let server = site.start();
-    let created = crate::api_support::Answer::of(
-        client()
-            .post(server.url("/v1/pushes"))
-            .json(&json!({
-                "namespace": "demo", "branch": "dev",
-                "options": {"yes": false, "force": false, "replace": false, "manual": true},
-                "package": {"public": false},
-                "datasets": [{"name": "small", "kind": "BLOB", "files": []}],
-                "paged_files": true,
-            }))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await
-    .expect(201)
-    .body;
+    let created = server
+        .create_push(&json!({
+            "namespace": "demo", "branch": "dev",
+            "options": {"yes": false, "force": false, "replace": false, "manual": true},
+            "package": {"public": false},
+            "datasets": [{"name": "small", "kind": "BLOB", "files": []}],
+            "paged_files": true,
+        }))
+        .await
+        .expect(201)
+        .body;
     let id = created["push_id"].as_str().unwrap().to_owned();
     let bytes: Vec<Vec<u8>> = (0..3).map(|i| noise(300 + i, 200 + i as usize)).collect();
     let files: Vec<Value> = bytes
@@ -342,17 +336,14 @@ async fn a_pack_of_a_paged_push_stages_only_what_its_batches_declared() {
             |(i, b)| json!({"path": format!("f{i}.bin"), "sha256": sha256_hex(b), "size": b.len()}),
         )
         .collect();
-    let batch = crate::api_support::Answer::of(
-        client()
-            .post(server.url(&format!("/v1/pushes/{id}/files")))
-            .json(&json!({"datasets": [{"name": "small", "files": files}]}))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await
-    .expect(200)
-    .body;
+    let batch = server
+        .post(
+            &format!("/v1/pushes/{id}/files"),
+            &json!({"datasets": [{"name": "small", "files": files}]}),
+        )
+        .await
+        .expect(200)
+        .body;
     let stranger = noise(999, 300);
     let (status, text) = send_pack(&batch, &[&bytes[0], &stranger, &bytes[1]]).await;
     assert_eq!(status.as_u16(), 403, "{text}");
