@@ -69,7 +69,7 @@ pub const DEFAULT_MAX_FILE_SIZE: u64 = 5 << 40;
 /// Default of [`PushLimits::max_push_bytes`]: 10 TiB.
 pub const DEFAULT_MAX_PUSH_BYTES: u64 = 10 << 40;
 /// Default of [`PushLimits::max_datasets`]: 100,000, what the server was measured to carry
-/// (issue 56): 100,000 one-file resources pushed with its peak at 444–508 MB, an unchanged
+/// (issue 56): 100,000 one-file resources pushed with its peak at 444–521 MB, an unchanged
 /// re-push in 7.5–10.5 s (bench/README.md, "Many files", 2026-11-28).
 pub const DEFAULT_MAX_DATASETS: usize = 100_000;
 /// Default of [`PushLimits::max_contents`]: 2,000,000 (issue 56: 200,000 refused an
