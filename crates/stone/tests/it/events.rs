@@ -302,14 +302,7 @@ fn old_events_are_pruned_once_delivered_and_an_expired_cursor_is_refused() {
     ctx.add_env("local", HOST, &server.api());
     let mut receiver = Receiver::start("ok");
     receiver.kill();
-    let (status, created) = call(
-        &server,
-        "POST",
-        "/v1/namespaces/keep/subscriptions",
-        Some(serde_json::json!({"url": receiver.url()})),
-    );
-    assert_eq!(status, 201, "{created:#}");
-    receiver.set_secret(created["secret"].as_str().unwrap());
+    let created = crate::webhooks::subscribe(&server, "keep", &receiver, serde_json::json!({}));
     let package = |namespace: &str| {
         ctx.package(
             namespace,

@@ -129,6 +129,29 @@ impl Receiver {
     }
 }
 
+/// A subscription of `receiver` to `namespace`'s events (`extra`: the subscription's other
+/// fields), its secret given to the receiver: the creation's answer.
+pub(crate) fn subscribe(
+    server: &StoneServer,
+    namespace: &str,
+    receiver: &Receiver,
+    extra: Value,
+) -> Value {
+    let mut body = json!({ "url": receiver.url() });
+    if let (Some(body), Some(extra)) = (body.as_object_mut(), extra.as_object()) {
+        body.extend(extra.clone());
+    }
+    let (status, created) = call(
+        server,
+        "POST",
+        &format!("/v1/namespaces/{namespace}/subscriptions"),
+        Some(body),
+    );
+    assert_eq!(status, 201, "{created:#}");
+    receiver.set_secret(created["secret"].as_str().unwrap());
+    created
+}
+
 /// A request to the server's API with a JSON body: status and JSON answer.
 pub(crate) fn call(
     server: &StoneServer,
@@ -252,17 +275,10 @@ fn every_committed_outcome_reaches_a_receiver_through_outages_and_a_crash() {
     ctx.add_env("local", HOST, &server.api());
     let mut receiver = Receiver::start("ok");
 
-    let (status, created) = call(
-        &server,
-        "POST",
-        "/v1/namespaces/hooks/subscriptions",
-        Some(json!({"url": receiver.url()})),
-    );
-    assert_eq!(status, 201, "{created:#}");
+    let created = subscribe(&server, "hooks", &receiver, json!({}));
     let secret = created["secret"].as_str().unwrap().to_owned();
     assert!(secret.starts_with("whsec_"), "{created:#}");
     let id = created["subscription"]["id"].as_str().unwrap().to_owned();
-    receiver.set_secret(&secret);
     // Shown once: never listed, never logged.
     let (status, listed) = call(&server, "GET", "/v1/namespaces/hooks/subscriptions", None);
     assert_eq!(status, 200);
@@ -417,14 +433,12 @@ fn hostile_targets_are_refused_and_bad_receivers_hold_nothing() {
     let huge = Receiver::start("huge");
     let good = Receiver::start("ok");
     let subscribe = |receiver: &Receiver| {
-        let (status, created) = call(
+        let created = subscribe(
             &server,
-            "POST",
-            "/v1/namespaces/hooks/subscriptions",
-            Some(json!({ "url": receiver.url(), "types": ["push.committed"] })),
+            "hooks",
+            receiver,
+            json!({ "types": ["push.committed"] }),
         );
-        assert_eq!(status, 201, "{created:#}");
-        receiver.set_secret(created["secret"].as_str().unwrap());
         created["subscription"]["id"].as_str().unwrap().to_owned()
     };
     let redirect_id = subscribe(&redirect);
@@ -517,14 +531,7 @@ fn a_second_replica_on_postgresql_delivers_what_a_killed_one_left() {
     // Answers after 30 s: past the delivery timeout (3 s), so the first replica holds each
     // delivery it sends for up to 3 s, then tries again.
     let mut receiver = Receiver::start_with(&["--mode", "slow", "--delay", "30"]);
-    let (status, created) = call(
-        &first,
-        "POST",
-        "/v1/namespaces/hooks/subscriptions",
-        Some(json!({"url": receiver.url(), "datasets": ["orders"]})),
-    );
-    assert_eq!(status, 201, "{created:#}");
-    receiver.set_secret(created["secret"].as_str().unwrap());
+    subscribe(&first, "hooks", &receiver, json!({"datasets": ["orders"]}));
     for round in 0..3 {
         push(&ctx, &package(&ctx, round), &["--branch", "dev"]);
     }
@@ -607,14 +614,12 @@ fn retry_after_is_honoured_and_dead_deliveries_are_redelivered() {
     let patient = Receiver::start_with(&["--fail-first", "1", "--retry-after", "2"]);
     let mut failing = Receiver::start("fail");
     let subscribe = |receiver: &Receiver| {
-        let (status, created) = call(
+        let created = subscribe(
             &server,
-            "POST",
-            "/v1/namespaces/hooks/subscriptions",
-            Some(json!({ "url": receiver.url(), "types": ["push.committed"] })),
+            "hooks",
+            receiver,
+            json!({ "types": ["push.committed"] }),
         );
-        assert_eq!(status, 201, "{created:#}");
-        receiver.set_secret(created["secret"].as_str().unwrap());
         created["subscription"]["id"].as_str().unwrap().to_owned()
     };
     subscribe(&patient);

@@ -25,7 +25,7 @@ use serde_json::{Value, json};
 use stone_test::TestContext;
 
 use crate::push_e2e::HOST;
-use crate::webhooks::{Receiver, call, feed, repoint, start_server, wait_all_received};
+use crate::webhooks::{Receiver, feed, repoint, start_server, wait_all_received};
 
 /// Pushes in all, by [`WRITERS`] threads, each to its own dataset.
 const PUSHES: usize = 200;
@@ -81,14 +81,7 @@ fn a_burst_of_200_pushes_reaches_a_receiver_through_a_minute_away_and_two_crashe
     ctx.set_var("STONE_HTTP_RETRIES", "1");
     ctx.add_env("local", HOST, &server.api());
     let mut receiver = Receiver::start("ok");
-    let (status, created) = call(
-        &server,
-        "POST",
-        "/v1/namespaces/burst/subscriptions",
-        Some(json!({"url": receiver.url()})),
-    );
-    assert_eq!(status, 201, "{created:#}");
-    receiver.set_secret(created["secret"].as_str().unwrap());
+    crate::webhooks::subscribe(&server, "burst", &receiver, json!({}));
 
     // Odd while the server is down (killed, not yet started again and pointed at).
     let generation = AtomicUsize::new(0);
