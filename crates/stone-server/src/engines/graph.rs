@@ -67,7 +67,7 @@
 //! given snapshot (a version recorded without force must not be left behind).
 
 mod batch;
-pub(crate) use batch::BATCH_BYTES as LOAD_BYTES;
+pub(crate) use batch::LOAD_BYTES;
 mod content;
 mod count;
 mod embedded;

@@ -77,7 +77,7 @@ impl JobRunner {
     }
 
     /// [`Self::checkpoint_of`] of a batch of graph datasets, their sizes read together (one
-    /// blocking task on the embedded store: 256 new graphs cost 0.2 ms each one by one).
+    /// blocking task on the embedded store; one by one, each new graph cost ~0.2 ms).
     /// A graph not counted so is checkpointed alone, which waits for a store that does not
     /// answer.
     pub(super) async fn graph_checkpoints<'a>(

@@ -8,12 +8,12 @@
 //! ([`crate::authz::Authorizer::may_read`]): events a caller may not see are skipped as if
 //! they were another namespace's (the cursor moves past them).
 
-use axum::extract::rejection::QueryRejection;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use serde::Deserialize;

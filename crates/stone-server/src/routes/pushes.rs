@@ -1,13 +1,12 @@
 //! `POST /v1/pushes`, `GET /v1/pushes/{id}`, `POST /v1/pushes/{id}/commit`,
 //! `POST /v1/pushes/{id}/uploads/{sha256}/complete`.
 
-use axum::extract::rejection::QueryRejection;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
-use axum::extract::rejection::JsonRejection;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};

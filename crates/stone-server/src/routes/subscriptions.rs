@@ -4,10 +4,10 @@
 //! `GET …/{id}/deliveries`, `POST …/{id}/redeliver` (dead ones, again). The secret is in
 //! the answer of the creation only, and never logged.
 
-use axum::extract::rejection::QueryRejection;
 use std::sync::Arc;
 
 use axum::Json;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use serde::Deserialize;

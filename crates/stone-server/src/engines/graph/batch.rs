@@ -3,7 +3,7 @@
 //! (~84 ms each); here the graphs of a batch that are empty go in together.
 //!
 //! Each graph's files are parsed into memory (the caller passes small ones only, and a
-//! load holds at most [`BATCH_BYTES`] of files), counted there (a graph is a set: the
+//! load holds at most [`LOAD_BYTES`] of files), counted there (a graph is a set: the
 //! collapsed content's size), and every graph of the load goes into the store with its
 //! records (count, files loaded from) in one bulk load, under one journal entry that
 //! discards them all: after a crash the store removes the whole load when it opens, and a
@@ -24,7 +24,7 @@ use super::{GraphError, GraphLimits, GraphOutcome, RdfFormat};
 
 /// Files parsed into memory for one bulk load of new graphs: their triples take several
 /// times this while held (about 60 MB for 8 MiB of N-Triples).
-pub(crate) const BATCH_BYTES: u64 = 8 << 20;
+pub(crate) const LOAD_BYTES: u64 = 8 << 20;
 
 /// One graph of a batch, as the engine takes it.
 pub(super) struct BatchGraph {
@@ -39,7 +39,7 @@ pub(super) struct BatchGraph {
 pub(super) type BatchResult = Option<Result<GraphOutcome, GraphError>>;
 
 impl Inner {
-    /// Loads the graphs that are empty, [`BATCH_BYTES`] of files per bulk load (see the
+    /// Loads the graphs that are empty, [`LOAD_BYTES`] of files per bulk load (see the
     /// module documentation); one result per graph, in order.
     pub(super) fn load_new_graphs(
         &self,
@@ -62,7 +62,7 @@ impl Inner {
                 .iter()
                 .map(|(path, _)| std::fs::metadata(path).map_or(0, |m| m.len()))
                 .sum();
-            if !pending.is_empty() && held + size > BATCH_BYTES {
+            if !pending.is_empty() && held + size > LOAD_BYTES {
                 self.load_parsed(graphs, std::mem::take(&mut pending), &mut results);
                 held = 0;
             }
